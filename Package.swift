@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Lightbox",
+    products: [
+        .executable(name: "lightbox", targets: ["lightbox"]),
+    ],
+    targets: [
+        // C libraries, each behind a shim of static inline wrappers.
+        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+
+        // Pure parts.
+        .target(name: "LightboxLayout"),
+        .target(name: "LightboxTerminal"),
+        .target(name: "LightboxThumbnails", dependencies: ["CVips"]),
+        .target(name: "LightboxApp", dependencies: ["LightboxLayout", "LightboxThumbnails"]),
+        .target(name: "LightboxView", dependencies: ["LightboxApp", "LightboxTerminal"]),
+
+        // The terminal edge.
+        .target(name: "LightboxCurses", dependencies: ["CNcurses", "LightboxTerminal"]),
+        .executableTarget(name: "lightbox", dependencies: [
+            "LightboxApp", "LightboxView", "LightboxCurses", "LightboxThumbnails",
+        ]),
+        .executableTarget(name: "lightbox-samples", dependencies: ["LightboxThumbnails"]),
+
+        .target(name: "LightboxTestSupport", dependencies: ["LightboxTerminal", "LightboxThumbnails"]),
+        .testTarget(name: "LightboxLayoutTests", dependencies: ["LightboxLayout"]),
+        .testTarget(name: "LightboxAppTests", dependencies: ["LightboxApp", "LightboxTestSupport"]),
+        .testTarget(name: "LightboxViewTests", dependencies: ["LightboxView", "LightboxTestSupport"]),
+        .testTarget(name: "LightboxThumbnailsTests", dependencies: ["LightboxThumbnails", "LightboxTestSupport"]),
+    ]
+)

@@ -1,0 +1,42 @@
+#ifndef LIGHTBOX_CNCURSES_SHIM_H
+#define LIGHTBOX_CNCURSES_SHIM_H
+// Wide-character ncurses; SwiftPM drops _XOPEN_SOURCE from pkg-config, so ask for it here.
+#define NCURSES_WIDECHAR 1
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <locale.h>
+#include <stdio.h>
+#include <wchar.h>
+#include <ncurses.h>
+
+// Macros and globals that Swift 6 cannot use directly.
+static inline WINDOW *lb_stdscr(void) { return stdscr; }
+static inline int lb_lines(void) { return LINES; }
+static inline int lb_cols(void) { return COLS; }
+static inline int lb_colors(void) { return COLORS; }
+static inline int lb_color_pairs(void) { return COLOR_PAIRS; }
+static inline attr_t lb_a_reverse(void) { return A_REVERSE; }
+static inline attr_t lb_a_bold(void) { return A_BOLD; }
+static inline attr_t lb_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t lb_a_dim(void) { return A_DIM; }
+static inline int lb_key_resize(void) { return KEY_RESIZE; }
+static inline int lb_key_mouse(void) { return KEY_MOUSE; }
+static inline int lb_key_f(int n) { return KEY_F(n); }
+static inline int lb_err(void) { return ERR; }
+
+static inline mmask_t lb_mouse_mask(void) {
+    return BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED;
+}
+static inline int lb_mouse_kind(mmask_t state) {
+    if (state & BUTTON4_PRESSED) return 4;   // wheel up
+    if (state & BUTTON5_PRESSED) return 5;   // wheel down
+    if (state & (BUTTON1_PRESSED | BUTTON1_CLICKED)) return 1;
+    return 0;
+}
+
+/// Puts one glyph (a NUL-terminated wide string: base plus combining marks) at y, x.
+static inline int lb_put(int y, int x, const wchar_t *glyph, attr_t attrs, int pair) {
+    cchar_t cell;
+    if (setcchar(&cell, glyph, attrs, 0, &pair) == ERR) return ERR;
+    return mvwadd_wch(stdscr, y, x, &cell);
+}
+#endif

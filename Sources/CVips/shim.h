@@ -1,0 +1,110 @@
+#ifndef LIGHTBOX_CVIPS_SHIM_H
+#define LIGHTBOX_CVIPS_SHIM_H
+#include <string.h>
+#include <vips/vips.h>
+
+// libvips' variadic calls cannot be made from Swift; these wrappers make them.
+
+static void lb_vips_quiet(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+
+/// Starts libvips once: no operation cache (we cache ourselves), one thread per call
+/// (we run one worker per core), and warnings kept off the terminal.
+static inline int lb_vips_start(void) {
+    if (vips_init("lightbox") != 0) return -1;
+    g_log_set_default_handler(lb_vips_quiet, NULL);
+    g_log_set_handler("VIPS", G_LOG_LEVEL_MASK, lb_vips_quiet, NULL);
+    g_log_set_handler("GLib-GObject", G_LOG_LEVEL_MASK, lb_vips_quiet, NULL);
+    vips_cache_set_max(0);
+    vips_concurrency_set(1);
+    return 0;
+}
+
+/// Result of one decode.
+typedef struct {
+    unsigned char *pixels;   // RGB, width * height * 3 bytes; free with lb_vips_free
+    int width, height;
+    int source_width, source_height;
+    char message[256];
+} lb_thumbnail;
+
+static inline void lb_vips_take_error(lb_thumbnail *t) {
+    const char *text = vips_error_buffer();
+    size_t i = 0;
+    // First line only; "vips_thing: " prefixes stay, they name the loader.
+    while (text && text[i] && text[i] != '\n' && i + 1 < sizeof t->message) { t->message[i] = text[i]; i++; }
+    t->message[i] = 0;
+    vips_error_clear();
+}
+
+static inline void lb_vips_free(void *p) { g_free(p); }
+
+enum { LB_OK = 0, LB_TOO_LARGE = 1, LB_FAILED = 2 };
+
+/// Decodes an encoded image held in memory to RGB pixels that fit inside box_w x box_h,
+/// shrinking on load, with EXIF orientation applied, in sRGB, alpha flattened onto grey `bg`.
+/// Refuses, before decoding, images of more than max_pixels.
+static inline int lb_vips_thumbnail(const void *buf, size_t len, int box_w, int box_h, double max_pixels,
+                                    unsigned char bg, lb_thumbnail *t) {
+    memset(t, 0, sizeof *t);
+    VipsImage *header = vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (!header) { lb_vips_take_error(t); return LB_FAILED; }
+    t->source_width = vips_image_get_width(header);
+    t->source_height = vips_image_get_height(header);
+    g_object_unref(header);
+    if (t->source_width <= 0 || t->source_height <= 0) {
+        snprintf(t->message, sizeof t->message, "image has no pixels");
+        return LB_FAILED;
+    }
+    if ((double)t->source_width * (double)t->source_height > max_pixels) return LB_TOO_LARGE;
+
+    VipsImage *image = NULL, *next = NULL;
+    if (vips_thumbnail_buffer((void *)buf, len, &image, box_w, "height", box_h,
+                              "option_string", "fail_on=truncated", NULL)) {
+        lb_vips_take_error(t);
+        return LB_FAILED;
+    }
+#define LB_STEP(call) do { if (call) { g_object_unref(image); lb_vips_take_error(t); return LB_FAILED; } \
+                           g_object_unref(image); image = next; next = NULL; } while (0)
+    if (vips_image_get_interpretation(image) != VIPS_INTERPRETATION_sRGB)
+        LB_STEP(vips_colourspace(image, &next, VIPS_INTERPRETATION_sRGB, NULL));
+    if (vips_image_hasalpha(image)) {
+        double grey[3] = { bg, bg, bg };
+        VipsArrayDouble *background = vips_array_double_new(grey, 3);
+        int failed = vips_flatten(image, &next, "background", background, NULL);
+        vips_area_unref(VIPS_AREA(background));
+        LB_STEP(failed);
+    }
+    if (vips_image_get_bands(image) > 3) LB_STEP(vips_extract_band(image, &next, 0, "n", 3, NULL));
+    if (vips_image_get_bands(image) < 3) LB_STEP(vips_bandjoin_const1(image, &next, 0, NULL) ||
+                                                  vips_image_get_bands(next) != 3);
+    if (vips_image_get_format(image) != VIPS_FORMAT_UCHAR) LB_STEP(vips_cast_uchar(image, &next, NULL));
+#undef LB_STEP
+    size_t size = 0;
+    t->pixels = vips_image_write_to_memory(image, &size);
+    t->width = vips_image_get_width(image);
+    t->height = vips_image_get_height(image);
+    g_object_unref(image);
+    if (!t->pixels) { lb_vips_take_error(t); return LB_FAILED; }
+    if (size != (size_t)t->width * (size_t)t->height * 3) {
+        g_free(t->pixels); t->pixels = NULL;
+        snprintf(t->message, sizeof t->message, "unexpected pixel layout");
+        return LB_FAILED;
+    }
+    return LB_OK;
+}
+
+/// Writes RGB pixels as JPEG (with an EXIF orientation tag when orientation > 1) or PNG.
+static inline int lb_vips_save(const unsigned char *rgb, int w, int h, const char *path, int png,
+                               int quality, int orientation) {
+    VipsImage *image = vips_image_new_from_memory_copy(rgb, (size_t)w * h * 3, w, h, 3, VIPS_FORMAT_UCHAR);
+    if (!image) return -1;
+    image->Type = VIPS_INTERPRETATION_sRGB;
+    if (orientation > 1) vips_image_set_int(image, VIPS_META_ORIENTATION, orientation);
+    int result = png ? vips_pngsave(image, path, NULL) : vips_jpegsave(image, path, "Q", quality, NULL);
+    g_object_unref(image);
+    if (result) vips_error_clear();
+    return result;
+}
+#endif

@@ -1,0 +1,74 @@
+/// A cursor movement on the grid's geometry.
+public enum Movement: Hashable, Sendable {
+    case left, right, up, down
+    /// Down or up by `rows` rows (pages and half pages).
+    case rowsDown(Int), rowsUp(Int)
+    case first, last
+    case nextSection, previousSection
+}
+
+extension GridLayout {
+    /// Where the cursor goes from item `index` under `movement`; it stays put at the edges.
+    /// - Complexity: O(log *s*), or O(*k* log *s*) for *k* rows.
+    public func destination(from index: Int, _ movement: Movement) -> Int {
+        guard itemCount > 0 else { return 0 }
+        let index = min(max(0, index), itemCount - 1)
+        switch movement {
+        case .left: return max(0, index - 1)
+        case .right: return min(itemCount - 1, index + 1)
+        case .first: return 0
+        case .last: return itemCount - 1
+        case .down: return rowBelow(index) ?? index
+        case .up: return rowAbove(index) ?? index
+        case .rowsDown(let n):
+            var i = index
+            for _ in 0..<max(1, n) { guard let next = rowBelow(i) else { return i == index ? itemCount - 1 : i }; i = next }
+            return i
+        case .rowsUp(let n):
+            var i = index
+            for _ in 0..<max(1, n) { guard let next = rowAbove(i) else { return i == index ? 0 : i }; i = next }
+            return i
+        case .nextSection:
+            let s = section(ofItem: index)
+            guard let next = nonEmptySection(after: s) else { return index }
+            return itemStarts[next]
+        case .previousSection:
+            let s = section(ofItem: index)
+            if index != itemStarts[s] { return itemStarts[s] }
+            guard let previous = nonEmptySection(before: s) else { return index }
+            return itemStarts[previous]
+        }
+    }
+
+    /// The item in the same column one row down, crossing into the next section; nil at the end.
+    func rowBelow(_ index: Int) -> Int? {
+        let p = position(ofItem: index)
+        if p.row + 1 < rowCount(ofSection: p.section) {
+            return item(at: Position(section: p.section, row: p.row + 1, column: p.column))
+        }
+        guard let next = nonEmptySection(after: p.section) else { return nil }
+        return item(at: Position(section: next, row: 0, column: p.column))
+    }
+
+    /// The item in the same column one row up, crossing into the previous section; nil at the start.
+    func rowAbove(_ index: Int) -> Int? {
+        let p = position(ofItem: index)
+        if p.row > 0 {
+            return item(at: Position(section: p.section, row: p.row - 1, column: p.column))
+        }
+        guard let previous = nonEmptySection(before: p.section) else { return nil }
+        return item(at: Position(section: previous, row: rowCount(ofSection: previous) - 1, column: p.column))
+    }
+
+    func nonEmptySection(after s: Int) -> Int? {
+        var t = s + 1
+        while t < sectionCount, sectionCounts[t] == 0 { t += 1 }
+        return t < sectionCount ? t : nil
+    }
+
+    func nonEmptySection(before s: Int) -> Int? {
+        var t = s - 1
+        while t >= 0, sectionCounts[t] == 0 { t -= 1 }
+        return t >= 0 ? t : nil
+    }
+}

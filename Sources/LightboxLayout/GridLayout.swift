@@ -1,0 +1,84 @@
+/// The geometry of a sectioned grid at one width: pure numbers, no files, pixels or terminals.
+///
+/// Content is a vertical strip: each section is a header row followed by rows of tiles, and
+/// sections are separated by `sectionSpacing` blank lines. Items are numbered globally in
+/// reading order. Building is O(*s*) in the number of sections; queries are O(log *s*).
+public struct GridLayout: Sendable {
+    /// Fixed heights of the non-tile parts.
+    public struct Metrics: Hashable, Sendable {
+        public var headerHeight: Int
+        public var labelHeight: Int
+        public var sectionSpacing: Int
+        /// Box height over box width in pixels, as a percentage (a half-block cell is two square pixels).
+        public var boxAspectPercent: Int
+
+        public init(headerHeight: Int = 1, labelHeight: Int = 1, sectionSpacing: Int = 1, boxAspectPercent: Int = 75) {
+            self.headerHeight = headerHeight
+            self.labelHeight = labelHeight
+            self.sectionSpacing = sectionSpacing
+            self.boxAspectPercent = boxAspectPercent
+        }
+    }
+
+    public let width: Int
+    public let columns: [Column]
+    public let metrics: Metrics
+    public let rowSpacing: Int
+    /// Height of the picture box of every tile, in cells.
+    public let boxHeight: Int
+    /// Height of a whole tile: box plus label.
+    public let tileHeight: Int
+    /// Item count of each section.
+    public let sectionCounts: [Int]
+    /// `itemStarts[s]` is the global index of section `s`'s first item; one extra entry holds the total.
+    let itemStarts: [Int]
+    /// `sectionTops[s]` is the content offset of section `s`'s header; one extra entry holds the end.
+    let sectionTops: [Int]
+
+    public init(sectionCounts: [Int], spec: GridSpec, width: Int, metrics: Metrics = Metrics()) {
+        self.width = max(1, width)
+        self.metrics = metrics
+        self.sectionCounts = sectionCounts.map { max(0, $0) }
+        self.rowSpacing = spec.rowSpacing
+        columns = spec.resolvedColumns(forWidth: self.width)
+        let widest = columns.map(\.width).max() ?? 1
+        boxHeight = max(1, (widest * metrics.boxAspectPercent + 100) / 200)
+        tileHeight = boxHeight + metrics.labelHeight
+
+        var starts = [0]
+        var tops = [0]
+        starts.reserveCapacity(sectionCounts.count + 1)
+        tops.reserveCapacity(sectionCounts.count + 1)
+        let columnCount = columns.count
+        for count in self.sectionCounts {
+            starts.append(starts.last! + count)
+            let rows = (count + columnCount - 1) / columnCount
+            let height = metrics.headerHeight + rows * tileHeight + max(0, rows - 1) * spec.rowSpacing
+            tops.append(tops.last! + height + metrics.sectionSpacing)
+        }
+        itemStarts = starts
+        sectionTops = tops
+    }
+
+    /// Number of items in all sections.
+    public var itemCount: Int { itemStarts.last! }
+    /// Number of sections.
+    public var sectionCount: Int { sectionCounts.count }
+    /// Number of tiles in a full row.
+    public var columnCount: Int { columns.count }
+    /// Distance from one row's top to the next one's.
+    public var rowPitch: Int { tileHeight + rowSpacing }
+    /// Total height of the content, in lines.
+    public var contentHeight: Int {
+        sectionCounts.isEmpty ? 0 : sectionTops.last! - metrics.sectionSpacing
+    }
+
+    /// Global index range of the items of section `s`.
+    public func items(inSection s: Int) -> Range<Int> { itemStarts[s]..<itemStarts[s + 1] }
+    /// Content offset of section `s`'s header.
+    public func headerTop(ofSection s: Int) -> Int { sectionTops[s] }
+    /// Content offset of section `s`'s first row of tiles.
+    public func rowsTop(ofSection s: Int) -> Int { sectionTops[s] + metrics.headerHeight }
+    /// Number of rows of section `s`.
+    public func rowCount(ofSection s: Int) -> Int { (sectionCounts[s] + columnCount - 1) / columnCount }
+}

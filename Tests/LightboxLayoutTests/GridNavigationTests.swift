@@ -1,0 +1,52 @@
+import Testing
+@testable import LightboxLayout
+
+/// Three sections of 7, 2 and 5 items in 3 columns of 4 cells:
+/// ```
+/// s0: 0 1 2 / 3 4 5 / 6
+/// s1: 7 8
+/// s2: 9 10 11 / 12 13
+/// ```
+let ragged = GridLayout(sectionCounts: [7, 2, 5], spec: GridSpec(columns: Array(repeating: GridItem(.fixed(4)), count: 3)), width: 20)
+
+@Test func leftAndRightFollowReadingOrderAcrossSections() {
+    #expect(ragged.destination(from: 6, .right) == 7)
+    #expect(ragged.destination(from: 7, .left) == 6)
+    #expect(ragged.destination(from: 0, .left) == 0)
+    #expect(ragged.destination(from: 13, .right) == 13)
+}
+
+@Test func upAndDownKeepTheColumnAndLandOnTheNearestItemOfShortRows() {
+    #expect(ragged.destination(from: 1, .down) == 4)
+    #expect(ragged.destination(from: 5, .down) == 6)    // short last row: nearest item
+    #expect(ragged.destination(from: 6, .down) == 7)    // into the next section, column 0
+    #expect(ragged.destination(from: 8, .down) == 10)   // column 1 kept
+    #expect(ragged.destination(from: 11, .down) == 13)
+    #expect(ragged.destination(from: 13, .down) == 13)  // last row: stays
+    #expect(ragged.destination(from: 11, .up) == 8)     // column 2 clamped to the short row above
+    #expect(ragged.destination(from: 7, .up) == 6)
+    #expect(ragged.destination(from: 8, .up) == 6)
+    #expect(ragged.destination(from: 2, .up) == 2)
+}
+
+@Test func pagesFirstLastAndSections() {
+    #expect(ragged.destination(from: 1, .rowsDown(2)) == 6)   // via 4, then the short row
+    #expect(ragged.destination(from: 12, .rowsDown(10)) == 13)  // no row below: the last item
+    #expect(ragged.destination(from: 13, .rowsDown(1)) == 13)
+    #expect(ragged.destination(from: 10, .rowsUp(3)) == 3)
+    #expect(ragged.destination(from: 4, .first) == 0)
+    #expect(ragged.destination(from: 4, .last) == 13)
+    #expect(ragged.destination(from: 4, .nextSection) == 7)
+    #expect(ragged.destination(from: 12, .nextSection) == 12)
+    #expect(ragged.destination(from: 12, .previousSection) == 9)
+    #expect(ragged.destination(from: 9, .previousSection) == 7)
+    #expect(ragged.destination(from: 0, .previousSection) == 0)
+}
+
+@Test func emptySectionsAreSkipped() {
+    let layout = GridLayout(sectionCounts: [2, 0, 0, 3], spec: .flexible(count: 2), width: 20)
+    #expect(layout.section(ofItem: 2) == 3)
+    #expect(layout.destination(from: 0, .down) == 2)
+    #expect(layout.destination(from: 2, .up) == 0)
+    #expect(layout.destination(from: 1, .nextSection) == 2)
+}
