@@ -15,7 +15,7 @@ let package = Package(
         .target(name: "LightboxLayout"),
         .target(name: "LightboxTerminal"),
         .target(name: "LightboxThumbnails", dependencies: ["CVips"]),
-        .target(name: "LightboxApp", dependencies: ["LightboxLayout", "LightboxThumbnails"]),
+        .target(name: "LightboxApp", dependencies: ["LightboxLayout", "LightboxTerminal", "LightboxThumbnails"]),
         .target(name: "LightboxView", dependencies: ["LightboxApp", "LightboxTerminal"]),
 
         // The terminal edge.

@@ -1,1 +1,56 @@
-print("lightbox")
+import LightboxApp
+import LightboxThumbnails
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let version = "0.1.0"
+
+/// The arguments as the bytes the kernel gave, so non-UTF-8 paths stay exact.
+let rawArguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { i in
+    guard let pointer = CommandLine.unsafeArgv[i] else { return [] }
+    return Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
+}
+
+func main() -> Int32 {
+    let options: Options
+    do {
+        options = try Options.parse(rawArguments)
+    } catch {
+        Output.error("\(error)\nTry 'lightbox --help'.")
+        return 2
+    }
+    if options.showsHelp { Output.write(Array((Options.usage + "\n").utf8)); return 0 }
+    if options.showsVersion { Output.write(Array("lightbox \(version)\n".utf8)); return 0 }
+
+    let scan = Scanner(formats: VipsDecoder.supportedFormats).scan(options.paths)
+    let library = Library(folders: scan.folders)
+    if library.isEmpty {
+        for problem in scan.problems { Output.error(problem) }
+        Output.error("no images found in \(options.paths.map(\.description).joined(separator: " "))")
+        return scan.problems.count == options.paths.count ? 2 : 1
+    }
+    if let size = options.snapshotSize {
+        return SnapshotSession.run(library: library, options: options, size: size, problems: scan.problems)
+    }
+    do {
+        switch try InteractiveSession.run(library: library, options: options, problems: scan.problems) {
+        case .cancelled(let code):
+            return code
+        case .accepted(let paths):
+            switch Output.encode(paths, nulSeparated: options.printsNul) {
+            case .success(let bytes):
+                Output.write(bytes)
+                return 0
+            case .failure(let error):
+                Output.error(error.description)
+                return 2
+            }
+        }
+    } catch {
+        Output.error("\(error)")
+        return 2
+    }
+}
+
+exit(main())

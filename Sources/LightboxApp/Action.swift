@@ -1,0 +1,39 @@
+import LightboxLayout
+import LightboxThumbnails
+
+/// Everything that can change the state; keys, mouse, resizes and decode results all become actions.
+public enum Action: Hashable, Sendable {
+    case move(Movement)
+    case pageDown, pageUp, halfPageDown, halfPageUp
+    /// Toggle the cursor item's mark and move to the next item.
+    case toggleMarkAndAdvance
+    case toggleMark
+    /// Start a range at the cursor, or mark from the anchor to the cursor.
+    case toggleRange
+    case markAll
+    case markSection
+    case clearMarks
+    case zoomIn, zoomOut
+    case toggleHelp
+    case accept
+    case cancel
+    case suspend
+    case resize(width: Int, height: Int)
+    /// A click at a screen cell.
+    case click(x: Int, y: Int)
+    /// Wheel scrolling, in lines (negative is up).
+    case scroll(lines: Int)
+    case decoded(DecodeRequest, DecodeResult)
+}
+
+/// What the state asks the outside world to do.
+public enum Effect: Hashable, Sendable {
+    /// Decode these, most wanted first (replaces earlier wishes).
+    case load([DecodeRequest])
+    /// Quit and print these paths.
+    case accept([ImagePath])
+    /// Quit without output.
+    case cancel
+    /// Stop the process (Ctrl-Z) and redraw when it continues.
+    case suspend
+}

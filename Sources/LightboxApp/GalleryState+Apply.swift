@@ -1,0 +1,116 @@
+import LightboxLayout
+import LightboxThumbnails
+
+extension GalleryState {
+    /// Applies one action and returns what the outside world must do.
+    public mutating func apply(_ action: Action) -> [Effect] {
+        var effects: [Effect] = []
+        if case .decoded = action {} else { message = nil }
+        if isShowingHelp {
+            switch action {
+            case .resize, .decoded, .suspend: break
+            default:
+                isShowingHelp = false  // any key or click closes the help, and does nothing else
+                return []
+            }
+        }
+        guard !library.isEmpty else {
+            switch action {
+            case .cancel: return [.cancel]
+            case .suspend: return [.suspend]
+            case .resize(let w, let h): resize(width: w, height: h)
+            default: break
+            }
+            return []
+        }
+        switch action {
+        case .move(let movement): moveCursor(to: layout.destination(from: cursor, movement))
+        case .pageDown: moveCursor(to: layout.destination(from: cursor, .rowsDown(rowsPerPage)))
+        case .pageUp: moveCursor(to: layout.destination(from: cursor, .rowsUp(rowsPerPage)))
+        case .halfPageDown: moveCursor(to: layout.destination(from: cursor, .rowsDown(max(1, rowsPerPage / 2))))
+        case .halfPageUp: moveCursor(to: layout.destination(from: cursor, .rowsUp(max(1, rowsPerPage / 2))))
+        case .toggleMark: marks.toggle(cursor)
+        case .toggleMarkAndAdvance:
+            marks.toggle(cursor)
+            moveCursor(to: layout.destination(from: cursor, .right))
+        case .toggleRange:
+            if let anchor = rangeAnchor {
+                marks.set(min(anchor, cursor)..<(max(anchor, cursor) + 1), marked: true)
+                rangeAnchor = nil
+            } else {
+                rangeAnchor = cursor
+                message = "range mark: move, then v again"
+            }
+        case .markAll: marks.set(0..<library.count, marked: true)
+        case .markSection:
+            let items = layout.items(inSection: layout.section(ofItem: cursor))
+            marks.set(items, marked: !marks.containsAll(items))
+        case .clearMarks:
+            marks.removeAll()
+            rangeAnchor = nil
+        case .zoomIn: rescale(by: 4)
+        case .zoomOut: rescale(by: -4)
+        case .toggleHelp: isShowingHelp = true
+        case .accept: return [.accept(acceptedPaths)]
+        case .cancel: return [.cancel]
+        case .suspend: return [.suspend]
+        case .resize(let w, let h): resize(width: w, height: h)
+        case .click(let x, let y): click(x: x, y: y)
+        case .scroll(let lines): scroll(by: lines)
+        case .decoded(let request, let result):
+            switch result {
+            case .decoded(let thumbnail): thumbnails.insert(thumbnail, for: request.key)
+            case .failed(let reason): failures[request.item] = reason
+            }
+        }
+        if let requests = updatedDemand() { effects.append(.load(requests)) }
+        return effects
+    }
+
+    /// Rows of tiles in one screen, at least one.
+    var rowsPerPage: Int { max(1, (gridHeight - layout.metrics.headerHeight) / layout.rowPitch) }
+
+    mutating func moveCursor(to item: Int) {
+        cursor = item
+        scrollCursorIntoView()
+    }
+
+    mutating func resize(width: Int, height: Int) {
+        screenWidth = max(1, width)
+        screenHeight = max(1, height)
+        layout = GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: screenWidth)
+        scrollCursorIntoView()
+    }
+
+    /// Scales every column's width by `delta` cells (adaptive and fixed), or changes the number of
+    /// flexible columns, then reflows keeping the cursor in view.
+    mutating func rescale(by delta: Int) {
+        var columns: [GridItem] = []
+        let flexibleCount = spec.columns.count { if case .flexible = $0.size { return true } else { return false } }
+        var flexibleLeft = delta > 0 ? max(1, flexibleCount - 1) : flexibleCount + 1
+        for item in spec.columns {
+            switch item.size {
+            case .fixed(let w): columns.append(GridItem(.fixed(max(4, w + delta)), spacing: item.spacing))
+            case .adaptive(let lo, let hi):
+                let newLo = max(4, lo + delta)
+                columns.append(GridItem(.adaptive(minimum: newLo, maximum: max(newLo, hi + (newLo - lo))), spacing: item.spacing))
+            case .flexible:
+                if flexibleLeft > 0 { columns.append(item); flexibleLeft -= 1 }
+            }
+        }
+        if delta < 0 && flexibleCount > 0 && flexibleLeft > 0 {
+            columns.append(GridItem(.flexible(minimum: 1, maximum: Int.max)))
+        }
+        spec = GridSpec(columns: columns, rowSpacing: spec.rowSpacing, columnSpacing: spec.columnSpacing)
+        layout = GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: screenWidth)
+        scrollCursorIntoView()
+    }
+
+    mutating func click(x: Int, y: Int) {
+        guard y >= 0, y < gridHeight, !isTooSmall else { return }
+        if let pinned = layout.pinnedHeader(atOffset: scrollOffset), pinned.y == 0, y < layout.metrics.headerHeight {
+            return  // the pinned header covers that line
+        }
+        if let item = layout.item(atX: x, y: scrollOffset + y) { moveCursor(to: item) }
+    }
+}

@@ -1,0 +1,37 @@
+import LightboxLayout
+import LightboxThumbnails
+
+extension GalleryState {
+    /// Thumbnails to decode: visible tiles top to bottom, then about one screen ahead in the scroll
+    /// direction, nearest first; cached and failed ones left out. Nil when unchanged.
+    /// - Complexity: O(*v*) in the number of tiles in the window.
+    mutating func updatedDemand() -> [DecodeRequest]? {
+        guard !isTooSmall else {
+            defer { demand = [] }
+            return demand.isEmpty ? nil : []
+        }
+        let visible = visibleItems
+        var order = Array(visible)
+        if prefetches {
+            let ahead = scrollDirection > 0
+                ? layout.visibleItems(offset: scrollOffset + gridHeight, height: gridHeight)
+                : layout.visibleItems(offset: max(0, scrollOffset - gridHeight), height: gridHeight)
+            let extra = ahead.filter { !visible.contains($0) }
+            order += scrollDirection > 0 ? extra : extra.reversed()
+        }
+        var requests: [DecodeRequest] = []
+        for item in order where failures[item] == nil {
+            let key = thumbnailKey(ofItem: item)
+            if thumbnails.thumbnail(for: key) != nil { continue }  // also marks it recently used
+            requests.append(DecodeRequest(item: item, file: library.files[item], box: key.box))
+        }
+        if requests == demand { return nil }
+        demand = requests
+        return requests
+    }
+
+    /// Starts the first demand (before any action).
+    public mutating func initialEffects() -> [Effect] {
+        updatedDemand().map { [.load($0)] } ?? []
+    }
+}

@@ -1,0 +1,83 @@
+import LightboxLayout
+import LightboxThumbnails
+
+/// The whole state of the gallery. It changes only in `apply(_:)`.
+public struct GalleryState: Sendable {
+    public let library: Library
+    public internal(set) var spec: GridSpec
+    public internal(set) var layout: GridLayout
+    /// Terminal size in cells; the grid takes all but the status line.
+    public internal(set) var screenWidth: Int
+    public internal(set) var screenHeight: Int
+    public internal(set) var cursor = 0
+    /// Content line shown on the grid's top row.
+    public internal(set) var scrollOffset = 0
+    public internal(set) var marks: MarkSet
+    /// Where a pending range mark started.
+    public internal(set) var rangeAnchor: Int?
+    public internal(set) var isShowingHelp = false
+    public internal(set) var thumbnails: ThumbnailCache
+    /// Why an item could not be decoded, by item.
+    public internal(set) var failures: [Int: String] = [:]
+    /// Problems met while scanning (unreadable folders), for the status line.
+    public var scanProblems: [String]
+    /// A short message for the status line, cleared by the next key.
+    public internal(set) var message: String?
+    /// Whether to prefetch beyond the viewport (off for snapshots).
+    public var prefetches = true
+    /// The thumbnails the provider was last asked for.
+    public internal(set) var demand: [DecodeRequest] = []
+    /// Direction of the last scroll: +1 down, -1 up.
+    var scrollDirection = 1
+
+    public init(library: Library, spec: GridSpec = .standard, width: Int, height: Int,
+                cacheBudget: Int = 128 << 20, scanProblems: [String] = []) {
+        self.library = library
+        self.spec = spec
+        screenWidth = max(1, width)
+        screenHeight = max(1, height)
+        layout = GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: screenWidth)
+        marks = MarkSet(capacity: library.count)
+        thumbnails = ThumbnailCache(budget: cacheBudget)
+        self.scanProblems = scanProblems
+    }
+
+    /// Lines available to the grid.
+    public var gridHeight: Int { max(0, screenHeight - 1) }
+
+    /// Whether the terminal is too small to show one tile under a header.
+    public var isTooSmall: Bool {
+        screenWidth < 8 || gridHeight < layout.tileHeight + layout.metrics.headerHeight
+    }
+
+    /// Items whose tiles show on screen.
+    public var visibleItems: Range<Int> { layout.visibleItems(offset: scrollOffset, height: gridHeight) }
+
+    /// The pixel box an item's thumbnail must fit: its box, two pixels a cell vertically.
+    public func pixelBox(ofItem item: Int) -> PixelSize {
+        let box = layout.boxFrame(ofItem: item)
+        return PixelSize(width: box.width, height: box.height * 2)
+    }
+
+    /// The cache key of an item's thumbnail at the current size.
+    public func thumbnailKey(ofItem item: Int) -> ThumbnailKey {
+        ThumbnailKey(file: library.files[item], box: pixelBox(ofItem: item))
+    }
+
+    /// Visible items still waiting for their thumbnail.
+    public var loadingCount: Int {
+        demand.count { thumbnails.peek($0.key) == nil && failures[$0.item] == nil }
+    }
+
+    /// Whether every visible item has its thumbnail or a failure.
+    public var isVisibleComplete: Bool {
+        visibleItems.allSatisfy { failures[$0] != nil || thumbnails.contains(thumbnailKey(ofItem: $0)) }
+    }
+
+    /// The paths accept prints: marked items in display order, or else the cursor item.
+    public var acceptedPaths: [ImagePath] {
+        guard !library.isEmpty else { return [] }
+        let items = marks.count > 0 ? marks.sorted : [cursor]
+        return items.map { library.files[$0].path }
+    }
+}

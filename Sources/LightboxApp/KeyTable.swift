@@ -1,0 +1,57 @@
+import LightboxTerminal
+
+/// A key binding: the keys, the action and its help text, kept together.
+public struct KeyBinding: Sendable {
+    public var keys: [Key]
+    public var action: Action
+    public var help: String
+
+    public init(_ keys: [Key], _ action: Action, _ help: String) {
+        self.keys = keys
+        self.action = action
+        self.help = help
+    }
+}
+
+/// The key table: plain data, read by the input loop and by the help overlay.
+public struct KeyTable: Sendable {
+    public var bindings: [KeyBinding]
+    private var index: [Key: Action] = [:]
+
+    public init(_ bindings: [KeyBinding]) {
+        self.bindings = bindings
+        for binding in bindings {
+            for key in binding.keys where index[key] == nil { index[key] = binding.action }
+        }
+    }
+
+    /// The action bound to `key`, if any.
+    public func action(for key: Key) -> Action? { index[key] }
+
+    public static let standard = KeyTable([
+        KeyBinding([.left, .character("h")], .move(.left), "previous image"),
+        KeyBinding([.right, .character("l")], .move(.right), "next image"),
+        KeyBinding([.up, .character("k")], .move(.up), "row up"),
+        KeyBinding([.down, .character("j")], .move(.down), "row down"),
+        KeyBinding([.pageDown, .control("f")], .pageDown, "page down"),
+        KeyBinding([.pageUp, .control("b")], .pageUp, "page up"),
+        KeyBinding([.control("d")], .halfPageDown, "half page down"),
+        KeyBinding([.control("u")], .halfPageUp, "half page up"),
+        KeyBinding([.character("g"), .home], .move(.first), "first image"),
+        KeyBinding([.character("G"), .end], .move(.last), "last image"),
+        KeyBinding([.character("[")], .move(.previousSection), "previous section"),
+        KeyBinding([.character("]")], .move(.nextSection), "next section"),
+        KeyBinding([.character(" ")], .toggleMarkAndAdvance, "mark and go on"),
+        KeyBinding([.character("m")], .toggleMark, "mark / unmark"),
+        KeyBinding([.character("v")], .toggleRange, "start / end a range mark"),
+        KeyBinding([.character("a")], .markAll, "mark all"),
+        KeyBinding([.character("A")], .markSection, "mark this section"),
+        KeyBinding([.character("u")], .clearMarks, "clear marks"),
+        KeyBinding([.character("+"), .character("=")], .zoomIn, "bigger thumbnails"),
+        KeyBinding([.character("-")], .zoomOut, "smaller thumbnails"),
+        KeyBinding([.character("?")], .toggleHelp, "this help"),
+        KeyBinding([.enter], .accept, "print marked (or this) and quit"),
+        KeyBinding([.character("q"), .escape, .control("c")], .cancel, "quit, print nothing"),
+        KeyBinding([.control("z")], .suspend, "suspend"),
+    ])
+}

@@ -1,0 +1,210 @@
+import CNcurses
+import LightboxTerminal
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The ncurses screen on the controlling terminal: paints frames, reads input.
+///
+/// It opens `/dev/tty` itself, so stdout stays free for the chosen paths even when piped.
+public final class CursesTerminal {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    private let input: UnsafeMutablePointer<FILE>
+    private let output: UnsafeMutablePointer<FILE>
+    private let screen: OpaquePointer
+    private var pairs: ColorPairs
+    public let colorMode: ColorMode
+    private var isActive = true
+
+    /// Starts curses on `/dev/tty`, choosing a direct-colour terminfo entry when `COLORTERM` says so.
+    public init(environment: [String: String]) throws {
+        guard let termName = environment["TERM"], !termName.isEmpty, termName != "dumb" else {
+            throw Failure(description: "TERM is not set to a terminal that can show a grid (TERM=\(environment["TERM"] ?? ""))")
+        }
+        if setlocale(LC_ALL, "") == nil || !Self.localeIsUTF8() { setlocale(LC_ALL, "C.UTF-8") }
+        guard let tty = fopen("/dev/tty", "r+") else {
+            throw Failure(description: "no terminal: cannot open /dev/tty")
+        }
+        input = tty
+        output = tty
+        var candidates = [termName]
+        if let colorTerm = environment["COLORTERM"], colorTerm == "truecolor" || colorTerm == "24bit",
+           !termName.hasSuffix("-direct") {
+            let base = termName.split(separator: "-").first.map(String.init) ?? termName
+            candidates.insert(base + "-direct", at: 0)
+        }
+        var opened: OpaquePointer? = nil
+        for name in candidates {
+            opened = Self.quietly { newterm(name, tty, tty) }
+            if opened != nil { break }
+        }
+        guard let opened else {
+            fclose(tty)
+            throw Failure(description: "unknown terminal type '\(termName)' (is ncurses-term installed?)")
+        }
+        screen = opened
+        set_term(opened)
+        raw()
+        noecho()
+        nonl()
+        keypad(lb_stdscr(), true)
+        nodelay(lb_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        mousemask(lb_mouse_mask(), nil)
+        mouseinterval(0)
+        if has_colors() {
+            start_color()
+            use_default_colors()
+            let colors = Int(lb_colors())
+            colorMode = colors >= 1 << 24 ? .direct : colors >= 256 ? .indexed256 : colors >= 8 ? .basic8 : .monochrome
+        } else {
+            colorMode = .monochrome
+        }
+        pairs = ColorPairs(capacity: Int(lb_color_pairs()))
+    }
+
+    deinit { restore() }
+
+    /// Terminal size in cells.
+    public var size: (width: Int, height: Int) { (Int(lb_cols()), Int(lb_lines())) }
+
+    /// The descriptor to poll for input.
+    public var inputDescriptor: Int32 { fileno(input) }
+
+    /// Paints `frame`; ncurses sends only what changed.
+    /// - Complexity: O(*w* × *h*).
+    public func paint(_ frame: Frame) {
+        guard isActive else { return }
+        var keys = Set<ColorPairs.Key>()
+        for cell in frame.cells { keys.insert(pairKey(cell.style)) }
+        pairs.prepare(keys)
+        let width = min(frame.width, size.width), height = min(frame.height, size.height)
+        var glyph: [wchar_t] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                let cell = frame[x, y]
+                if cell.isContinuation { continue }
+                glyph.removeAll(keepingCapacity: true)
+                for scalar in cell.glyph.unicodeScalars { glyph.append(wchar_t(bitPattern: scalar.value)) }
+                glyph.append(0)
+                _ = lb_put(Int32(y), Int32(x), glyph, attributes(cell.style), pairs.pair(for: pairKey(cell.style)))
+            }
+        }
+        wnoutrefresh(lb_stdscr())
+        doupdate()
+    }
+
+    /// Forces the next paint to redraw every cell (after a suspend, or garbage on screen).
+    public func invalidate() { clearok(lb_stdscr(), true) }
+
+    func pairKey(_ style: CellStyle) -> ColorPairs.Key {
+        ColorPairs.Key(foreground: colorMode.number(for: style.foreground), background: colorMode.number(for: style.background))
+    }
+
+    func attributes(_ style: CellStyle) -> attr_t {
+        var value: attr_t = 0
+        if style.attributes.contains(.bold) { value |= lb_a_bold() }
+        if style.attributes.contains(.reverse) { value |= lb_a_reverse() }
+        if style.attributes.contains(.underline) { value |= lb_a_underline() }
+        if style.attributes.contains(.dim) { value |= lb_a_dim() }
+        return value
+    }
+
+    /// Every event waiting, without blocking.
+    public func readEvents() -> [InputEvent] {
+        var events: [InputEvent] = []
+        var ch: wint_t = 0
+        while isActive {
+            let kind = wget_wch(lb_stdscr(), &ch)
+            if kind == lb_err() { break }
+            if kind == KEY_CODE_YES {
+                if let event = functionKey(Int32(ch)) { events.append(event) }
+            } else if let key = Self.key(forCharacter: UInt32(ch)) {
+                events.append(.key(key))
+            }
+        }
+        return events
+    }
+
+    func functionKey(_ code: Int32) -> InputEvent? {
+        switch code {
+        case KEY_UP: return .key(.up)
+        case KEY_DOWN: return .key(.down)
+        case KEY_LEFT: return .key(.left)
+        case KEY_RIGHT: return .key(.right)
+        case KEY_PPAGE: return .key(.pageUp)
+        case KEY_NPAGE: return .key(.pageDown)
+        case KEY_HOME: return .key(.home)
+        case KEY_END: return .key(.end)
+        case KEY_ENTER: return .key(.enter)
+        case KEY_BACKSPACE: return .key(.backspace)
+        case lb_key_resize(): return .resize(width: size.width, height: size.height)
+        case lb_key_mouse():
+            var event = MEVENT()
+            guard getmouse(&event) == OK else { return nil }
+            switch lb_mouse_kind(event.bstate) {
+            case 1: return .mouse(MouseEvent(kind: .press, x: Int(event.x), y: Int(event.y)))
+            case 4: return .mouse(MouseEvent(kind: .wheelUp, x: Int(event.x), y: Int(event.y)))
+            case 5: return .mouse(MouseEvent(kind: .wheelDown, x: Int(event.x), y: Int(event.y)))
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// The key for a character read in raw mode.
+    static func key(forCharacter value: UInt32) -> Key? {
+        switch value {
+        case 10, 13: return .enter
+        case 27: return .escape
+        case 9: return .tab
+        case 8, 127: return .backspace
+        case 1...26: return .control(Character(Unicode.Scalar(value + 96)!))
+        default:
+            guard let scalar = Unicode.Scalar(value) else { return nil }
+            return .character(Character(scalar))
+        }
+    }
+
+    /// Leaves curses for a suspend; `resume()` comes back.
+    public func suspend() {
+        guard isActive else { return }
+        endwin()
+    }
+
+    /// Returns to curses after a suspend, repainting everything on the next paint.
+    public func resume() {
+        guard isActive else { return }
+        reset_prog_mode()
+        clearok(lb_stdscr(), true)
+    }
+
+    /// Gives the terminal back as it was. Safe to call more than once.
+    public func restore() {
+        guard isActive else { return }
+        isActive = false
+        endwin()
+        delscreen(screen)
+        fclose(input)
+    }
+
+    static func localeIsUTF8() -> Bool {
+        guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
+        let name = String(cString: codeset).uppercased()
+        return name == "UTF-8" || name == "UTF8"
+    }
+
+    /// Runs `body` with stderr silenced: newterm prints its own complaint for unknown entries.
+    static func quietly<T>(_ body: () -> T) -> T {
+        let saved = dup(2)
+        let null = open("/dev/null", O_WRONLY)
+        if null >= 0 { dup2(null, 2); close(null) }
+        let result = body()
+        if saved >= 0 { dup2(saved, 2); close(saved) }
+        return result
+    }
+}

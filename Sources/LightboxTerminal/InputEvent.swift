@@ -1,0 +1,51 @@
+/// A key as the app sees it, whatever terminal sent it.
+public enum Key: Hashable, Sendable {
+    case character(Character)
+    /// Ctrl with a letter, as `.control("c")`.
+    case control(Character)
+    case up, down, left, right
+    case pageUp, pageDown, home, end
+    case enter, escape, backspace, tab
+
+    /// A short name for help text.
+    public var name: String {
+        switch self {
+        case .character(" "): return "Space"
+        case .character(let c): return String(c)
+        case .control(let c): return "Ctrl-" + String(c)
+        case .up: return "↑"
+        case .down: return "↓"
+        case .left: return "←"
+        case .right: return "→"
+        case .pageUp: return "PgUp"
+        case .pageDown: return "PgDn"
+        case .home: return "Home"
+        case .end: return "End"
+        case .enter: return "Enter"
+        case .escape: return "Esc"
+        case .backspace: return "Backspace"
+        case .tab: return "Tab"
+        }
+    }
+}
+
+/// A mouse event at a screen cell.
+public struct MouseEvent: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable { case press, wheelUp, wheelDown }
+    public var kind: Kind
+    public var x: Int
+    public var y: Int
+
+    public init(kind: Kind, x: Int, y: Int) {
+        self.kind = kind
+        self.x = x
+        self.y = y
+    }
+}
+
+/// Something the terminal told us.
+public enum InputEvent: Hashable, Sendable {
+    case key(Key)
+    case mouse(MouseEvent)
+    case resize(width: Int, height: Int)
+}

@@ -1,0 +1,26 @@
+/// One image found by the scanner.
+public struct ImageFile: Hashable, Sendable {
+    public var path: ImagePath
+    public var byteCount: Int64
+    /// Modification time in nanoseconds since the epoch.
+    public var modified: Int64
+    public var format: ImageFormat
+
+    public init(path: ImagePath, byteCount: Int64, modified: Int64, format: ImageFormat) {
+        self.path = path
+        self.byteCount = byteCount
+        self.modified = modified
+        self.format = format
+    }
+}
+
+/// A folder's images, a section of the gallery.
+public struct ImageFolder: Hashable, Sendable {
+    public var path: ImagePath
+    public var files: [ImageFile]
+
+    public init(path: ImagePath, files: [ImageFile]) {
+        self.path = path
+        self.files = files
+    }
+}

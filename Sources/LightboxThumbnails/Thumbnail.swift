@@ -1,0 +1,60 @@
+/// Decoded RGB pixels of one thumbnail.
+public struct Thumbnail: Hashable, Sendable {
+    public var width: Int
+    public var height: Int
+    /// Row-major RGB, three bytes a pixel.
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height * 3, "pixel buffer does not match \(width)x\(height)")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// Memory held by the pixels.
+    public var byteCount: Int { pixels.count }
+
+    /// The colour at (x, y).
+    public func pixel(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {
+        let i = (y * width + x) * 3
+        return (pixels[i], pixels[i + 1], pixels[i + 2])
+    }
+}
+
+/// A box of pixels a thumbnail must fit inside.
+public struct PixelSize: Hashable, Sendable {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// What identifies one decoded thumbnail: the file as it was when found, and the box.
+public struct ThumbnailKey: Hashable, Sendable {
+    public var path: ImagePath
+    public var byteCount: Int64
+    public var modified: Int64
+    public var box: PixelSize
+
+    public init(file: ImageFile, box: PixelSize) {
+        path = file.path
+        byteCount = file.byteCount
+        modified = file.modified
+        self.box = box
+    }
+}
+
+/// What decoding one file gave.
+public enum DecodeResult: Hashable, Sendable {
+    case decoded(Thumbnail)
+    /// Decoding failed; the reason is for the status line.
+    case failed(String)
+}
+
+/// Something that turns a file into a thumbnail; a later step may move it out of process.
+public protocol ThumbnailDecoding: Sendable {
+    func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult
+}

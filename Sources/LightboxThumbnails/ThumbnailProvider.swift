@@ -1,0 +1,109 @@
+import Foundation
+
+/// One thumbnail wanted by the app: the item it is for, its file and its box.
+public struct DecodeRequest: Hashable, Sendable {
+    public var item: Int
+    public var file: ImageFile
+    public var box: PixelSize
+
+    public init(item: Int, file: ImageFile, box: PixelSize) {
+        self.item = item
+        self.file = file
+        self.box = box
+    }
+
+    public var key: ThumbnailKey { ThumbnailKey(file: file, box: box) }
+}
+
+/// Decodes requested thumbnails on worker threads (one per core), most wanted first.
+///
+/// Each `request(_:)` replaces the whole wish list: work no longer wanted is dropped before it
+/// starts, and a result that finishes after its tile left the window is discarded. The UI thread
+/// never waits: results are collected with `takeResults()` after `onResult` says there are some.
+public final class ThumbnailProvider: @unchecked Sendable {
+    private let decoder: any ThumbnailDecoding
+    private let onResult: @Sendable () -> Void
+    private let condition = NSCondition()
+    /// Pending work, most wanted last (taken with `popLast`).
+    private var pending: [DecodeRequest] = []
+    private var wanted: Set<ThumbnailKey> = []
+    private var running: Set<ThumbnailKey> = []
+    private var results: [(DecodeRequest, DecodeResult)] = []
+    private var stopped = false
+    private var finished = 0
+    private let workerCount: Int
+
+    /// Starts `workers` threads that decode with `decoder`; `onResult` is called from a worker
+    /// after each result is ready.
+    public init(decoder: any ThumbnailDecoding, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                onResult: @escaping @Sendable () -> Void = {}) {
+        self.decoder = decoder
+        self.onResult = onResult
+        workerCount = max(1, workers)
+        for index in 0..<workerCount {
+            let thread = Thread { [unowned self] in self.work() }
+            thread.name = "lightbox-decoder-\(index)"
+            thread.start()
+        }
+    }
+
+    /// Replaces the wish list with `requests`, most wanted first.
+    /// - Complexity: O(*n*).
+    public func request(_ requests: [DecodeRequest]) {
+        condition.lock()
+        wanted = Set(requests.map(\.key))
+        var seen = Set<ThumbnailKey>()
+        pending = requests.reversed().filter { !running.contains($0.key) && seen.insert($0.key).inserted }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Results ready since the last call, in the order they finished.
+    public func takeResults() -> [(DecodeRequest, DecodeResult)] {
+        condition.lock()
+        defer { condition.unlock() }
+        let taken = results
+        results.removeAll()
+        return taken
+    }
+
+    /// Requests queued or being decoded.
+    public var outstandingCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return pending.count + running.count
+    }
+
+    /// Stops the workers after their current decode and waits for them.
+    public func shutdown() {
+        condition.lock()
+        stopped = true
+        pending.removeAll()
+        condition.broadcast()
+        while finished < workerCount { condition.wait() }
+        condition.unlock()
+    }
+
+    private func work() {
+        condition.lock()
+        while true {
+            while pending.isEmpty && !stopped { condition.wait() }
+            if stopped { break }
+            let request = pending.removeLast()
+            running.insert(request.key)
+            condition.unlock()
+            let result = decoder.decode(request.file, fitting: request.box)
+            condition.lock()
+            running.remove(request.key)
+            if wanted.contains(request.key) {
+                results.append((request, result))
+                condition.unlock()
+                onResult()
+                condition.lock()
+            }
+        }
+        finished += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+}

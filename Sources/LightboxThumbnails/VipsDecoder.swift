@@ -1,0 +1,100 @@
+import CVips
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Decodes with libvips' thumbnail operation (shrink-on-load, EXIF orientation, sRGB).
+///
+/// Files are read into memory by our own code first: only regular files are read, nothing is
+/// mapped (a file truncated under us cannot raise SIGBUS), and names never reach libvips' option parser.
+public struct VipsDecoder: ThumbnailDecoding {
+    /// Images with more pixels than this are refused before decoding.
+    public var pixelLimit: Int
+    /// Files larger than this are refused before reading.
+    public var byteLimit: Int
+    /// Grey level transparent parts are flattened onto.
+    public var background: UInt8
+
+    public init(pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20, background: UInt8 = 40) {
+        VipsDecoder.start()
+        self.pixelLimit = pixelLimit
+        self.byteLimit = byteLimit
+        self.background = background
+    }
+
+    /// Starts libvips once per process.
+    public static func start() { _ = started }
+    private static let started: Bool = lb_vips_start() == 0
+
+    /// Formats this libvips build can load.
+    public static var supportedFormats: Set<ImageFormat> {
+        start()
+        var formats: Set<ImageFormat> = [.jpeg, .png, .gif]
+        let loaders: [(ImageFormat, String)] = [(.webp, "webpload_buffer"), (.tiff, "tiffload_buffer"), (.heif, "heifload_buffer")]
+        for (format, loader) in loaders where vips_type_find("VipsOperation", loader) != 0 { formats.insert(format) }
+        return formats
+    }
+
+    public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
+        let data: [UInt8]
+        switch Self.readFile(file.path, limit: byteLimit) {
+        case .success(let bytes): data = bytes
+        case .failure(let error): return .failed(error.message)
+        }
+        var result = lb_thumbnail()
+        let status = data.withUnsafeBytes { raw in
+            lb_vips_thumbnail(raw.baseAddress, raw.count, Int32(max(1, box.width)), Int32(max(1, box.height)),
+                              Double(pixelLimit), background, &result)
+        }
+        switch Int(status) {
+        case LB_OK:
+            defer { lb_vips_free(result.pixels) }
+            let count = Int(result.width) * Int(result.height) * 3
+            let pixels = Array(UnsafeBufferPointer(start: result.pixels, count: count))
+            return .decoded(Thumbnail(width: Int(result.width), height: Int(result.height), pixels: pixels))
+        case LB_TOO_LARGE:
+            let megapixels = Int(result.source_width) * Int(result.source_height) / 1_000_000
+            return .failed("too large: \(result.source_width)x\(result.source_height) (\(megapixels) MP, limit \(pixelLimit / 1_000_000) MP)")
+        default:
+            let message = withUnsafeBytes(of: result.message) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            return .failed(Self.cleaned(message))
+        }
+    }
+
+    /// A libvips message without its operation prefix, or a generic one.
+    static func cleaned(_ message: String) -> String {
+        var text = message
+        if let colon = text.firstIndex(of: ":"), !text[..<colon].contains(" ") {
+            text = String(text[text.index(after: colon)...].drop { $0 == " " })
+        }
+        return text.isEmpty ? "cannot decode image" : "cannot decode: " + text
+    }
+
+    struct ReadError: Error { var message: String }
+
+    /// The whole file, if it is a regular file no larger than `limit`.
+    static func readFile(_ path: ImagePath, limit: Int) -> Swift.Result<[UInt8], ReadError> {
+        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { return .failure(ReadError(message: "cannot open: " + String(cString: strerror(errno)))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(ReadError(message: "not a regular file"))
+        }
+        guard info.st_size <= limit else { return .failure(ReadError(message: "file too large (\(info.st_size >> 20) MiB)")) }
+        var data = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while filled < data.count {
+            let n = data.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return .failure(ReadError(message: "read error: " + String(cString: strerror(errno)))) }
+            if n == 0 { break }
+            filled += n
+        }
+        guard filled > 0 else { return .failure(ReadError(message: "empty file")) }
+        if filled < data.count { data.removeLast(data.count - filled) }  // shrank while reading
+        return .success(data)
+    }
+}

@@ -1,0 +1,53 @@
+import LightboxApp
+import LightboxTerminal
+
+extension GalleryView {
+    /// The bottom line: position, total, marks, loading count, then the cursor's file or what went wrong.
+    static func drawStatus(_ state: GalleryState, into frame: inout Frame) {
+        let y = frame.height - 1
+        guard y >= 0 else { return }
+        frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: Palette.status))
+        var left = state.library.isEmpty ? " 0/0" : " \(state.cursor + 1)/\(state.library.count)"
+        if state.marks.count > 0 { left += "  ✓\(state.marks.count) marked" }
+        let loading = state.loadingCount
+        if loading > 0 { left += "  ⋯\(loading) loading" }
+        let help = " ? help "
+        var x = frame.write(left + "  ", x: 0, y: y, style: Palette.status)
+        let room = max(0, frame.width - x - DisplayWidth.of(help))
+        if let message = state.message {
+            x += frame.write(DisplayText.truncatedMiddle(DisplayText.sanitized(message), toWidth: room), x: x, y: y, style: Palette.status)
+        } else if !state.library.isEmpty, let reason = state.failures[state.cursor] {
+            let text = "✗ " + DisplayText.sanitized(reason)
+            x += frame.write(DisplayText.truncatedMiddle(text, toWidth: room), x: x, y: y, style: Palette.statusWarning)
+        } else if !state.library.isEmpty {
+            let path = DisplayText.sanitized(bytes: state.library.files[state.cursor].path.bytes)
+            x += frame.write(DisplayText.truncatedMiddle(path, toWidth: room), x: x, y: y, style: Palette.status)
+        }
+        if let problem = state.scanProblems.first, state.message == nil, x + 4 < frame.width - DisplayWidth.of(help) {
+            let more = state.scanProblems.count > 1 ? " (+\(state.scanProblems.count - 1) more)" : ""
+            let text = "  ⚠ " + DisplayText.sanitized(problem) + more
+            frame.write(DisplayText.truncatedMiddle(text, toWidth: frame.width - x - DisplayWidth.of(help)), x: x, y: y, style: Palette.statusWarning)
+        }
+        frame.write(help, x: max(0, frame.width - DisplayWidth.of(help)), y: y, style: Palette.status)
+    }
+
+    /// The help overlay, made from the key table.
+    static func drawHelp(_ keys: KeyTable, into frame: inout Frame, height: Int) {
+        let rows = keys.bindings.map { ($0.keys.map(\.name).joined(separator: " "), $0.help) }
+        let keyWidth = rows.map { DisplayWidth.of($0.0) }.max() ?? 0
+        let textWidth = rows.map { DisplayWidth.of($0.1) }.max() ?? 0
+        let width = min(frame.width, keyWidth + textWidth + 7)
+        let boxHeight = min(height, rows.count + 4)
+        let x0 = max(0, (frame.width - width) / 2), y0 = max(0, (height - boxHeight) / 2)
+        frame.fill(x: x0, y: y0, width: width, height: boxHeight, with: Cell(" ", style: Palette.overlay))
+        frame.write(" Lightbox keys ", x: x0 + 2, y: y0, style: Palette.overlayKey)
+        for (i, row) in rows.enumerated() where i + 2 < boxHeight - 1 {
+            let y = y0 + 1 + i
+            frame.write(row.0, x: x0 + 2, y: y, style: Palette.overlayKey, maxWidth: width - 3)
+            frame.write(row.1, x: x0 + 4 + keyWidth, y: y, style: Palette.overlay, maxWidth: max(0, width - keyWidth - 5))
+        }
+        if boxHeight >= 3 {
+            frame.write("any key closes", x: x0 + 2, y: y0 + boxHeight - 1, style: Palette.overlay, maxWidth: width - 3)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import LightboxApp
+import LightboxLayout
+import LightboxTerminal
+import LightboxThumbnails
+
+extension GalleryView {
+    /// One tile: picture box (thumbnail, placeholder or broken), side bars for cursor and marks, label.
+    static func drawTile(_ item: Int, state: GalleryState, into frame: inout Frame) {
+        let layout = state.layout
+        let tile = layout.frame(ofItem: item)
+        let top = tile.y - state.scrollOffset
+        let boxHeight = layout.boxHeight
+        let isCursor = item == state.cursor
+        let isMarked = state.marks.contains(item)
+
+        if let reason = state.failures[item] {
+            drawBroken(reason, x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
+        } else if let thumbnail = state.thumbnails.peek(state.thumbnailKey(ofItem: item)) {
+            drawPicture(thumbnail, x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
+        } else {
+            drawPlaceholder(x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
+        }
+
+        // Bars in the column gaps beside the box: the cursor, marks, a pending range.
+        var bar: CellStyle? = nil
+        if isCursor { bar = Palette.cursorBar } else if isMarked { bar = Palette.markBar }
+        else if let anchor = state.rangeAnchor, (min(anchor, state.cursor)...max(anchor, state.cursor)).contains(item) {
+            bar = Palette.rangeBar
+        }
+        if let bar {
+            for row in 0..<boxHeight where top + row >= 0 && top + row < state.gridHeight {
+                if tile.x > 0 { frame[tile.x - 1, top + row] = Cell(isCursor ? "▐" : "▕", style: bar) }
+                if tile.maxX < frame.width { frame[tile.maxX, top + row] = Cell(isCursor ? "▌" : "▏", style: bar) }
+            }
+        }
+
+        let labelY = top + boxHeight
+        guard labelY >= 0 && labelY < state.gridHeight else { return }
+        let style = isCursor ? (isMarked ? Palette.cursorMarkedLabel : Palette.cursorLabel)
+            : (isMarked ? Palette.markedLabel : Palette.label)
+        let prefix = isMarked ? "✓ " : ""
+        let name = DisplayText.sanitized(bytes: state.library.files[item].path.lastComponent)
+        let text = prefix + DisplayText.truncatedMiddle(name, toWidth: tile.width - prefix.count)
+        if isCursor || isMarked { frame.fill(x: tile.x, y: labelY, width: tile.width, height: 1, with: Cell(" ", style: style)) }
+        let used = DisplayWidth.of(text)
+        frame.write(text, x: tile.x + max(0, (tile.width - used) / 2), y: labelY, style: style, maxWidth: tile.width)
+    }
+
+    /// The thumbnail letterboxed in the box, two pixels a cell with upper half blocks.
+    static func drawPicture(_ image: Thumbnail, x: Int, y: Int, width: Int, height: Int, into frame: inout Frame, clipHeight: Int) {
+        let left = (width - image.width) / 2
+        let top = (height * 2 - image.height) / 2
+        func color(_ px: Int, _ py: Int) -> TerminalColor {
+            let ix = px - left, iy = py - top
+            guard ix >= 0, ix < image.width, iy >= 0, iy < image.height else { return Palette.letterboxColor }
+            let (r, g, b) = image.pixel(x: ix, y: iy)
+            return .rgb(r, g, b)
+        }
+        for row in 0..<height where y + row >= 0 && y + row < clipHeight {
+            for column in 0..<width where frame.contains(x: x + column, y: y + row) {
+                let upper = color(column, row * 2), lower = color(column, row * 2 + 1)
+                frame[x + column, y + row] = upper == lower
+                    ? Cell(" ", style: CellStyle(background: lower))
+                    : Cell("▀", style: CellStyle(foreground: upper, background: lower))
+            }
+        }
+    }
+
+    static func drawPlaceholder(x: Int, y: Int, width: Int, height: Int, into frame: inout Frame, clipHeight: Int) {
+        fillBox(x: x, y: y, width: width, height: height, style: Palette.placeholder, into: &frame, clipHeight: clipHeight)
+        let mid = y + height / 2
+        if mid >= 0 && mid < clipHeight { frame.write("⋯", x: x + width / 2, y: mid, style: Palette.placeholder) }
+    }
+
+    static func drawBroken(_ reason: String, x: Int, y: Int, width: Int, height: Int, into frame: inout Frame, clipHeight: Int) {
+        fillBox(x: x, y: y, width: width, height: height, style: Palette.broken, into: &frame, clipHeight: clipHeight)
+        let mid = y + height / 2
+        if mid >= 0 && mid < clipHeight {
+            let text = width >= 10 ? "✗ broken" : "✗"
+            frame.write(text, x: x + max(0, (width - DisplayWidth.of(text)) / 2), y: mid, style: Palette.broken, maxWidth: width)
+        }
+    }
+
+    static func fillBox(x: Int, y: Int, width: Int, height: Int, style: CellStyle, into frame: inout Frame, clipHeight: Int) {
+        let top = max(0, y), bottom = min(clipHeight, y + height)
+        guard top < bottom else { return }
+        frame.fill(x: x, y: top, width: width, height: bottom - top, with: Cell(" ", style: style))
+    }
+}

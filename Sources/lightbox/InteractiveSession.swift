@@ -1,0 +1,117 @@
+import Foundation
+import LightboxApp
+import LightboxCurses
+import LightboxLayout
+import LightboxTerminal
+import LightboxThumbnails
+import LightboxView
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The interactive gallery: input and decode results become actions, the state's effects are
+/// carried out, and each change is painted.
+enum InteractiveSession {
+    /// How a session ended.
+    enum Outcome {
+        case accepted([ImagePath])
+        case cancelled(exitCode: Int32)
+    }
+
+    static func run(library: Library, options: Options, problems: [String]) throws -> Outcome {
+        let signalFD = Signals.install()
+        let terminal = try CursesTerminal(environment: ProcessInfo.processInfo.environment)
+        let capture = StderrCapture()
+        defer {
+            terminal.restore()
+            _ = capture?.restore()
+        }
+        var wake: [Int32] = [0, 0]
+        pipe(&wake)
+        for fd in wake { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        let wakeWrite = wake[1]
+        let provider = ThumbnailProvider(decoder: VipsDecoder(pixelLimit: options.pixelLimit)) {
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)
+        }
+
+        let size = terminal.size
+        var state = GalleryState(library: library, spec: options.spec, width: size.width, height: size.height,
+                                 cacheBudget: options.cacheBytes, scanProblems: problems)
+        func perform(_ effects: [Effect]) -> Outcome? {
+            for effect in effects {
+                switch effect {
+                case .load(let requests): provider.request(requests)
+                case .accept(let paths): return .accepted(paths)
+                case .cancel: return .cancelled(exitCode: 130)
+                case .suspend:
+                    terminal.suspend()
+                    Signals.stopSelf()
+                    terminal.resume()
+                    let size = terminal.size
+                    if let outcome = perform(state.apply(.resize(width: size.width, height: size.height))) { return outcome }
+                }
+            }
+            return nil
+        }
+        if let outcome = perform(state.initialEffects()) { return outcome }
+        terminal.paint(GalleryView.frame(for: state))
+
+        var fds = [pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
+        let frameInterval = 16.0 / 1000
+        var lastPaint = Date.distantPast
+        var dirty = false
+        while true {
+            let timeout: Int32 = dirty ? Int32(max(0, (frameInterval - Date().timeIntervalSince(lastPaint)) * 1000)) : 1000
+            _ = poll(&fds, nfds_t(fds.count), timeout)
+
+            // Signals first, then input, then results: a key is never kept waiting behind decodes.
+            for signal in Signals.drain(signalFD) {
+                switch signal {
+                case SIGTSTP: if let outcome = perform([.suspend]) { return outcome }
+                case SIGPIPE: break
+                default: return .cancelled(exitCode: 128 + signal)
+                }
+                dirty = true
+            }
+            let events = terminal.readEvents()
+            for event in events {
+                guard let action = action(for: event) else { continue }
+                if let outcome = perform(state.apply(action)) { return outcome }
+            }
+            if !events.isEmpty {
+                // Input is answered at once.
+                terminal.paint(GalleryView.frame(for: state))
+                lastPaint = Date()
+                dirty = false
+            }
+            _ = Signals.drain(wake[0])
+            for (request, result) in provider.takeResults() {
+                if let outcome = perform(state.apply(.decoded(request, result))) { return outcome }
+                dirty = true
+            }
+            // Results stream in: paint at most once a frame interval.
+            if dirty && Date().timeIntervalSince(lastPaint) >= frameInterval {
+                terminal.paint(GalleryView.frame(for: state))
+                lastPaint = Date()
+                dirty = false
+            }
+        }
+    }
+
+    /// The action for a terminal event.
+    static func action(for event: InputEvent) -> Action? {
+        switch event {
+        case .key(let key): return KeyTable.standard.action(for: key)
+        case .resize(let width, let height): return .resize(width: width, height: height)
+        case .mouse(let mouse):
+            switch mouse.kind {
+            case .press: return .click(x: mouse.x, y: mouse.y)
+            case .wheelUp: return .scroll(lines: -3)
+            case .wheelDown: return .scroll(lines: 3)
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import LightboxLayout
+import LightboxThumbnails
+
+/// What the command line asked for.
+struct Options {
+    var paths: [ImagePath] = []
+    var spec: GridSpec = .standard
+    var printsNul = false
+    var snapshotSize: (width: Int, height: Int)? = nil
+    var cacheBytes = 128 << 20
+    var pixelLimit = 100_000_000
+    var showsHelp = false
+    var showsVersion = false
+
+    struct UsageError: Error, CustomStringConvertible { var description: String }
+
+    static let usage = """
+    Usage: lightbox [OPTIONS] [PATH...]
+
+    Shows the images under PATH (folders recursively; default: the current folder) as a grid of
+    thumbnails. Mark some and press Enter: their paths are printed to stdout, one per line.
+
+    Options:
+      -c, --columns SPEC      N (N equal columns) or adaptive:MIN[-MAX] (cells; default adaptive:16-24)
+      -0, --print0            end each printed path with NUL instead of a newline
+          --snapshot WxH      print the first screen at W columns x H rows as ANSI text and exit
+          --cache-mb N        memory for decoded thumbnails, in MB (default 128)
+          --max-megapixels N  refuse images larger than N megapixels (default 100)
+      -h, --help              show this help
+          --version           show the version
+
+    Keys: arrows/hjkl move, Space marks, v range, a all, A section, u clear, +/- size,
+          Enter accepts, q/Esc/Ctrl-C cancel, ? shows all keys.
+    Exit: 0 accepted, 1 no images, 2 error, 130 cancelled.
+    """
+
+    /// Parses raw argument bytes (paths must not pass through a lossy String conversion).
+    static func parse(_ arguments: [[UInt8]]) throws -> Options {
+        var options = Options()
+        var index = 0
+        var onlyPaths = false
+        func value(for name: String) throws -> String {
+            index += 1
+            guard index < arguments.count else { throw UsageError(description: "\(name) needs a value") }
+            return String(decoding: arguments[index], as: UTF8.self)
+        }
+        while index < arguments.count {
+            let raw = arguments[index]
+            let text = String(decoding: raw, as: UTF8.self)
+            if onlyPaths || !text.hasPrefix("-") || text == "-" {
+                options.paths.append(ImagePath(bytes: raw))
+            } else {
+                var name = text, inline: String? = nil
+                if text.hasPrefix("--"), let eq = text.firstIndex(of: "=") {
+                    name = String(text[..<eq]); inline = String(text[text.index(after: eq)...])
+                }
+                func argument() throws -> String { if let inline { return inline }; return try value(for: name) }
+                switch name {
+                case "--": onlyPaths = true
+                case "-c", "--columns": options.spec = try parseColumns(try argument())
+                case "-0", "--print0": options.printsNul = true
+                case "--snapshot": options.snapshotSize = try parseSize(try argument())
+                case "--cache-mb": options.cacheBytes = try parseNumber(try argument(), name: name, in: 1...65536) << 20
+                case "--max-megapixels": options.pixelLimit = try parseNumber(try argument(), name: name, in: 1...100_000) * 1_000_000
+                case "-h", "--help": options.showsHelp = true
+                case "--version": options.showsVersion = true
+                default: throw UsageError(description: "unknown option '\(text)'")
+                }
+            }
+            index += 1
+        }
+        if options.paths.isEmpty { options.paths = [ImagePath(".")] }
+        return options
+    }
+
+    /// `N` equal flexible columns, or `adaptive:MIN[-MAX]`.
+    static func parseColumns(_ text: String) throws -> GridSpec {
+        if let n = Int(text) {
+            guard (1...100).contains(n) else { throw UsageError(description: "--columns: N must be 1 to 100, not \(n)") }
+            return .flexible(count: n)
+        }
+        if text.hasPrefix("adaptive:") {
+            let bounds = text.dropFirst("adaptive:".count).split(separator: "-", omittingEmptySubsequences: false)
+            guard (1...2).contains(bounds.count), let low = Int(bounds[0]), low >= 4,
+                  let high = bounds.count == 2 ? Int(bounds[1]) : low + 8, high >= low, high <= 1000 else {
+                throw UsageError(description: "--columns: '\(text)' is not adaptive:MIN[-MAX] with 4 <= MIN <= MAX")
+            }
+            return GridSpec(columns: [GridItem(.adaptive(minimum: low, maximum: high))])
+        }
+        throw UsageError(description: "--columns: '\(text)' is neither a number nor adaptive:MIN[-MAX]")
+    }
+
+    /// `WxH`, as `160x48`.
+    static func parseSize(_ text: String) throws -> (width: Int, height: Int) {
+        let parts = text.split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...10000).contains(w), (1...10000).contains(h) else {
+            throw UsageError(description: "--snapshot: '\(text)' is not COLUMNSxROWS, as 160x48")
+        }
+        return (w, h)
+    }
+
+    static func parseNumber(_ text: String, name: String, in range: ClosedRange<Int>) throws -> Int {
+        guard let n = Int(text), range.contains(n) else {
+            throw UsageError(description: "\(name): '\(text)' is not a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return n
+    }
+}

@@ -1,0 +1,36 @@
+import LightboxThumbnails
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writing to the standard streams, bytes exactly.
+enum Output {
+    /// Writes all of `bytes` to a descriptor.
+    static func write(_ bytes: [UInt8], to fd: Int32 = 1) {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            written += n
+        }
+    }
+
+    static func error(_ message: String) {
+        write(Array(("lightbox: " + message + "\n").utf8), to: 2)
+    }
+
+    /// The accepted paths as printed: each ends with a newline, or NUL with `-0`.
+    /// Fails when a path holds a newline and the output is newline separated.
+    static func encode(_ paths: [ImagePath], nulSeparated: Bool) -> Result<[UInt8], Options.UsageError> {
+        var out: [UInt8] = []
+        for path in paths {
+            if !nulSeparated && path.bytes.contains(10) {
+                return .failure(Options.UsageError(description: "a marked name holds a newline; use -0 to print it: \(path.bytes.map { $0 < 32 ? "?" : String(UnicodeScalar($0)) }.joined())"))
+            }
+            out += path.bytes
+            out.append(nulSeparated ? 0 : 10)
+        }
+        return .success(out)
+    }
+}
