@@ -24,11 +24,13 @@ extension GalleryState {
             return []
         }
         switch action {
+        case .move(.up): moveVertically(.up)
+        case .move(.down): moveVertically(.down)
         case .move(let movement): moveCursor(to: layout.destination(from: cursor, movement))
-        case .pageDown: moveCursor(to: layout.destination(from: cursor, .rowsDown(rowsPerPage)))
-        case .pageUp: moveCursor(to: layout.destination(from: cursor, .rowsUp(rowsPerPage)))
-        case .halfPageDown: moveCursor(to: layout.destination(from: cursor, .rowsDown(max(1, rowsPerPage / 2))))
-        case .halfPageUp: moveCursor(to: layout.destination(from: cursor, .rowsUp(max(1, rowsPerPage / 2))))
+        case .pageDown: moveVertically(.rowsDown(rowsPerPage))
+        case .pageUp: moveVertically(.rowsUp(rowsPerPage))
+        case .halfPageDown: moveVertically(.rowsDown(max(1, rowsPerPage / 2)))
+        case .halfPageUp: moveVertically(.rowsUp(max(1, rowsPerPage / 2)))
         case .toggleMark: marks.toggle(cursor)
         case .toggleMarkAndAdvance:
             marks.toggle(cursor)
@@ -70,8 +72,18 @@ extension GalleryState {
     /// Rows of tiles in one screen, at least one.
     var rowsPerPage: Int { max(1, (gridHeight - layout.metrics.headerHeight) / layout.rowPitch) }
 
+    /// Moves to `item`, forgetting the column vertical moves aimed for.
     mutating func moveCursor(to item: Int) {
         cursor = item
+        stickyColumn = nil
+        scrollCursorIntoView()
+    }
+
+    /// Moves up or down keeping the column the user chose, even through short rows.
+    mutating func moveVertically(_ movement: Movement) {
+        let column = stickyColumn ?? layout.position(ofItem: cursor).column
+        cursor = layout.destination(from: cursor, movement, column: column)
+        stickyColumn = column
         scrollCursorIntoView()
     }
 
@@ -79,6 +91,7 @@ extension GalleryState {
         screenWidth = max(1, width)
         screenHeight = max(1, height)
         layout = GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: screenWidth)
+        stickyColumn = nil
         scrollCursorIntoView()
     }
 
@@ -103,6 +116,7 @@ extension GalleryState {
         }
         spec = GridSpec(columns: columns, rowSpacing: spec.rowSpacing, columnSpacing: spec.columnSpacing)
         layout = GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: screenWidth)
+        stickyColumn = nil
         scrollCursorIntoView()
     }
 

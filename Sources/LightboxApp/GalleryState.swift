@@ -27,6 +27,8 @@ public struct GalleryState: Sendable {
     public var prefetches = true
     /// The thumbnails the provider was last asked for.
     public internal(set) var demand: [DecodeRequest] = []
+    /// The column vertical moves aim for, kept while moving up and down through short rows.
+    var stickyColumn: Int?
     /// Direction of the last scroll: +1 down, -1 up.
     var scrollDirection = 1
 

@@ -9,8 +9,10 @@ public enum Movement: Hashable, Sendable {
 
 extension GridLayout {
     /// Where the cursor goes from item `index` under `movement`; it stays put at the edges.
+    /// Vertical moves aim for `column` when given (the column the user last chose), so passing
+    /// through a short row does not lose it.
     /// - Complexity: O(log *s*), or O(*k* log *s*) for *k* rows.
-    public func destination(from index: Int, _ movement: Movement) -> Int {
+    public func destination(from index: Int, _ movement: Movement, column: Int? = nil) -> Int {
         guard itemCount > 0 else { return 0 }
         let index = min(max(0, index), itemCount - 1)
         switch movement {
@@ -18,15 +20,21 @@ extension GridLayout {
         case .right: return min(itemCount - 1, index + 1)
         case .first: return 0
         case .last: return itemCount - 1
-        case .down: return rowBelow(index) ?? index
-        case .up: return rowAbove(index) ?? index
+        case .down: return rowBelow(index, column: column) ?? index
+        case .up: return rowAbove(index, column: column) ?? index
         case .rowsDown(let n):
             var i = index
-            for _ in 0..<max(1, n) { guard let next = rowBelow(i) else { return i == index ? itemCount - 1 : i }; i = next }
+            for _ in 0..<max(1, n) {
+                guard let next = rowBelow(i, column: column) else { return i == index ? itemCount - 1 : i }
+                i = next
+            }
             return i
         case .rowsUp(let n):
             var i = index
-            for _ in 0..<max(1, n) { guard let next = rowAbove(i) else { return i == index ? 0 : i }; i = next }
+            for _ in 0..<max(1, n) {
+                guard let next = rowAbove(i, column: column) else { return i == index ? 0 : i }
+                i = next
+            }
             return i
         case .nextSection:
             let s = section(ofItem: index)
@@ -41,8 +49,9 @@ extension GridLayout {
     }
 
     /// The item in the same column one row down, crossing into the next section; nil at the end.
-    func rowBelow(_ index: Int) -> Int? {
-        let p = position(ofItem: index)
+    func rowBelow(_ index: Int, column: Int? = nil) -> Int? {
+        var p = position(ofItem: index)
+        p.column = column ?? p.column
         if p.row + 1 < rowCount(ofSection: p.section) {
             return item(at: Position(section: p.section, row: p.row + 1, column: p.column))
         }
@@ -51,8 +60,9 @@ extension GridLayout {
     }
 
     /// The item in the same column one row up, crossing into the previous section; nil at the start.
-    func rowAbove(_ index: Int) -> Int? {
-        let p = position(ofItem: index)
+    func rowAbove(_ index: Int, column: Int? = nil) -> Int? {
+        var p = position(ofItem: index)
+        p.column = column ?? p.column
         if p.row > 0 {
             return item(at: Position(section: p.section, row: p.row - 1, column: p.column))
         }

@@ -12,7 +12,8 @@ public enum GalleryView {
         if state.library.isEmpty {
             drawCentered(["No images found.", "q quits"], in: &frame, height: state.gridHeight)
         } else if state.isTooSmall {
-            drawCentered(["Terminal too small", "\(state.screenWidth)x\(state.screenHeight)"], in: &frame, height: state.gridHeight)
+            let text = state.screenWidth >= 18 ? "Terminal too small" : state.screenWidth >= 9 ? "too small" : "small"
+            drawCentered([text, "\(state.screenWidth)x\(state.screenHeight)"], in: &frame, height: state.gridHeight)
         } else {
             drawGrid(state, into: &frame)
         }

@@ -50,3 +50,9 @@ let ragged = GridLayout(sectionCounts: [7, 2, 5], spec: GridSpec(columns: Array(
     #expect(layout.destination(from: 2, .up) == 0)
     #expect(layout.destination(from: 1, .nextSection) == 2)
 }
+
+@Test func verticalMovesCanAimForARememberedColumn() {
+    #expect(ragged.destination(from: 6, .down, column: 2) == 8)   // s1 has 2 items: nearest
+    #expect(ragged.destination(from: 8, .down, column: 2) == 11)
+    #expect(ragged.destination(from: 0, .rowsDown(3), column: 1) == 8)  // 4, 6, then column 1 again
+}

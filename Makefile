@@ -1,0 +1,46 @@
+# Lightbox: `make run` opens the sample library, `make test` runs every test.
+SHELL := /bin/bash
+APT_PACKAGES := pkg-config libncurses-dev ncurses-term libvips-dev
+TEST_PACKAGES := tmux
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SWIFT_FLAGS ?=
+
+.PHONY: run build deps test-deps test unit-test e2e-test samples snapshot clean
+
+## Installs the Debian packages that are missing (through sudo when not root).
+deps:
+	@missing=$$(for p in $(APT_PACKAGES) $(EXTRA_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing: $$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+test-deps:
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(TEST_PACKAGES)"
+
+build: deps
+	swift build -c release $(SWIFT_FLAGS)
+
+## Builds and opens the sample library.
+run: build
+	.build/release/lightbox assets
+
+## Unit and snapshot tests, then the end-to-end tests in tmux.
+test: test-deps
+	swift build -c release $(SWIFT_FLAGS)
+	swift test $(SWIFT_FLAGS)
+	bash Tests/EndToEnd/run.sh .build/release/lightbox
+
+unit-test: test-deps
+	swift test $(SWIFT_FLAGS)
+
+e2e-test: test-deps
+	swift build -c release $(SWIFT_FLAGS)
+	bash Tests/EndToEnd/run.sh .build/release/lightbox
+
+## Regenerates the sample library (procedural pictures) in assets/.
+samples: build
+	rm -rf assets && .build/release/lightbox-samples assets
+
+clean:
+	rm -rf .build

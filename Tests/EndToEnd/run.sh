@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# End-to-end tests: drive the real binary in tmux (send-keys, capture-pane) on generated images.
+# Usage: run.sh PATH-TO-LIGHTBOX
+set -uo pipefail
+BIN=$(realpath "${1:-.build/release/lightbox}")
+SAMPLES=$(dirname "$BIN")/lightbox-samples
+WORK=$(mktemp -d)
+SOCKET="lightbox-e2e-$$"
+trap 'tmux -L "$SOCKET" kill-server 2>/dev/null; sleep 0.3; rm -rf "$WORK" 2>/dev/null' EXIT
+passed=0; failed=0
+
+tm() { tmux -L "$SOCKET" "$@"; }
+pass() { passed=$((passed + 1)); echo "ok - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && echo "$2" | sed 's/^/    /'; }
+
+# A pane running an interactive bash in $WORK/lib's parent, sized WxH.
+start_shell() {
+    tm kill-server 2>/dev/null
+    for _ in $(seq 20); do tm has-session 2>/dev/null || break; sleep 0.1; done
+    tm -f /dev/null new-session -d -s e2e -x "$1" -y "$2" "env -i HOME=$WORK PATH=$PATH TERM=tmux-256color LANG=C.UTF-8 PS1='$ ' bash --norc --noprofile"
+    tm send-keys -t e2e "cd $WORK" Enter
+    sleep 0.3
+}
+screen() { tm capture-pane -p -t e2e 2>/dev/null; }
+# Waits until the screen matches a pattern (up to 5 s).
+wait_for() {
+    for _ in $(seq 50); do screen | grep -q -- "$1" && return 0; sleep 0.1; done
+    return 1
+}
+# Runs lightbox in the pane: stdout to out, exit code to rc, terminal state to stty.
+launch() {
+    rm -f "$WORK/out" "$WORK/rc" "$WORK/stty"
+    tm send-keys -t e2e "clear; $BIN $* > out; echo \$? > rc; stty -a > stty" Enter
+}
+wait_exit() {
+    for _ in $(seq 100); do [ -s "$WORK/rc" ] && [ -s "$WORK/stty" ] && return 0; sleep 0.1; done
+    return 1
+}
+sane() { grep -q -- ' icanon' "$WORK/stty" && grep -q -- ' echo ' "$WORK/stty"; }
+
+"$SAMPLES" "$WORK/lib" >/dev/null || { echo "cannot generate test images"; exit 1; }
+
+# 1. Mark three items, accept: their paths, in display order, on stdout.
+start_shell 100 30
+launch lib
+if wait_for "1/40"; then
+    tm send-keys -t e2e Space l Space Space
+    wait_for "3 marked" && tm send-keys -t e2e Enter
+    wait_exit
+    expected=$'lib/abstract/IMG_1.jpg\nlib/abstract/IMG_3.jpg\nlib/abstract/IMG_4.png'
+    if [ "$(cat "$WORK/out")" = "$expected" ] && [ "$(cat "$WORK/rc")" = 0 ] && sane; then
+        pass "three marked paths printed, exit 0, terminal sane"
+    else
+        fail "three marked paths" "out: $(cat "$WORK/out") rc: $(cat "$WORK/rc" 2>/dev/null)"
+    fi
+else
+    fail "grid did not appear" "$(screen)"
+fi
+
+# 2. Scrolling into a section pins its header on the top grid row.
+start_shell 80 20
+launch lib
+if wait_for "1/40"; then
+    tm send-keys -t e2e "]" j j
+    sleep 0.5
+    top=$(screen | head -1)
+    second=$(screen | sed -n 2p)
+    if echo "$top" | grep -q "lib/city" && ! echo "$second" | grep -q "lib/city"; then
+        pass "section header pinned on the top row while its rows scroll"
+    else
+        fail "pinned header" "$(screen)"
+    fi
+    tm send-keys -t e2e q
+    wait_exit
+    if [ "$(cat "$WORK/rc")" = 130 ] && [ ! -s "$WORK/out" ] && sane; then
+        pass "q cancels: exit 130, nothing printed, terminal sane"
+    else
+        fail "cancel" "rc: $(cat "$WORK/rc" 2>/dev/null) out: $(cat "$WORK/out")"
+    fi
+else
+    fail "grid did not appear at 80x20" "$(screen)"
+fi
+
+# 3. A name that is not UTF-8 round-trips byte for byte, with -0.
+mkdir -p "$WORK/odd"
+cp "$WORK/lib/city/IMG_1.jpg" "$WORK/odd/$(printf 'caf\xe9 \x01.jpg')"
+start_shell 100 30
+launch -0 odd
+if wait_for "1/1"; then
+    tm send-keys -t e2e Enter
+    wait_exit
+    if [ "$(od -An -tx1 "$WORK/out" | tr -d ' \n')" = "$(printf 'odd/caf\xe9 \x01.jpg\0' | od -An -tx1 | tr -d ' \n')" ]; then
+        pass "non-UTF-8 name printed byte for byte with -0"
+    else
+        fail "non-UTF-8 name" "$(od -c "$WORK/out")"
+    fi
+    if screen | grep -q 'caf\\xe9'; then :; fi
+else
+    fail "odd name gallery" "$(screen)"
+fi
+
+# 4. The grid reflows on resize: more columns when wider.
+start_shell 60 30
+launch lib
+if wait_for "1/40"; then
+    narrow=$(screen | grep -o 'IMG_[0-9]*\.[a-z]*' | head -20 | wc -l)
+    narrow_row=$(screen | grep -m1 'IMG_' | grep -o 'IMG_' | wc -l)
+    tm resize-window -t e2e -x 160 -y 30
+    sleep 0.6
+    wide_row=$(screen | grep -m1 'IMG_' | grep -o 'IMG_' | wc -l)
+    if [ "$wide_row" -gt "$narrow_row" ]; then
+        pass "resize reflows: $narrow_row columns at 60, $wide_row at 160"
+    else
+        fail "resize reflow" "$(screen)"
+    fi
+    tm resize-window -t e2e -x 6 -y 4
+    sleep 0.4
+    if screen | grep -q "small"; then pass "a tiny terminal says it is too small"; else fail "too small" "$(screen)"; fi
+    tm resize-window -t e2e -x 100 -y 30
+    sleep 0.4
+    wait_for "IMG_" && pass "grid comes back after growing" || fail "grid after growing" "$(screen)"
+    tm send-keys -t e2e q
+    wait_exit
+else
+    fail "grid at 60x30" "$(screen)"
+fi
+
+# 5. Ctrl-Z suspends with the terminal restored; fg brings the grid back.
+start_shell 100 30
+launch lib
+if wait_for "1/40"; then
+    tm send-keys -t e2e C-z
+    sleep 0.5
+    tm send-keys -t e2e "clear; stty -a | grep -o ' icanon' ; jobs" Enter
+    if wait_for "Stopped" && screen | grep -q " icanon"; then
+        pass "Ctrl-Z stops it and gives back a sane terminal"
+    else
+        fail "Ctrl-Z" "$(screen)"
+    fi
+    tm send-keys -t e2e "fg" Enter
+    if wait_for "1/40"; then pass "fg repaints the grid"; else fail "fg" "$(screen)"; fi
+    sleep 0.3
+    tm send-keys -t e2e l Enter
+    wait_exit
+    [ "$(cat "$WORK/out")" = "lib/abstract/IMG_2.jpg" ] && pass "keys work after resume" || fail "after resume" "$(cat "$WORK/out")"
+else
+    fail "grid for Ctrl-Z" "$(screen)"
+fi
+
+# 6. SIGTERM restores the terminal.
+start_shell 100 30
+launch lib
+if wait_for "1/40"; then
+    pkill -TERM -f "$BIN lib" 
+    wait_exit
+    if [ "$(cat "$WORK/rc")" = 143 ] && sane; then pass "SIGTERM: exit 143, terminal sane"; else fail "SIGTERM" "rc $(cat "$WORK/rc")"; fi
+else
+    fail "grid for SIGTERM" "$(screen)"
+fi
+
+# 7. No terminal: a clear error and exit 2; a bad option: exit 2.
+out=$(cd "$WORK" && setsid "$BIN" lib </dev/null 2>&1 >/dev/null); rc=$?
+if [ $rc = 2 ] && echo "$out" | grep -q "terminal"; then pass "no terminal: exit 2 with a message"; else fail "no terminal" "rc $rc: $out"; fi
+out=$("$BIN" --columns 0 "$WORK/lib" 2>&1); rc=$?
+if [ $rc = 2 ] && echo "$out" | grep -q "columns"; then pass "bad --columns: exit 2 with a message"; else fail "bad columns" "rc $rc: $out"; fi
+
+# 8. --snapshot prints the first screen with every visible thumbnail decoded.
+snap=$(cd "$WORK" && "$BIN" --snapshot 100x30 lib); rc=$?
+if [ $rc = 0 ] && echo "$snap" | grep -q "lib/abstract" && echo "$snap" | grep -q "38;2;" && ! echo "$snap" | grep -q "loading"; then
+    pass "--snapshot writes the decoded first screen"
+else
+    fail "--snapshot" "rc $rc"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

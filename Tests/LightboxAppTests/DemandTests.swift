@@ -1,0 +1,70 @@
+import Testing
+import LightboxApp
+import LightboxLayout
+import LightboxThumbnails
+
+func loads(_ effects: [Effect]) -> [DecodeRequest]? {
+    for case .load(let requests) in effects { return requests }
+    return nil
+}
+
+@Test func demandIsVisibleFirstThenOneScreenAheadNeverTheWholeLibrary() {
+    var state = GalleryState(library: library([5000]), spec: threeColumns, width: 40, height: 20)
+    let requests = loads(state.initialEffects())!
+    let visible = Array(state.visibleItems)
+    #expect(Array(requests.prefix(visible.count).map(\.item)) == visible)
+    let ahead = requests.dropFirst(visible.count).map(\.item)
+    #expect(!ahead.isEmpty)
+    #expect(ahead.allSatisfy { $0 > visible.last! })
+    #expect(requests.count <= 3 * visible.count)
+}
+
+@Test func jumpingAwayReplacesTheDemand() {
+    var state = GalleryState(library: library([5000]), spec: threeColumns, width: 40, height: 20)
+    _ = state.initialEffects()
+    let requests = loads(state.apply(.move(.last)))!
+    #expect(requests.first.map { state.visibleItems.contains($0.item) } == true)
+    #expect(!requests.contains { $0.item < 100 })
+    // Scrolling up: the prefetch goes upwards.
+    let up = loads(state.apply(.pageUp))!
+    let visible = state.visibleItems
+    #expect(up.dropFirst(visible.count).allSatisfy { $0.item < visible.lowerBound })
+}
+
+@Test func decodedAndFailedItemsLeaveTheDemand() {
+    var state = GalleryState(library: library([6]), spec: threeColumns, width: 40, height: 40)
+    let requests = loads(state.initialEffects())!
+    #expect(requests.count == 6)
+    let thumbnail = Thumbnail(width: 1, height: 1, pixels: [1, 2, 3])
+    let next = loads(state.apply(.decoded(requests[0], .decoded(thumbnail))))!
+    #expect(next.count == 5)
+    let after = loads(state.apply(.decoded(requests[1], .failed("cannot decode: bad"))))!
+    #expect(after.count == 4)
+    #expect(state.failures[1] == "cannot decode: bad")
+    #expect(state.loadingCount == 4)
+}
+
+@Test func cacheStaysWithinItsBudget() {
+    var cache = ThumbnailCache(budget: 3000)
+    let file = ImageFile(path: ImagePath("a.jpg"), byteCount: 1, modified: 0, format: .jpeg)
+    for i in 0..<100 {
+        let key = ThumbnailKey(file: file, box: PixelSize(width: i + 1, height: 1))
+        cache.insert(Thumbnail(width: 10, height: 10, pixels: [UInt8](repeating: 0, count: 300)), for: key)
+        #expect(cache.byteCount <= 3000)
+    }
+    // The most recent survive.
+    #expect(cache.contains(ThumbnailKey(file: file, box: PixelSize(width: 100, height: 1))))
+    #expect(!cache.contains(ThumbnailKey(file: file, box: PixelSize(width: 1, height: 1))))
+}
+
+@Test func cacheKeepsWhatWasUsedRecently() {
+    var cache = ThumbnailCache(budget: 1000)
+    let file = ImageFile(path: ImagePath("a.jpg"), byteCount: 1, modified: 0, format: .jpeg)
+    func key(_ i: Int) -> ThumbnailKey { ThumbnailKey(file: file, box: PixelSize(width: i, height: 1)) }
+    let t = Thumbnail(width: 10, height: 10, pixels: [UInt8](repeating: 0, count: 300))
+    cache.insert(t, for: key(1)); cache.insert(t, for: key(2)); cache.insert(t, for: key(3))
+    _ = cache.thumbnail(for: key(1))
+    cache.insert(t, for: key(4))
+    #expect(cache.contains(key(1)) && cache.contains(key(4)))
+    #expect(!cache.contains(key(2)))
+}

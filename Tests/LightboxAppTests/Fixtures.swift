@@ -1,0 +1,31 @@
+import LightboxApp
+import LightboxLayout
+import LightboxThumbnails
+
+/// A library of fake files (nothing on disk) with the given section sizes.
+func library(_ counts: [Int]) -> Library {
+    let folders = counts.enumerated().map { s, count in
+        ImageFolder(path: ImagePath("photos/s\(s)"), files: (0..<count).map { i in
+            ImageFile(path: ImagePath("photos/s\(s)/IMG_\(i + 1).jpg"), byteCount: 1000, modified: 0, format: .jpeg)
+        })
+    }
+    return Library(folders: folders)
+}
+
+/// Three fixed columns of 10 cells: easy to reason about.
+let threeColumns = GridSpec(columns: Array(repeating: GridItem(.fixed(10)), count: 3))
+
+extension GalleryState {
+    /// Applies actions in order, returning the effects of the last.
+    @discardableResult
+    mutating func apply(_ actions: [Action]) -> [Effect] {
+        var last: [Effect] = []
+        for action in actions { last = apply(action) }
+        return last
+    }
+
+    var tileOfCursorIsVisible: Bool {
+        let tile = layout.frame(ofItem: cursor)
+        return tile.y >= scrollOffset && tile.maxY <= scrollOffset + gridHeight
+    }
+}

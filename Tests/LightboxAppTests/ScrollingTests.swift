@@ -1,0 +1,79 @@
+import Testing
+import LightboxApp
+import LightboxLayout
+import LightboxThumbnails
+
+/// Sections of 7, 2 and 20 items: ragged rows, sections shorter and taller than a screen.
+let ragged = library([7, 2, 20])
+
+@Test func everyMoveKeepsTheCursorTileOnScreen() {
+    var state = GalleryState(library: ragged, spec: threeColumns, width: 40, height: 20)
+    let moves: [Action] = [.move(.down), .move(.down), .move(.down), .move(.right), .pageDown, .pageDown, .move(.last),
+                           .pageUp, .halfPageUp, .move(.previousSection), .move(.first), .halfPageDown, .move(.nextSection)]
+    for move in moves {
+        state.apply(move)
+        #expect(state.tileOfCursorIsVisible, "after \(move): cursor \(state.cursor) offset \(state.scrollOffset)")
+    }
+}
+
+@Test func theHeaderLineAboveTheCursorRowStaysFree() {
+    var state = GalleryState(library: ragged, spec: threeColumns, width: 40, height: 20)
+    state.apply([.move(.last), .move(.first)])
+    #expect(state.scrollOffset == 0)
+    state.apply([.move(.last)])
+    state.apply([.move(.up), .move(.up), .move(.up), .move(.up)])
+    let tile = state.layout.frame(ofItem: state.cursor)
+    #expect(tile.y - 1 >= state.scrollOffset, "the tile is not under the pinned header")
+}
+
+@Test func resizeReflowsAndKeepsTheCursorVisible() {
+    var state = GalleryState(library: ragged, spec: .standard, width: 120, height: 30)
+    let wide = state.layout.columnCount
+    state.apply([.move(.last), .resize(width: 40, height: 20)])
+    #expect(state.layout.columnCount < wide)
+    #expect(state.tileOfCursorIsVisible)
+    state.apply(.resize(width: 5, height: 3))
+    #expect(state.isTooSmall)
+    state.apply(.resize(width: 100, height: 40))
+    #expect(!state.isTooSmall && state.tileOfCursorIsVisible)
+}
+
+@Test func zoomChangesTheAdaptiveMinimumAndKeepsTheCursorVisible() {
+    var state = GalleryState(library: ragged, spec: .standard, width: 120, height: 30)
+    state.apply(.move(.last))
+    let before = state.layout.columnCount
+    state.apply([.zoomIn, .zoomIn])
+    #expect(state.layout.columnCount < before)
+    #expect(state.spec.columns[0].size == .adaptive(minimum: 24, maximum: 32))
+    #expect(state.tileOfCursorIsVisible)
+    state.apply([.zoomOut, .zoomOut, .zoomOut])
+    #expect(state.layout.columnCount > before)
+    #expect(state.tileOfCursorIsVisible)
+}
+
+@Test func zoomOnFlexibleColumnsChangesTheirCount() {
+    var state = GalleryState(library: ragged, spec: .flexible(count: 4), width: 120, height: 30)
+    state.apply(.zoomIn)
+    #expect(state.layout.columnCount == 3)
+    state.apply([.zoomOut, .zoomOut])
+    #expect(state.layout.columnCount == 5)
+}
+
+@Test func clickMovesTheCursorToTheTileUnderIt() {
+    var state = GalleryState(library: ragged, spec: threeColumns, width: 40, height: 40)
+    let target = state.layout.frame(ofItem: 4)
+    state.apply(.click(x: target.x + 2, y: target.y - state.scrollOffset + 1))
+    #expect(state.cursor == 4)
+    state.apply(.click(x: 0, y: 0))  // a header: nothing
+    #expect(state.cursor == 4)
+}
+
+@Test func wheelScrollsAndBringsTheCursorAlong() {
+    var state = GalleryState(library: ragged, spec: threeColumns, width: 40, height: 20)
+    for _ in 0..<10 { state.apply(.scroll(lines: 3)) }
+    #expect(state.scrollOffset > 0)
+    #expect(state.tileOfCursorIsVisible)
+    for _ in 0..<20 { state.apply(.scroll(lines: -3)) }
+    #expect(state.scrollOffset == 0)
+    #expect(state.tileOfCursorIsVisible)
+}

@@ -1,0 +1,72 @@
+import Testing
+import LightboxApp
+import LightboxLayout
+import LightboxThumbnails
+
+@Test func spaceMarksAndAdvancesAcceptPrintsMarksInDisplayOrder() {
+    var state = GalleryState(library: library([4, 3]), spec: threeColumns, width: 40, height: 30)
+    state.apply([.move(.last), .toggleMark, .move(.first), .toggleMarkAndAdvance, .toggleMarkAndAdvance])
+    #expect(state.cursor == 2)
+    #expect(state.marks.sorted == [0, 1, 6])
+    let effects = state.apply(.accept)
+    #expect(effects == [.accept([ImagePath("photos/s0/IMG_1.jpg"), ImagePath("photos/s0/IMG_2.jpg"), ImagePath("photos/s1/IMG_3.jpg")])])
+}
+
+@Test func acceptWithoutMarksPrintsTheCursorItem() {
+    var state = GalleryState(library: library([4, 3]), spec: threeColumns, width: 40, height: 30)
+    state.apply([.move(.right), .move(.down), .move(.down)])  // 1, then 3 (short row), then 5
+    #expect(state.apply(.accept) == [.accept([ImagePath("photos/s1/IMG_2.jpg")])])
+}
+
+@Test func mTogglesWithoutMoving() {
+    var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
+    state.apply([.move(.right), .toggleMark])
+    #expect(state.cursor == 1 && state.marks.contains(1))
+    state.apply(.toggleMark)
+    #expect(state.cursor == 1 && state.marks.count == 0)
+}
+
+@Test func rangeMarkCoversAnchorToCursorInEitherDirection() {
+    var state = GalleryState(library: library([4, 3]), spec: threeColumns, width: 40, height: 30)
+    state.apply([.move(.down), .move(.down), .toggleRange])  // anchor on item 4
+    #expect(state.rangeAnchor == 4)
+    state.apply([.move(.left), .move(.left), .toggleRange])  // back to item 2
+    #expect(state.rangeAnchor == nil)
+    #expect(state.marks.sorted == [2, 3, 4])
+}
+
+@Test func markSectionTogglesTheCursorsSectionAndAllAndClear() {
+    var state = GalleryState(library: library([4, 3, 2]), spec: threeColumns, width: 40, height: 30)
+    state.apply([.move(.nextSection), .markSection])
+    #expect(state.marks.sorted == [4, 5, 6])
+    state.apply(.markSection)
+    #expect(state.marks.count == 0)
+    state.apply(.markAll)
+    #expect(state.marks.count == 9)
+    state.apply(.clearMarks)
+    #expect(state.marks.count == 0)
+}
+
+@Test func cancelQuitsWithoutOutput() {
+    var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
+    state.apply(.markAll)
+    #expect(state.apply(.cancel) == [.cancel])
+}
+
+@Test func helpIsClosedByAnyKeyWhichDoesNothingElse() {
+    var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
+    state.apply(.toggleHelp)
+    #expect(state.isShowingHelp)
+    #expect(state.apply(.cancel) == [])
+    #expect(!state.isShowingHelp)
+    state.apply([.toggleHelp, .move(.right)])
+    #expect(state.cursor == 0 && !state.isShowingHelp)
+}
+
+@Test func marksScaleToAMillionItems() {
+    var marks = MarkSet(capacity: 1_000_000)
+    marks.set(0..<1_000_000, marked: true)
+    #expect(marks.count == 1_000_000)
+    marks.set(999_999, marked: false)
+    #expect(marks.sorted.count == 999_999 && marks.sorted.last == 999_998)
+}
