@@ -90,7 +90,7 @@ extension GalleryState {
     mutating func resize(width: Int, height: Int) {
         screenWidth = max(1, width)
         screenHeight = max(1, height)
-        layout = GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: screenWidth)
+        layout = Self.layout(library, spec, screenWidth: screenWidth)
         stickyColumn = nil
         scrollCursorIntoView()
     }
@@ -115,7 +115,7 @@ extension GalleryState {
             columns.append(GridItem(.flexible(minimum: 1, maximum: Int.max)))
         }
         spec = GridSpec(columns: columns, rowSpacing: spec.rowSpacing, columnSpacing: spec.columnSpacing)
-        layout = GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: screenWidth)
+        layout = Self.layout(library, spec, screenWidth: screenWidth)
         stickyColumn = nil
         scrollCursorIntoView()
     }
@@ -125,6 +125,6 @@ extension GalleryState {
         if let pinned = layout.pinnedHeader(atOffset: scrollOffset), pinned.y == 0, y < layout.metrics.headerHeight {
             return  // the pinned header covers that line
         }
-        if let item = layout.item(atX: x, y: scrollOffset + y) { moveCursor(to: item) }
+        if let item = layout.item(atX: x - Self.gridInset, y: scrollOffset + y) { moveCursor(to: item) }
     }
 }

@@ -38,10 +38,18 @@ public struct GalleryState: Sendable {
         self.spec = spec
         screenWidth = max(1, width)
         screenHeight = max(1, height)
-        layout = GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: screenWidth)
+        layout = Self.layout(library, spec, screenWidth: screenWidth)
         marks = MarkSet(capacity: library.count)
         thumbnails = ThumbnailCache(budget: cacheBudget)
         self.scanProblems = scanProblems
+    }
+
+    /// Cells left free on each side of the grid, so the cursor's side bars show beside edge tiles.
+    public static let gridInset = 1
+
+    /// The layout for the grid part of a screen `screenWidth` cells wide.
+    static func layout(_ library: Library, _ spec: GridSpec, screenWidth: Int) -> GridLayout {
+        GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: max(1, screenWidth - 2 * gridInset))
     }
 
     /// Lines available to the grid.

@@ -7,7 +7,8 @@ extension GalleryView {
     /// One tile: picture box (thumbnail, placeholder or broken), side bars for cursor and marks, label.
     static func drawTile(_ item: Int, state: GalleryState, into frame: inout Frame) {
         let layout = state.layout
-        let tile = layout.frame(ofItem: item)
+        var tile = layout.frame(ofItem: item)
+        tile.x += GalleryState.gridInset
         let top = tile.y - state.scrollOffset
         let boxHeight = layout.boxHeight
         let isCursor = item == state.cursor

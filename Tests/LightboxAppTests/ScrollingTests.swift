@@ -62,7 +62,7 @@ let ragged = library([7, 2, 20])
 @Test func clickMovesTheCursorToTheTileUnderIt() {
     var state = GalleryState(library: ragged, spec: threeColumns, width: 40, height: 40)
     let target = state.layout.frame(ofItem: 4)
-    state.apply(.click(x: target.x + 2, y: target.y - state.scrollOffset + 1))
+    state.apply(.click(x: target.x + GalleryState.gridInset + 2, y: target.y - state.scrollOffset + 1))
     #expect(state.cursor == 4)
     state.apply(.click(x: 0, y: 0))  // a header: nothing
     #expect(state.cursor == 4)

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import LightboxThumbnails
+
+/// A decoder that records what it was asked for and can be held until released.
+final class RecordingDecoder: ThumbnailDecoding, @unchecked Sendable {
+    private let lock = NSCondition()
+    private(set) var asked: [ImagePath] = []
+    private var held = true
+
+    func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
+        lock.lock()
+        asked.append(file.path)
+        while held { lock.wait() }
+        lock.unlock()
+        return .decoded(Thumbnail(width: 1, height: 1, pixels: [0, 0, 0]))
+    }
+
+    func release() { lock.lock(); held = false; lock.broadcast(); lock.unlock() }
+    var askedPaths: [ImagePath] { lock.lock(); defer { lock.unlock() }; return asked }
+}
+
+func requests(_ range: Range<Int>) -> [DecodeRequest] {
+    range.map { DecodeRequest(item: $0, file: ImageFile(path: ImagePath("f\($0)"), byteCount: 0, modified: 0, format: .jpeg),
+                              box: PixelSize(width: 8, height: 8)) }
+}
+
+func waitUntil(_ condition: () -> Bool) {
+    for _ in 0..<500 where !condition() { usleep(2000) }
+}
+
+@Test func workIsTakenMostWantedFirstAndDroppedWhenNoLongerWanted() {
+    let decoder = RecordingDecoder()
+    let provider = ThumbnailProvider(decoder: decoder, workers: 1)
+    provider.request(requests(0..<10))
+    waitUntil { decoder.askedPaths.count == 1 }
+    #expect(decoder.askedPaths == [ImagePath("f0")])   // the first, while the rest wait
+    // The viewport jumps: 1...9 are no longer wanted and must never be decoded.
+    provider.request(requests(500..<503))
+    decoder.release()
+    waitUntil { provider.outstandingCount == 0 }
+    #expect(decoder.askedPaths == ["f0", "f500", "f501", "f502"].map(ImagePath.init))
+    // f0 finished after it left the window: its result is discarded.
+    #expect(provider.takeResults().map(\.0.item) == [500, 501, 502])
+    provider.shutdown()
+}
+
+@Test func resultsArriveOffTheCallingThreadAndWakeTheLoop() {
+    let decoder = RecordingDecoder()
+    decoder.release()
+    let woken = NSCondition()
+    nonisolated(unsafe) var wakes = 0
+    let provider = ThumbnailProvider(decoder: decoder, workers: 2) { woken.lock(); wakes += 1; woken.unlock() }
+    provider.request(requests(0..<20))
+    waitUntil { provider.outstandingCount == 0 }
+    waitUntil { woken.lock(); defer { woken.unlock() }; return wakes == 20 }
+    #expect(Set(provider.takeResults().map(\.0.item)) == Set(0..<20))
+    provider.shutdown()
+}

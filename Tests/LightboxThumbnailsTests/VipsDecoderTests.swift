@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import LightboxTestSupport
+import LightboxThumbnails
+
+func file(_ path: String, format: ImageFormat = .jpeg) -> ImageFile {
+    ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: format)
+}
+
+func decoded(_ result: DecodeResult) -> Thumbnail? {
+    if case .decoded(let thumbnail) = result { return thumbnail }
+    return nil
+}
+
+func failure(_ result: DecodeResult) -> String? {
+    if case .failed(let reason) = result { return reason }
+    return nil
+}
+
+@Test func jpegShrinksIntoTheBoxKeepingItsAspectRatio() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("wide.jpg")
+    try TestImages.jpeg(at: path, width: 800, height: 400, color: (200, 60, 40))
+    let thumbnail = try #require(decoded(VipsDecoder().decode(file(path), fitting: PixelSize(width: 40, height: 40))))
+    #expect(thumbnail.width == 40 && thumbnail.height == 20)
+    let (r, g, b) = thumbnail.pixel(x: 20, y: 10)
+    #expect(abs(Int(r) - 200) < 12 && abs(Int(g) - 60) < 12 && abs(Int(b) - 40) < 12)
+}
+
+@Test func pngDecodes() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("tall.png")
+    try TestImages.png(at: path, width: 100, height: 300, color: (40, 120, 220))
+    let thumbnail = try #require(decoded(VipsDecoder().decode(file(path, format: .png), fitting: PixelSize(width: 30, height: 30))))
+    #expect(thumbnail.width == 10 && thumbnail.height == 30)
+    #expect(thumbnail.pixel(x: 5, y: 15) == (40, 120, 220))
+}
+
+@Test func exifOrientationIsApplied() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("rotated.jpg")
+    // Stored 200x100, left half red, right half blue; orientation 6 means "rotate 90° clockwise to view".
+    let pixels = TestImages.halves(width: 200, height: 100, left: (255, 0, 0), right: (0, 0, 255))
+    try ImageEncoder.write(pixels, width: 200, height: 100, to: path, as: .jpeg(quality: 95, orientation: 6))
+    let thumbnail = try #require(decoded(VipsDecoder().decode(file(path), fitting: PixelSize(width: 100, height: 100))))
+    #expect(thumbnail.width == 50 && thumbnail.height == 100)
+    // After turning clockwise, the stored left half (red) is on top.
+    #expect(thumbnail.pixel(x: 25, y: 10).0 > 200 && thumbnail.pixel(x: 25, y: 10).2 < 60)
+    #expect(thumbnail.pixel(x: 25, y: 90).2 > 200 && thumbnail.pixel(x: 25, y: 90).0 < 60)
+}
+
+@Test func corruptTruncatedEmptyAndHugeFilesFailWithAReason() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let good = try dir.file("good.jpg")
+    try TestImages.jpeg(at: good, width: 640, height: 480)
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: good)))
+
+    let corrupt = try dir.file("corrupt.jpg")
+    try TestImages.bytes([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0x41, count: 500), at: corrupt)
+    let truncated = try dir.file("truncated.jpg")
+    try TestImages.bytes(Array(bytes.prefix(bytes.count / 2)), at: truncated)
+    let empty = try dir.file("empty.jpg")
+    try TestImages.bytes([], at: empty)
+
+    let decoder = VipsDecoder()
+    let box = PixelSize(width: 32, height: 32)
+    for path in [corrupt, truncated, empty] {
+        let reason = failure(decoder.decode(file(path), fitting: box))
+        #expect(reason != nil && !reason!.isEmpty, "\(path) should fail")
+    }
+    #expect(failure(decoder.decode(file(dir.path + "/missing.jpg"), fitting: box))?.contains("No such file") == true)
+    #expect(failure(decoder.decode(file(dir.path), fitting: box)) == "not a regular file")
+
+    let small = VipsDecoder(pixelLimit: 100_000)
+    let reason = try #require(failure(small.decode(file(good), fitting: box)))
+    #expect(reason.hasPrefix("too large: 640x480"))
+}
+
+@Test func formatsAreRecognisedByContent() {
+    #expect(ImageFormat(sniffing: [0xFF, 0xD8, 0xFF, 0xE1]) == .jpeg)
+    #expect(ImageFormat(sniffing: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) == .png)
+    #expect(ImageFormat(sniffing: Array("GIF89a".utf8)) == .gif)
+    #expect(ImageFormat(sniffing: Array("RIFF\0\0\0\0WEBPVP8 ".utf8)) == .webp)
+    #expect(ImageFormat(sniffing: [0, 0, 0, 0x18] + Array("ftypavif".utf8)) == .heif)
+    #expect(ImageFormat(sniffing: Array("<svg xmlns=".utf8)) == nil)
+    #expect(ImageFormat(sniffing: Array("P6\n".utf8)) == nil)
+}

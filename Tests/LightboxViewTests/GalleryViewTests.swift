@@ -1,0 +1,114 @@
+import Testing
+import LightboxApp
+import LightboxLayout
+import LightboxTerminal
+import LightboxTestSupport
+import LightboxThumbnails
+import LightboxView
+
+func library(_ counts: [Int], name: (Int, Int) -> String = { _, i in "IMG_\(i + 1).jpg" }) -> Library {
+    Library(folders: counts.enumerated().map { s, count in
+        ImageFolder(path: ImagePath("trip/day\(s + 1)"), files: (0..<count).map { i in
+            ImageFile(path: ImagePath("trip/day\(s + 1)/" + name(s, i)), byteCount: 1, modified: 0, format: .jpeg)
+        })
+    })
+}
+
+let spec = GridSpec(columns: [GridItem(.adaptive(minimum: 12, maximum: 16))])
+
+/// A state with every visible thumbnail decoded as one flat colour, except item 2 which failed.
+func decodedState(_ counts: [Int], width: Int, height: Int, actions: [Action] = []) -> GalleryState {
+    var state = GalleryState(library: library(counts), spec: spec, width: width, height: height)
+    _ = state.initialEffects()
+    for action in actions { _ = state.apply(action) }
+    for request in state.demand {
+        let result: DecodeResult = request.item == 2
+            ? .failed("cannot decode: Not a JPEG file")
+            : .decoded(Thumbnail(width: request.box.width, height: request.box.height - 4,
+                                 pixels: TestImages.solid(width: request.box.width, height: request.box.height - 4, 90, 140, 200)))
+        _ = state.apply(.decoded(request, result))
+    }
+    return state
+}
+
+func expectSnapshot(_ frame: Frame, _ name: String) {
+    if let difference = FrameSnapshot.verify(frame, named: name) { Issue.record(Comment(rawValue: difference)) }
+}
+
+@Test func galleryWithMarksCursorAndABrokenTile() {
+    let state = decodedState([5, 4], width: 60, height: 24, actions: [.toggleMarkAndAdvance, .move(.right), .toggleMark, .move(.right)])
+    let frame = GalleryView.frame(for: state)
+    expectSnapshot(frame, "gallery")
+    #expect(frame.lines.last!.contains("4/9"))
+    #expect(frame.lines.last!.contains("2 marked"))
+}
+
+@Test func brokenTileReasonShowsInTheStatusLine() {
+    let state = decodedState([5], width: 60, height: 24, actions: [.move(.right), .move(.right)])
+    let frame = GalleryView.frame(for: state)
+    #expect(frame.lines.last!.contains("Not a JPEG file"))
+    #expect(frame.text.contains("✗ broken"))
+}
+
+@Test func pinnedHeaderWhileItsSectionScrolls() {
+    let state = decodedState([3, 20], width: 60, height: 16, actions: [.move(.nextSection), .move(.down), .move(.down)])
+    let frame = GalleryView.frame(for: state)
+    expectSnapshot(frame, "pinned-header")
+    #expect(frame.lines[0].contains("trip/day2"))
+    #expect(!frame.lines[1].contains("trip/day2"))
+}
+
+@Test func placeholdersShowUntilPixelsArriveAndTheStatusCountsThem() {
+    var state = GalleryState(library: library([6]), spec: spec, width: 60, height: 24)
+    _ = state.initialEffects()
+    let frame = GalleryView.frame(for: state)
+    #expect(frame.text.contains("⋯"))
+    #expect(frame.lines.last!.contains("6 loading"))
+}
+
+@Test func helpOverlayListsTheKeyTable() {
+    var state = decodedState([4], width: 70, height: 34)
+    _ = state.apply(.toggleHelp)
+    let frame = GalleryView.frame(for: state)
+    expectSnapshot(frame, "help")
+    for binding in KeyTable.standard.bindings { #expect(frame.text.contains(binding.help), "\(binding.help)") }
+}
+
+@Test func tooSmallSaysSo() {
+    let state = GalleryState(library: library([4]), spec: spec, width: 30, height: 5)
+    #expect(GalleryView.frame(for: state).text.contains("Terminal too small"))
+}
+
+@Test func hostileNamesAreShownEscaped() {
+    let hostile = library([1]) { _, _ in "\u{1B}]0;pwned\u{07}\u{202E}gpj.exe" }
+    var state = GalleryState(library: hostile, spec: spec, width: 60, height: 24)
+    _ = state.initialEffects()
+    let text = GalleryView.frame(for: state).text
+    #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    #expect(!text.unicodeScalars.contains { $0.value == 0x202E })
+    #expect(text.contains("\\x1b"))
+}
+
+@Test func longNamesAreTruncatedInTheMiddle() {
+    let long = library([1]) { _, _ in "a_very_long_holiday_photo_name_0001.jpg" }
+    var state = GalleryState(library: long, spec: spec, width: 40, height: 24)
+    _ = state.initialEffects()
+    let label = GalleryView.frame(for: state).lines.first { $0.contains("…") }
+    #expect(label?.contains(".jpg") == true)
+    #expect(label?.contains("a_ve") == true)
+}
+
+@Test func thumbnailsAreLetterboxedInTheirBox() {
+    // A tall thumbnail in a wide box: the sides stay the letterbox colour.
+    var state = GalleryState(library: library([1]), spec: GridSpec(columns: [GridItem(.fixed(20))]), width: 30, height: 20)
+    let request = state.initialEffects().compactMap { if case .load(let r) = $0 { return r.first } else { return nil } }.first!
+    let image = Thumbnail(width: 4, height: request.box.height, pixels: TestImages.solid(width: 4, height: request.box.height, 255, 0, 0))
+    _ = state.apply(.decoded(request, .decoded(image)))
+    let frame = GalleryView.frame(for: state)
+    var box = state.layout.boxFrame(ofItem: 0)
+    box.x += GalleryState.gridInset
+    let row = box.y + 1
+    #expect(frame[box.x + box.width / 2, row].style.background == .rgb(255, 0, 0))
+    #expect(frame[box.x, row].style.background == .rgb(30, 30, 30))
+    #expect(frame[box.maxX - 1, row].style.background == .rgb(30, 30, 30))
+}
