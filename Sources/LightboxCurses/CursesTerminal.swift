@@ -123,11 +123,28 @@ public final class CursesTerminal {
             if kind == lb_err() { break }
             if kind == KEY_CODE_YES {
                 if let event = functionKey(Int32(ch)) { events.append(event) }
+            } else if ch == 27 {
+                // A lone Esc is a key; Esc followed at once by more is Alt+key or a sequence
+                // ncurses does not know, and must not read as Esc (which quits).
+                if !skipEscapeSequence() { events.append(.key(.escape)) }
             } else if let key = Self.key(forCharacter: UInt32(ch)) {
                 events.append(.key(key))
             }
         }
         return events
+    }
+
+    /// Consumes what follows an Esc that is already waiting; false when nothing was.
+    func skipEscapeSequence() -> Bool {
+        var next: wint_t = 0
+        let kind = wget_wch(lb_stdscr(), &next)
+        if kind == lb_err() { return false }
+        guard kind != KEY_CODE_YES, next == 0x5B || next == 0x4F else { return true }  // after ESC [ or ESC O
+        for _ in 0..<64 {
+            guard wget_wch(lb_stdscr(), &next) != lb_err() else { break }
+            if (0x40...0x7E).contains(next) { break }  // the final byte
+        }
+        return true
     }
 
     func functionKey(_ code: Int32) -> InputEvent? {

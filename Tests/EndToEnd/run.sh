@@ -29,7 +29,7 @@ wait_for() {
 }
 # Runs lightbox in the pane: stdout to out, exit code to rc, terminal state to stty.
 launch() {
-    rm -f "$WORK/out" "$WORK/rc" "$WORK/stty"
+    rm -f "$WORK/out" "$WORK/rc" "$WORK/stty" "$WORK/err"
     tm send-keys -t e2e "clear; $BIN $* > out; echo \$? > rc; stty -a > stty" Enter
 }
 wait_exit() {
@@ -156,6 +156,44 @@ if wait_for "1/40"; then
     if [ "$(cat "$WORK/rc")" = 143 ] && sane; then pass "SIGTERM: exit 143, terminal sane"; else fail "SIGTERM" "rc $(cat "$WORK/rc")"; fi
 else
     fail "grid for SIGTERM" "$(screen)"
+fi
+
+# 6b. Mouse: a click moves the cursor to the tile under it, the wheel scrolls; Alt+key and
+# unknown escape sequences are ignored rather than read as Esc (which would quit).
+start_shell 120 40
+launch lib
+if wait_for "1/40"; then
+    tm send-keys -t e2e -l $'\e[M'"$(printf '\x20\x41\x26')"     # press at column 32, row 5
+    if wait_for "2/40"; then pass "a click moves the cursor to the tile"; else fail "click" "$(screen | tail -1)"; fi
+    tm send-keys -t e2e -l $'\e[M'"$(printf '\x61\x41\x26')"     # wheel down
+    sleep 0.4
+    if ! screen | sed -n 2p | grep -q "IMG_1"; then pass "the wheel scrolls"; else fail "wheel" "$(screen)"; fi
+    tm send-keys -t e2e M-x
+    tm send-keys -t e2e -l $'\e[<0;66;12M'
+    sleep 0.4
+    tm send-keys -t e2e g Enter
+    wait_exit
+    [ "$(cat "$WORK/out")" = "lib/abstract/IMG_1.jpg" ] && pass "Alt+key and unknown sequences do not quit" || fail "alt" "$(cat "$WORK/rc")"
+else
+    fail "grid for mouse" "$(screen)"
+fi
+
+# 6c. Without -0 a marked name holding a newline is an error, never an ambiguous line.
+mkdir -p "$WORK/nl"
+cp "$WORK/lib/city/IMG_1.jpg" "$WORK/nl/two
+lines.jpg"
+start_shell 100 30
+launch nl "2> err"
+if wait_for "1/1"; then
+    tm send-keys -t e2e Enter
+    wait_exit
+    if [ "$(cat "$WORK/rc")" = 2 ] && [ ! -s "$WORK/out" ] && grep -q "newline" "$WORK/err"; then
+        pass "a newline in a name without -0: exit 2, nothing on stdout"
+    else
+        fail "newline name" "rc $(cat "$WORK/rc") out $(cat "$WORK/out")"
+    fi
+else
+    fail "grid for newline name" "$(screen)"
 fi
 
 # 7. No terminal: a clear error and exit 2; a bad option: exit 2.
