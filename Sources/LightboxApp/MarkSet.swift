@@ -24,13 +24,38 @@ public struct MarkSet: Hashable, Sendable {
     public mutating func toggle(_ item: Int) { set(item, marked: !contains(item)) }
 
     /// Marks or unmarks every item in `range`.
-    /// - Complexity: O(*k*) in the range's length.
+    /// - Complexity: O(*k* / 64) in the range's length.
     public mutating func set(_ range: Range<Int>, marked: Bool) {
-        for item in range.clamped(to: 0..<capacity) { set(item, marked: marked) }
+        let range = range.clamped(to: 0..<capacity)
+        forEachWord(in: range) { w, mask in
+            let before = words[w].nonzeroBitCount
+            words[w] = marked ? words[w] | mask : words[w] & ~mask
+            count += words[w].nonzeroBitCount - before
+        }
+    }
+
+    /// How many items of `range` are marked.
+    /// - Complexity: O(*k* / 64).
+    public func count(in range: Range<Int>) -> Int {
+        var total = 0
+        forEachWord(in: range.clamped(to: 0..<capacity)) { w, mask in total += (words[w] & mask).nonzeroBitCount }
+        return total
     }
 
     /// Whether every item of `range` is marked.
-    public func containsAll(_ range: Range<Int>) -> Bool { range.allSatisfy(contains) }
+    public func containsAll(_ range: Range<Int>) -> Bool { count(in: range) == range.clamped(to: 0..<capacity).count }
+
+    /// Calls `body` with each word index touching `range` and the mask of the range's bits in it.
+    private func forEachWord(in range: Range<Int>, _ body: (Int, UInt64) -> Void) {
+        guard !range.isEmpty else { return }
+        let last = range.upperBound - 1
+        for w in (range.lowerBound >> 6)...(last >> 6) {
+            let low = w == range.lowerBound >> 6 ? range.lowerBound & 63 : 0
+            let high = w == last >> 6 ? last & 63 : 63
+            let mask = (high == 63 ? UInt64.max : (UInt64(1) << UInt64(high + 1)) - 1) & ~((UInt64(1) << UInt64(low)) - 1)
+            body(w, mask)
+        }
+    }
 
     public mutating func removeAll() {
         words = Array(repeating: 0, count: words.count)

@@ -47,6 +47,17 @@ public struct ThumbnailKey: Hashable, Sendable {
     }
 }
 
+/// A file as it was when found: a change of size or time makes it another version.
+public struct FileVersion: Hashable, Sendable {
+    public var path: ImagePath
+    public var byteCount: Int64
+    public var modified: Int64
+}
+
+extension ThumbnailKey {
+    public var fileVersion: FileVersion { FileVersion(path: path, byteCount: byteCount, modified: modified) }
+}
+
 /// What decoding one file gave.
 public enum DecodeResult: Hashable, Sendable {
     case decoded(Thumbnail)

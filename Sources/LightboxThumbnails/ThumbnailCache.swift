@@ -8,6 +8,8 @@ public struct ThumbnailCache: Sendable {
     public let budget: Int
     public private(set) var byteCount = 0
     var entries: [ThumbnailKey: Entry] = [:]
+    /// The newest entry of each file version, whatever its box.
+    var newest: [FileVersion: ThumbnailKey] = [:]
     var clock: UInt64 = 0
 
     /// A cache holding at most `budget` bytes of pixels.
@@ -28,18 +30,27 @@ public struct ThumbnailCache: Sendable {
 
     public func contains(_ key: ThumbnailKey) -> Bool { entries[key] != nil }
 
+    /// The thumbnail for `key`, or else the newest one of the same file at another size
+    /// (to show scaled while the right size decodes).
+    public func closest(to key: ThumbnailKey) -> Thumbnail? {
+        if let exact = entries[key] { return exact.thumbnail }
+        return newest[key.fileVersion].flatMap { entries[$0]?.thumbnail }
+    }
+
     /// Stores a thumbnail, evicting the least recently used down to 90% of the budget when over it.
     /// - Complexity: amortized O(log *n*); an eviction pass sorts the entries.
     public mutating func insert(_ thumbnail: Thumbnail, for key: ThumbnailKey) {
         clock += 1
         if let old = entries[key] { byteCount -= old.thumbnail.byteCount }
         entries[key] = Entry(thumbnail: thumbnail, lastUse: clock)
+        newest[key.fileVersion] = key
         byteCount += thumbnail.byteCount
         guard byteCount > budget else { return }
         let target = budget / 10 * 9
         for (oldKey, entry) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
             guard byteCount > target else { break }
             entries[oldKey] = nil
+            if newest[oldKey.fileVersion] == oldKey { newest[oldKey.fileVersion] = nil }
             byteCount -= entry.thumbnail.byteCount
         }
     }

@@ -16,7 +16,7 @@ extension GalleryView {
 
         if let reason = state.failures[item] {
             drawBroken(reason, x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
-        } else if let thumbnail = state.thumbnails.peek(state.thumbnailKey(ofItem: item)) {
+        } else if let thumbnail = state.thumbnails.closest(to: state.thumbnailKey(ofItem: item)) {
             drawPicture(thumbnail, x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
         } else {
             drawPlaceholder(x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
@@ -47,14 +47,19 @@ extension GalleryView {
         frame.write(text, x: tile.x + max(0, (tile.width - used) / 2), y: labelY, style: style, maxWidth: tile.width)
     }
 
-    /// The thumbnail letterboxed in the box, two pixels a cell with upper half blocks.
+    /// The thumbnail fitted and letterboxed in the box, two pixels a cell with upper half blocks.
+    /// A thumbnail of another size (while the right one decodes) is scaled, nearest pixel.
     static func drawPicture(_ image: Thumbnail, x: Int, y: Int, width: Int, height: Int, into frame: inout Frame, clipHeight: Int) {
-        let left = (width - image.width) / 2
-        let top = (height * 2 - image.height) / 2
+        let boxWidth = width, boxHeight = height * 2
+        let (drawnWidth, drawnHeight) = image.width * boxHeight >= image.height * boxWidth
+            ? (boxWidth, max(1, image.height * boxWidth / image.width))
+            : (max(1, image.width * boxHeight / image.height), boxHeight)
+        let left = (boxWidth - drawnWidth) / 2
+        let top = (boxHeight - drawnHeight) / 2
         func color(_ px: Int, _ py: Int) -> TerminalColor {
-            let ix = px - left, iy = py - top
-            guard ix >= 0, ix < image.width, iy >= 0, iy < image.height else { return Palette.letterboxColor }
-            let (r, g, b) = image.pixel(x: ix, y: iy)
+            let dx = px - left, dy = py - top
+            guard dx >= 0, dx < drawnWidth, dy >= 0, dy < drawnHeight else { return Palette.letterboxColor }
+            let (r, g, b) = image.pixel(x: dx * image.width / drawnWidth, y: dy * image.height / drawnHeight)
             return .rgb(r, g, b)
         }
         for row in 0..<height where y + row >= 0 && y + row < clipHeight {

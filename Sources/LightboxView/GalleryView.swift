@@ -45,7 +45,7 @@ public enum GalleryView {
         let info = state.library.sections[section]
         frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: Palette.header))
         let count = info.items.count
-        let marked = info.items.count(where: state.marks.contains)
+        let marked = state.marks.count(in: info.items)
         var tail = "\(count) \(count == 1 ? "image" : "images")"
         if marked > 0 { tail += " · \(marked) marked" }
         let title = DisplayText.sanitized(bytes: info.path.bytes)

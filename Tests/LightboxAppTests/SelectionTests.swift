@@ -70,3 +70,17 @@ import LightboxThumbnails
     marks.set(999_999, marked: false)
     #expect(marks.sorted.count == 999_999 && marks.sorted.last == 999_998)
 }
+
+@Test func rangeOperationsAgreeWithItemByItemOnes() {
+    var marks = MarkSet(capacity: 300)
+    var reference = Set<Int>()
+    let ranges = [3..<70, 64..<128, 0..<1, 127..<129, 250..<300, 10..<10, 5..<200]
+    for (i, range) in ranges.enumerated() {
+        let marked = i % 3 != 2
+        marks.set(range, marked: marked)
+        if marked { reference.formUnion(range) } else { reference.subtract(range) }
+        #expect(marks.sorted == reference.sorted())
+        #expect(marks.count == reference.count)
+        for probe in ranges { #expect(marks.count(in: probe) == reference.filter { probe.contains($0) }.count) }
+    }
+}

@@ -112,3 +112,14 @@ func expectSnapshot(_ frame: Frame, _ name: String) {
     #expect(frame[box.x, row].style.background == .rgb(30, 30, 30))
     #expect(frame[box.maxX - 1, row].style.background == .rgb(30, 30, 30))
 }
+
+@Test func afterZoomTheOldThumbnailShowsScaledUntilTheNewSizeArrives() {
+    var state = decodedState([3], width: 60, height: 30)
+    _ = state.apply(.zoomIn)
+    #expect(state.loadingCount > 0)  // the new size is wanted
+    let frame = GalleryView.frame(for: state)
+    var box = state.layout.boxFrame(ofItem: 0)
+    box.x += GalleryState.gridInset
+    #expect(frame[box.x + box.width / 2, box.y + box.height / 2].style.background == .rgb(90, 140, 200))
+    #expect(!frame.lines.dropLast().joined().contains("⋯"), "no placeholder in the grid")
+}
