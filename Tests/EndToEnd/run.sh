@@ -196,11 +196,27 @@ else
     fail "grid for newline name" "$(screen)"
 fi
 
+# 6d. Ctrl-C cancels like q and restores the terminal.
+start_shell 100 30
+launch lib
+if wait_for "1/40"; then
+    tm send-keys -t e2e Space C-c
+    wait_exit
+    if [ "$(cat "$WORK/rc")" = 130 ] && [ ! -s "$WORK/out" ] && sane; then pass "Ctrl-C: exit 130, nothing printed, terminal sane"
+    else fail "Ctrl-C" "rc $(cat "$WORK/rc")"; fi
+else
+    fail "grid for Ctrl-C" "$(screen)"
+fi
+
 # 7. No terminal: a clear error and exit 2; a bad option: exit 2.
 out=$(cd "$WORK" && setsid "$BIN" lib </dev/null 2>&1 >/dev/null); rc=$?
 if [ $rc = 2 ] && echo "$out" | grep -q "terminal"; then pass "no terminal: exit 2 with a message"; else fail "no terminal" "rc $rc: $out"; fi
 out=$("$BIN" --columns 0 "$WORK/lib" 2>&1); rc=$?
 if [ $rc = 2 ] && echo "$out" | grep -q "columns"; then pass "bad --columns: exit 2 with a message"; else fail "bad columns" "rc $rc: $out"; fi
+
+mkdir -p "$WORK/empty"
+out=$("$BIN" "$WORK/empty" 2>&1 >/dev/null); rc=$?
+if [ $rc = 1 ] && echo "$out" | grep -q "no images"; then pass "a folder without images: exit 1 with a message"; else fail "empty folder" "rc $rc: $out"; fi
 
 # 8. --snapshot prints the first screen with every visible thumbnail decoded.
 snap=$(cd "$WORK" && "$BIN" --snapshot 100x30 lib); rc=$?
@@ -209,6 +225,8 @@ if [ $rc = 0 ] && echo "$snap" | grep -q "lib/abstract" && echo "$snap" | grep -
 else
     fail "--snapshot" "rc $rc"
 fi
+columns=$(cd "$WORK" && "$BIN" --snapshot 100x30 --columns 3 lib | sed 's/\x1b\[[0-9;]*m//g' | grep -m1 IMG_ | grep -o 'IMG_' | wc -l)
+[ "$columns" = 3 ] && pass "--columns 3 gives three columns" || fail "--columns 3" "$columns columns"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
