@@ -1,6 +1,6 @@
 # Lightbox: `make run` opens the sample library, `make test` runs every test.
 SHELL := /bin/bash
-APT_PACKAGES := pkg-config libncurses-dev ncurses-term libvips-dev
+APT_PACKAGES := pkg-config libncurses-dev ncurses-term libvips-dev libturbojpeg0-dev zlib1g-dev
 TEST_PACKAGES := tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=

@@ -107,4 +107,5 @@ static inline int lb_vips_save(const unsigned char *rgb, int w, int h, const cha
     if (result) vips_error_clear();
     return result;
 }
+
 #endif

@@ -37,3 +37,15 @@ public enum Effect: Hashable, Sendable {
     /// Stop the process (Ctrl-Z) and redraw when it continues.
     case suspend
 }
+
+extension Array where Element == Effect {
+    /// The effects with every `.load` but the last removed: each load replaces the one before,
+    /// so a batch of actions asks the provider once.
+    public var coalesced: [Effect] {
+        guard let last = lastIndex(where: { if case .load = $0 { return true } else { return false } }) else { return self }
+        return enumerated().filter { index, effect in
+            if case .load = effect { return index == last }
+            return true
+        }.map(\.element)
+    }
+}

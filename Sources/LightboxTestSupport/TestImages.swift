@@ -41,3 +41,30 @@ public enum TestImages {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 }
+
+extension TestImages {
+    /// A JPEG carrying an EXIF block with an orientation tag and an embedded thumbnail, as cameras
+    /// write them: the APP1 segment is spliced in after the main image's SOI.
+    /// `thumbnailOffsetError` shifts the recorded offset, to make a file that lies.
+    public static func withExif(main: [UInt8], thumbnail: [UInt8], orientation: Int = 1, thumbnailOffsetError: Int = 0) -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16 & 0xFFFF) }
+        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(8)
+        tiff += le16(1) + le16(0x0112) + le16(3) + le32(1) + le16(orientation) + le16(0) + le32(26)   // IFD0
+        let offset = 56
+        tiff += le16(2) + le16(0x0201) + le16(4) + le32(1) + le32(offset + thumbnailOffsetError)     // IFD1
+        tiff += le16(0x0202) + le16(4) + le32(1) + le32(thumbnail.count) + le32(0)
+        precondition(tiff.count == offset)
+        let payload = Array("Exif\0\0".utf8) + tiff + thumbnail
+        precondition(payload.count + 2 <= 65535, "EXIF block too large")
+        return [0xFF, 0xD8, 0xFF, 0xE1] + [UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload + main.dropFirst(2)
+    }
+
+    /// The bytes of a JPEG of `pixels`, encoded through a temporary file.
+    public static func jpegBytes(_ pixels: [UInt8], width: Int, height: Int, quality: Int = 85) throws -> [UInt8] {
+        let path = NSTemporaryDirectory() + "lightbox-\(UUID().uuidString).jpg"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try ImageEncoder.write(pixels, width: width, height: height, to: path, as: .jpeg(quality: quality, orientation: 1))
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}

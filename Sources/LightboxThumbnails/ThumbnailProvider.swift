@@ -30,6 +30,8 @@ public final class ThumbnailProvider: @unchecked Sendable {
     private var running: Set<ThumbnailKey> = []
     private var results: [(DecodeRequest, DecodeResult)] = []
     private var stopped = false
+    private var dropped = 0
+    private var discarded = 0
     private var finished = 0
     private let workerCount: Int
 
@@ -52,8 +54,13 @@ public final class ThumbnailProvider: @unchecked Sendable {
     public func request(_ requests: [DecodeRequest]) {
         condition.lock()
         wanted = Set(requests.map(\.key))
+        dropped += pending.count { !wanted.contains($0.key) }
         var seen = Set<ThumbnailKey>()
-        pending = requests.reversed().filter { !running.contains($0.key) && seen.insert($0.key).inserted }
+        // Work that is running, or finished and waiting to be taken, is not queued again.
+        let finished = Set(results.map(\.0.key))
+        pending = requests.reversed().filter {
+            !running.contains($0.key) && !finished.contains($0.key) && seen.insert($0.key).inserted
+        }
         condition.broadcast()
         condition.unlock()
     }
@@ -72,6 +79,13 @@ public final class ThumbnailProvider: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return pending.count + running.count
+    }
+
+    /// Requests dropped before they started, and results discarded because their tile had left.
+    public var cancellations: (dropped: Int, discarded: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (dropped, discarded)
     }
 
     /// Stops the workers after their current decode and waits for them.
@@ -95,7 +109,9 @@ public final class ThumbnailProvider: @unchecked Sendable {
             let result = decoder.decode(request.file, fitting: request.box)
             condition.lock()
             running.remove(request.key)
-            if wanted.contains(request.key) {
+            if !wanted.contains(request.key) {
+                discarded += 1
+            } else {
                 results.append((request, result))
                 condition.unlock()
                 onResult()

@@ -36,11 +36,14 @@ public struct VipsDecoder: ThumbnailDecoding {
     }
 
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
-        let data: [UInt8]
-        switch Self.readFile(file.path, limit: byteLimit) {
-        case .success(let bytes): data = bytes
+        switch FileReader.read(file.path, limit: byteLimit) {
+        case .success(let data): return decode(data: data, fitting: box)
         case .failure(let error): return .failed(error.message)
         }
+    }
+
+    /// Decodes an encoded image held in memory.
+    public func decode(data: [UInt8], fitting box: PixelSize) -> DecodeResult {
         var result = lb_thumbnail()
         let status = data.withUnsafeBytes { raw in
             lb_vips_thumbnail(raw.baseAddress, raw.count, Int32(max(1, box.width)), Int32(max(1, box.height)),
@@ -70,31 +73,5 @@ public struct VipsDecoder: ThumbnailDecoding {
             text = String(text[text.index(after: colon)...].drop { $0 == " " })
         }
         return text.isEmpty ? "cannot decode image" : "cannot decode: " + text
-    }
-
-    struct ReadError: Error { var message: String }
-
-    /// The whole file, if it is a regular file no larger than `limit`.
-    static func readFile(_ path: ImagePath, limit: Int) -> Swift.Result<[UInt8], ReadError> {
-        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        guard fd >= 0 else { return .failure(ReadError(message: "cannot open: " + String(cString: strerror(errno)))) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            return .failure(ReadError(message: "not a regular file"))
-        }
-        guard info.st_size <= limit else { return .failure(ReadError(message: "file too large (\(info.st_size >> 20) MiB)")) }
-        var data = [UInt8](repeating: 0, count: Int(info.st_size))
-        var filled = 0
-        while filled < data.count {
-            let n = data.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { return .failure(ReadError(message: "read error: " + String(cString: strerror(errno)))) }
-            if n == 0 { break }
-            filled += n
-        }
-        guard filled > 0 else { return .failure(ReadError(message: "empty file")) }
-        if filled < data.count { data.removeLast(data.count - filled) }  // shrank while reading
-        return .success(data)
     }
 }

@@ -22,15 +22,18 @@ enum InteractiveSession {
         let signalFD = Signals.install()
         let terminal = try CursesTerminal(environment: ProcessInfo.processInfo.environment)
         let capture = StderrCapture()
+        var report: String? = nil
         defer {
             terminal.restore()
             _ = capture?.restore()
+            if let report { Output.write(Array(report.utf8), to: 2) }
         }
         var wake: [Int32] = [0, 0]
         pipe(&wake)
         for fd in wake { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         let wakeWrite = wake[1]
-        let provider = ThumbnailProvider(decoder: VipsDecoder(pixelLimit: options.pixelLimit)) {
+        let pipeline = options.makePipeline()
+        let provider = ThumbnailProvider(decoder: pipeline) {
             var byte: UInt8 = 1
             _ = write(wakeWrite, &byte, 1)
         }
@@ -38,12 +41,19 @@ enum InteractiveSession {
         let size = terminal.size
         var state = GalleryState(library: library, spec: options.spec, width: size.width, height: size.height,
                                  cacheBudget: options.cacheBytes, scanProblems: problems)
+        func finish(_ outcome: Outcome) -> Outcome {
+            if options.printsStatistics {
+                report = statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
+                                          cacheCount: state.thumbnails.count)
+            }
+            return outcome
+        }
         func perform(_ effects: [Effect]) -> Outcome? {
             for effect in effects {
                 switch effect {
                 case .load(let requests): provider.request(requests)
-                case .accept(let paths): return .accepted(paths)
-                case .cancel: return .cancelled(exitCode: 130)
+                case .accept(let paths): return finish(.accepted(paths))
+                case .cancel: return finish(.cancelled(exitCode: 130))
                 case .suspend:
                     terminal.suspend()
                     Signals.stopSelf()
@@ -72,14 +82,23 @@ enum InteractiveSession {
                 switch signal {
                 case SIGTSTP: if let outcome = perform([.suspend]) { return outcome }
                 case SIGPIPE: break
-                default: return .cancelled(exitCode: 128 + signal)
+                default: return finish(.cancelled(exitCode: 128 + signal))
                 }
                 dirty = true
             }
+            // A batch of events or results asks the provider once, for the final window.
+            var loads: [Effect] = []
             let events = terminal.readEvents()
             for event in events {
                 guard let action = action(for: event) else { continue }
-                if let outcome = perform(state.apply(action)) { return outcome }
+                let effects = state.apply(action)
+                if effects.allSatisfy({ if case .load = $0 { return true } else { return false } }) {
+                    loads += effects
+                } else {
+                    let outcome = perform((loads + effects).coalesced)
+                    loads = []
+                    if let outcome { return outcome }
+                }
             }
             if !events.isEmpty {
                 // Input is answered at once.
@@ -89,9 +108,10 @@ enum InteractiveSession {
             }
             _ = Signals.drain(wake[0])
             for (request, result) in provider.takeResults() {
-                if let outcome = perform(state.apply(.decoded(request, result))) { return outcome }
+                loads += state.apply(.decoded(request, result))
                 dirty = true
             }
+            if let outcome = perform(loads.coalesced) { return outcome }
             // Results stream in: paint at most once a frame interval.
             if dirty && Date().timeIntervalSince(lastPaint) >= frameInterval {
                 terminal.paint(GalleryView.frame(for: state))

@@ -9,6 +9,9 @@ struct Options {
     var snapshotSize: (width: Int, height: Int)? = nil
     var cacheBytes = 128 << 20
     var pixelLimit = 100_000_000
+    var usesDiskCache = true
+    var cacheDirectory: ImagePath? = nil
+    var printsStatistics = false
     var showsHelp = false
     var showsVersion = false
 
@@ -26,6 +29,9 @@ struct Options {
           --snapshot WxH      print the first screen at W columns x H rows as ANSI text and exit
           --cache-mb N        memory for decoded thumbnails, in MB (default 128)
           --max-megapixels N  refuse images larger than N megapixels (default 100)
+          --no-disk-cache     neither read nor write the shared thumbnail cache
+          --cache-dir DIR     use DIR as the thumbnail cache (default $XDG_CACHE_HOME/thumbnails)
+          --stats             on exit, print to stderr where thumbnails came from
       -h, --help              show this help
           --version           show the version
 
@@ -62,6 +68,12 @@ struct Options {
                 case "--snapshot": options.snapshotSize = try parseSize(try argument())
                 case "--cache-mb": options.cacheBytes = try parseNumber(try argument(), name: name, in: 1...65536) << 20
                 case "--max-megapixels": options.pixelLimit = try parseNumber(try argument(), name: name, in: 1...100_000) * 1_000_000
+                case "--no-disk-cache": options.usesDiskCache = false
+                case "--cache-dir":
+                    let dir = try argument()
+                    guard !dir.isEmpty else { throw UsageError(description: "--cache-dir needs a folder") }
+                    options.cacheDirectory = ImagePath(dir)
+                case "--stats": options.printsStatistics = true
                 case "-h", "--help": options.showsHelp = true
                 case "--version": options.showsVersion = true
                 default: throw UsageError(description: "unknown option '\(text)'")

@@ -12,10 +12,11 @@ enum SnapshotSession {
                                  cacheBudget: options.cacheBytes, scanProblems: problems)
         state.prefetches = false
         let ready = DispatchSemaphore(value: 0)
-        let provider = ThumbnailProvider(decoder: VipsDecoder(pixelLimit: options.pixelLimit)) { ready.signal() }
+        let pipeline = options.makePipeline()
+        let provider = ThumbnailProvider(decoder: pipeline) { ready.signal() }
         var effects = state.initialEffects()
         while true {
-            for case .load(let requests) in effects { provider.request(requests) }
+            for case .load(let requests) in effects.coalesced { provider.request(requests) }
             if state.isVisibleComplete { break }
             ready.wait()
             effects = []
@@ -23,6 +24,10 @@ enum SnapshotSession {
         }
         provider.shutdown()
         Output.write(Array(GalleryView.frame(for: state).ansiText.utf8))
+        if options.printsStatistics {
+            Output.write(Array(statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
+                                                cacheCount: state.thumbnails.count).utf8), to: 2)
+        }
         return 0
     }
 }

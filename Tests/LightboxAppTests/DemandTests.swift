@@ -68,3 +68,10 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
     #expect(cache.contains(key(1)) && cache.contains(key(4)))
     #expect(!cache.contains(key(2)))
 }
+
+@Test func coalescingKeepsOnlyTheLastLoad() {
+    let a = DecodeRequest(item: 0, file: ImageFile(path: ImagePath("a"), byteCount: 0, modified: 0, format: .jpeg), box: PixelSize(width: 1, height: 1))
+    let effects: [Effect] = [.load([a]), .load([]), .suspend, .load([a, a])]
+    #expect(effects.coalesced == [.suspend, .load([a, a])])
+    #expect(([] as [Effect]).coalesced.isEmpty)
+}

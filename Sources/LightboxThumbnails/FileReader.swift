@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads users' files safely: regular files only (never a FIFO or device), opened non-blocking,
+/// read with `read` into memory (no `mmap`, so a file truncated under us cannot raise SIGBUS).
+public enum FileReader {
+    public struct Failure: Error, Hashable { public var message: String }
+
+    /// The first `count` bytes of the file (fewer if it is shorter), and the file's size.
+    public static func prefix(_ path: ImagePath, count: Int) -> Result<(bytes: [UInt8], fileSize: Int), Failure> {
+        withRegularFile(path, limit: .max) { fd, size in
+            .success((readUpTo(fd, count: min(count, max(size, 0))), size))
+        }
+    }
+
+    /// The whole file, if it is a regular file no larger than `limit` bytes.
+    public static func read(_ path: ImagePath, limit: Int) -> Result<[UInt8], Failure> {
+        withRegularFile(path, limit: limit) { fd, size in
+            let data = readUpTo(fd, count: size)
+            return data.isEmpty ? .failure(Failure(message: "empty file")) : .success(data)
+        }
+    }
+
+    static func withRegularFile<T>(_ path: ImagePath, limit: Int, _ body: (Int32, Int) -> Result<T, Failure>) -> Result<T, Failure> {
+        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { return .failure(Failure(message: "cannot open: " + String(cString: strerror(errno)))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .failure(Failure(message: "not a regular file")) }
+        guard info.st_size <= limit else { return .failure(Failure(message: "file too large (\(info.st_size >> 20) MiB)")) }
+        return body(fd, Int(info.st_size))
+    }
+
+    /// Up to `count` bytes from the current position; fewer if the file shrank.
+    static func readUpTo(_ fd: Int32, count: Int) -> [UInt8] {
+        var data = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            filled += n
+        }
+        if filled < count { data.removeLast(count - filled) }
+        return data
+    }
+}

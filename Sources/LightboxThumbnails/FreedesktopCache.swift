@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The shared thumbnail cache of the freedesktop.org Thumbnail Managing Standard, so that
+/// folders other desktop programs thumbnailed open at once, and what we write they reuse.
+public struct FreedesktopCache: Sendable {
+    /// The standard's sizes: thumbnails fit inside a square of this many pixels.
+    public enum Size: Int, CaseIterable, Sendable {
+        case normal = 128, large = 256, xLarge = 512, xxLarge = 1024
+
+        public var folder: String {
+            switch self {
+            case .normal: return "normal"
+            case .large: return "large"
+            case .xLarge: return "x-large"
+            case .xxLarge: return "xx-large"
+            }
+        }
+
+        /// The smallest size whose thumbnails have at least `pixels` on their longer side.
+        public static func covering(_ pixels: Int) -> Size? { allCases.first { $0.rawValue >= pixels } }
+    }
+
+    /// A file as the cache identifies it.
+    public struct Source: Sendable {
+        public var absolutePath: ImagePath
+        public var modifiedSeconds: Int64
+        public var byteCount: Int64
+
+        public init(absolutePath: ImagePath, modifiedSeconds: Int64, byteCount: Int64) {
+            self.absolutePath = absolutePath
+            self.modifiedSeconds = modifiedSeconds
+            self.byteCount = byteCount
+        }
+
+        public var uri: String { FreedesktopCache.uri(forAbsolutePath: absolutePath.bytes) }
+    }
+
+    /// The `thumbnails` folder.
+    public let root: ImagePath
+    /// Where failures are recorded, named for this program and version.
+    public let failFolder: String
+
+    public init(root: ImagePath, version: String = "0.1.0") {
+        self.root = root
+        failFolder = "fail/lightbox-" + version
+    }
+
+    /// `$XDG_CACHE_HOME/thumbnails`, or `$HOME/.cache/thumbnails`.
+    public static func defaultRoot(environment: [String: String]) -> ImagePath? {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return ImagePath(cache).appending(Array("thumbnails".utf8)) }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return ImagePath(home).appending(Array(".cache/thumbnails".utf8))
+    }
+
+    /// Bytes kept as they are in a file URI, as GLib's `g_filename_to_uri` keeps them
+    /// (unreserved characters and the sub-delimiters allowed in paths, except `;`).
+    static let kept: Set<UInt8> = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,=:@/".utf8))
+
+    /// The canonical `file://` URI of an absolute path, percent-encoded byte by byte.
+    public static func uri(forAbsolutePath bytes: [UInt8]) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out = Array("file://".utf8)
+        for byte in bytes {
+            if kept.contains(byte) { out.append(byte) } else { out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `path` made absolute against the working folder, with `.`, `..` and repeated slashes
+    /// removed lexically (symlinks are kept, as file managers name files).
+    public static func absolute(_ path: ImagePath) -> ImagePath {
+        var bytes = path.bytes
+        if bytes.first != UInt8(ascii: "/") {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            if getcwd(&buffer, buffer.count) != nil {
+                bytes = Array(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }) + [UInt8(ascii: "/")] + bytes
+            }
+        }
+        var parts: [ArraySlice<UInt8>] = []
+        for part in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            if part.elementsEqual([UInt8(ascii: ".")]) { continue }
+            if part.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) { _ = parts.popLast(); continue }
+            parts.append(part)
+        }
+        return ImagePath(bytes: parts.isEmpty ? [UInt8(ascii: "/")] : parts.flatMap { [UInt8(ascii: "/")] + $0 })
+    }
+
+    /// Where the thumbnail of `source` at `size` lives.
+    public func entryPath(for source: Source, size: Size) -> ImagePath {
+        root.appending(Array(size.folder.utf8)).appending(Array((MD5.hex(Array(source.uri.utf8)) + ".png").utf8))
+    }
+
+    func failurePath(for source: Source) -> ImagePath {
+        root.appending(Array(failFolder.utf8)).appending(Array((MD5.hex(Array(source.uri.utf8)) + ".png").utf8))
+    }
+
+    /// Whether `path` lies inside the cache (never thumbnail the thumbnails).
+    public func contains(_ absolutePath: ImagePath) -> Bool {
+        absolutePath.bytes.count > root.bytes.count && absolutePath.bytes.starts(with: root.bytes)
+            && absolutePath.bytes[root.bytes.count] == UInt8(ascii: "/")
+    }
+
+    /// The PNG bytes of a valid entry at least `pixels` on its longer side, smallest first.
+    public func lookup(_ source: Source, needing pixels: Int) -> [UInt8]? {
+        guard let smallest = Size.covering(pixels) else { return nil }
+        for size in Size.allCases where size.rawValue >= smallest.rawValue {
+            if let data = Self.readSmallFile(entryPath(for: source, size: size)), isValid(data, for: source) { return data }
+        }
+        return nil
+    }
+
+    /// The reason recorded for a file that failed before, if the record is still valid.
+    public func recordedFailure(for source: Source) -> String? {
+        guard let data = Self.readSmallFile(failurePath(for: source)), isValid(data, for: source) else { return nil }
+        return PNGText.entries(in: data)?["X-Lightbox::Reason"] ?? "failed before"
+    }
+
+    /// Whether an entry's text chunks describe `source` as it is now.
+    func isValid(_ data: [UInt8], for source: Source) -> Bool {
+        guard let text = PNGText.entries(in: data), text["Thumb::URI"] == source.uri,
+              let mtime = text["Thumb::MTime"].flatMap({ Int64($0) }), mtime == source.modifiedSeconds else { return false }
+        if let size = text["Thumb::Size"] { return Int64(size) == source.byteCount }
+        return true
+    }
+
+    /// Writes `thumbnail` (already fitted to `size`) atomically: a temporary file in the same
+    /// folder, mode 0600, then a rename. Returns false when it could not.
+    @discardableResult
+    public func store(_ thumbnail: Thumbnail, for source: Source, size: Size) -> Bool {
+        write(thumbnail, text: attributes(for: source), to: entryPath(for: source, size: size))
+    }
+
+    /// Records that `source` cannot be thumbnailed, so it is not retried every time.
+    @discardableResult
+    public func storeFailure(_ reason: String, for source: Source) -> Bool {
+        let pixel = Thumbnail(width: 1, height: 1, pixels: [0, 0, 0])
+        return write(pixel, text: attributes(for: source) + [("X-Lightbox::Reason", String(reason.prefix(200)))], to: failurePath(for: source))
+    }
+
+    func attributes(for source: Source) -> [(String, String)] {
+        [("Thumb::URI", source.uri), ("Thumb::MTime", String(source.modifiedSeconds)),
+         ("Thumb::Size", String(source.byteCount)), ("Software", "Lightbox")]
+    }
+
+    func write(_ thumbnail: Thumbnail, text: [(String, String)], to path: ImagePath) -> Bool {
+        let folder = path.parent
+        guard Self.makeFolders(folder) else { return false }
+        var suffix = [UInt8](repeating: 0, count: 8)
+        for k in suffix.indices { suffix[k] = UInt8(ascii: "a") + UInt8.random(in: 0..<26) }
+        let temporary = folder.appending(Array(".lightbox-\(getpid())-".utf8) + suffix + Array(".png".utf8))
+        guard let png = PNGWriter.encode(thumbnail, text: text) else { return false }
+        let fd = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        guard fd >= 0 else { return false }
+        var written = 0
+        while written < png.count {
+            let n = png.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            written += n
+        }
+        close(fd)
+        guard written == png.count else {
+            _ = temporary.withCString { unlink($0) }
+            return false
+        }
+        let renamed = temporary.withCString { from in path.withCString { to in rename(from, to) } } == 0
+        if !renamed { _ = temporary.withCString { unlink($0) } }
+        return renamed
+    }
+
+    /// Creates `folder` and its parents with mode 0700.
+    static func makeFolders(_ folder: ImagePath) -> Bool {
+        var info = stat()
+        if folder.withCString({ stat($0, &info) }) == 0 { return (info.st_mode & S_IFMT) == S_IFDIR }
+        let parent = folder.parent
+        if parent != folder, parent.bytes != [UInt8(ascii: ".")] { _ = makeFolders(parent) }
+        return folder.withCString { mkdir($0, 0o700) } == 0 || errno == EEXIST
+    }
+
+    /// A cache entry's bytes (at most 16 MiB), or nil.
+    static func readSmallFile(_ path: ImagePath) -> [UInt8]? {
+        guard case .success(let data) = FileReader.read(path, limit: 16 << 20) else { return nil }
+        return data
+    }
+}

@@ -1,0 +1,89 @@
+/// What the first segments of a JPEG say: its size, its EXIF orientation and where its
+/// embedded EXIF thumbnail is. Every offset is bounds-checked, so lying files give nil fields.
+public struct JPEGHeader: Hashable, Sendable {
+    public var width = 0
+    public var height = 0
+    /// EXIF orientation, 1 to 8 (1 when absent or invalid).
+    public var orientation = 1
+    /// Byte range of the embedded EXIF thumbnail (a JPEG) within the data parsed.
+    public var exifThumbnail: Range<Int>?
+
+    /// Parses `data`, the start of a JPEG file (the header segments need not be followed by the scan).
+    /// Returns nil when it is not a JPEG.
+    /// - Complexity: O(*n*) in the size of the header segments.
+    public init?(parsing data: [UInt8]) {
+        guard data.count >= 4, data[0] == 0xFF, data[1] == 0xD8 else { return nil }
+        var i = 2
+        while i + 4 <= data.count {
+            guard data[i] == 0xFF else { return }
+            let marker = data[i + 1]
+            if marker == 0xFF { i += 1; continue }  // fill byte
+            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { i += 2; continue }
+            if marker == 0xDA || marker == 0xD9 { return }  // start of scan or end: headers are over
+            let length = Int(data[i + 2]) << 8 | Int(data[i + 3])
+            guard length >= 2 else { return }
+            let body = (i + 4)..<min(data.count, i + 2 + length)
+            if marker == 0xE1, body.count >= 6, Array(data[body.lowerBound..<(body.lowerBound + 6)]) == Array("Exif\0\0".utf8) {
+                readExif(data, tiff: (body.lowerBound + 6)..<body.upperBound)
+            } else if Self.isStartOfFrame(marker), body.count >= 5 {
+                height = Int(data[body.lowerBound + 1]) << 8 | Int(data[body.lowerBound + 2])
+                width = Int(data[body.lowerBound + 3]) << 8 | Int(data[body.lowerBound + 4])
+            }
+            i += 2 + length
+        }
+    }
+
+    static func isStartOfFrame(_ marker: UInt8) -> Bool {
+        (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
+    }
+
+    /// Reads IFD0's orientation and IFD1's thumbnail pointer from the TIFF structure in `tiff`.
+    mutating func readExif(_ data: [UInt8], tiff: Range<Int>) {
+        guard tiff.count >= 8 else { return }
+        let base = tiff.lowerBound
+        let little: Bool
+        switch (data[base], data[base + 1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return
+        }
+        func u16(_ offset: Int) -> Int? {
+            let at = base + offset
+            guard offset >= 0, at + 2 <= tiff.upperBound else { return nil }
+            return little ? Int(data[at]) | Int(data[at + 1]) << 8 : Int(data[at]) << 8 | Int(data[at + 1])
+        }
+        func u32(_ offset: Int) -> Int? {
+            guard let a = u16(offset), let b = u16(offset + 2) else { return nil }
+            return little ? a | b << 16 : a << 16 | b
+        }
+        guard u16(2) == 42, let ifd0 = u32(4) else { return }
+        /// The entries of the IFD at `offset` as (tag, type, value field offset), and the next IFD's offset.
+        func entries(_ offset: Int) -> ([(tag: Int, type: Int, value: Int)], Int?)? {
+            guard let count = u16(offset), count < 1000 else { return nil }
+            var result: [(Int, Int, Int)] = []
+            for k in 0..<count {
+                let entry = offset + 2 + 12 * k
+                guard let tag = u16(entry), let type = u16(entry + 2) else { return nil }
+                result.append((tag, type, entry + 8))
+            }
+            return (result, u32(offset + 2 + 12 * count))
+        }
+        guard let (tags0, next) = entries(ifd0) else { return }
+        for entry in tags0 where entry.tag == 0x0112 && entry.type == 3 {
+            if let value = u16(entry.value), (1...8).contains(value) { orientation = value }
+        }
+        guard let ifd1 = next, ifd1 > 0, ifd1 != ifd0, let (tags1, _) = entries(ifd1) else { return }
+        var start: Int?, length: Int?
+        for entry in tags1 {
+            if entry.tag == 0x0201 { start = u32(entry.value) }
+            if entry.tag == 0x0202 { length = u32(entry.value) }
+        }
+        guard let start, let length, length > 4, start > 0, base + start + length <= tiff.upperBound else { return }
+        let range = (base + start)..<(base + start + length)
+        guard data[range.lowerBound] == 0xFF, data[range.lowerBound + 1] == 0xD8 else { return }  // a lying offset
+        exifThumbnail = range
+    }
+
+    /// Whether width and height swap when the orientation is applied.
+    public var isTransposed: Bool { orientation >= 5 }
+}

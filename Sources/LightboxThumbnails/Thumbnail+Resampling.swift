@@ -1,0 +1,65 @@
+extension Thumbnail {
+    /// The size of a `width` x `height` image fitted inside `box`, aspect kept, never below 1.
+    public static func fittedSize(width: Int, height: Int, in box: PixelSize) -> PixelSize {
+        guard width > 0, height > 0 else { return PixelSize(width: 1, height: 1) }
+        if width * box.height >= height * box.width {
+            return PixelSize(width: box.width, height: max(1, (height * box.width + width / 2) / width))
+        }
+        return PixelSize(width: max(1, (width * box.height + height / 2) / height), height: box.height)
+    }
+
+    /// The image shrunk to fit `box` by area averaging; unchanged when it already fits.
+    /// - Complexity: O(*w* × *h*) of the source.
+    public func downscaled(toFit box: PixelSize) -> Thumbnail {
+        guard width > box.width || height > box.height else { return self }
+        let target = Self.fittedSize(width: width, height: height, in: box)
+        var out = [UInt8](repeating: 0, count: target.width * target.height * 3)
+        pixels.withUnsafeBufferPointer { source in
+            for ty in 0..<target.height {
+                let y0 = ty * height / target.height, y1 = max(y0 + 1, (ty + 1) * height / target.height)
+                for tx in 0..<target.width {
+                    let x0 = tx * width / target.width, x1 = max(x0 + 1, (tx + 1) * width / target.width)
+                    var r = 0, g = 0, b = 0
+                    for y in y0..<y1 {
+                        var i = (y * width + x0) * 3
+                        for _ in x0..<x1 {
+                            r += Int(source[i]); g += Int(source[i + 1]); b += Int(source[i + 2])
+                            i += 3
+                        }
+                    }
+                    let n = (y1 - y0) * (x1 - x0)
+                    let o = (ty * target.width + tx) * 3
+                    out[o] = UInt8((r + n / 2) / n); out[o + 1] = UInt8((g + n / 2) / n); out[o + 2] = UInt8((b + n / 2) / n)
+                }
+            }
+        }
+        return Thumbnail(width: target.width, height: target.height, pixels: out)
+    }
+
+    /// The image turned as an EXIF `orientation` (1 to 8) says, so that it displays upright.
+    /// - Complexity: O(*w* × *h*).
+    public func oriented(_ orientation: Int) -> Thumbnail {
+        guard (2...8).contains(orientation) else { return self }
+        let transposed = orientation >= 5
+        let (ow, oh) = transposed ? (height, width) : (width, height)
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        for y in 0..<oh {
+            for x in 0..<ow {
+                // The source pixel shown at (x, y) of the upright image.
+                let (sx, sy): (Int, Int)
+                switch orientation {
+                case 2: (sx, sy) = (width - 1 - x, y)
+                case 3: (sx, sy) = (width - 1 - x, height - 1 - y)
+                case 4: (sx, sy) = (x, height - 1 - y)
+                case 5: (sx, sy) = (y, x)
+                case 6: (sx, sy) = (y, height - 1 - x)
+                case 7: (sx, sy) = (width - 1 - y, height - 1 - x)
+                default: (sx, sy) = (width - 1 - y, x)  // 8
+                }
+                let s = (sy * width + sx) * 3, o = (y * ow + x) * 3
+                out[o] = pixels[s]; out[o + 1] = pixels[s + 1]; out[o + 2] = pixels[s + 2]
+            }
+        }
+        return Thumbnail(width: ow, height: oh, pixels: out)
+    }
+}

@@ -1,0 +1,111 @@
+/// The decoder the app uses: each file takes the fastest path that gives enough pixels.
+///
+/// 1. a valid entry of the freedesktop thumbnail cache, at least as large as needed;
+/// 2. the JPEG's embedded EXIF thumbnail, when large enough and of the same shape;
+/// 3. JPEG through libjpeg-turbo at the smallest DCT scale that covers the box;
+/// 4. libvips' thumbnail (shrink-on-load) for everything else.
+/// What paths 3 and 4 make is written to the disk cache at the standard size.
+public struct ThumbnailPipeline: ThumbnailDecoding {
+    public var vips: VipsDecoder
+    public var diskCache: FreedesktopCache?
+    public let statistics: DecodeStatistics
+    /// Bytes read to find the EXIF thumbnail before deciding to read the whole file.
+    static let headerBytes = 128 << 10
+
+    public init(vips: VipsDecoder = VipsDecoder(), diskCache: FreedesktopCache?, statistics: DecodeStatistics = DecodeStatistics()) {
+        self.vips = vips
+        self.diskCache = diskCache
+        self.statistics = statistics
+    }
+
+    public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
+        let source = diskCache.map { _ in
+            FreedesktopCache.Source(absolutePath: FreedesktopCache.absolute(file.path),
+                                    modifiedSeconds: file.modified / 1_000_000_000, byteCount: file.byteCount)
+        }
+        if let cache = diskCache, let source {
+            if cache.contains(source.absolutePath) { return failed("inside the thumbnail cache: not thumbnailed") }
+            if let png = cache.lookup(source, needing: max(box.width, box.height)),
+               case .decoded(let thumbnail) = vips.decode(data: png, fitting: box) {
+                statistics.record(.diskCache)
+                return .decoded(thumbnail)
+            }
+            if let reason = cache.recordedFailure(for: source) { return failed(reason) }
+        }
+        if file.format == .jpeg, let thumbnail = exifThumbnail(file, fitting: box) {
+            statistics.record(.exif)
+            return .decoded(thumbnail)
+        }
+        let data: [UInt8]
+        switch FileReader.read(file.path, limit: vips.byteLimit) {
+        case .success(let bytes): data = bytes
+        case .failure(let error): return failed(error.message)
+        }
+        // With a disk cache, decode at the standard size it stores; else straight to the box.
+        let cacheSize = diskCache == nil ? nil : FreedesktopCache.Size.covering(max(box.width, box.height))
+        let target = cacheSize.map { PixelSize(width: $0.rawValue, height: $0.rawValue) } ?? box
+        var result: DecodeResult
+        if file.format == .jpeg, let header = JPEGHeader(parsing: data), let size = TurboJPEGDecoder.size(of: data) {
+            guard size.width * size.height <= vips.pixelLimit else { return failed(tooLarge(size.width, size.height)) }
+            result = dctDecode(data, size: size, orientation: header.orientation, fitting: target)
+            if case .decoded = result { statistics.record(.dct) }
+        } else {
+            result = vips.decode(data: data, fitting: target)
+            if case .decoded = result { statistics.record(.vips) }
+        }
+        switch result {
+        case .decoded(let thumbnail):
+            if let cache = diskCache, let source, let cacheSize, cache.store(thumbnail, for: source, size: cacheSize) {
+                statistics.recordWrite()
+            }
+            return .decoded(thumbnail.downscaled(toFit: box))
+        case .failed(let reason):
+            // Only the file's own faults are worth remembering; limits may change.
+            if let cache = diskCache, let source, reason.hasPrefix("cannot decode") { cache.storeFailure(reason, for: source) }
+            return failed(reason)
+        }
+    }
+
+    func failed(_ reason: String) -> DecodeResult {
+        statistics.record(.failed)
+        return .failed(reason)
+    }
+
+    func tooLarge(_ width: Int, _ height: Int) -> String {
+        "too large: \(width)x\(height) (\(width * height / 1_000_000) MP, limit \(vips.pixelLimit / 1_000_000) MP)"
+    }
+
+    /// The pixels a `width` x `height` image (as stored) must have to fill `box` once oriented.
+    static func neededStoredSize(width: Int, height: Int, orientation: Int, box: PixelSize) -> PixelSize {
+        let transposed = orientation >= 5
+        let shown = Thumbnail.fittedSize(width: transposed ? height : width, height: transposed ? width : height, in: box)
+        return transposed ? PixelSize(width: shown.height, height: shown.width) : shown
+    }
+
+    /// Decodes at the smallest DCT scale that covers the box, then orients and area-averages.
+    func dctDecode(_ data: [UInt8], size: (width: Int, height: Int), orientation: Int, fitting box: PixelSize) -> DecodeResult {
+        let needed = Self.neededStoredSize(width: size.width, height: size.height, orientation: orientation, box: box)
+        switch TurboJPEGDecoder.decode(data, width: size.width, height: size.height, covering: needed) {
+        case .decoded(let scaled): return .decoded(scaled.oriented(orientation).downscaled(toFit: box))
+        case .failed(let reason): return .failed(reason)
+        }
+    }
+
+    /// The embedded EXIF thumbnail, oriented as the main image, when it has enough pixels
+    /// and the main image's shape (within 2%; some cameras pad theirs).
+    func exifThumbnail(_ file: ImageFile, fitting box: PixelSize) -> Thumbnail? {
+        guard case .success(let prefix) = FileReader.prefix(file.path, count: Self.headerBytes),
+              let header = JPEGHeader(parsing: prefix.bytes), let range = header.exifThumbnail,
+              header.width > 0, header.height > 0, header.width * header.height <= vips.pixelLimit else { return nil }
+        let embedded = Array(prefix.bytes[range])
+        guard let size = TurboJPEGDecoder.size(of: embedded) else { return nil }
+        let needed = Self.neededStoredSize(width: header.width, height: header.height, orientation: header.orientation, box: box)
+        let mainAspect = Double(header.width) / Double(header.height)
+        let aspect = Double(size.width) / Double(size.height)
+        guard size.width >= needed.width, size.height >= needed.height, abs(aspect - mainAspect) <= 0.02 * mainAspect else { return nil }
+        guard case .decoded(let pixels) = TurboJPEGDecoder.decode(embedded, width: size.width, height: size.height, covering: needed) else {
+            return nil
+        }
+        return pixels.oriented(header.orientation).downscaled(toFit: box)
+    }
+}

@@ -1,0 +1,44 @@
+import CTurboJPEG
+
+/// JPEG decoding with libjpeg-turbo, scaled in the DCT: 1/8, 1/4 or 1/2 of the size costs a
+/// fraction of a full decode.
+public enum TurboJPEGDecoder {
+    /// Scales offered, smallest first.
+    static let scales: [(num: Int, denom: Int)] = [(1, 8), (1, 4), (1, 2), (1, 1)]
+
+    /// Image size (as stored, before orientation), or nil when it is not a JPEG libjpeg-turbo
+    /// handles (CMYK and YCCK are left to libvips).
+    public static func size(of data: [UInt8]) -> (width: Int, height: Int)? {
+        var width: Int32 = 0, height: Int32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBufferPointer { lb_tj_header($0.baseAddress, UInt($0.count), &width, &height, &message, 256) }
+        return status == LB_TJ_OK ? (Int(width), Int(height)) : nil
+    }
+
+    /// The smallest DCT scale of `width` x `height` that still covers `needed` (as stored).
+    public static func scaledSize(width: Int, height: Int, covering needed: PixelSize) -> (width: Int, height: Int) {
+        for scale in scales {
+            let w = (width * scale.num + scale.denom - 1) / scale.denom
+            let h = (height * scale.num + scale.denom - 1) / scale.denom
+            if w >= needed.width && h >= needed.height { return (w, h) }
+        }
+        return (width, height)
+    }
+
+    /// Decodes `data` at the smallest DCT scale covering `needed` (in stored orientation).
+    public static func decode(_ data: [UInt8], width: Int, height: Int, covering needed: PixelSize) -> DecodeResult {
+        let scaled = scaledSize(width: width, height: height, covering: needed)
+        var pixels = [UInt8](repeating: 0, count: scaled.width * scaled.height * 3)
+        var message = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBufferPointer { input in
+            pixels.withUnsafeMutableBufferPointer { output in
+                lb_tj_decode(input.baseAddress, UInt(input.count), output.baseAddress, Int32(scaled.width), Int32(scaled.height), &message, 256)
+            }
+        }
+        guard status == LB_TJ_OK else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .failed("cannot decode: " + (text.isEmpty ? "bad JPEG data" : text))
+        }
+        return .decoded(Thumbnail(width: scaled.width, height: scaled.height, pixels: pixels))
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import LightboxTestSupport
+@testable import LightboxThumbnails
+
+/// URIs and names as GLib 2.74's g_filename_to_uri and g_compute_checksum_for_string (MD5) give them.
+let glibVectors: [([UInt8], String, String)] = [
+    (Array("/home/user/Pictures/IMG_0001.jpg".utf8), "file:///home/user/Pictures/IMG_0001.jpg", "0d75a792b353353f843baad84c0509d9"),
+    (Array("/home/user/My Photos/a b.jpg".utf8), "file:///home/user/My%20Photos/a%20b.jpg", "4f57be03a40bc863cab84f789cd95584"),
+    (Array("/tmp/100%/x.png".utf8), "file:///tmp/100%25/x.png", "d8270c1bcec4071d9c5d58c5d3c5845b"),
+    (Array("/photos/café/été.jpg".utf8), "file:///photos/caf%C3%A9/%C3%A9t%C3%A9.jpg", "877f49700a0f293498954b5d10bbb49b"),
+    (Array("/photos/line\nbreak.jpg".utf8), "file:///photos/line%0Abreak.jpg", "c1931315825b26f554cd08570df1c647"),
+    (Array("/p/!$&'()*+,;=:@~-_.jpg".utf8), "file:///p/!$&'()*+,%3B=:@~-_.jpg", "ee657be4cdad762f64adc07acaee241e"),
+    (Array("/p/a#b?c[d]e{f}.jpg".utf8), "file:///p/a%23b%3Fc%5Bd%5De%7Bf%7D.jpg", "ff97e6d98c388aaffaced093763122ec"),
+    (Array("/p/".utf8) + [0xFF, 0xFE] + Array(".jpg".utf8), "file:///p/%FF%FE.jpg", "702a4ee8f770e78bbaeaea6ea6605d6f"),
+]
+
+@Test func urisAndNamesMatchGLib() {
+    for (path, uri, md5) in glibVectors {
+        #expect(FreedesktopCache.uri(forAbsolutePath: path) == uri)
+        #expect(MD5.hex(Array(uri.utf8)) == md5, "\(uri)")
+    }
+}
+
+@Test func md5KnownAnswers() {
+    #expect(MD5.hex([]) == "d41d8cd98f00b204e9800998ecf8427e")
+    #expect(MD5.hex(Array("abc".utf8)) == "900150983cd24fb0d6963f7d28e17f72")
+    #expect(MD5.hex(Array(String(repeating: "1234567890", count: 8).utf8)) == "57edf4a22be3c955ac49da2e2107b67a")
+}
+
+@Test func pathsAreMadeAbsoluteLexically() {
+    #expect(FreedesktopCache.absolute(ImagePath("/a/./b/../c//d.jpg")) == ImagePath("/a/c/d.jpg"))
+    let cwd = FileManager.default.currentDirectoryPath
+    #expect(FreedesktopCache.absolute(ImagePath("x/y.jpg")) == ImagePath(cwd + "/x/y.jpg"))
+}
+
+@Test func standardSizesAndFolders() {
+    #expect(FreedesktopCache.Size.covering(40) == .normal)
+    #expect(FreedesktopCache.Size.covering(129) == .large)
+    #expect(FreedesktopCache.Size.covering(1024) == .xxLarge)
+    #expect(FreedesktopCache.Size.covering(1025) == nil)
+    #expect(FreedesktopCache.defaultRoot(environment: ["XDG_CACHE_HOME": "/c"]) == ImagePath("/c/thumbnails"))
+    #expect(FreedesktopCache.defaultRoot(environment: ["HOME": "/h"]) == ImagePath("/h/.cache/thumbnails"))
+}
+
+func source(_ path: String, mtime: Int64 = 1_700_000_000, size: Int64 = 1234) -> FreedesktopCache.Source {
+    FreedesktopCache.Source(absolutePath: ImagePath(path), modifiedSeconds: mtime, byteCount: size)
+}
+
+@Test func entriesAreValidOnlyWhileMTimeAndSizeMatch() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"))
+    let thumbnail = Thumbnail(width: 128, height: 96, pixels: TestImages.solid(width: 128, height: 96, 10, 200, 30))
+    #expect(cache.store(thumbnail, for: source("/p/a b.jpg"), size: .normal))
+    let data = try #require(cache.lookup(source("/p/a b.jpg"), needing: 100))
+    let text = try #require(PNGText.entries(in: data))
+    #expect(text["Thumb::URI"] == "file:///p/a%20b.jpg")
+    #expect(text["Thumb::MTime"] == "1700000000")
+    #expect(text["Thumb::Size"] == "1234")
+    #expect(cache.lookup(source("/p/a b.jpg", mtime: 1_700_000_001), needing: 100) == nil)
+    #expect(cache.lookup(source("/p/a b.jpg", size: 99), needing: 100) == nil)
+    #expect(cache.lookup(source("/p/a b.jpg"), needing: 200) == nil)  // a normal entry is too small for 200 px
+    // Modes: files 0600, folders 0700; the name is the URI's MD5.
+    let path = dir.path + "/thumbnails/normal/" + MD5.hex(Array("file:///p/a%20b.jpg".utf8)) + ".png"
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    let folder = try FileManager.default.attributesOfItem(atPath: dir.path + "/thumbnails/normal")
+    #expect((folder[.posixPermissions] as? Int) == 0o700)
+    // And libvips reads what we wrote as an ordinary PNG.
+    let decoded = VipsDecoder().decode(data: data, fitting: PixelSize(width: 128, height: 128))
+    guard case .decoded(let back) = decoded else { Issue.record("cannot read our own PNG: \(decoded)"); return }
+    #expect(back.width == 128 && back.height == 96 && back.pixel(x: 5, y: 5) == (10, 200, 30))
+}
+
+@Test func entriesWrittenByOthersWithCompressedTextAreRead() throws {
+    // zTXt as libvips and some desktop thumbnailers write it.
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let s = source("/q/x.jpg")
+    let path = try dir.file("other.png")
+    try ImageEncoder.write(TestImages.solid(width: 4, height: 4, 1, 2, 3), width: 4, height: 4, to: path, as: .png)
+    var data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    // Insert a zTXt chunk after IHDR (8 + 25 bytes).
+    let compressed: [UInt8] = [0x78, 0x9C, 0x4B, 0xCB, 0xCC, 0x49, 0xB5, 0xD2, 0xD7, 0xD7, 0x2F, 0xD4, 0xAF, 0xD0, 0xCB, 0x2A,
+                               0x48, 0x07, 0x00, 0x27, 0x38, 0x04, 0xEF]  // zlib.compress(b"file:///q/x.jpg")
+    var chunk: [UInt8] = []
+    PNGWriter.chunk("zTXt", Array("Thumb::URI".utf8) + [0, 0] + compressed, into: &chunk)
+    data.insert(contentsOf: chunk, at: 33)
+    #expect(PNGText.entries(in: data)?["Thumb::URI"] == s.uri)
+}
+
+@Test func failuresAreRecordedAndExpireWithTheFile() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"), version: "9.9")
+    #expect(cache.recordedFailure(for: source("/p/bad.jpg")) == nil)
+    #expect(cache.storeFailure("cannot decode: Not a JPEG file", for: source("/p/bad.jpg")))
+    #expect(cache.recordedFailure(for: source("/p/bad.jpg")) == "cannot decode: Not a JPEG file")
+    #expect(cache.recordedFailure(for: source("/p/bad.jpg", mtime: 5)) == nil)
+    #expect(FileManager.default.fileExists(atPath: dir.path + "/thumbnails/fail/lightbox-9.9"))
+}
+
+@Test func aConcurrentReaderNeverSeesAHalfWrittenEntry() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"))
+    let s = source("/p/busy.jpg")
+    let path = cache.entryPath(for: s, size: .large)
+    let done = NSCondition()
+    nonisolated(unsafe) var finished = false
+    nonisolated(unsafe) var torn = 0
+    let reader = Thread {
+        while true {
+            done.lock(); let stop = finished; done.unlock()
+            if stop { break }
+            if case .success(let data) = FileReader.read(path, limit: 1 << 24) {
+                // A whole file ends with IEND and carries its text.
+                if !(data.suffix(8).starts(with: Array("IEND".utf8)) && PNGText.entries(in: data)?["Thumb::URI"] == s.uri) { torn += 1 }
+            }
+        }
+    }
+    reader.start()
+    for i in 0..<200 {
+        let shade = UInt8(i % 256)
+        #expect(cache.store(Thumbnail(width: 256, height: 192, pixels: TestImages.solid(width: 256, height: 192, shade, shade, shade)),
+                            for: s, size: .large))
+    }
+    done.lock(); finished = true; done.unlock()
+    usleep(50_000)
+    #expect(torn == 0)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/thumbnails/large").filter { $0.hasPrefix(".") }
+    #expect(leftovers.isEmpty)
+}
