@@ -14,6 +14,7 @@ public struct JPEGHeader: Hashable, Sendable {
     public init?(parsing data: [UInt8]) {
         guard data.count >= 4, data[0] == 0xFF, data[1] == 0xD8 else { return nil }
         var i = 2
+        var sawExif = false
         while i + 4 <= data.count {
             guard data[i] == 0xFF else { return }
             let marker = data[i + 1]
@@ -23,7 +24,8 @@ public struct JPEGHeader: Hashable, Sendable {
             let length = Int(data[i + 2]) << 8 | Int(data[i + 3])
             guard length >= 2 else { return }
             let body = (i + 4)..<min(data.count, i + 2 + length)
-            if marker == 0xE1, body.count >= 6, Array(data[body.lowerBound..<(body.lowerBound + 6)]) == Array("Exif\0\0".utf8) {
+            if marker == 0xE1, !sawExif, body.count >= 6, Array(data[body.lowerBound..<(body.lowerBound + 6)]) == Array("Exif\0\0".utf8) {
+                sawExif = true  // only the first EXIF block counts
                 readExif(data, tiff: (body.lowerBound + 6)..<body.upperBound)
             } else if Self.isStartOfFrame(marker), body.count >= 5 {
                 height = Int(data[body.lowerBound + 1]) << 8 | Int(data[body.lowerBound + 2])
