@@ -8,6 +8,7 @@ WORK=$(mktemp -d)
 SOCKET="lightbox-e2e-$$"
 trap 'tmux -L "$SOCKET" kill-server 2>/dev/null; sleep 0.3; rm -rf "$WORK" 2>/dev/null' EXIT
 passed=0; failed=0
+export XDG_CACHE_HOME="$WORK/cache"   # never touch the user's thumbnail cache
 
 tm() { tmux -L "$SOCKET" "$@"; }
 pass() { passed=$((passed + 1)); echo "ok - $1"; }
@@ -227,6 +228,32 @@ else
 fi
 columns=$(cd "$WORK" && "$BIN" --snapshot 100x30 --columns 3 lib | sed 's/\x1b\[[0-9;]*m//g' | grep -m1 IMG_ | grep -o 'IMG_' | wc -l)
 [ "$columns" = 3 ] && pass "--columns 3 gives three columns" || fail "--columns 3" "$columns columns"
+
+# 9. Laziness: a 2,000-image folder's snapshot decodes only what is on screen.
+mkdir -p "$WORK/big"
+for i in $(seq 1 2000); do cp "$WORK/lib/landscapes/IMG_1.jpg" "$WORK/big/IMG_$i.jpg"; done
+stats=$(cd "$WORK" && "$BIN" --snapshot 160x48 --stats --no-disk-cache big 2>&1 >"$WORK/big.ans")
+visible=$(sed 's/\x1b\[[0-9;]*m//g' "$WORK/big.ans" | grep -o 'IMG_[0-9]*\.jpg' | wc -l)
+columns=$(sed 's/\x1b\[[0-9;]*m//g' "$WORK/big.ans" | grep -m1 'IMG_' | grep -o 'IMG_' | wc -l)
+decoded=$(echo "$stats" | awk -F': ' '/EXIF|DCT|libvips|disk cache:|failed/ {s += $2} END {print s}')
+# Every labelled tile, plus at most one row cut off by the status line.
+if [ "$visible" -gt 0 ] && [ "$decoded" -ge "$visible" ] && [ "$decoded" -le $((visible + columns)) ]; then
+    pass "2,000 files: the snapshot decoded $decoded thumbnails ($visible labelled on screen, $columns a row)"
+else
+    fail "laziness" "visible $visible, decoded $decoded: $stats"
+fi
+
+# 10. The shared thumbnail cache: a second run reads what the first wrote.
+rm -rf "$WORK/cache"
+(cd "$WORK" && "$BIN" --snapshot 100x30 --stats lib 2>"$WORK/stats1" >/dev/null)
+(cd "$WORK" && "$BIN" --snapshot 100x30 --stats lib 2>"$WORK/stats2" >/dev/null)
+written=$(awk -F': ' '/entries written/ {print $2}' "$WORK/stats1")
+hits=$(awk -F': ' '/^  disk cache:/ {print $2}' "$WORK/stats2")
+if [ "$written" -gt 0 ] && [ "$hits" = "$written" ] && [ -d "$WORK/cache/thumbnails/normal" ]; then
+    pass "first run wrote $written cache entries, the second read them all"
+else
+    fail "disk cache" "written $written, hits $hits"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
