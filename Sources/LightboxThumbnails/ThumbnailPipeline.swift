@@ -19,10 +19,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     }
 
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
-        let source = diskCache.map { _ in
-            FreedesktopCache.Source(absolutePath: FreedesktopCache.absolute(file.path),
-                                    modifiedSeconds: file.modified / 1_000_000_000, byteCount: file.byteCount)
-        }
+        let source = diskCache.map { _ in cacheSource(for: file) }
         if let cache = diskCache, let source {
             if cache.contains(source.absolutePath) { return failed("inside the thumbnail cache: not thumbnailed") }
             if let png = cache.lookup(source, needing: max(box.width, box.height)),
@@ -36,24 +33,10 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
             statistics.record(.exif)
             return .decoded(thumbnail)
         }
-        let data: [UInt8]
-        switch FileReader.read(file.path, limit: vips.byteLimit) {
-        case .success(let bytes): data = bytes
-        case .failure(let error): return failed(error.message)
-        }
         // With a disk cache, decode at the standard size it stores; else straight to the box.
         let cacheSize = diskCache == nil ? nil : FreedesktopCache.Size.covering(max(box.width, box.height))
         let target = cacheSize.map { PixelSize(width: $0.rawValue, height: $0.rawValue) } ?? box
-        var result: DecodeResult
-        if file.format == .jpeg, let header = JPEGHeader(parsing: data), let size = TurboJPEGDecoder.size(of: data) {
-            guard size.width * size.height <= vips.pixelLimit else { return failed(tooLarge(size.width, size.height)) }
-            result = dctDecode(data, size: size, orientation: header.orientation, fitting: target)
-            if case .decoded = result { statistics.record(.dct) }
-        } else {
-            result = vips.decode(data: data, fitting: target)
-            if case .decoded = result { statistics.record(.vips) }
-        }
-        switch result {
+        switch freshThumbnail(file, fitting: target, allowingExif: false) {
         case .decoded(let thumbnail):
             if let cache = diskCache, let source, let cacheSize, cache.store(thumbnail, for: source, size: cacheSize) {
                 statistics.recordWrite()
@@ -64,6 +47,57 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
             if let cache = diskCache, let source, reason.hasPrefix("cannot decode") { cache.storeFailure(reason, for: source) }
             return failed(reason)
         }
+    }
+
+    /// What `warm(_:size:)` did with one file.
+    public enum WarmOutcome: Hashable, Sendable {
+        case alreadyCached, written
+        case failed(String)
+    }
+
+    /// Makes sure the disk cache holds a valid entry for `file` at `size`.
+    public func warm(_ file: ImageFile, size: FreedesktopCache.Size = .normal) -> WarmOutcome {
+        guard let cache = diskCache else { return .failed("no disk cache") }
+        let source = cacheSource(for: file)
+        if cache.contains(source.absolutePath) { return .failed("inside the thumbnail cache") }
+        if cache.lookup(source, needing: size.rawValue) != nil { return .alreadyCached }
+        if let reason = cache.recordedFailure(for: source) { return .failed(reason) }
+        switch freshThumbnail(file, fitting: PixelSize(width: size.rawValue, height: size.rawValue), allowingExif: true) {
+        case .decoded(let thumbnail):
+            guard cache.store(thumbnail, for: source, size: size) else { return .failed("cannot write to the cache") }
+            statistics.recordWrite()
+            return .written
+        case .failed(let reason):
+            if reason.hasPrefix("cannot decode") { cache.storeFailure(reason, for: source) }
+            return .failed(reason)
+        }
+    }
+
+    func cacheSource(for file: ImageFile) -> FreedesktopCache.Source {
+        FreedesktopCache.Source(absolutePath: FreedesktopCache.absolute(file.path),
+                                modifiedSeconds: file.modified / 1_000_000_000, byteCount: file.byteCount)
+    }
+
+    /// A thumbnail made from the file itself (EXIF when allowed and enough, DCT, or libvips), fitted to `target`.
+    func freshThumbnail(_ file: ImageFile, fitting target: PixelSize, allowingExif: Bool) -> DecodeResult {
+        if allowingExif, file.format == .jpeg, let thumbnail = exifThumbnail(file, fitting: target) {
+            statistics.record(.exif)
+            return .decoded(thumbnail)
+        }
+        let data: [UInt8]
+        switch FileReader.read(file.path, limit: vips.byteLimit) {
+        case .success(let bytes): data = bytes
+        case .failure(let error): return .failed(error.message)
+        }
+        if file.format == .jpeg, let header = JPEGHeader(parsing: data), let size = TurboJPEGDecoder.size(of: data) {
+            guard size.width * size.height <= vips.pixelLimit else { return .failed(tooLarge(size.width, size.height)) }
+            let result = dctDecode(data, size: size, orientation: header.orientation, fitting: target)
+            if case .decoded = result { statistics.record(.dct) }
+            return result
+        }
+        let result = vips.decode(data: data, fitting: target)
+        if case .decoded = result { statistics.record(.vips) }
+        return result
     }
 
     func failed(_ reason: String) -> DecodeResult {

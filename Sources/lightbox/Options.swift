@@ -12,6 +12,7 @@ struct Options {
     var usesDiskCache = true
     var cacheDirectory: ImagePath? = nil
     var printsStatistics = false
+    var warms = false
     var showsHelp = false
     var showsVersion = false
 
@@ -32,6 +33,7 @@ struct Options {
           --no-disk-cache     neither read nor write the shared thumbnail cache
           --cache-dir DIR     use DIR as the thumbnail cache (default $XDG_CACHE_HOME/thumbnails)
           --stats             on exit, print to stderr where thumbnails came from
+          --warm              fill the thumbnail cache for every image under PATH, then exit
       -h, --help              show this help
           --version           show the version
 
@@ -74,6 +76,7 @@ struct Options {
                     guard !dir.isEmpty else { throw UsageError(description: "--cache-dir needs a folder") }
                     options.cacheDirectory = ImagePath(dir)
                 case "--stats": options.printsStatistics = true
+                case "--warm": options.warms = true
                 case "-h", "--help": options.showsHelp = true
                 case "--version": options.showsVersion = true
                 default: throw UsageError(description: "unknown option '\(text)'")

@@ -30,6 +30,10 @@ func main() -> Int32 {
         Output.error("no images found in \(options.paths.map(\.description).joined(separator: " "))")
         return scan.problems.count == options.paths.count ? 2 : 1
     }
+    if options.warms {
+        for problem in scan.problems { Output.error(problem) }
+        return WarmSession.run(files: library.files, options: options)
+    }
     if let size = options.snapshotSize {
         return SnapshotSession.run(library: library, options: options, size: size, problems: scan.problems)
     }

@@ -255,5 +255,24 @@ else
     fail "disk cache" "written $written, hits $hits"
 fi
 
+# 11. --warm fills the cache for a tree; Ctrl-C stops it cleanly and a rerun resumes.
+rm -rf "$WORK/cache"
+(cd "$WORK" && exec "$BIN" --warm big 2>"$WORK/warm1") &
+warm=$!
+sleep 1
+kill -INT $warm
+wait $warm; rc=$?
+first=$(grep -o '[0-9]* written' "$WORK/warm1" | cut -d' ' -f1)
+(cd "$WORK" && "$BIN" --warm big 2>"$WORK/warm2"); rc2=$?
+cached=$(grep -o '[0-9]* already cached' "$WORK/warm2" | cut -d' ' -f1)
+written=$(grep -o '[0-9]* written' "$WORK/warm2" | cut -d' ' -f1)
+leftovers=$(find "$WORK/cache" -name '.lightbox-*' | wc -l)
+if [ $rc = 130 ] && grep -q interrupted "$WORK/warm1" && [ "$first" -gt 0 ] && [ $rc2 = 0 ] \
+   && [ "$cached" -ge "$first" ] && [ $((cached + written)) = 2000 ] && [ "$leftovers" = 0 ]; then
+    pass "--warm: interrupted after $first, the rerun found $cached cached and wrote $written"
+else
+    fail "--warm" "rc $rc/$rc2: $(cat "$WORK/warm1" "$WORK/warm2")"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
