@@ -5,7 +5,7 @@ TEST_PACKAGES := tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
-.PHONY: run build deps test-deps test unit-test e2e-test samples snapshot clean
+.PHONY: run build deps test-deps bench-deps test unit-test e2e-test bench samples clean
 
 ## Installs the Debian packages that are missing (through sudo when not root).
 deps:
@@ -30,6 +30,14 @@ test: test-deps
 	swift build -c release $(SWIFT_FLAGS)
 	swift test $(SWIFT_FLAGS)
 	bash Tests/EndToEnd/run.sh .build/release/lightbox
+
+## Figures beside timg, chafa, djpeg and vipsthumbnail, on a generated corpus (about 6 GB, made once).
+bench-deps:
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="timg chafa libjpeg-turbo-progs libvips-tools time"
+
+bench: bench-deps
+	swift build -c release $(SWIFT_FLAGS)
+	bash bench/run.sh $(CORPUS)
 
 unit-test: test-deps
 	swift test $(SWIFT_FLAGS)

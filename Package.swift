@@ -26,6 +26,7 @@ let package = Package(
             "LightboxApp", "LightboxView", "LightboxCurses", "LightboxThumbnails",
         ]),
         .executableTarget(name: "lightbox-samples", dependencies: ["LightboxThumbnails"]),
+        .executableTarget(name: "lightbox-bench", dependencies: ["LightboxApp", "LightboxView", "LightboxThumbnails", "LightboxTestSupport"]),
 
         .target(name: "LightboxTestSupport", dependencies: ["LightboxTerminal", "LightboxThumbnails"]),
         .testTarget(name: "LightboxLayoutTests", dependencies: ["LightboxLayout"]),

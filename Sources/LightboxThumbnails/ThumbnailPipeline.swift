@@ -22,8 +22,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         let source = diskCache.map { _ in cacheSource(for: file) }
         if let cache = diskCache, let source {
             if cache.contains(source.absolutePath) { return failed("inside the thumbnail cache: not thumbnailed") }
-            if let png = cache.lookup(source, needing: max(box.width, box.height)),
-               case .decoded(let thumbnail) = vips.decode(data: png, fitting: box) {
+            if let png = cache.lookup(source, needing: max(box.width, box.height)), let thumbnail = decodeCacheEntry(png, fitting: box) {
                 statistics.record(.diskCache)
                 return .decoded(thumbnail)
             }
@@ -71,6 +70,14 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
             if reason.hasPrefix("cannot decode") { cache.storeFailure(reason, for: source) }
             return .failed(reason)
         }
+    }
+
+    /// A cache entry's pixels fitted to `box`: our own PNG decoder for the usual 8-bit entries,
+    /// libvips for anything else.
+    func decodeCacheEntry(_ png: [UInt8], fitting box: PixelSize) -> Thumbnail? {
+        if let pixels = PNGDecoder.decode(png, background: vips.background) { return pixels.downscaled(toFit: box) }
+        if case .decoded(let thumbnail) = vips.decode(data: png, fitting: box) { return thumbnail }
+        return nil
     }
 
     func cacheSource(for file: ImageFile) -> FreedesktopCache.Source {

@@ -1,7 +1,5 @@
 import CVips
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 /// Decodes with libvips' thumbnail operation (shrink-on-load, EXIF orientation, sRGB).
 ///
@@ -15,16 +13,21 @@ public struct VipsDecoder: ThumbnailDecoding {
     /// Grey level transparent parts are flattened onto.
     public var background: UInt8
 
-    public init(pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20, background: UInt8 = 40) {
-        VipsDecoder.start()
+    public init(pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20, background: UInt8 = 30) {
         self.pixelLimit = pixelLimit
         self.byteLimit = byteLimit
         self.background = background
     }
 
-    /// Starts libvips once per process.
+    /// Starts libvips once per process; later callers wait for the first.
     public static func start() { _ = started }
     private static let started: Bool = lb_vips_start() == 0
+
+    /// Starts libvips on a thread of its own (it takes tens of milliseconds), so the first
+    /// decode that needs it does not wait long, and those that do not need it never wait.
+    public static func startInBackground() {
+        Thread { start() }.start()
+    }
 
     /// Formats this libvips build can load.
     public static var supportedFormats: Set<ImageFormat> {
@@ -44,6 +47,7 @@ public struct VipsDecoder: ThumbnailDecoding {
 
     /// Decodes an encoded image held in memory.
     public func decode(data: [UInt8], fitting box: PixelSize) -> DecodeResult {
+        Self.start()
         var result = lb_thumbnail()
         let status = data.withUnsafeBytes { raw in
             lb_vips_thumbnail(raw.baseAddress, raw.count, Int32(max(1, box.width)), Int32(max(1, box.height)),

@@ -12,6 +12,15 @@ let rawArguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { i in
     return Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
 }
 
+/// `folders` without the files of formats this libvips cannot load (only WebP, TIFF and HEIF
+/// depend on the build; asking waits for libvips to start, so it is asked only when needed).
+func supportedOnly(_ folders: [ImageFolder]) -> [ImageFolder] {
+    let optional: Set<ImageFormat> = [.webp, .tiff, .heif]
+    guard folders.contains(where: { $0.files.contains { optional.contains($0.format) } }) else { return folders }
+    let supported = VipsDecoder.supportedFormats
+    return folders.map { ImageFolder(path: $0.path, files: $0.files.filter { supported.contains($0.format) }) }
+}
+
 func main() -> Int32 {
     let options: Options
     do {
@@ -23,8 +32,9 @@ func main() -> Int32 {
     if options.showsHelp { Output.write(Array((Options.usage + "\n").utf8)); return 0 }
     if options.showsVersion { Output.write(Array("lightbox \(version)\n".utf8)); return 0 }
 
-    let scan = Scanner(formats: VipsDecoder.supportedFormats).scan(options.paths)
-    let library = Library(folders: scan.folders)
+    VipsDecoder.startInBackground()
+    let scan = Scanner().scan(options.paths)
+    let library = Library(folders: supportedOnly(scan.folders))
     if library.isEmpty {
         for problem in scan.problems { Output.error(problem) }
         Output.error("no images found in \(options.paths.map(\.description).joined(separator: " "))")

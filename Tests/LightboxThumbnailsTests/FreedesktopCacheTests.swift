@@ -132,3 +132,23 @@ func source(_ path: String, mtime: Int64 = 1_700_000_000, size: Int64 = 1234) ->
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/thumbnails/large").filter { $0.hasPrefix(".") }
     #expect(leftovers.isEmpty)
 }
+
+@Test func ourPNGDecoderAgreesWithLibvipsOnFilteredImages() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    // A gradient with noise makes libpng pick varied row filters (Sub, Up, Average, Paeth).
+    var pixels = [UInt8](repeating: 0, count: 97 * 61 * 3)
+    var seed: UInt32 = 7
+    for i in pixels.indices { seed = seed &* 1_103_515_245 &+ 12345; pixels[i] = UInt8(truncatingIfNeeded: i / 3 % 97 * 2 + Int(seed >> 28)) }
+    let path = try dir.file("filtered.png")
+    try ImageEncoder.write(pixels, width: 97, height: 61, to: path, as: .png)
+    let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    let ours = try #require(PNGDecoder.decode(data))
+    #expect(ours.width == 97 && ours.height == 61)
+    #expect(ours.pixels == pixels)
+    // Our writer's output round-trips too; junk and truncation give nil, never a crash.
+    let written = try #require(PNGWriter.encode(ours, text: [("k", "v")]))
+    #expect(PNGDecoder.decode(written)?.pixels == pixels)
+    for cut in stride(from: 0, to: data.count, by: 37) { _ = PNGDecoder.decode(Array(data.prefix(cut))) }
+    #expect(PNGDecoder.decode(Array("not a png".utf8)) == nil)
+}

@@ -1,0 +1,79 @@
+import Foundation
+import LightboxApp
+import LightboxLayout
+import LightboxThumbnails
+import LightboxView
+
+/// In-process measurements that no outside tool can take.
+enum Measurements {
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p + 0.5))]
+    }
+
+    /// Keystroke to Frame while thumbnails decode: a held key at 30 Hz through a folder, each key
+    /// applied and the screen built as the run loop does (terminal painting excluded).
+    static func keystrokes(folder: String, width: Int = 160, height: Int = 48, presses: Int = 300) -> String {
+        let scan = Scanner().scan([ImagePath(folder)])
+        var state = GalleryState(library: Library(folders: scan.folders), width: width, height: height)
+        let provider = ThumbnailProvider(decoder: ThumbnailPipeline(diskCache: nil))
+        for case .load(let requests) in state.initialEffects() { provider.request(requests) }
+        var latencies: [Double] = []
+        let keys: [Action] = [.move(.down), .move(.down), .move(.right), .pageDown]
+        for press in 0..<presses {
+            let start = now()
+            var effects = state.apply(keys[press % keys.count])
+            _ = GalleryView.frame(for: state)
+            latencies.append(Double(now() - start) / 1e6)
+            for (request, result) in provider.takeResults() { effects += state.apply(.decoded(request, result)) }
+            for case .load(let requests) in effects.coalesced { provider.request(requests) }
+            usleep(33_000)
+        }
+        provider.shutdown()
+        return String(format: "keystroke to frame, %d keys at 30 Hz over %d files while decoding: p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                      presses, state.library.count, percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.max() ?? 0)
+    }
+
+    /// Resident memory of a synthetic library of `count` items laid out and drawn.
+    static func memory(items count: Int) -> String {
+        let before = residentBytes()
+        let folders = (0..<(count / 1000)).map { f in
+            ImageFolder(path: ImagePath("/photos/folder-\(f)"), files: (0..<1000).map { i in
+                ImageFile(path: ImagePath("/photos/folder-\(f)/IMG_\(f * 1000 + i).jpg"), byteCount: 2_700_000, modified: 0, format: .jpeg)
+            })
+        }
+        var state = GalleryState(library: Library(folders: folders), width: 160, height: 48)
+        _ = state.initialEffects()
+        _ = state.apply(.markAll)
+        _ = state.apply(.move(.last))
+        _ = GalleryView.frame(for: state)
+        let after = residentBytes()
+        return String(format: "synthetic library of %d items (paths of ~30 bytes), all marked: %.1f MB resident, %d bytes per item",
+                      count, Double(after - before) / 1e6, (after - before) / count)
+    }
+
+    /// Layout of a million items in 1,000 sections, and the visible-range query.
+    static func layout() -> String {
+        let start = now()
+        let layout = GridLayout(sectionCounts: Array(repeating: 1000, count: 1000), spec: .standard, width: 200)
+        let built = Double(now() - start) / 1e6
+        let queries = 100_000
+        var sink = 0
+        let queryStart = now()
+        for k in 0..<queries {
+            let range = layout.visibleItems(offset: (k &* 7919) % layout.contentHeight, height: 48)
+            sink &+= range.count
+        }
+        let perQuery = Double(now() - queryStart) / Double(queries)
+        return String(format: "layout of 1,000,000 items in 1,000 sections: %.2f ms to build, %.0f ns a visible-range query (%d)",
+                      built, perQuery, sink % 2)
+    }
+
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# make bench: Lightbox's figures beside its peers', measured in the same run on the same files.
+# Usage: bench/run.sh [CORPUS-DIR] [RUNS]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+CORPUS=$(realpath -m "${1:-bench-corpus}")
+RUNS=${2:-5}
+BIN=$(realpath .build/release/lightbox)
+BENCH=$(realpath .build/release/lightbox-bench)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+"$BENCH" corpus "$CORPUS" || exit 1
+export XDG_CACHE_HOME="$TMP/cache"
+
+# median WALL USER+SYS MAXRSS(KB) of RUNS runs of a command (stdout discarded).
+measure() {
+    local runs=$1; shift
+    : > "$TMP/runs"
+    for _ in $(seq "$runs"); do
+        /usr/bin/time -f "%e %U %S %M" -o "$TMP/t" "$@" >/dev/null 2>"$TMP/err" || echo "failed: $* ($(tail -1 "$TMP/err"))" >&2
+        tail -1 "$TMP/t" >> "$TMP/runs"
+    done
+    local wall cpu rss
+    wall=$(awk '{print $1}' "$TMP/runs" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
+    cpu=$(awk '{printf "%.2f\n", $2 + $3}' "$TMP/runs" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
+    rss=$(awk '{print $4}' "$TMP/runs" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
+    echo "$wall $cpu $rss"
+}
+row() { printf "| %s | %s | %s | %s |\n" "$1" "$2" "$3" "$4"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+
+P24="$CORPUS/photos24"; E24="$CORPUS/exif24"; LIB="$CORPUS/library"
+echo "# Lightbox benchmarks"
+echo
+echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')."
+echo "Corpus: $(ls "$P24" | wc -l) + $(ls "$E24" | wc -l) + $(find "$LIB" -type f | wc -l) files of 4000x3000 (~$(du -sm "$P24" | awk -v n="$(ls "$P24" | wc -l)" '{printf "%.1f", $1 / n}') MB each). Medians of $RUNS runs (timg on 2,000 files: 3). Files are in the page cache; 'cold' means no thumbnail cache."
+echo
+row "what" "wall s" "CPU s" "peak RSS MB"
+row "---" "---" "---" "---"
+
+read -r lw24 lc24 lm24 < <(measure "$RUNS" "$BIN" --snapshot 160x48 --no-disk-cache "$P24")
+row "lightbox --snapshot 160x48, 24 files, cold" "$lw24" "$lc24" "$((lm24 / 1024))"
+read -r tw24 tc24 tm24 < <(measure "$RUNS" timg --grid=6x4 -g160x48 -ph --threads=2 "$P24"/*)
+row "timg --grid=6x4 -g160x48 -ph --threads=2, 24 files" "$tw24" "$tc24" "$((tm24 / 1024))"
+read -r dw24 dc24 dm24 < <(measure "$RUNS" sh -c "ls '$P24'/*.jpg | xargs -P2 -n12 sh -c 'for f; do djpeg -scale 1/8 \"\$f\"; done' _")
+row "djpeg -scale 1/8 on 2 processes, 24 files (the floor)" "$dw24" "$dc24" "$((dm24 / 1024))"
+read -r cw24 cc24 cm24 < <(measure 3 chafa --size=26x12 "$P24"/*)
+row "chafa --size=26x12, 24 files" "$cw24" "$cc24" "$((cm24 / 1024))"
+mkdir -p "$TMP/vt"
+read -r vw24 vc24 vm24 < <(measure 3 vipsthumbnail -s 256 -o "$TMP/vt/%s.jpg" "$P24"/*)
+row "vipsthumbnail -s 256, 24 files (one process)" "$vw24" "$vc24" "$((vm24 / 1024))"
+
+read -r lw2k lc2k lm2k < <(measure "$RUNS" "$BIN" --snapshot 160x48 --no-disk-cache "$LIB")
+row "lightbox --snapshot 160x48, 2,000 files, cold" "$lw2k" "$lc2k" "$((lm2k / 1024))"
+# The same first screen alone: a folder of just the files the 2,000-file snapshot decodes.
+shown=$("$BIN" --snapshot 160x48 --no-disk-cache --stats "$LIB" 2>&1 >/dev/null | awk -F': ' '/DCT|EXIF|libvips|failed/ {s += $2} END {print s}')
+mkdir -p "$TMP/first"
+find "$LIB" -type f | sort -V | head -n "$shown" | while read -r f; do ln -s "$f" "$TMP/first/"; done
+read -r fw fc fm < <(measure "$RUNS" "$BIN" --snapshot 160x48 --no-disk-cache "$TMP/first")
+row "lightbox --snapshot 160x48, a folder of only those $shown files" "$fw" "$fc" "$((fm / 1024))"
+read -r tw2k tc2k tm2k < <(measure 3 timg --grid=6x4 -g160x48 -ph --threads=2 "$LIB"/*/*)
+row "timg --grid=6x4 -g160x48 -ph --threads=2, 2,000 files" "$tw2k" "$tc2k" "$((tm2k / 1024))"
+
+read -r ew ec em < <(measure "$RUNS" "$BIN" --snapshot 160x48 --no-disk-cache "$E24")
+row "lightbox --snapshot, 24 files with EXIF thumbnails" "$ew" "$ec" "$((em / 1024))"
+"$BIN" --warm "$P24" 2>/dev/null
+read -r ww wc wm < <(measure "$RUNS" "$BIN" --snapshot 160x48 "$P24")
+row "lightbox --snapshot, 24 files, warm (disk cache filled)" "$ww" "$wc" "$((wm / 1024))"
+read -r nw nc nm < <(measure 3 "$BIN" --version)
+row "lightbox --version (process start)" "$nw" "$nc" "$((nm / 1024))"
+
+echo
+echo "Ratios:"
+echo "- cold 24 files: lightbox / djpeg floor = $(ratio "$lw24" "$dw24"), lightbox / timg = $(ratio "$lw24" "$tw24")"
+echo "- cold 2,000 files: lightbox / timg = $(ratio "$lw2k" "$tw2k")"
+echo "- laziness: CPU of the 2,000-file snapshot / a snapshot of a folder of only its $shown visible files = $(ratio "$lc2k" "$fc")"
+echo "  (/ the 24-file folder's = $(ratio "$lc2k" "$lc24"); the 160x48 screen shows $shown tiles of the big folder, 24 of the small one)"
+echo
+echo "In process ($BENCH):"
+echo "- $("$BENCH" keys "$LIB")"
+echo "- $("$BENCH" memory 100000)"
+echo "- $("$BENCH" layout)"
