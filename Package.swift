@@ -26,7 +26,9 @@ let package = Package(
             "LightboxApp", "LightboxView", "LightboxCurses", "LightboxThumbnails",
         ]),
         .executableTarget(name: "lightbox-samples", dependencies: ["LightboxThumbnails"]),
-        .executableTarget(name: "lightbox-bench", dependencies: ["LightboxApp", "LightboxView", "LightboxThumbnails", "LightboxTestSupport"]),
+        .executableTarget(name: "lightbox-bench", dependencies: [
+            "LightboxApp", "LightboxView", "LightboxThumbnails", "LightboxTestSupport", "LightboxCurses",
+        ]),
 
         .target(name: "LightboxTestSupport", dependencies: ["LightboxTerminal", "LightboxThumbnails"]),
         .testTarget(name: "LightboxLayoutTests", dependencies: ["LightboxLayout"]),

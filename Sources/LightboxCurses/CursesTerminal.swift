@@ -19,14 +19,15 @@ public final class CursesTerminal {
     public let colorMode: ColorMode
     private var isActive = true
 
-    /// Starts curses on `/dev/tty`, choosing a direct-colour terminfo entry when `COLORTERM` says so.
-    public init(environment: [String: String]) throws {
+    /// Starts curses on `/dev/tty` (or another terminal device), choosing a direct-colour terminfo
+    /// entry when `COLORTERM` says so.
+    public init(environment: [String: String], device: String = "/dev/tty") throws {
         guard let termName = environment["TERM"], !termName.isEmpty, termName != "dumb" else {
             throw Failure(description: "TERM is not set to a terminal that can show a grid (TERM=\(environment["TERM"] ?? ""))")
         }
         if setlocale(LC_ALL, "") == nil || !Self.localeIsUTF8() { setlocale(LC_ALL, "C.UTF-8") }
-        guard let tty = fopen("/dev/tty", "r+") else {
-            throw Failure(description: "no terminal: cannot open /dev/tty")
+        guard let tty = fopen(device, "r+") else {
+            throw Failure(description: "no terminal: cannot open \(device)")
         }
         input = tty
         output = tty

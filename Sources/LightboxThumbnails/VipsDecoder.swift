@@ -1,5 +1,4 @@
 import CVips
-import Foundation
 
 /// Decodes with libvips' thumbnail operation (shrink-on-load, EXIF orientation, sRGB).
 ///
@@ -19,15 +18,10 @@ public struct VipsDecoder: ThumbnailDecoding {
         self.background = background
     }
 
-    /// Starts libvips once per process; later callers wait for the first.
+    /// Starts libvips once per process, from any thread; later callers wait for the first.
+    /// Starting takes tens of milliseconds, so it happens only when a file first needs libvips.
     public static func start() { _ = started }
     private static let started: Bool = lb_vips_start() == 0
-
-    /// Starts libvips on a thread of its own (it takes tens of milliseconds), so the first
-    /// decode that needs it does not wait long, and those that do not need it never wait.
-    public static func startInBackground() {
-        Thread { start() }.start()
-    }
 
     /// Formats this libvips build can load.
     public static var supportedFormats: Set<ImageFormat> {

@@ -9,7 +9,7 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch (arguments.first, arguments.count) {
 case ("corpus", 2): try Corpus.make(at: arguments[1])
-case ("keys", 2): print(Measurements.keystrokes(folder: arguments[1]))
+case ("keys", 2): print(try Measurements.keystrokes(folder: arguments[1]))
 case ("memory", 2): print(Measurements.memory(items: Int(arguments[1]) ?? 100_000))
 case ("layout", 1): print(Measurements.layout())
 default:

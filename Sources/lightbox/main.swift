@@ -32,7 +32,6 @@ func main() -> Int32 {
     if options.showsHelp { Output.write(Array((Options.usage + "\n").utf8)); return 0 }
     if options.showsVersion { Output.write(Array("lightbox \(version)\n".utf8)); return 0 }
 
-    VipsDecoder.startInBackground()
     let scan = Scanner().scan(options.paths)
     let library = Library(folders: supportedOnly(scan.folders))
     if library.isEmpty {
