@@ -18,6 +18,7 @@ static inline int lb_vips_start(void) {
     g_log_set_handler("GLib-GObject", G_LOG_LEVEL_MASK, lb_vips_quiet, NULL);
     vips_cache_set_max(0);
     vips_concurrency_set(1);
+    vips_block_untrusted_set(TRUE);  // loaders libvips does not consider safe for hostile files
     return 0;
 }
 

@@ -26,7 +26,7 @@ public final class CursesTerminal {
             throw Failure(description: "TERM is not set to a terminal that can show a grid (TERM=\(environment["TERM"] ?? ""))")
         }
         if setlocale(LC_ALL, "") == nil || !Self.localeIsUTF8() { setlocale(LC_ALL, "C.UTF-8") }
-        guard let tty = fopen(device, "r+") else {
+        guard let tty = fopen(device, "r+e") else {  // e: close-on-exec, kept from decoder processes
             throw Failure(description: "no terminal: cannot open \(device)")
         }
         input = tty

@@ -30,10 +30,13 @@ enum InteractiveSession {
         }
         var wake: [Int32] = [0, 0]
         pipe(&wake)
-        for fd in wake { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        for fd in wake {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
         let wakeWrite = wake[1]
-        let pipeline = options.makePipeline()
-        let provider = ThumbnailProvider(decoder: pipeline) {
+        let pipeline = options.makeDecoder()
+        let provider = ThumbnailProvider(decoder: pipeline.decoder) {
             var byte: UInt8 = 1
             _ = write(wakeWrite, &byte, 1)
         }

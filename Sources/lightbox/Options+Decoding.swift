@@ -9,10 +9,36 @@ extension Options {
         return FreedesktopCache.defaultRoot(environment: ProcessInfo.processInfo.environment).map { FreedesktopCache(root: $0, version: version) }
     }
 
-    /// The decoder for these options.
+    /// The in-process decoder for these options.
     func makePipeline() -> ThumbnailPipeline {
         ThumbnailPipeline(vips: VipsDecoder(pixelLimit: pixelLimit), diskCache: diskCache)
     }
+
+    /// The decoder the app uses: worker processes running this binary, or the in-process pipeline.
+    func makeDecoder() -> Decoder {
+        guard decodesInProcesses, let executable = Self.executablePath else {
+            let pipeline = makePipeline()
+            return Decoder(decoder: pipeline, statistics: pipeline.statistics) { pipeline.warm($0) }
+        }
+        var command = [executable, "--decode-worker", "--max-megapixels", String(pixelLimit / 1_000_000)]
+        if let cache = diskCache { command += ["--cache-dir", cache.root.description] } else { command.append("--no-disk-cache") }
+        let pool = WorkerPoolDecoder(command: command, timeLimit: decodeTimeLimit)
+        return Decoder(decoder: pool, statistics: pool.statistics) { pool.warm($0, size: .normal) }
+    }
+
+    /// This program's own executable, for starting decoder processes.
+    static let executablePath: String? = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return n > 0 ? String(cString: buffer) : nil
+    }()
+}
+
+/// A decoder with its statistics and its way of warming the disk cache.
+struct Decoder {
+    var decoder: any ThumbnailDecoding
+    var statistics: DecodeStatistics
+    var warm: @Sendable (ImageFile) -> ThumbnailPipeline.WarmOutcome
 }
 
 /// What `--stats` prints.

@@ -13,6 +13,11 @@ struct Options {
     var cacheDirectory: ImagePath? = nil
     var printsStatistics = false
     var warms = false
+    /// Decode in worker processes (the default) or in threads of this process.
+    var decodesInProcesses = true
+    var decodeTimeLimit = 5.0
+    /// This process is a decoder worker, spoken to over stdin and stdout.
+    var isDecodeWorker = false
     var showsHelp = false
     var showsVersion = false
 
@@ -34,6 +39,9 @@ struct Options {
           --cache-dir DIR     use DIR as the thumbnail cache (default $XDG_CACHE_HOME/thumbnails)
           --stats             on exit, print to stderr where thumbnails came from
           --warm              fill the thumbnail cache for every image under PATH, then exit
+          --decoders KIND     process (default: a crash or hang in an image library costs one
+                              file) or thread (in this process; faster to start)
+          --decode-timeout S  seconds a decoder process may spend on one file (default 5)
       -h, --help              show this help
           --version           show the version
 
@@ -77,6 +85,14 @@ struct Options {
                     options.cacheDirectory = ImagePath(dir)
                 case "--stats": options.printsStatistics = true
                 case "--warm": options.warms = true
+                case "--decoders":
+                    switch try argument() {
+                    case "process": options.decodesInProcesses = true
+                    case "thread": options.decodesInProcesses = false
+                    case let other: throw UsageError(description: "--decoders: '\(other)' is neither process nor thread")
+                    }
+                case "--decode-timeout": options.decodeTimeLimit = Double(try parseNumber(try argument(), name: name, in: 1...600))
+                case "--decode-worker": options.isDecodeWorker = true
                 case "-h", "--help": options.showsHelp = true
                 case "--version": options.showsVersion = true
                 default: throw UsageError(description: "unknown option '\(text)'")

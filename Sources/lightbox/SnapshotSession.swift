@@ -12,8 +12,8 @@ enum SnapshotSession {
                                  cacheBudget: options.cacheBytes, scanProblems: problems)
         state.prefetches = false
         let ready = DispatchSemaphore(value: 0)
-        let pipeline = options.makePipeline()
-        let provider = ThumbnailProvider(decoder: pipeline) { ready.signal() }
+        let pipeline = options.makeDecoder()
+        let provider = ThumbnailProvider(decoder: pipeline.decoder) { ready.signal() }
         var effects = state.initialEffects()
         while true {
             for case .load(let requests) in effects.coalesced { provider.request(requests) }

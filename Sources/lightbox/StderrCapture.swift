@@ -14,9 +14,10 @@ final class StderrCapture: @unchecked Sendable {
     init?() {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return nil }
-        saved = dup(2)
+        saved = fcntl(2, F_DUPFD_CLOEXEC, 0)
         dup2(fds[1], 2)
         close(fds[1])
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         let readEnd = fds[0]
         let thread = Thread { [self] in
             var buffer = [UInt8](repeating: 0, count: 4096)

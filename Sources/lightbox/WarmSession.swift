@@ -16,7 +16,7 @@ enum WarmSession {
             return 2
         }
         for signal in [SIGINT, SIGTERM, SIGHUP] { Glibc.signal(signal) { _ in WarmSession.interrupted = 1 } }
-        let pipeline = ThumbnailPipeline(vips: VipsDecoder(pixelLimit: options.pixelLimit), diskCache: cache)
+        let warm = options.makeDecoder().warm
         let tally = Tally()
         let start = Date()
         let workers = ProcessInfo.processInfo.activeProcessorCount
@@ -25,7 +25,7 @@ enum WarmSession {
             group.enter()
             Thread {
                 while interrupted == 0, let index = tally.take(below: files.count) {
-                    tally.count(pipeline.warm(files[index]))
+                    tally.count(warm(files[index]))
                 }
                 group.leave()
             }.start()

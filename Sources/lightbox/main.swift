@@ -22,12 +22,17 @@ func supportedOnly(_ folders: [ImageFolder]) -> [ImageFolder] {
 }
 
 func main() -> Int32 {
+    signal(SIGPIPE, SIG_IGN)  // a closed pipe (a reader gone, a decoder crashed) is an error to handle, not death
     let options: Options
     do {
         options = try Options.parse(rawArguments)
     } catch {
         Output.error("\(error)\nTry 'lightbox --help'.")
         return 2
+    }
+    if options.isDecodeWorker {
+        DecodeWorker.serve(input: 0, output: 1, pipeline: options.makePipeline())
+        return 0
     }
     if options.showsHelp { Output.write(Array((Options.usage + "\n").utf8)); return 0 }
     if options.showsVersion { Output.write(Array("lightbox \(version)\n".utf8)); return 0 }

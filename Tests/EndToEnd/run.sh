@@ -255,6 +255,31 @@ else
     fail "disk cache" "written $written, hits $hits"
 fi
 
+# 10b. Decoders run in their own processes: killing them costs at most their current files.
+start_shell 120 40
+launch --no-disk-cache big
+if wait_for "1/2000"; then
+    sleep 0.5
+    workers=$(pgrep -f -- "--decode-worker" | wc -l)
+    pkill -SEGV -f -- "--decode-worker"
+    tm send-keys -t e2e G
+    sleep 2
+    after=$(pgrep -f -- "--decode-worker" | wc -l)
+    if [ "$workers" -ge 1 ] && [ "$after" -ge 1 ] && screen | grep -q "2000/2000" && ! screen | grep -q "loading"; then
+        pass "decoder processes killed ($workers): new ones decode the next screen"
+    else
+        fail "decoder crash" "workers $workers then $after: $(screen | tail -1)"
+    fi
+    tm send-keys -t e2e q
+    wait_exit
+    [ "$(cat "$WORK/rc")" = 130 ] && sane && pass "still quits cleanly after decoder crashes" || fail "quit after crash" "rc $(cat "$WORK/rc")"
+    sleep 0.3
+    left=$(pgrep -f -- "--decode-worker" | wc -l)
+    [ "$left" = 0 ] && pass "no decoder process outlives the app" || fail "leftover decoders" "$left"
+else
+    fail "grid on big" "$(screen)"
+fi
+
 # 11. --warm fills the cache for a tree; Ctrl-C stops it cleanly and a rerun resumes.
 rm -rf "$WORK/cache"
 (cd "$WORK" && exec "$BIN" --warm big 2>"$WORK/warm1") &

@@ -1,0 +1,132 @@
+/// The small binary messages between the app and its decoder processes. Each is framed as a
+/// little-endian 32-bit length and a body; every field read is bounds-checked.
+public enum DecodeMessage {
+    /// Largest body accepted: a 4096x4096 thumbnail plus headers.
+    static let maxBody = 4096 * 4096 * 3 + 256
+
+    /// What the app asks a worker.
+    public enum Request: Hashable, Sendable {
+        case decode(ImageFile, PixelSize)
+        case warm(ImageFile, FreedesktopCache.Size)
+    }
+
+    /// What a worker answers, with the statistics it counted for it.
+    public struct Response: Hashable, Sendable {
+        public enum Body: Hashable, Sendable {
+            case decoded(DecodeResult)
+            case warmed(ThumbnailPipeline.WarmOutcome)
+        }
+        public var body: Body
+        public var counts: DecodeStatistics.Counts
+    }
+
+    // MARK: Encoding
+
+    public static func encode(_ request: Request) -> [UInt8] {
+        var out: [UInt8] = []
+        switch request {
+        case .decode(let file, let box):
+            out.append(1); put32(box.width, &out); put32(box.height, &out); putFile(file, &out)
+        case .warm(let file, let size):
+            out.append(2); put32(size.rawValue, &out); put32(0, &out); putFile(file, &out)
+        }
+        return framed(out)
+    }
+
+    public static func encode(_ response: Response) -> [UInt8] {
+        var out: [UInt8] = []
+        for source in DecodeStatistics.Source.allCases { put32(response.counts.bySource[source, default: 0], &out) }
+        put32(response.counts.writes, &out)
+        switch response.body {
+        case .decoded(.decoded(let t)): out.append(0); put32(t.width, &out); put32(t.height, &out); out += t.pixels
+        case .decoded(.failed(let reason)): out.append(1); out += Array(reason.utf8.prefix(1000))
+        case .warmed(.written): out.append(2)
+        case .warmed(.alreadyCached): out.append(3)
+        case .warmed(.failed(let reason)): out.append(4); out += Array(reason.utf8.prefix(1000))
+        }
+        return framed(out)
+    }
+
+    static func framed(_ body: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        put32(body.count, &out)
+        return out + body
+    }
+
+    static func putFile(_ file: ImageFile, _ out: inout [UInt8]) {
+        put64(file.byteCount, &out); put64(file.modified, &out)
+        out.append(UInt8(ImageFormat.allCases.firstIndex(of: file.format)!))
+        out += file.path.bytes
+    }
+
+    static func put32(_ value: Int, _ out: inout [UInt8]) {
+        let v = UInt32(truncatingIfNeeded: value)
+        out += [UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 24)]
+    }
+
+    static func put64(_ value: Int64, _ out: inout [UInt8]) {
+        put32(Int(truncatingIfNeeded: value), &out); put32(Int(truncatingIfNeeded: value >> 32), &out)
+    }
+
+    // MARK: Decoding
+
+    /// Reads fields in order; any read past the end makes the whole message invalid.
+    struct Reader {
+        let bytes: [UInt8]
+        var at = 0
+        mutating func u8() -> UInt8? { guard at < bytes.count else { return nil }; at += 1; return bytes[at - 1] }
+        mutating func u32() -> Int? {
+            guard at + 4 <= bytes.count else { return nil }
+            defer { at += 4 }
+            return Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+        }
+        mutating func i64() -> Int64? {
+            guard let low = u32(), let high = u32() else { return nil }
+            return Int64(UInt64(low) | UInt64(high) << 32)
+        }
+        mutating func rest() -> [UInt8] { defer { at = bytes.count }; return Array(bytes[at...]) }
+    }
+
+    /// The request in a message body, or nil when it is malformed.
+    public static func request(from body: [UInt8]) -> Request? {
+        var r = Reader(bytes: body)
+        guard let kind = r.u8(), let a = r.u32(), let b = r.u32(), let size = r.i64(), let modified = r.i64(),
+              let format = r.u8(), Int(format) < ImageFormat.allCases.count else { return nil }
+        let path = r.rest()
+        guard !path.isEmpty, !path.contains(0) else { return nil }
+        let file = ImageFile(path: ImagePath(bytes: path), byteCount: size, modified: modified, format: ImageFormat.allCases[Int(format)])
+        switch kind {
+        case 1:
+            guard (1...4096).contains(a), (1...4096).contains(b) else { return nil }
+            return .decode(file, PixelSize(width: a, height: b))
+        case 2:
+            guard let cacheSize = FreedesktopCache.Size(rawValue: a) else { return nil }
+            return .warm(file, cacheSize)
+        default: return nil
+        }
+    }
+
+    /// The response in a message body, or nil when it is malformed.
+    public static func response(from body: [UInt8]) -> Response? {
+        var r = Reader(bytes: body)
+        var counts = DecodeStatistics.Counts()
+        for source in DecodeStatistics.Source.allCases {
+            guard let n = r.u32(), n <= 1 << 20 else { return nil }
+            counts.bySource[source] = n
+        }
+        guard let writes = r.u32(), writes <= 1 << 20, let status = r.u8() else { return nil }
+        counts.writes = writes
+        switch status {
+        case 0:
+            guard let w = r.u32(), let h = r.u32(), (1...4096).contains(w), (1...4096).contains(h) else { return nil }
+            let pixels = r.rest()
+            guard pixels.count == w * h * 3 else { return nil }
+            return Response(body: .decoded(.decoded(Thumbnail(width: w, height: h, pixels: pixels))), counts: counts)
+        case 1: return Response(body: .decoded(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
+        case 2: return Response(body: .warmed(.written), counts: counts)
+        case 3: return Response(body: .warmed(.alreadyCached), counts: counts)
+        case 4: return Response(body: .warmed(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Framed messages over pipes: blocking writes, reads with an optional deadline.
+public enum MessageChannel {
+    public enum ReadFailure: Error, Hashable { case closed, timedOut, malformed }
+
+    /// Writes all of `bytes`; false when the other end has gone.
+    public static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            written += n
+        }
+        return true
+    }
+
+    /// Reads one framed message body, waiting at most `seconds` (nil: forever).
+    public static func read(from fd: Int32, within seconds: Double? = nil) -> Result<[UInt8], ReadFailure> {
+        let deadline = seconds.map { now() + $0 }
+        var header = [UInt8](repeating: 0, count: 4)
+        if let failure = fill(&header, from: fd, deadline: deadline) { return .failure(failure) }
+        let length = Int(header[0]) | Int(header[1]) << 8 | Int(header[2]) << 16 | Int(header[3]) << 24
+        guard length <= DecodeMessage.maxBody else { return .failure(.malformed) }
+        var body = [UInt8](repeating: 0, count: length)
+        if let failure = fill(&body, from: fd, deadline: deadline) { return .failure(failure) }
+        return .success(body)
+    }
+
+    static func fill(_ buffer: inout [UInt8], from fd: Int32, deadline: Double?) -> ReadFailure? {
+        var filled = 0
+        while filled < buffer.count {
+            if let deadline {
+                let left = deadline - now()
+                if left <= 0 { return .timedOut }
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, Int32(min(left * 1000 + 1, 60_000)))
+                if ready < 0 && errno == EINTR { continue }
+                if ready == 0 { continue }  // the loop re-checks the deadline
+            }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return .closed }
+            filled += n
+        }
+        return nil
+    }
+
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}
+
+/// The decoder process's side: answers requests on `input` until it closes.
+public enum DecodeWorker {
+    public static func serve(input: Int32, output: Int32, pipeline: ThumbnailPipeline) {
+        while case .success(let body) = MessageChannel.read(from: input) {
+            guard let request = DecodeMessage.request(from: body) else { return }
+            let before = pipeline.statistics.counts
+            let answer: DecodeMessage.Response.Body
+            switch request {
+            case .decode(let file, let box): answer = .decoded(pipeline.decode(file, fitting: box))
+            case .warm(let file, let size): answer = .warmed(pipeline.warm(file, size: size))
+            }
+            let response = DecodeMessage.Response(body: answer, counts: pipeline.statistics.counts.since(before))
+            guard MessageChannel.write(DecodeMessage.encode(response), to: output) else { return }
+        }
+    }
+}

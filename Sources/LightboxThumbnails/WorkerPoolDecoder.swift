@@ -1,0 +1,151 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Decodes in separate processes, so that an image library that aborts, crashes or hangs on a
+/// bad file takes down only its worker: the file gets a broken tile with the reason, the worker
+/// is replaced, and nothing else notices. One worker per calling thread, reused.
+public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
+    /// The worker's argument vector: the executable first.
+    public let command: [String]
+    /// How long one file may take before its worker is killed.
+    public let timeLimit: Double
+    public let statistics: DecodeStatistics
+    private let lock = NSLock()
+    private var idle: [WorkerProcess] = []
+
+    public init(command: [String], timeLimit: Double = 5, statistics: DecodeStatistics = DecodeStatistics()) {
+        self.command = command
+        self.timeLimit = timeLimit
+        self.statistics = statistics
+    }
+
+    deinit { shutdown() }
+
+    public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
+        switch exchange(.decode(file, box)) {
+        case .success(let response):
+            if case .decoded(let result) = response.body { return result }
+            return .failed("decoder answered out of turn")
+        case .failure(let failure):
+            statistics.add(DecodeStatistics.Counts(bySource: [.failed: 1]))
+            return .failed(failure.reason)
+        }
+    }
+
+    /// Warms the disk cache for `file` in a worker.
+    public func warm(_ file: ImageFile, size: FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome {
+        switch exchange(.warm(file, size)) {
+        case .success(let response):
+            if case .warmed(let outcome) = response.body { return outcome }
+            return .failed("decoder answered out of turn")
+        case .failure(let failure): return .failed(failure.reason)
+        }
+    }
+
+    struct Failure: Error { var reason: String }
+
+    func exchange(_ request: DecodeMessage.Request) -> Result<DecodeMessage.Response, Failure> {
+        lock.lock()
+        let reused = idle.popLast()
+        lock.unlock()
+        guard let worker = reused ?? WorkerProcess(command) else { return .failure(Failure(reason: "cannot start a decoder process")) }
+        guard MessageChannel.write(DecodeMessage.encode(request), to: worker.toChild) else {
+            return .failure(Failure(reason: "decoder crashed (\(worker.reap()))"))
+        }
+        switch MessageChannel.read(from: worker.fromChild, within: timeLimit) {
+        case .success(let body):
+            guard let response = DecodeMessage.response(from: body) else {
+                worker.kill()
+                return .failure(Failure(reason: "decoder sent a malformed answer"))
+            }
+            statistics.add(response.counts)
+            lock.lock()
+            idle.append(worker)
+            lock.unlock()
+            return .success(response)
+        case .failure(.timedOut):
+            worker.kill()
+            return .failure(Failure(reason: "timed out after \(Int(timeLimit)) s"))
+        case .failure:
+            return .failure(Failure(reason: "decoder crashed (\(worker.reap()))"))
+        }
+    }
+
+    /// Ends the idle workers (busy ones end when their answer is read or the process exits).
+    public func shutdown() {
+        lock.lock()
+        let workers = idle
+        idle.removeAll()
+        lock.unlock()
+        for worker in workers { worker.kill() }
+    }
+}
+
+/// One decoder process and its pipes.
+final class WorkerProcess {
+    let pid: pid_t
+    let toChild: Int32
+    let fromChild: Int32
+    private var ended = false
+
+    /// Serializes spawning, so no child inherits a pipe another worker's pipe before it is
+    /// marked close-on-exec (a stray copy would keep that worker alive after we exit).
+    private static let spawnLock = NSLock()
+
+    /// Spawns `command` with its stdin and stdout on pipes and stderr on /dev/null.
+    init?(_ command: [String]) {
+        Self.spawnLock.lock()
+        defer { Self.spawnLock.unlock() }
+        var input: [Int32] = [0, 0], output: [Int32] = [0, 0]
+        guard !command.isEmpty, Self.makePipe(&input) else { return nil }
+        guard Self.makePipe(&output) else { close(input[0]); close(input[1]); return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, command[0], &actions, nil, argv, environ)
+        close(input[0]); close(output[1])
+        guard status == 0 else { close(input[1]); close(output[0]); return nil }
+        pid = child
+        toChild = input[1]
+        fromChild = output[0]
+    }
+
+    /// A pipe whose ends are not inherited by other children (posix_spawn's dup2 clears the flag
+    /// on the child's copies).
+    static func makePipe(_ fds: inout [Int32]) -> Bool {
+        guard pipe(&fds) == 0 else { return false }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return true
+    }
+
+    /// Kills the process and collects it.
+    func kill() {
+        guard !ended else { return }
+        Glibc.kill(pid, SIGKILL)
+        _ = reap()
+    }
+
+    /// Waits for the process to end and says how it did.
+    @discardableResult
+    func reap() -> String {
+        guard !ended else { return "ended" }
+        ended = true
+        close(toChild)
+        close(fromChild)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7F
+        if signal != 0 { return "signal \(signal)\(signal == SIGKILL ? ", killed" : "")" }
+        return "exit \((status >> 8) & 0xFF)"
+    }
+
+    deinit { kill() }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import LightboxTestSupport
+@testable import LightboxThumbnails
+
+let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modified: 20, format: .jpeg)
+
+@Test func messagesRoundTrip() {
+    for request in [DecodeMessage.Request.decode(someFile, PixelSize(width: 40, height: 30)), .warm(someFile, .large)] {
+        let framed = DecodeMessage.encode(request)
+        #expect(DecodeMessage.request(from: Array(framed.dropFirst(4))) == request)
+    }
+    let counts = DecodeStatistics.Counts(bySource: [.dct: 1, .diskCache: 0, .exif: 0, .vips: 0, .failed: 0], writes: 1)
+    let responses: [DecodeMessage.Response] = [
+        .init(body: .decoded(.decoded(Thumbnail(width: 2, height: 1, pixels: [1, 2, 3, 4, 5, 6]))), counts: counts),
+        .init(body: .decoded(.failed("cannot decode: bad")), counts: counts),
+        .init(body: .warmed(.alreadyCached), counts: counts),
+        .init(body: .warmed(.failed("x")), counts: counts),
+    ]
+    for response in responses {
+        #expect(DecodeMessage.response(from: Array(DecodeMessage.encode(response).dropFirst(4))) == response)
+    }
+    // Truncated or junk bodies are refused, never trusted.
+    let body = Array(DecodeMessage.encode(responses[0]).dropFirst(4))
+    for cut in 0..<body.count { #expect(DecodeMessage.response(from: Array(body.prefix(cut))) == nil) }
+    #expect(DecodeMessage.request(from: [9, 9, 9]) == nil)
+}
+
+@Test func theWorkerLoopAnswersOverPipes() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("a.jpg")
+    try TestImages.jpeg(at: path, width: 400, height: 300, color: (10, 20, 230))
+    var toWorker: [Int32] = [0, 0], fromWorker: [Int32] = [0, 0]
+    pipe(&toWorker); pipe(&fromWorker)
+    let pipeline = ThumbnailPipeline(diskCache: nil)
+    let (input, output) = (toWorker[0], fromWorker[1])
+    let worker = Thread { DecodeWorker.serve(input: input, output: output, pipeline: pipeline) }
+    worker.start()
+    let file = ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: .jpeg)
+    #expect(MessageChannel.write(DecodeMessage.encode(.decode(file, PixelSize(width: 40, height: 40))), to: toWorker[1]))
+    guard case .success(let body) = MessageChannel.read(from: fromWorker[0], within: 10),
+          let response = DecodeMessage.response(from: body),
+          case .decoded(.decoded(let thumbnail)) = response.body else { Issue.record("no answer"); return }
+    #expect(thumbnail.width == 40 && thumbnail.height == 30)
+    #expect(response.counts.bySource[.dct] == 1)
+    close(toWorker[1])  // the worker ends when its input closes
+}
+
+@Test func aWorkerThatCrashesCostsOneFile() {
+    let pool = WorkerPoolDecoder(command: ["/bin/sh", "-c", "kill -SEGV $$"])
+    guard case .failed(let reason) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else {
+        Issue.record("a crash decoded"); return
+    }
+    #expect(reason == "decoder crashed (signal 11)")
+    #expect(pool.statistics.count(.failed) == 1)
+    // The next file gets a new worker (which crashes again here, but is tried).
+    guard case .failed(let again) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else { return }
+    #expect(again.hasPrefix("decoder crashed"))
+}
+
+@Test func aWorkerThatHangsIsKilledAtTheTimeLimit() {
+    let pool = WorkerPoolDecoder(command: ["/bin/sh", "-c", "exec sleep 30"], timeLimit: 1)
+    let start = Date()
+    guard case .failed(let reason) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else {
+        Issue.record("a hang decoded"); return
+    }
+    #expect(reason == "timed out after 1 s")
+    #expect(Date().timeIntervalSince(start) < 5)
+}
+
+@Test func aWorkerThatAnswersGarbageIsDropped() {
+    let pool = WorkerPoolDecoder(command: ["/bin/sh", "-c", "head -c 4 >/dev/null; printf '\\004\\000\\000\\000junk'; sleep 5"], timeLimit: 3)
+    guard case .failed(let reason) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else {
+        Issue.record("garbage decoded"); return
+    }
+    #expect(reason == "decoder sent a malformed answer")
+}
+
+@Test func aMissingDecoderProgramIsAClearFailure() {
+    let pool = WorkerPoolDecoder(command: ["/nonexistent/lightbox", "--decode-worker"])
+    guard case .failed(let reason) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else { return }
+    #expect(reason.contains("decoder"))
+}
