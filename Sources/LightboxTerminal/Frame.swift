@@ -81,7 +81,7 @@ public struct Frame: Hashable, Sendable {
     /// - Complexity: O(*n*) in the length of `text`.
     @discardableResult
     public mutating func write(_ text: String, x: Int, y: Int, style: CellStyle, maxWidth: Int = .max) -> Int {
-        guard y >= 0, y < height else { return 0 }
+        guard y >= 0, y < height, maxWidth > 0 else { return 0 }
         let limit = min(width, x > Int.max - maxWidth ? Int.max : x + maxWidth)
         var column = x
         for character in text {

@@ -123,3 +123,57 @@ func expectSnapshot(_ frame: Frame, _ name: String) {
     #expect(frame[box.x + box.width / 2, box.y + box.height / 2].style.background == .rgb(90, 140, 200))
     #expect(!frame.lines.dropLast().joined().contains("⋯"), "no placeholder in the grid")
 }
+
+@Test func everyTinySizeDrawsWithoutCrashing() {
+    for width in 1...12 {
+        for height in 1...6 {
+            var state = decodedState([3, 5], width: 40, height: 20)
+            _ = state.apply(.resize(width: width, height: height))
+            _ = state.apply(.move(.last))
+            _ = state.apply(.toggleHelp)
+            let frame = GalleryView.frame(for: state)
+            #expect(frame.width == width && frame.height == height)
+            #expect(frame.lines.allSatisfy { DisplayWidth.of($0) == width }, "\(width)x\(height)")
+        }
+    }
+}
+
+/// A small deterministic generator, so a failure can be replayed.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Test(arguments: 1...20)
+func randomActionsKeepTheStateSane(seed: Int) {
+    var rng = SplitMix(state: UInt64(seed))
+    var state = GalleryState(library: library([7, 1, 30, 4]), spec: spec, width: 80, height: 24)
+    _ = state.initialEffects()
+    let fixed: [Action] = [.move(.left), .move(.right), .move(.up), .move(.down), .move(.first), .move(.last),
+                           .move(.nextSection), .move(.previousSection), .pageUp, .pageDown, .halfPageUp, .halfPageDown,
+                           .toggleMark, .toggleMarkAndAdvance, .toggleRange, .markAll, .markSection, .clearMarks,
+                           .zoomIn, .zoomOut, .toggleHelp]
+    for _ in 0..<300 {
+        let action: Action
+        switch Int.random(in: 0..<10, using: &rng) {
+        case 0: action = .resize(width: Int.random(in: 1...200, using: &rng), height: Int.random(in: 1...60, using: &rng))
+        case 1: action = .click(x: Int.random(in: -2...200, using: &rng), y: Int.random(in: -2...60, using: &rng))
+        case 2: action = .scroll(lines: Int.random(in: -9...9, using: &rng))
+        default: action = fixed.randomElement(using: &rng)!
+        }
+        let effects = state.apply(action)
+        for case .load(let requests) in effects {
+            for request in requests.prefix(3) { _ = state.apply(.decoded(request, .failed("x"))) }
+        }
+        #expect(state.cursor >= 0 && state.cursor < state.library.count)
+        #expect(state.scrollOffset >= 0 && state.scrollOffset <= max(0, state.layout.contentHeight - state.gridHeight))
+        let frame = GalleryView.frame(for: state)
+        #expect(frame.width == state.screenWidth && frame.height == state.screenHeight)
+    }
+}
