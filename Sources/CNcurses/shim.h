@@ -39,4 +39,15 @@ static inline int lb_put(int y, int x, const wchar_t *glyph, attr_t attrs, int p
     if (setcchar(&cell, glyph, attrs, 0, &pair) == ERR) return ERR;
     return mvwadd_wch(stdscr, y, x, &cell);
 }
+
+#include <term.h>
+#include <termios.h>
+#include <signal.h>
+#include <unistd.h>
+
+/// A terminfo string capability of the current terminal, or NULL.
+static inline const char *lb_tigetstr(const char *name) {
+    char *value = tigetstr(name);
+    return (value == NULL || value == (char *)-1) ? NULL : value;
+}
 #endif

@@ -31,6 +31,8 @@ public final class CursesTerminal {
         }
         input = tty
         output = tty
+        var cookedModes = termios()
+        tcgetattr(fileno(tty), &cookedModes)
         var candidates = [termName]
         if let colorTerm = environment["COLORTERM"], colorTerm == "truecolor" || colorTerm == "24bit",
            !termName.hasSuffix("-direct") {
@@ -66,7 +68,11 @@ public final class CursesTerminal {
             colorMode = .monochrome
         }
         pairs = ColorPairs(capacity: Int(lb_color_pairs()))
+        TerminalRescue.arm(descriptor: fileno(tty), modes: cookedModes)
     }
+
+    /// Tells the crash rescue where stderr really goes while it is captured.
+    public static func rescueRestoresStderr(to descriptor: Int32) { TerminalRescue.savedStderr = descriptor }
 
     deinit { restore() }
 
@@ -205,6 +211,7 @@ public final class CursesTerminal {
     public func restore() {
         guard isActive else { return }
         isActive = false
+        TerminalRescue.disarm()
         endwin()
         delscreen(screen)
         fclose(input)

@@ -1,4 +1,5 @@
 import Foundation
+import LightboxCurses
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,6 +16,7 @@ final class StderrCapture: @unchecked Sendable {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return nil }
         saved = fcntl(2, F_DUPFD_CLOEXEC, 0)
+        CursesTerminal.rescueRestoresStderr(to: saved)
         dup2(fds[1], 2)
         close(fds[1])
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)

@@ -18,7 +18,7 @@ fail() { failed=$((failed + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && echo "$2" 
 start_shell() {
     tm kill-server 2>/dev/null
     for _ in $(seq 20); do tm has-session 2>/dev/null || break; sleep 0.1; done
-    tm -f /dev/null new-session -d -s e2e -x "$1" -y "$2" "env -i HOME=$WORK PATH=$PATH TERM=tmux-256color LANG=C.UTF-8 PS1='$ ' bash --norc --noprofile"
+    tm -f /dev/null new-session -d -s e2e -x "$1" -y "$2" "env -i HOME=$WORK PATH=$PATH TERM=tmux-256color LANG=C.UTF-8 SWIFT_BACKTRACE=interactive=no PS1='$ ' bash --norc --noprofile"
     tm send-keys -t e2e "cd $WORK" Enter
     sleep 0.3
 }
@@ -157,6 +157,21 @@ if wait_for "1/40"; then
     if [ "$(cat "$WORK/rc")" = 143 ] && sane; then pass "SIGTERM: exit 143, terminal sane"; else fail "SIGTERM" "rc $(cat "$WORK/rc")"; fi
 else
     fail "grid for SIGTERM" "$(screen)"
+fi
+
+# 6a. A crash (a fatal signal) restores the terminal first, and Swift's backtrace still shows.
+start_shell 100 30
+launch lib "2> err"
+if wait_for "1/40"; then
+    pkill -SEGV -f "$BIN lib"
+    wait_exit
+    if [ "$(cat "$WORK/rc")" = 139 ] && sane && grep -q "crashed" "$WORK/err"; then
+        pass "a crash: terminal sane, exit 139, backtrace on stderr"
+    else
+        fail "crash" "rc $(cat "$WORK/rc"): $(head -3 "$WORK/err")"
+    fi
+else
+    fail "grid for crash" "$(screen)"
 fi
 
 # 6b. Mouse: a click moves the cursor to the tile under it, the wheel scrolls; Alt+key and

@@ -1,0 +1,72 @@
+import CNcurses
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Gives the terminal back when the process dies of a fatal signal (a crash, a trap), then lets
+/// the previous handler (Swift's backtracer, or the default action) run as it would have.
+///
+/// Everything the handler touches is prepared beforehand: it only writes bytes, sets the saved
+/// terminal modes and moves stderr back, all async-signal-safe.
+enum TerminalRescue {
+    static let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+
+    nonisolated(unsafe) static var isArmed: sig_atomic_t = 0
+    nonisolated(unsafe) static var ttyDescriptor: Int32 = -1
+    nonisolated(unsafe) static var savedModes = termios()
+    nonisolated(unsafe) static var resetBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 512)
+    nonisolated(unsafe) static var resetCount = 0
+    /// Where stderr really went before it was captured, or -1.
+    nonisolated(unsafe) static var savedStderr: Int32 = -1
+    nonisolated(unsafe) static var previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+
+    /// Prepares the rescue for the terminal on `descriptor`, whose cooked modes are `modes`.
+    static func arm(descriptor: Int32, modes: termios) {
+        ttyDescriptor = descriptor
+        savedModes = modes
+        // Leave the alternate screen, show the cursor, plain colours, keypad and mouse off.
+        var bytes: [UInt8] = []
+        for name in ["rmcup", "cnorm", "sgr0", "rmkx"] {
+            if let value = lb_tigetstr(name) { bytes += Array(String(cString: value).utf8) }
+        }
+        bytes += Array("\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\r\n".utf8)
+        resetCount = min(bytes.count, 512)
+        for i in 0..<resetCount { resetBytes[i] = bytes[i] }
+        for signal in fatalSignals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_sigaction = { number, info, context in
+                TerminalRescue.rescue()
+                TerminalRescue.callPrevious(number, info, context)
+                // Whatever the previous handler did, end as the signal ends a process.
+                Glibc.signal(number, SIG_DFL)
+                raise(number)
+            }
+            action.sa_flags = SA_SIGINFO
+            sigemptyset(&action.sa_mask)
+            _ = sigaction(signal, &action, previous + Int(signal))
+        }
+        isArmed = 1
+    }
+
+    /// Runs the handler that was there before ours (Swift's backtracer), if any.
+    static func callPrevious(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
+        let old = previous[Int(number)]
+        if old.sa_flags & SA_SIGINFO != 0 {
+            old.__sigaction_handler.sa_sigaction?(number, info, context)
+        } else if let handler = old.__sigaction_handler.sa_handler, unsafeBitCast(handler, to: Int.self) > 1 {
+            handler(number)  // not SIG_DFL (0) or SIG_IGN (1)
+        }
+    }
+
+    /// Restores the terminal from inside a signal handler.
+    static func rescue() {
+        guard isArmed != 0 else { return }
+        isArmed = 0
+        if savedStderr >= 0 { dup2(savedStderr, 2) }
+        _ = write(ttyDescriptor, resetBytes, resetCount)
+        _ = tcsetattr(ttyDescriptor, TCSANOW, &savedModes)
+    }
+
+    /// The terminal was restored normally: nothing left to rescue.
+    static func disarm() { isArmed = 0 }
+}
