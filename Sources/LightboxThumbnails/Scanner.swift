@@ -31,10 +31,12 @@ public struct Scanner: Sendable {
             }
             if Self.isDirectory(info) {
                 walk(path, info: info, into: &byFolder, problems: &problems, visited: &visited)
-            } else if let file = imageFile(at: path, info: info) {
-                byFolder[path.parent, default: []].append(file)
             } else {
-                problems.append("not an image: \(path)")
+                switch classify(path, info: info) {
+                case .image(let file): byFolder[path.parent, default: []].append(file)
+                case .refused(let reason): problems.append(reason)
+                case .ignored: problems.append("not an image: \(path)")
+                }
             }
         }
         let folders = byFolder.keys.sorted().map { folder in
@@ -64,8 +66,12 @@ public struct Scanner: Sendable {
             guard path.withCString({ stat($0, &info) }) == 0 else { continue }  // dangling link
             if Self.isDirectory(info) {
                 subfolders.append((path, info))
-            } else if let file = imageFile(at: path, info: info) {
-                files.append(file)
+            } else {
+                switch classify(path, info: info) {
+                case .image(let file): files.append(file)
+                case .refused(let reason): problems.append(reason)
+                case .ignored: break
+                }
             }
         }
         closedir(dir)
@@ -73,19 +79,49 @@ public struct Scanner: Sendable {
         for (path, info) in subfolders { walk(path, info: info, into: &byFolder, problems: &problems, visited: &visited) }
     }
 
-    /// The image at `path` if it is a regular file whose first bytes name a wanted format.
-    func imageFile(at path: ImagePath, info: stat) -> ImageFile? {
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    /// What a scanned file is.
+    enum Classification {
+        case image(ImageFile)
+        /// Named like an image but not one: the reason.
+        case refused(String)
+        case ignored
+    }
+
+    /// Whether `path` is an image (a regular file whose first bytes name a wanted format), or a
+    /// file named like one that is not.
+    func classify(_ path: ImagePath, info: stat) -> Classification {
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .ignored }
         let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .refused("cannot read \(path): \(Self.errorText())") }
         defer { close(fd) }
         var header = [UInt8](repeating: 0, count: ImageFormat.sniffLength)
         let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard count > 0, let format = ImageFormat(sniffing: Array(header.prefix(count))), formats.contains(format) else {
-            return nil
+            guard Self.hasImageName(path) else { return .ignored }
+            return .refused("not an image: \(path) (\(Self.describeContent(Array(header.prefix(max(0, count))))))")
         }
         let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        return ImageFile(path: path, byteCount: Int64(info.st_size), modified: modified, format: format)
+        return .image(ImageFile(path: path, byteCount: Int64(info.st_size), modified: modified, format: format))
+    }
+
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "gif", "webp", "tif", "tiff", "heic", "heif", "avif"]
+
+    static func hasImageName(_ path: ImagePath) -> Bool {
+        let name = path.lastComponent
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return false }
+        return imageExtensions.contains(String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased())
+    }
+
+    /// A short guess at what a file that is not an image holds, for the message.
+    static func describeContent(_ header: [UInt8]) -> String {
+        if header.isEmpty { return "empty" }
+        let text = String(decoding: header, as: UTF8.self).lowercased()
+        if text.hasPrefix("<svg") || text.hasPrefix("<?xml") { return "SVG or XML, not supported" }
+        if header.count >= 2, header[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(header[1]) {
+            return "PPM/PNM, not supported"
+        }
+        if header.allSatisfy({ $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) }) { return "text" }
+        return "unknown content"
     }
 
     static func isDirectory(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFDIR }

@@ -96,6 +96,11 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         case .success(let bytes): data = bytes
         case .failure(let error): return .failed(error.message)
         }
+        // Our own header check first: no image library sees a bomb or an empty image.
+        if let size = ImageHeader.dimensions(of: Array(data.prefix(ImageHeader.prefixLength)), format: file.format) {
+            if size.width <= 0 || size.height <= 0 { return .failed("image has no pixels (\(size.width)x\(size.height))") }
+            if size.width * size.height > vips.pixelLimit { return .failed(tooLarge(size.width, size.height)) }
+        }
         if file.format == .jpeg, let header = JPEGHeader(parsing: data), let size = TurboJPEGDecoder.size(of: data) {
             guard size.width * size.height <= vips.pixelLimit else { return .failed(tooLarge(size.width, size.height)) }
             let result = dctDecode(data, size: size, orientation: header.orientation, fitting: target)

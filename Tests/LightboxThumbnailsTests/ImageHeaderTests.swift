@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import LightboxTestSupport
+@testable import LightboxThumbnails
+
+func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+
+/// A GIF whose screen is 10x10 but whose one frame claims 65535x65535: the 35-byte bomb.
+let gifBomb: [UInt8] = Array("GIF89a".utf8) + le16(10) + le16(10) + [0, 0, 0]
+    + [0x2C] + le16(0) + le16(0) + le16(65535) + le16(65535) + [0] + [2, 2, 0x4C, 0x01, 0] + [0x3B]
+
+@Test func dimensionsOfEveryFormatFromTheirHeaders() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let png = try dir.file("a.png")
+    try TestImages.png(at: png, width: 123, height: 45)
+    #expect(ImageHeader.dimensions(of: [UInt8](try Data(contentsOf: URL(fileURLWithPath: png))), format: .png)! == (123, 45))
+    let jpeg = try dir.file("a.jpg")
+    try TestImages.jpeg(at: jpeg, width: 77, height: 66)
+    #expect(ImageHeader.dimensions(of: [UInt8](try Data(contentsOf: URL(fileURLWithPath: jpeg))), format: .jpeg)! == (77, 66))
+
+    #expect(ImageHeader.dimensions(of: gifBomb, format: .gif)! == (65535, 65535))
+    let vp8x: [UInt8] = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8X".utf8) + [10, 0, 0, 0] + [0, 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0x0F, 0, 0] + [0, 0, 0, 0]
+    #expect(ImageHeader.dimensions(of: vp8x, format: .webp)! == (0x1000000, 16))
+    let vp8: [UInt8] = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8) + [0, 0, 0, 0, 0, 0, 0, 0x9D, 0x01, 0x2A] + le16(640) + le16(480) + [0, 0]
+    #expect(ImageHeader.dimensions(of: vp8, format: .webp)! == (640, 480))
+    let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0] + le16(2)
+        + le16(256) + le16(4) + [1, 0, 0, 0] + [0x40, 0x9C, 0, 0]   // width 40000 (LONG)
+        + le16(257) + le16(3) + [1, 0, 0, 0] + le16(30000) + [0, 0]  // height 30000 (SHORT)
+    #expect(ImageHeader.dimensions(of: tiff, format: .tiff)! == (40000, 30000))
+    let heif: [UInt8] = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 12)
+        + be32(20) + Array("ispe".utf8) + [0, 0, 0, 0] + be32(8000) + be32(6000)
+        + be32(20) + Array("ispe".utf8) + [0, 0, 0, 0] + be32(320) + be32(240)
+    #expect(ImageHeader.dimensions(of: heif, format: .heif)! == (8000, 6000))
+}
+
+@Test func headersThatLieOrEndEarlyNeverReadOutOfBounds() {
+    let samples: [(ImageFormat, [UInt8])] = [(.gif, gifBomb), (.png, Array(repeating: 0x89, count: 30)), (.tiff, [0x4D, 0x4D, 0, 0x2A, 0xFF, 0xFF, 0xFF, 0xFF])]
+    for (format, bytes) in samples {
+        for cut in 0...bytes.count { _ = ImageHeader.dimensions(of: Array(bytes.prefix(cut)), format: format) }
+    }
+    var rng = SystemRandomNumberGenerator()
+    for _ in 0..<2000 {
+        let junk = (0..<Int.random(in: 0..<80, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        for format in ImageFormat.allCases { _ = ImageHeader.dimensions(of: junk, format: format) }
+    }
+}
+
+@Test func bombsAndEmptyImagesAreRefusedBeforeAnyLibrarySeesThem() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let bomb = try dir.file("bomb.gif")
+    try TestImages.bytes(gifBomb, at: bomb)
+    let pipeline = ThumbnailPipeline(diskCache: nil)
+    let result = pipeline.decode(ImageFile(path: ImagePath(bomb), byteCount: 35, modified: 0, format: .gif), fitting: PixelSize(width: 32, height: 32))
+    #expect(result == .failed("too large: 65535x65535 (4294 MP, limit 100 MP)"))
+    let empty = try dir.file("empty.png")
+    try TestImages.bytes(PNGText.signature + be32(13) + Array("IHDR".utf8) + be32(0) + be32(10) + [8, 2, 0, 0, 0, 0, 0, 0, 0], at: empty)
+    let none = pipeline.decode(ImageFile(path: ImagePath(empty), byteCount: 0, modified: 0, format: .png), fitting: PixelSize(width: 32, height: 32))
+    #expect(none == .failed("image has no pixels (0x10)"))
+}
