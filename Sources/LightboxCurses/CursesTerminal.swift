@@ -17,6 +17,8 @@ public final class CursesTerminal {
     private let screen: OpaquePointer
     private var pairs: ColorPairs
     public let colorMode: ColorMode
+    /// Whether the terminal shows UTF-8; when not, frames are painted in ASCII.
+    public let isUnicode: Bool
     private var isActive = true
 
     /// Starts curses on `/dev/tty` (or another terminal device), choosing a direct-colour terminfo
@@ -25,7 +27,13 @@ public final class CursesTerminal {
         guard let termName = environment["TERM"], !termName.isEmpty, termName != "dumb" else {
             throw Failure(description: "TERM is not set to a terminal that can show a grid (TERM=\(environment["TERM"] ?? ""))")
         }
-        if setlocale(LC_ALL, "") == nil || !Self.localeIsUTF8() { setlocale(LC_ALL, "C.UTF-8") }
+        // The user's locale says what the terminal shows: UTF-8, or ASCII only (LC_ALL=C).
+        // A UTF-8 locale that is named but not installed falls back to C.UTF-8, or wide glyphs draw blank.
+        if setlocale(LC_ALL, "") == nil {
+            let named = environment["LC_ALL"] ?? environment["LC_CTYPE"] ?? environment["LANG"] ?? ""
+            if named.lowercased().contains("utf-8") || named.lowercased().contains("utf8") { setlocale(LC_ALL, "C.UTF-8") }
+        }
+        isUnicode = Self.localeIsUTF8()
         guard let tty = fopen(device, "r+e") else {  // e: close-on-exec, kept from decoder processes
             throw Failure(description: "no terminal: cannot open \(device)")
         }
@@ -84,8 +92,9 @@ public final class CursesTerminal {
 
     /// Paints `frame`; ncurses sends only what changed.
     /// - Complexity: O(*w* × *h*).
-    public func paint(_ frame: Frame) {
+    public func paint(_ unicodeFrame: Frame) {
         guard isActive else { return }
+        let frame = isUnicode ? unicodeFrame : unicodeFrame.asciiOnly()
         var keys = Set<ColorPairs.Key>()
         for cell in frame.cells { keys.insert(pairKey(cell.style)) }
         pairs.prepare(keys)

@@ -224,6 +224,21 @@ else
     fail "grid for Ctrl-C" "$(screen)"
 fi
 
+# 6e. LC_ALL=C: an ASCII screen that still works.
+start_shell 100 30
+rm -f "$WORK/out" "$WORK/rc" "$WORK/stty"
+tm send-keys -t e2e "clear; LC_ALL=C $BIN lib > out; echo \$? > rc; stty -a > stty" Enter
+if wait_for "1/40"; then
+    tm send-keys -t e2e Space
+    wait_for "1 marked"
+    if screen | LC_ALL=C grep -q '[^ -~]'; then fail "ASCII screen" "$(screen | head -3)"; else pass "LC_ALL=C draws only ASCII"; fi
+    tm send-keys -t e2e Enter
+    wait_exit
+    [ "$(cat "$WORK/out")" = "lib/abstract/IMG_1.jpg" ] && sane && pass "and marks and accepts as usual" || fail "ASCII accept" "$(cat "$WORK/out")"
+else
+    fail "grid in ASCII" "$(screen)"
+fi
+
 # 7. No terminal: a clear error and exit 2; a bad option: exit 2.
 out=$(cd "$WORK" && setsid "$BIN" lib </dev/null 2>&1 >/dev/null); rc=$?
 if [ $rc = 2 ] && echo "$out" | grep -q "terminal"; then pass "no terminal: exit 2 with a message"; else fail "no terminal" "rc $rc: $out"; fi

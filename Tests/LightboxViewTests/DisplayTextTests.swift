@@ -31,3 +31,14 @@ import LightboxTerminal
     frame[0, 0] = Cell("▀", style: CellStyle(foreground: .rgb(1, 2, 3), background: .rgb(4, 5, 6)))
     #expect(frame.ansiText == "\u{1B}[0;38;2;1;2;3;48;2;4;5;6m▀\u{1B}[0m \u{1B}[0m\n")
 }
+
+@Test func asciiFramesKeepColoursAndReplaceEverySymbol() {
+    var frame = Frame(width: 6, height: 1)
+    frame[0, 0] = Cell("▀", style: CellStyle(foreground: .rgb(100, 0, 0), background: .rgb(0, 0, 200)))
+    frame.write("✓日…", x: 1, y: 0, style: .plain)
+    let ascii = frame.asciiOnly()
+    #expect(ascii.lines == [" *??~ "])
+    #expect(ascii[0, 0].style.background == .rgb(50, 0, 100))
+    let allASCII = ascii.text.unicodeScalars.allSatisfy { $0.isASCII }
+    #expect(allASCII)
+}
