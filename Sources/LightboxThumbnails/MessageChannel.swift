@@ -6,11 +6,17 @@ import Glibc
 public enum MessageChannel {
     public enum ReadFailure: Error, Hashable { case closed, timedOut, malformed }
 
-    /// Writes all of `bytes`; false when the other end has gone.
+    /// Writes all of `bytes`; false when the other end has gone. On a socket a vanished reader
+    /// is an error, never SIGPIPE.
     public static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
         var written = 0
+        var isSocket = true
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            var n = bytes.withUnsafeBytes { raw -> Int in
+                isSocket ? send(fd, raw.baseAddress! + written, raw.count - written, Int32(MSG_NOSIGNAL)) : -1
+            }
+            if n < 0 && isSocket && errno == ENOTSOCK { isSocket = false }
+            if !isSocket { n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) } }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return false }
             written += n

@@ -90,40 +90,28 @@ final class WorkerProcess {
     let fromChild: Int32
     private var ended = false
 
-    /// Serializes spawning, so no child inherits a pipe another worker's pipe before it is
-    /// marked close-on-exec (a stray copy would keep that worker alive after we exit).
-    private static let spawnLock = NSLock()
-
-    /// Spawns `command` with its stdin and stdout on pipes and stderr on /dev/null.
+    /// Spawns `command` with its stdin and stdout on one end of a socket pair (so writing to a
+    /// worker that died is an error, not SIGPIPE) and stderr on /dev/null.
     init?(_ command: [String]) {
-        Self.spawnLock.lock()
-        defer { Self.spawnLock.unlock() }
-        var input: [Int32] = [0, 0], output: [Int32] = [0, 0]
-        guard !command.isEmpty, Self.makePipe(&input) else { return nil }
-        guard Self.makePipe(&output) else { close(input[0]); close(input[1]); return nil }
+        var ends: [Int32] = [0, 0]
+        guard !command.isEmpty, socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            return nil
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
         let status = posix_spawn(&child, command[0], &actions, nil, argv, environ)
-        close(input[0]); close(output[1])
-        guard status == 0 else { close(input[1]); close(output[0]); return nil }
+        close(ends[1])
+        guard status == 0 else { close(ends[0]); return nil }
         pid = child
-        toChild = input[1]
-        fromChild = output[0]
-    }
-
-    /// A pipe whose ends are not inherited by other children (posix_spawn's dup2 clears the flag
-    /// on the child's copies).
-    static func makePipe(_ fds: inout [Int32]) -> Bool {
-        guard pipe(&fds) == 0 else { return false }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return true
+        toChild = ends[0]
+        fromChild = ends[0]
     }
 
     /// Kills the process and collects it.
@@ -139,7 +127,7 @@ final class WorkerProcess {
         guard !ended else { return "ended" }
         ended = true
         close(toChild)
-        close(fromChild)
+        if fromChild != toChild { close(fromChild) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signal = status & 0x7F
