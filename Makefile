@@ -1,11 +1,11 @@
 # Lightbox: `make run` opens the sample library, `make test` runs every test.
 SHELL := /bin/bash
 APT_PACKAGES := pkg-config libncurses-dev ncurses-term libvips-dev libturbojpeg0-dev zlib1g-dev
-TEST_PACKAGES := tmux
+TEST_PACKAGES := tmux python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
-.PHONY: run build deps test-deps bench-deps test unit-test e2e-test bench samples clean
+.PHONY: run build deps test-deps bench-deps test unit-test e2e-test test-hostile test-asan test-tsan bench samples clean
 
 ## Installs the Debian packages that are missing (through sudo when not root).
 deps:
@@ -25,11 +25,26 @@ build: deps
 run: build
 	.build/release/lightbox assets
 
-## Unit and snapshot tests, then the end-to-end tests in tmux.
+## Unit and snapshot tests, the end-to-end tests in tmux, and the generated hostile inputs.
 test: test-deps
 	swift build -c release $(SWIFT_FLAGS)
 	swift test $(SWIFT_FLAGS)
 	bash Tests/EndToEnd/run.sh .build/release/lightbox
+	bash Tests/Hostile/run.sh .build/release/lightbox --fast
+
+## Every hostile input: generated ones and the broken images Debian packages ship.
+test-hostile:
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="gdk-pixbuf-tests golang-github-rwcarlsen-goexif-dev"
+	swift build -c release $(SWIFT_FLAGS)
+	bash Tests/Hostile/run.sh .build/release/lightbox
+
+## The unit tests under AddressSanitizer (leaks inside XCTest itself are suppressed).
+test-asan: test-deps
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp swift test --sanitize=address
+
+## The thumbnail provider's and decoder pool's concurrency tests under ThreadSanitizer.
+test-tsan: test-deps
+	swift test --sanitize=thread --filter "ThumbnailProvider|WorkerPool|workIsTaken|resultsArrive|aConcurrentReader|theWorkerLoop"
 
 ## Figures beside timg, chafa, djpeg and vipsthumbnail, on a generated corpus (about 6 GB, made once).
 bench-deps:

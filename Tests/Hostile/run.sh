@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs hostile inputs through the scanner, the header parsers, the decoder processes and the view
+# (--snapshot), one file at a time and all together, with a time limit. Fails on any crash, hang
+# or escape byte that did not come from Lightbox's own colours.
+# Usage: run.sh LIGHTBOX [--fast]   (--fast: the generated corpus only)
+set -uo pipefail
+BIN=$(realpath "$1")
+FAST=${2:-}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+export XDG_CACHE_HOME="$WORK/cache"
+cd "$(dirname "$0")/../.."
+passed=0; failed=0
+
+python3 Tests/Hostile/make_corpus.py "$WORK/generated" assets/city/IMG_1.jpg assets/city/IMG_4.png >/dev/null || exit 1
+folders=("$WORK/generated")
+if [ "$FAST" != "--fast" ]; then
+    for dir in /usr/libexec/installed-tests/gdk-pixbuf/test-images/fail \
+               /usr/libexec/installed-tests/gdk-pixbuf/test-images/randomly-modified \
+               /usr/share/gocode/src/github.com/rwcarlsen/goexif/exif/corrupt \
+               /usr/lib/go-1.19/src/image/testdata; do
+        [ -d "$dir" ] && folders+=("$dir")
+    done
+fi
+
+# Output may hold only our own SGR colour sequences: ESC [ digits/semicolons m.
+clean() { ! LC_ALL=C grep -aP '\x1b(?!\[[0-9;]*m)|[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]' "$1" >/dev/null; }
+
+check() {  # check WHAT PATH
+    timeout 30 "$BIN" --snapshot 100x30 --no-disk-cache "$2" >"$WORK/out" 2>"$WORK/err"
+    local rc=$?
+    if [ $rc -ge 124 ]; then
+        failed=$((failed + 1)); echo "FAIL - $1: exit $rc $(head -c 300 "$WORK/err")"
+    elif ! clean "$WORK/out"; then
+        failed=$((failed + 1)); echo "FAIL - $1: stray control bytes in the output"
+    else
+        passed=$((passed + 1))
+    fi
+}
+
+for folder in "${folders[@]}"; do
+    count=0
+    while IFS= read -r -d '' file; do
+        check "$file" "$file"
+        count=$((count + 1))
+    done < <(find "$folder" -maxdepth 1 -type f -print0)
+    check "all of $folder" "$folder"
+    echo "checked $count files of $folder, one by one and together"
+done
+# A tiny view of the generated folder, so every broken tile is on screen and drawn.
+timeout 30 "$BIN" --snapshot 300x200 --no-disk-cache "$WORK/generated" >"$WORK/out" 2>&1
+rc=$?
+if [ $rc = 0 ] && clean "$WORK/out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL - large snapshot: exit $rc"; fi
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
