@@ -5,7 +5,7 @@ TEST_PACKAGES := tmux python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
-.PHONY: run build deps test-deps bench-deps test unit-test e2e-test test-hostile test-asan test-tsan bench samples clean
+.PHONY: run build deps test-deps bench-deps test unit-test e2e-test test-hostile test-asan test-tsan fuzz bench samples clean
 
 ## Installs the Debian packages that are missing (through sudo when not root).
 deps:
@@ -37,6 +37,10 @@ test-hostile:
 	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="gdk-pixbuf-tests golang-github-rwcarlsen-goexif-dev"
 	swift build -c release $(SWIFT_FLAGS)
 	bash Tests/Hostile/run.sh .build/release/lightbox
+
+## libFuzzer on every parser of outside bytes, FUZZ_SECONDS each (default 60).
+fuzz: test-deps
+	bash Tests/Fuzz/run.sh $(or $(FUZZ_SECONDS),60)
 
 ## The unit tests under AddressSanitizer (leaks inside XCTest itself are suppressed).
 test-asan: test-deps

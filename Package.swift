@@ -30,6 +30,10 @@ let package = Package(
             "LightboxApp", "LightboxView", "LightboxThumbnails", "LightboxTestSupport", "LightboxCurses",
         ]),
 
+        // libFuzzer targets; `make fuzz` builds them with -sanitize=fuzzer (libFuzzer supplies main).
+        .executableTarget(name: "lightbox-fuzz", dependencies: ["LightboxThumbnails", "LightboxTerminal"],
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+
         .target(name: "LightboxTestSupport", dependencies: ["LightboxTerminal", "LightboxThumbnails"]),
         .testTarget(name: "LightboxLayoutTests", dependencies: ["LightboxLayout"]),
         .testTarget(name: "LightboxAppTests", dependencies: ["LightboxApp", "LightboxTestSupport"]),

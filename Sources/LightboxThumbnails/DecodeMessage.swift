@@ -82,7 +82,7 @@ public enum DecodeMessage {
         }
         mutating func i64() -> Int64? {
             guard let low = u32(), let high = u32() else { return nil }
-            return Int64(UInt64(low) | UInt64(high) << 32)
+            return Int64(bitPattern: UInt64(low) | UInt64(high) << 32)
         }
         mutating func rest() -> [UInt8] { defer { at = bytes.count }; return Array(bytes[at...]) }
     }

@@ -18,6 +18,12 @@ public enum ImageHeader {
         }
     }
 
+    /// `width` x `height`, saturating: headers may declare sizes whose product overflows.
+    public static func pixelCount(_ width: Int, _ height: Int) -> Int {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow || product < 0 ? .max : product
+    }
+
     static func be32(_ d: [UInt8], _ i: Int) -> Int? {
         guard i >= 0, i + 4 <= d.count else { return nil }
         return Int(d[i]) << 24 | Int(d[i + 1]) << 16 | Int(d[i + 2]) << 8 | Int(d[i + 3])
@@ -50,7 +56,7 @@ public enum ImageHeader {
             switch d[i] {
             case 0x2C:  // image descriptor
                 guard let w = le16(d, i + 5), let h = le16(d, i + 7), i + 9 < d.count else { return largest }
-                if w * h > largest.0 * largest.1 { largest = (w, h) }
+                if pixelCount(w, h) > pixelCount(largest.0, largest.1) { largest = (w, h) }
                 frames += 1
                 var j = i + 10
                 if d[i + 9] & 0x80 != 0 { j += 3 << (Int(d[i + 9] & 7) + 1) }  // local colour table
@@ -128,7 +134,7 @@ public enum ImageHeader {
         while i + 16 <= d.count {
             if d[i] == marker[0] && d[i + 1] == marker[1] && d[i + 2] == marker[2] && d[i + 3] == marker[3],
                let w = be32(d, i + 8), let h = be32(d, i + 12) {
-                if largest == nil || w * h > largest!.0 * largest!.1 { largest = (w, h) }
+                if largest == nil || pixelCount(w, h) > pixelCount(largest!.0, largest!.1) { largest = (w, h) }
                 i += 16
             } else {
                 i += 1

@@ -99,10 +99,10 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         // Our own header check first: no image library sees a bomb or an empty image.
         if let size = ImageHeader.dimensions(of: Array(data.prefix(ImageHeader.prefixLength)), format: file.format) {
             if size.width <= 0 || size.height <= 0 { return .failed("image has no pixels (\(size.width)x\(size.height))") }
-            if size.width * size.height > vips.pixelLimit { return .failed(tooLarge(size.width, size.height)) }
+            if ImageHeader.pixelCount(size.width, size.height) > vips.pixelLimit { return .failed(tooLarge(size.width, size.height)) }
         }
         if file.format == .jpeg, let header = JPEGHeader(parsing: data), let size = TurboJPEGDecoder.size(of: data) {
-            guard size.width * size.height <= vips.pixelLimit else { return .failed(tooLarge(size.width, size.height)) }
+            guard ImageHeader.pixelCount(size.width, size.height) <= vips.pixelLimit else { return .failed(tooLarge(size.width, size.height)) }
             let result = dctDecode(data, size: size, orientation: header.orientation, fitting: target)
             if case .decoded = result { statistics.record(.dct) }
             return result
@@ -118,7 +118,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     }
 
     func tooLarge(_ width: Int, _ height: Int) -> String {
-        "too large: \(width)x\(height) (\(width * height / 1_000_000) MP, limit \(vips.pixelLimit / 1_000_000) MP)"
+        "too large: \(width)x\(height) (\(ImageHeader.pixelCount(width, height) / 1_000_000) MP, limit \(vips.pixelLimit / 1_000_000) MP)"
     }
 
     /// The pixels a `width` x `height` image (as stored) must have to fill `box` once oriented.
@@ -142,7 +142,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     func exifThumbnail(_ file: ImageFile, fitting box: PixelSize) -> Thumbnail? {
         guard case .success(let prefix) = FileReader.prefix(file.path, count: Self.headerBytes),
               let header = JPEGHeader(parsing: prefix.bytes), let range = header.exifThumbnail,
-              header.width > 0, header.height > 0, header.width * header.height <= vips.pixelLimit else { return nil }
+              header.width > 0, header.height > 0, ImageHeader.pixelCount(header.width, header.height) <= vips.pixelLimit else { return nil }
         let embedded = Array(prefix.bytes[range])
         guard let size = TurboJPEGDecoder.size(of: embedded) else { return nil }
         let needed = Self.neededStoredSize(width: header.width, height: header.height, orientation: header.orientation, box: box)

@@ -60,3 +60,19 @@ let gifBomb: [UInt8] = Array("GIF89a".utf8) + le16(10) + le16(10) + [0, 0, 0]
     let none = pipeline.decode(ImageFile(path: ImagePath(empty), byteCount: 0, modified: 0, format: .png), fitting: PixelSize(width: 32, height: 32))
     #expect(none == .failed("image has no pixels (0x10)"))
 }
+
+@Test func sizesWhoseProductOverflowsAreRefusedNotATrap() throws {
+    // Found by make fuzz (target header): two ispe boxes of 4,000,000,000 x 4,000,000,000.
+    let huge: [UInt8] = [0, 0, 0, 0] + be32(20) + Array("ispe".utf8) + [0, 0, 0, 0] + [0xEE, 0x6B, 0x28, 0x00, 0xEE, 0x6B, 0x28, 0x00]
+        + be32(20) + Array("ispe".utf8) + [0, 0, 0, 0] + [0xEE, 0x6B, 0x28, 0x00, 0xEE, 0x6B, 0x28, 0x00]
+    #expect(ImageHeader.dimensions(of: huge, format: .heif)! == (4_000_000_000, 4_000_000_000))
+    #expect(ImageHeader.pixelCount(4_000_000_000, 4_000_000_000) == .max)
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("huge.png")
+    try TestImages.bytes(PNGText.signature + be32(13) + Array("IHDR".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + [8, 2, 0, 0, 0, 0, 0, 0, 0], at: path)
+    let result = ThumbnailPipeline(diskCache: nil).decode(ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: .png),
+                                                         fitting: PixelSize(width: 8, height: 8))
+    guard case .failed(let reason) = result else { Issue.record("decoded"); return }
+    #expect(reason.hasPrefix("too large: 4294967295x4294967295"))
+}

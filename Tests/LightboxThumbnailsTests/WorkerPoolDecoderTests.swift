@@ -82,3 +82,14 @@ let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modifi
     guard case .failed(let reason) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else { return }
     #expect(reason.contains("decoder"))
 }
+
+@Test func negativeTimesRoundTripAndFuzzFindingsStayFixed() {
+    // Files dated before 1970 have negative times; reading them back used to trap.
+    let old = ImageFile(path: ImagePath("/old.jpg"), byteCount: 1, modified: -5_000_000_000, format: .png)
+    let request = DecodeMessage.Request.decode(old, PixelSize(width: 4, height: 4))
+    #expect(DecodeMessage.request(from: Array(DecodeMessage.encode(request).dropFirst(4))) == request)
+    // The input libFuzzer found (make fuzz, target message).
+    let found: [UInt8] = [0x00, 0x95, 0x00, 0x10, 0x00, 0x95, 0x00, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF]
+    #expect(DecodeMessage.request(from: found) == nil)
+    #expect(DecodeMessage.response(from: found) == nil)
+}

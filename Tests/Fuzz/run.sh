@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# make fuzz: builds the libFuzzer targets with AddressSanitizer and runs each for SECONDS.
+# Crashes are written to Tests/Fuzz/artifacts/; turn each into a regression test.
+# Usage: run.sh [SECONDS]
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+SECONDS_EACH=${1:-60}
+swift build --product lightbox-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIGHTBOX_FUZZING --build-path .build/fuzz || exit 1
+mkdir -p Tests/Fuzz/artifacts
+status=0
+for target in header exif png sanitizer message; do
+    corpus=".build/fuzz/corpus/$target"
+    mkdir -p "$corpus"
+    # Seeds: the sample library's images for the parsers of image bytes.
+    case $target in header|exif|png) find assets -type f | head -20 | xargs -I{} cp {} "$corpus/" ;; esac
+    echo "== $target ($SECONDS_EACH s)"
+    SWIFT_BACKTRACE=enable=no LIGHTBOX_FUZZ_TARGET=$target .build/fuzz/debug/lightbox-fuzz "$corpus" \
+        -max_total_time="$SECONDS_EACH" -max_len=65536 -artifact_prefix="Tests/Fuzz/artifacts/$target-" 2>&1 \
+        | grep -E "DONE|ERROR|SUMMARY|Test unit written" || true
+    ls Tests/Fuzz/artifacts/"$target"-* >/dev/null 2>&1 && { echo "crash found in $target"; status=1; }
+done
+exit $status
