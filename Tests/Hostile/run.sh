@@ -51,5 +51,20 @@ done
 timeout 30 "$BIN" --snapshot 300x200 --no-disk-cache "$WORK/generated" >"$WORK/out" 2>&1
 rc=$?
 if [ $rc = 0 ] && clean "$WORK/out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL - large snapshot: exit $rc"; fi
+# Permission denied, as an unprivileged user: reported in the status line, the rest still shown.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    perm="$WORK/perm"
+    mkdir -p "$perm/locked"
+    cp assets/city/IMG_1.jpg "$perm/open.jpg"; cp assets/city/IMG_2.jpg "$perm/secret.jpg"; cp assets/city/IMG_3.jpg "$perm/locked/x.jpg"
+    chmod 000 "$perm/secret.jpg" "$perm/locked"; chmod 755 "$WORK" "$perm"
+    out=$(cd "$perm" && timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" --snapshot 120x30 --no-disk-cache . 2>&1)
+    rc=$?
+    text=$(echo "$out" | sed 's/\x1b\[[0-9;]*m//g')
+    if [ $rc = 0 ] && echo "$text" | grep -q "open.jpg" && echo "$text" | grep -q "Permission denied" && echo "$text" | grep -q "+1 more"; then
+        passed=$((passed + 1)); echo "ok - unreadable file and folder reported, the readable image shown"
+    else
+        failed=$((failed + 1)); echo "FAIL - permissions: exit $rc: $(echo "$text" | tail -1)"
+    fi
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

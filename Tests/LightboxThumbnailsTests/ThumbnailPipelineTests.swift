@@ -165,3 +165,23 @@ func isBlue(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.2 > 200 && p.0 < 60 && p.1 <
     let left = image.oriented(8)   // counter-clockwise: the left half goes to the bottom
     #expect(left.pixel(x: 0, y: 3) == (255, 0, 0) && left.pixel(x: 0, y: 0) == (0, 0, 255))
 }
+
+@Test func filesChangedAfterTheScanFailCleanly() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["a.jpg", "b.jpg", "c.jpg"] { try TestImages.jpeg(at: try dir.file(name), width: 640, height: 480) }
+    let files = Scanner().scan([ImagePath(dir.path)]).folders.flatMap(\.files)
+    #expect(files.count == 3)
+    // Truncated, replaced by text, and deleted between the scan and the decode.
+    let a = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/a.jpg"))
+    try a.prefix(a.count / 3).write(to: URL(fileURLWithPath: dir.path + "/a.jpg"))
+    try Data("no longer a picture".utf8).write(to: URL(fileURLWithPath: dir.path + "/b.jpg"))
+    try FileManager.default.removeItem(atPath: dir.path + "/c.jpg")
+    let pipeline = ThumbnailPipeline(diskCache: nil)
+    let reasons = files.map { file -> String? in
+        if case .failed(let reason) = pipeline.decode(file, fitting: PixelSize(width: 32, height: 32)) { return reason }
+        return nil
+    }
+    #expect(reasons.allSatisfy { $0 != nil }, "\(reasons)")
+    #expect(reasons[2]?.contains("No such file") == true)
+}
