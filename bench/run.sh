@@ -41,6 +41,8 @@ row "---" "---" "---" "---"
 
 read -r lw24 lc24 lm24 < <(measure "$RUNS" "$BIN" --snapshot 160x48 --no-disk-cache "$P24")
 row "lightbox --snapshot 160x48, 24 files, cold" "$lw24" "$lc24" "$((lm24 / 1024))"
+read -r pw24 pc24 pm24 < <(measure "$RUNS" "$BIN" --snapshot 160x48 --no-disk-cache --decoders thread "$P24")
+row "lightbox ... --decoders thread (in-process decoding), 24 files, cold" "$pw24" "$pc24" "$((pm24 / 1024))"
 read -r tw24 tc24 tm24 < <(measure "$RUNS" timg --grid=6x4 -g160x48 -ph --threads=2 "$P24"/*)
 row "timg --grid=6x4 -g160x48 -ph --threads=2, 24 files" "$tw24" "$tc24" "$((tm24 / 1024))"
 read -r dw24 dc24 dm24 < <(measure "$RUNS" sh -c "ls '$P24'/*.jpg | xargs -P2 -n12 sh -c 'for f; do djpeg -scale 1/8 \"\$f\"; done' _")
@@ -74,6 +76,7 @@ echo
 echo "Ratios:"
 echo "- cold 24 files: lightbox / djpeg floor = $(ratio "$lw24" "$dw24"), lightbox / timg = $(ratio "$lw24" "$tw24")"
 echo "- cold 2,000 files: lightbox / timg = $(ratio "$lw2k" "$tw2k")"
+echo "- decoder processes / in-process threads, cold 24 files: wall $(ratio "$lw24" "$pw24"), CPU $(ratio "$lc24" "$pc24")"
 echo "- laziness: CPU of the 2,000-file snapshot / a snapshot of a folder of only its $shown visible files = $(ratio "$lc2k" "$fc")"
 echo "  (/ the 24-file folder's = $(ratio "$lc2k" "$lc24"); the 160x48 screen shows $shown tiles of the big folder, 24 of the small one)"
 echo

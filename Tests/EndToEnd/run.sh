@@ -239,9 +239,61 @@ else
     fail "grid in ASCII" "$(screen)"
 fi
 
+# 6f. SIGHUP and an outside SIGINT end it cleanly; a storm of resizes leaves the right layout.
+for sig in HUP INT; do
+    start_shell 100 30
+    launch lib
+    if wait_for "1/40"; then
+        pkill -$sig -f "$BIN lib"
+        wait_exit
+        want=$([ $sig = HUP ] && echo 129 || echo 130)
+        [ "$(cat "$WORK/rc")" = "$want" ] && sane && pass "SIG$sig: exit $want, terminal sane" || fail "SIG$sig" "rc $(cat "$WORK/rc")"
+    else
+        fail "grid for SIG$sig" "$(screen)"
+    fi
+done
+start_shell 100 30
+launch lib
+if wait_for "1/40"; then
+    for size in 1x1 2x1 1x3 300x5 40x80 7x7 150x40 3x3 90x25; do tm resize-window -t e2e -x "${size%x*}" -y "${size#*x}"; done
+    tm resize-window -t e2e -x 100 -y 30
+    sleep 0.8
+    columns=$(screen | grep -m1 'IMG_' | grep -o 'IMG_' | wc -l)
+    expected=$(cd "$WORK" && "$BIN" --snapshot 100x30 lib | sed 's/\x1b\[[0-9;]*m//g' | grep -m1 'IMG_' | grep -o 'IMG_' | wc -l)
+    [ "$columns" = "$expected" ] && screen | grep -q "1/40" && pass "a storm of resizes ends in the right layout ($columns columns)" || fail "resize storm" "$(screen)"
+    tm send-keys -t e2e q
+    wait_exit
+else
+    fail "grid for resizes" "$(screen)"
+fi
+
+# 6g. A reader that goes away (SIGPIPE on stdout) is not an error worth a crash.
+start_shell 100 30
+rm -f "$WORK/rc"
+tm send-keys -t e2e "clear; $BIN lib | true; echo \${PIPESTATUS[0]} > rc; stty -a > stty" Enter
+if wait_for "1/40"; then
+    tm send-keys -t e2e Enter
+    wait_exit
+    rc=$(cat "$WORK/rc")
+    [ "$rc" -lt 128 ] && sane && pass "stdout closed early: exit $rc, no crash, terminal sane" || fail "SIGPIPE" "rc $rc"
+else
+    fail "grid for SIGPIPE" "$(screen)"
+fi
+
 # 7. No terminal: a clear error and exit 2; a bad option: exit 2.
 out=$(cd "$WORK" && setsid "$BIN" lib </dev/null 2>&1 >/dev/null); rc=$?
 if [ $rc = 2 ] && echo "$out" | grep -q "terminal"; then pass "no terminal: exit 2 with a message"; else fail "no terminal" "rc $rc: $out"; fi
+start_shell 100 30
+rm -f "$WORK/rc"
+tm send-keys -t e2e "clear; TERM=no-such-terminal $BIN lib > out 2> err; echo \$? > rc; stty -a > stty" Enter
+wait_exit
+if [ "$(cat "$WORK/rc")" = 2 ] && grep -q "unknown terminal" "$WORK/err" && [ ! -s "$WORK/out" ]; then
+    pass "unknown TERM: exit 2 with a message, nothing on stdout"
+else
+    fail "unknown TERM" "rc $(cat "$WORK/rc"): $(cat "$WORK/err")"
+fi
+out=$(cd "$WORK" && env -u TERM "$BIN" lib 2>&1 >/dev/null); rc=$?
+if [ $rc = 2 ] && echo "$out" | grep -q "TERM"; then pass "TERM unset: exit 2 with a message"; else fail "TERM unset" "rc $rc: $out"; fi
 out=$("$BIN" --columns 0 "$WORK/lib" 2>&1); rc=$?
 if [ $rc = 2 ] && echo "$out" | grep -q "columns"; then pass "bad --columns: exit 2 with a message"; else fail "bad columns" "rc $rc: $out"; fi
 
