@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Reads users' files safely: regular files only (never a FIFO or device), opened non-blocking,
+/// Reads users' files safely (and writes whole buffers): regular files only (never a FIFO or device), opened non-blocking,
 /// read with `read` into memory (no `mmap`, so a file truncated under us cannot raise SIGBUS).
 public enum FileReader {
     public struct Failure: Error, Hashable { public var message: String }
@@ -30,6 +30,18 @@ public enum FileReader {
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .failure(Failure(message: "not a regular file")) }
         guard info.st_size <= limit else { return .failure(Failure(message: "file too large (\(info.st_size >> 20) MiB)")) }
         return body(fd, Int(info.st_size))
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying short writes; false when the descriptor fails.
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            written += n
+        }
+        return true
     }
 
     /// Up to `count` bytes from the current position; fewer if the file shrank.

@@ -153,15 +153,9 @@ public struct FreedesktopCache: Sendable {
         guard let png = PNGWriter.encode(thumbnail, text: text) else { return false }
         let fd = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
         guard fd >= 0 else { return false }
-        var written = 0
-        while written < png.count {
-            let n = png.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            written += n
-        }
+        let complete = FileReader.writeAll(png, to: fd)
         close(fd)
-        guard written == png.count else {
+        guard complete else {
             _ = temporary.withCString { unlink($0) }
             return false
         }

@@ -10,13 +10,9 @@ public enum MessageChannel {
     /// is an error, never SIGPIPE.
     public static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
         var written = 0
-        var isSocket = true
         while written < bytes.count {
-            var n = bytes.withUnsafeBytes { raw -> Int in
-                isSocket ? send(fd, raw.baseAddress! + written, raw.count - written, Int32(MSG_NOSIGNAL)) : -1
-            }
-            if n < 0 && isSocket && errno == ENOTSOCK { isSocket = false }
-            if !isSocket { n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) } }
+            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + written, $0.count - written, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == ENOTSOCK { return FileReader.writeAll(Array(bytes[written...]), to: fd) }  // a pipe
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return false }
             written += n

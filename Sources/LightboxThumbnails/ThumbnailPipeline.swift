@@ -19,15 +19,8 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     }
 
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
+        if let known = fromDiskCache(file, fitting: box, usingLibraries: true) { return known }
         let source = diskCache.map { _ in cacheSource(for: file) }
-        if let cache = diskCache, let source {
-            if cache.contains(source.absolutePath) { return failed("inside the thumbnail cache: not thumbnailed") }
-            if let png = cache.lookup(source, needing: max(box.width, box.height)), let thumbnail = decodeCacheEntry(png, fitting: box) {
-                statistics.record(.diskCache)
-                return .decoded(thumbnail)
-            }
-            if let reason = cache.recordedFailure(for: source) { return failed(reason) }
-        }
         if file.format == .jpeg, let thumbnail = exifThumbnail(file, fitting: box) {
             statistics.record(.exif)
             return .decoded(thumbnail)
@@ -46,6 +39,27 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
             if let cache = diskCache, let source, reason.hasPrefix("cannot decode") { cache.storeFailure(reason, for: source) }
             return failed(reason)
         }
+    }
+
+    /// What the disk cache already knows of `file`: a valid entry (decoded by our own PNG decoder,
+    /// or by libvips too when `usingLibraries`), a recorded failure, or a refusal; nil when the
+    /// file itself must be decoded. Without libraries no image library runs, so it is safe in the
+    /// app's own process.
+    public func fromDiskCache(_ file: ImageFile, fitting box: PixelSize, usingLibraries: Bool) -> DecodeResult? {
+        guard let cache = diskCache else { return nil }
+        let source = cacheSource(for: file)
+        if cache.contains(source.absolutePath) { return failed("inside the thumbnail cache: not thumbnailed") }
+        if let png = cache.lookup(source, needing: max(box.width, box.height)) {
+            var thumbnail = PNGDecoder.decode(png, background: vips.background)?.downscaled(toFit: box)
+            if thumbnail == nil, usingLibraries, case .decoded(let decoded) = vips.decode(data: png, fitting: box) { thumbnail = decoded }
+            if let thumbnail {
+                statistics.record(.diskCache)
+                return .decoded(thumbnail)
+            }
+            if !usingLibraries { return nil }
+        }
+        if let reason = cache.recordedFailure(for: source) { return failed(reason) }
+        return nil
     }
 
     /// What `warm(_:size:)` did with one file.
@@ -70,14 +84,6 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
             if reason.hasPrefix("cannot decode") { cache.storeFailure(reason, for: source) }
             return .failed(reason)
         }
-    }
-
-    /// A cache entry's pixels fitted to `box`: our own PNG decoder for the usual 8-bit entries,
-    /// libvips for anything else.
-    func decodeCacheEntry(_ png: [UInt8], fitting box: PixelSize) -> Thumbnail? {
-        if let pixels = PNGDecoder.decode(png, background: vips.background) { return pixels.downscaled(toFit: box) }
-        if case .decoded(let thumbnail) = vips.decode(data: png, fitting: box) { return thumbnail }
-        return nil
     }
 
     func cacheSource(for file: ImageFile) -> FreedesktopCache.Source {

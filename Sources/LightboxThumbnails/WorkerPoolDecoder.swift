@@ -23,7 +23,12 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
 
     deinit { shutdown() }
 
+    /// Answers from the disk cache in this process when it can (our own parsers only, no image
+    /// library), so a warm start needs no worker at all.
+    public var local: ThumbnailPipeline?
+
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
+        if let known = local?.fromDiskCache(file, fitting: box, usingLibraries: false) { return known }
         switch exchange(.decode(file, box)) {
         case .success(let response):
             if case .decoded(let result) = response.body { return result }

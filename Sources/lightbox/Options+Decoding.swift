@@ -23,6 +23,7 @@ extension Options {
         var command = [executable, "--decode-worker", "--max-megapixels", String(pixelLimit / 1_000_000)]
         if let cache = diskCache { command += ["--cache-dir", cache.root.description] } else { command.append("--no-disk-cache") }
         let pool = WorkerPoolDecoder(command: command, timeLimit: decodeTimeLimit)
+        pool.local = diskCache.map { ThumbnailPipeline(vips: VipsDecoder(pixelLimit: pixelLimit), diskCache: $0, statistics: pool.statistics) }
         return Decoder(decoder: pool, statistics: pool.statistics) { pool.warm($0, size: .normal) }
     }
 

@@ -5,15 +5,9 @@ import Glibc
 
 /// Writing to the standard streams, bytes exactly.
 enum Output {
-    /// Writes all of `bytes` to a descriptor.
+    /// Writes all of `bytes` to a descriptor (a reader that went away is not worth an error).
     static func write(_ bytes: [UInt8], to fd: Int32 = 1) {
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            written += n
-        }
+        _ = FileReader.writeAll(bytes, to: fd)
     }
 
     static func error(_ message: String) {

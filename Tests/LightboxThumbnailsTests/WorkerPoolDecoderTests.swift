@@ -93,3 +93,23 @@ let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modifi
     #expect(DecodeMessage.request(from: found) == nil)
     #expect(DecodeMessage.response(from: found) == nil)
 }
+
+@Test func diskCacheHitsAreServedWithoutAWorker() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("photo.jpg")
+    try TestImages.jpeg(at: path, width: 800, height: 600)
+    var info = stat()
+    stat(path, &info)
+    let file = ImageFile(path: ImagePath(path), byteCount: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000, format: .jpeg)
+    let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"))
+    #expect(ThumbnailPipeline(diskCache: cache).warm(file) == .written)
+    // Every worker would crash: only the in-process cache path can answer.
+    let pool = WorkerPoolDecoder(command: ["/bin/sh", "-c", "kill -SEGV $$"])
+    pool.local = ThumbnailPipeline(diskCache: cache, statistics: pool.statistics)
+    guard case .decoded(let thumbnail) = pool.decode(file, fitting: PixelSize(width: 40, height: 40)) else {
+        Issue.record("a cached thumbnail went to a worker"); return
+    }
+    #expect(thumbnail.width == 40 && thumbnail.height == 30)
+    #expect(pool.statistics.count(.diskCache) == 1)
+}
