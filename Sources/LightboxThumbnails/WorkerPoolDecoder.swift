@@ -78,6 +78,15 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         }
     }
 
+    /// Starts `count` workers now, so their start-up (loading the image libraries) overlaps
+    /// whatever the app does before its first decode.
+    public func prestart(_ count: Int) {
+        let started = (0..<count).compactMap { _ in WorkerProcess(command) }
+        lock.lock()
+        idle += started
+        lock.unlock()
+    }
+
     /// Ends the idle workers (busy ones end when their answer is read or the process exits).
     public func shutdown() {
         lock.lock()

@@ -18,7 +18,7 @@ enum InteractiveSession {
         case cancelled(exitCode: Int32)
     }
 
-    static func run(library: Library, options: Options, problems: [String]) throws -> Outcome {
+    static func run(library: Library, options: Options, decoder pipeline: Decoder, problems: [String]) throws -> Outcome {
         let signalFD = Signals.install()
         let terminal = try CursesTerminal(environment: ProcessInfo.processInfo.environment)
         let capture = StderrCapture()
@@ -35,7 +35,6 @@ enum InteractiveSession {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
         let wakeWrite = wake[1]
-        let pipeline = options.makeDecoder()
         let provider = ThumbnailProvider(decoder: pipeline.decoder) {
             var byte: UInt8 = 1
             _ = write(wakeWrite, &byte, 1)
@@ -45,6 +44,7 @@ enum InteractiveSession {
         var state = GalleryState(library: library, spec: options.spec, width: size.width, height: size.height,
                                  cacheBudget: options.cacheBytes, scanProblems: problems)
         func finish(_ outcome: Outcome) -> Outcome {
+            pipeline.shutdown()
             if options.printsStatistics {
                 report = statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
                                           cacheCount: state.thumbnails.count)

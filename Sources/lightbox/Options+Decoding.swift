@@ -15,16 +15,18 @@ extension Options {
     }
 
     /// The decoder the app uses: worker processes running this binary, or the in-process pipeline.
-    func makeDecoder() -> Decoder {
+    /// With `prestartsDecoders`, the workers start at once rather than at the first file that needs one.
+    func makeDecoder(prestartsDecoders: Bool = false) -> Decoder {
         guard decodesInProcesses, let executable = Self.executablePath else {
             let pipeline = makePipeline()
-            return Decoder(decoder: pipeline, statistics: pipeline.statistics) { pipeline.warm($0) }
+            return Decoder(decoder: pipeline, statistics: pipeline.statistics, warm: { pipeline.warm($0) }, shutdown: {})
         }
         var command = [executable, "--decode-worker", "--max-megapixels", String(pixelLimit / 1_000_000)]
         if let cache = diskCache { command += ["--cache-dir", cache.root.description] } else { command.append("--no-disk-cache") }
         let pool = WorkerPoolDecoder(command: command, timeLimit: decodeTimeLimit)
         pool.local = diskCache.map { ThumbnailPipeline(vips: VipsDecoder(pixelLimit: pixelLimit), diskCache: $0, statistics: pool.statistics) }
-        return Decoder(decoder: pool, statistics: pool.statistics) { pool.warm($0, size: .normal) }
+        if prestartsDecoders { pool.prestart(ProcessInfo.processInfo.activeProcessorCount) }
+        return Decoder(decoder: pool, statistics: pool.statistics, warm: { pool.warm($0, size: .normal) }, shutdown: { pool.shutdown() })
     }
 
     /// This program's own executable, for starting decoder processes.
@@ -40,6 +42,8 @@ struct Decoder {
     var decoder: any ThumbnailDecoding
     var statistics: DecodeStatistics
     var warm: @Sendable (ImageFile) -> ThumbnailPipeline.WarmOutcome
+    /// Ends decoder processes and collects them (so their CPU time counts as ours).
+    var shutdown: @Sendable () -> Void
 }
 
 /// What `--stats` prints.

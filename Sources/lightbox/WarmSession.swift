@@ -16,7 +16,9 @@ enum WarmSession {
             return 2
         }
         for signal in [SIGINT, SIGTERM, SIGHUP] { Glibc.signal(signal) { _ in WarmSession.interrupted = 1 } }
-        let warm = options.makeDecoder().warm
+        let decoder = options.makeDecoder()
+        let warm = decoder.warm
+        defer { decoder.shutdown() }
         let tally = Tally()
         let start = Date()
         let workers = ProcessInfo.processInfo.activeProcessorCount

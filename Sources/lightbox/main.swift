@@ -37,6 +37,8 @@ func main() -> Int32 {
     if options.showsHelp { Output.write(Array((Options.usage + "\n").utf8)); return 0 }
     if options.showsVersion { Output.write(Array("lightbox \(version)\n".utf8)); return 0 }
 
+    // Decoder processes start loading their libraries while we scan.
+    let decoder = options.warms ? nil : options.makeDecoder(prestartsDecoders: true)
     let scan = Scanner().scan(options.paths)
     let library = Library(folders: supportedOnly(scan.folders))
     if library.isEmpty {
@@ -49,10 +51,10 @@ func main() -> Int32 {
         return WarmSession.run(files: library.files, options: options)
     }
     if let size = options.snapshotSize {
-        return SnapshotSession.run(library: library, options: options, size: size, problems: scan.problems)
+        return SnapshotSession.run(library: library, options: options, decoder: decoder!, size: size, problems: scan.problems)
     }
     do {
-        switch try InteractiveSession.run(library: library, options: options, problems: scan.problems) {
+        switch try InteractiveSession.run(library: library, options: options, decoder: decoder!, problems: scan.problems) {
         case .cancelled(let code):
             return code
         case .accepted(let paths):
