@@ -28,10 +28,11 @@ enum Signals {
         sigaction(signal, &action, nil)
     }
 
-    /// Stops the process as Ctrl-Z would, and returns once it is continued.
+    /// Stops the job as Ctrl-Z would (in raw mode the terminal does not send it): the whole
+    /// process group, so a pipeline (`lightbox | xargs ...`) stops together. Returns once continued.
     static func stopSelf() {
         signal(SIGTSTP, SIG_DFL)
-        kill(getpid(), SIGTSTP)
+        kill(0, SIGTSTP)
         setHandler(SIGTSTP)
     }
 

@@ -126,9 +126,10 @@ else
     fail "grid at 60x30" "$(screen)"
 fi
 
-# 5. Ctrl-Z suspends with the terminal restored; fg brings the grid back.
+# 5. Ctrl-Z suspends the whole job with the terminal restored; fg brings the grid back.
 start_shell 100 30
-launch lib
+rm -f "$WORK/out" "$WORK/rc" "$WORK/stty"
+tm send-keys -t e2e "clear; ( $BIN lib > out; echo \$? > rc; stty -a > stty )" Enter
 if wait_for "1/40"; then
     tm send-keys -t e2e C-z
     sleep 0.5
@@ -143,7 +144,8 @@ if wait_for "1/40"; then
     sleep 0.3
     tm send-keys -t e2e l Enter
     wait_exit
-    [ "$(cat "$WORK/out")" = "lib/abstract/IMG_2.jpg" ] && pass "keys work after resume" || fail "after resume" "$(cat "$WORK/out")"
+    [ "$(cat "$WORK/out")" = "lib/abstract/IMG_2.jpg" ] && pass "keys work after resume" \
+        || fail "after resume" "out '$(cat "$WORK/out")' rc '$(cat "$WORK/rc" 2>/dev/null)' screen: $(screen | tail -3)"
 else
     fail "grid for Ctrl-Z" "$(screen)"
 fi
@@ -306,7 +308,7 @@ snap=$(cd "$WORK" && "$BIN" --snapshot 100x30 lib); rc=$?
 if [ $rc = 0 ] && echo "$snap" | grep -q "lib/abstract" && echo "$snap" | grep -q "38;2;" && ! echo "$snap" | grep -q "loading"; then
     pass "--snapshot writes the decoded first screen"
 else
-    fail "--snapshot" "rc $rc"
+    fail "--snapshot" "rc $rc: $(echo "$snap" | sed 's/\x1b\[[0-9;]*m//g' | tail -1)"
 fi
 columns=$(cd "$WORK" && "$BIN" --snapshot 100x30 --columns 3 lib | sed 's/\x1b\[[0-9;]*m//g' | grep -m1 IMG_ | grep -o 'IMG_' | wc -l)
 [ "$columns" = 3 ] && pass "--columns 3 gives three columns" || fail "--columns 3" "$columns columns"
