@@ -63,7 +63,11 @@ public struct Scanner: Sendable {
                 continue  // FIFOs, devices, sockets: never opened
             }
             var info = stat()
-            guard path.withCString({ stat($0, &info) }) == 0 else { continue }  // dangling link
+            guard path.withCString({ stat($0, &info) }) == 0 else {
+                // A dangling link is nothing to report; anything else (a path too long) is.
+                if errno != ENOENT { problems.append("cannot read \(path): \(Self.errorText())") }
+                continue
+            }
             if Self.isDirectory(info) {
                 subfolders.append((path, info))
             } else {

@@ -59,3 +59,22 @@ import Glibc
     let names = ["IMG_10", "img_2", "IMG_1", "IMG_01", "a", "IMG_2b"].map { ImagePath($0) }
     #expect(names.sorted().map(\.description) == ["a", "IMG_1", "IMG_01", "img_2", "IMG_2b", "IMG_10"])
 }
+
+@Test func foldersDeeperThanPathMaxAreReportedNotSkippedSilently() throws {
+    let dir = try TemporaryDirectory()
+    defer { _ = try? Process.run(URL(fileURLWithPath: "/bin/rm"), arguments: ["-rf", dir.path]).waitUntilExit() }
+    try TestImages.jpeg(at: try dir.file("top.jpg"), width: 8, height: 8)
+    // Build the tree with mkdirat/openat (no chdir: tests run in parallel): its full path is far past PATH_MAX.
+    var fd = open(dir.path, O_RDONLY | O_DIRECTORY)
+    for i in 0..<300 {
+        let name = String(format: "d%018d", i)
+        mkdirat(fd, name, 0o755)
+        let next = openat(fd, name, O_RDONLY | O_DIRECTORY)
+        close(fd)
+        fd = next
+    }
+    close(fd)
+    let result = Scanner().scan([ImagePath(dir.path)])
+    #expect(result.folders.flatMap(\.files).count == 1)
+    #expect(result.problems.contains { $0.contains("File name too long") })
+}
