@@ -24,9 +24,11 @@ extension GalleryView {
             x += frame.write(DisplayText.truncatedMiddle(path, toWidth: room), x: x, y: y, style: Palette.status)
         }
         if let problem = state.scanProblems.first, state.message == nil, x + 4 < frame.width - DisplayWidth.of(help) {
-            let more = state.scanProblems.count > 1 ? " (+\(state.scanProblems.count - 1) more)" : ""
-            let text = "  ⚠ " + DisplayText.sanitized(problem) + more
-            frame.write(DisplayText.truncatedMiddle(text, toWidth: frame.width - x - DisplayWidth.of(help)), x: x, y: y, style: Palette.statusWarning)
+            // The count is kept whole; the problem's text is what gets shortened.
+            let more = state.scanProblems.count > 1 ? " (+\(state.scanProblems.count - 1) more: ? lists them)" : ""
+            let room = frame.width - x - DisplayWidth.of(help)
+            let text = DisplayText.truncatedMiddle("  ⚠ " + DisplayText.sanitized(problem), toWidth: max(4, room - DisplayWidth.of(more)))
+            frame.write(DisplayText.truncatedMiddle(text + more, toWidth: room), x: x, y: y, style: Palette.statusWarning)
         }
         frame.write(help, x: max(0, frame.width - DisplayWidth.of(help)), y: y, style: Palette.status)
     }
@@ -48,6 +50,18 @@ extension GalleryView {
         }
         if boxHeight >= 3 {
             frame.write("any key closes", x: x0 + 2, y: y0 + boxHeight - 1, style: Palette.overlay, maxWidth: width - 3)
+        }
+    }
+
+    /// What the scan could not read, listed under the help (the status line shows only the first).
+    static func drawProblems(_ problems: [String], into frame: inout Frame, top: Int, height: Int) {
+        guard height >= 2 else { return }
+        frame.fill(x: 0, y: top, width: frame.width, height: height, with: Cell(" ", style: Palette.overlay))
+        frame.write(" Problems while scanning (\(problems.count)) ", x: 1, y: top, style: Palette.overlayKey)
+        for (i, problem) in problems.prefix(height - 1).enumerated() {
+            var text = DisplayText.sanitized(problem)
+            if i == height - 2, problems.count > height - 1 { text = "… and \(problems.count - i) more" }
+            frame.write(DisplayText.truncatedMiddle(text, toWidth: frame.width - 4), x: 2, y: top + 1 + i, style: Palette.overlay)
         }
     }
 }

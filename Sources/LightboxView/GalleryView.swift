@@ -18,7 +18,12 @@ public enum GalleryView {
             drawGrid(state, into: &frame)
         }
         drawStatus(state, into: &frame)
-        if state.isShowingHelp { drawHelp(keys, into: &frame, height: state.gridHeight) }
+        if state.isShowingHelp {
+            // Problems met while scanning take the bottom of the screen; the keys the rest.
+            let problemLines = state.scanProblems.isEmpty ? 0 : min(state.scanProblems.count + 1, state.gridHeight / 3)
+            drawHelp(keys, into: &frame, height: state.gridHeight - problemLines)
+            drawProblems(state.scanProblems, into: &frame, top: state.gridHeight - problemLines, height: problemLines)
+        }
         return frame
     }
 

@@ -177,3 +177,15 @@ func randomActionsKeepTheStateSane(seed: Int) {
         #expect(frame.width == state.screenWidth && frame.height == state.screenHeight)
     }
 }
+
+@Test func helpListsEveryScanProblem() {
+    var state = GalleryState(library: library([4]), spec: spec, width: 80, height: 40,
+                             scanProblems: ["cannot read photos/private: Permission denied", "not an image: a.jpg (text)", "not an image: b.png (SVG or XML, not supported)"])
+    _ = state.initialEffects()
+    #expect(GalleryView.frame(for: state).lines.last!.contains("+2 more: ? lists them"))
+    _ = state.apply(.toggleHelp)
+    let text = GalleryView.frame(for: state).text
+    #expect(text.contains("Problems while scanning (3)"))
+    for problem in state.scanProblems { #expect(text.contains(problem)) }
+    #expect(text.contains("mark all"))  // the keys are still there
+}
