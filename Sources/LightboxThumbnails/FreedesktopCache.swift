@@ -24,17 +24,21 @@ public struct FreedesktopCache: Sendable {
 
     /// A file as the cache identifies it.
     public struct Source: Sendable {
-        public var absolutePath: ImagePath
-        public var modifiedSeconds: Int64
-        public var byteCount: Int64
+        public let absolutePath: ImagePath
+        public let modifiedSeconds: Int64
+        public let byteCount: Int64
+        /// The file's canonical URI, and the entry name made from it (its MD5), worked out once:
+        /// a lookup tries several sizes and a miss is followed by a store.
+        public let uri: String
+        let entryName: [UInt8]
 
         public init(absolutePath: ImagePath, modifiedSeconds: Int64, byteCount: Int64) {
             self.absolutePath = absolutePath
             self.modifiedSeconds = modifiedSeconds
             self.byteCount = byteCount
+            uri = FreedesktopCache.uri(forAbsolutePath: absolutePath.bytes)
+            entryName = Array((MD5.hex(Array(uri.utf8)) + ".png").utf8)
         }
-
-        public var uri: String { FreedesktopCache.uri(forAbsolutePath: absolutePath.bytes) }
     }
 
     /// The `thumbnails` folder.
@@ -89,11 +93,11 @@ public struct FreedesktopCache: Sendable {
 
     /// Where the thumbnail of `source` at `size` lives.
     public func entryPath(for source: Source, size: Size) -> ImagePath {
-        root.appending(Array(size.folder.utf8)).appending(Array((MD5.hex(Array(source.uri.utf8)) + ".png").utf8))
+        root.appending(Array(size.folder.utf8)).appending(source.entryName)
     }
 
     func failurePath(for source: Source) -> ImagePath {
-        root.appending(Array(failFolder.utf8)).appending(Array((MD5.hex(Array(source.uri.utf8)) + ".png").utf8))
+        root.appending(Array(failFolder.utf8)).appending(source.entryName)
     }
 
     /// Whether `path` lies inside the cache (never thumbnail the thumbnails).

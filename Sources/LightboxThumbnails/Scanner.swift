@@ -10,11 +10,8 @@ public struct Scanner: Sendable {
         public var problems: [String]
     }
 
-    public var formats: Set<ImageFormat>
-
-    public init(formats: Set<ImageFormat> = Set(ImageFormat.allCases)) {
-        self.formats = formats
-    }
+    /// Every format recognised by content is kept; the app drops those its libvips cannot load.
+    public init() {}
 
     /// Scans `paths`. Hidden entries are skipped, symlinked folders are followed once each
     /// (no loops), and non-regular files are skipped without being opened.
@@ -91,7 +88,7 @@ public struct Scanner: Sendable {
         case ignored
     }
 
-    /// Whether `path` is an image (a regular file whose first bytes name a wanted format), or a
+    /// Whether `path` is an image (a regular file whose first bytes name a known format), or a
     /// file named like one that is not.
     func classify(_ path: ImagePath, info: stat) -> Classification {
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .ignored }
@@ -100,7 +97,7 @@ public struct Scanner: Sendable {
         defer { close(fd) }
         var header = [UInt8](repeating: 0, count: ImageFormat.sniffLength)
         let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0, let format = ImageFormat(sniffing: Array(header.prefix(count))), formats.contains(format) else {
+        guard count > 0, let format = ImageFormat(sniffing: Array(header.prefix(count))) else {
             guard Self.hasImageName(path) else { return .ignored }
             return .refused("not an image: \(path) (\(Self.describeContent(Array(header.prefix(max(0, count))))))")
         }

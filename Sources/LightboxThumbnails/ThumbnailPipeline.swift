@@ -19,8 +19,8 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     }
 
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
-        if let known = fromDiskCache(file, fitting: box, usingLibraries: true) { return known }
         let source = diskCache.map { _ in cacheSource(for: file) }
+        if let source, let known = fromDiskCache(source, fitting: box, usingLibraries: true) { return known }
         if file.format == .jpeg, let thumbnail = exifThumbnail(file, fitting: box) {
             statistics.record(.exif)
             return .decoded(thumbnail)
@@ -46,8 +46,12 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     /// file itself must be decoded. Without libraries no image library runs, so it is safe in the
     /// app's own process.
     public func fromDiskCache(_ file: ImageFile, fitting box: PixelSize, usingLibraries: Bool) -> DecodeResult? {
+        guard diskCache != nil else { return nil }
+        return fromDiskCache(cacheSource(for: file), fitting: box, usingLibraries: usingLibraries)
+    }
+
+    func fromDiskCache(_ source: FreedesktopCache.Source, fitting box: PixelSize, usingLibraries: Bool) -> DecodeResult? {
         guard let cache = diskCache else { return nil }
-        let source = cacheSource(for: file)
         if cache.contains(source.absolutePath) { return failed("inside the thumbnail cache: not thumbnailed") }
         if let png = cache.lookup(source, needing: max(box.width, box.height)) {
             var thumbnail = PNGDecoder.decode(png, background: vips.background)?.downscaled(toFit: box)

@@ -25,7 +25,7 @@ enum InteractiveSession {
         var report: String? = nil
         defer {
             terminal.restore()
-            _ = capture?.restore()
+            capture?.restore()
             if let report { Output.write(Array(report.utf8), to: 2) }
         }
         var wake: [Int32] = [0, 0]

@@ -4,13 +4,10 @@ import LightboxCurses
 import Glibc
 #endif
 
-/// Holds what the process writes to stderr while curses owns the terminal (libraries' warnings),
-/// keeping the last lines for an error exit.
+/// Keeps what the process writes to stderr (libraries' warnings) off the terminal while curses
+/// owns it; a crash puts the real stderr back first (TerminalRescue).
 final class StderrCapture: @unchecked Sendable {
     private let saved: Int32
-    private let lock = NSLock()
-    private var tail: [UInt8] = []
-    private let limit = 4096
 
     init?() {
         var fds: [Int32] = [0, 0]
@@ -26,22 +23,15 @@ final class StderrCapture: @unchecked Sendable {
             while true {
                 let n = read(readEnd, &buffer, buffer.count)
                 if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                lock.lock()
-                tail += buffer[..<n]
-                if tail.count > limit { tail.removeFirst(tail.count - limit) }
-                lock.unlock()
+                if n <= 0 { break }  // read and dropped
             }
             close(readEnd)
         }
         thread.start()
     }
 
-    /// Puts the real stderr back and returns what was captured.
-    func restore() -> [UInt8] {
+    /// Puts the real stderr back.
+    func restore() {
         dup2(saved, 2)
-        lock.lock()
-        defer { lock.unlock() }
-        return tail
     }
 }
