@@ -24,6 +24,8 @@ public enum Action: Hashable, Sendable {
     /// Wheel scrolling, in lines (negative is up).
     case scroll(lines: Int)
     case decoded(DecodeRequest, DecodeResult)
+    /// The scan found more (always after what it found before), and perhaps ended.
+    case scanned([Scanner.Batch], isFinished: Bool)
 }
 
 /// What the state asks the outside world to do.

@@ -5,7 +5,13 @@ extension GalleryState {
     /// Applies one action and returns what the outside world must do.
     public mutating func apply(_ action: Action) -> [Effect] {
         var effects: [Effect] = []
-        if case .decoded = action {} else { message = nil }
+        switch action {
+        case .decoded: break
+        case .scanned(let batches, let isFinished):
+            addScanned(batches, isFinished: isFinished)
+            return updatedDemand().map { [.load($0)] } ?? []
+        default: message = nil
+        }
         if isShowingHelp {
             switch action {
             case .resize, .decoded, .suspend: break
@@ -59,6 +65,7 @@ extension GalleryState {
         case .resize(let w, let h): resize(width: w, height: h)
         case .click(let x, let y): click(x: x, y: y)
         case .scroll(let lines): scroll(by: lines)
+        case .scanned: break
         case .decoded(let request, let result):
             switch result {
             case .decoded(let thumbnail): thumbnails.insert(thumbnail, for: request.key)
@@ -67,6 +74,20 @@ extension GalleryState {
         }
         if let requests = updatedDemand() { effects.append(.load(requests)) }
         return effects
+    }
+
+    /// Adds what the scan found. Items only ever arrive after the existing ones, so the cursor,
+    /// the scroll position and the marks stay where they are.
+    /// - Complexity: O(*k* + *s*) for *k* new items, the layout being rebuilt once.
+    mutating func addScanned(_ batches: [Scanner.Batch], isFinished: Bool) {
+        for batch in batches {
+            library.append(batch.files, in: batch.folder)
+            scanProblems += batch.problems
+        }
+        if isFinished { isScanning = false }
+        guard batches.contains(where: { !$0.files.isEmpty }) else { return }
+        marks.grow(to: library.count)
+        layout = Self.layout(library, spec, screenWidth: screenWidth)
     }
 
     /// Rows of tiles in one screen, at least one.

@@ -3,7 +3,9 @@ import LightboxThumbnails
 
 /// The whole state of the gallery. It changes only in `apply(_:)`.
 public struct GalleryState: Sendable {
-    public let library: Library
+    public internal(set) var library: Library
+    /// Whether the scan is still going on: more items may arrive, always after the ones there are.
+    public internal(set) var isScanning: Bool
     public internal(set) var spec: GridSpec
     public internal(set) var layout: GridLayout
     /// Terminal size in cells; the grid takes all but the status line.
@@ -33,8 +35,9 @@ public struct GalleryState: Sendable {
     var scrollDirection = 1
 
     public init(library: Library, spec: GridSpec = .standard, width: Int, height: Int,
-                cacheBudget: Int = 128 << 20, scanProblems: [String] = []) {
+                cacheBudget: Int = 128 << 20, scanProblems: [String] = [], isScanning: Bool = false) {
         self.library = library
+        self.isScanning = isScanning
         self.spec = spec
         screenWidth = max(1, width)
         screenHeight = max(1, height)

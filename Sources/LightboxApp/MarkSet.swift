@@ -2,11 +2,20 @@
 public struct MarkSet: Hashable, Sendable {
     private var words: [UInt64]
     public private(set) var count = 0
-    public let capacity: Int
+    public private(set) var capacity: Int
 
     public init(capacity: Int) {
         self.capacity = max(0, capacity)
         words = Array(repeating: 0, count: (self.capacity + 63) / 64)
+    }
+
+    /// Makes room for items up to `newCapacity`, unmarked.
+    /// - Complexity: O(*n* / 64) when the storage grows, amortized O(1) a new item.
+    public mutating func grow(to newCapacity: Int) {
+        guard newCapacity > capacity else { return }
+        capacity = newCapacity
+        let needed = (newCapacity + 63) / 64
+        if needed > words.count { words.append(contentsOf: repeatElement(0, count: needed - words.count)) }
     }
 
     public func contains(_ item: Int) -> Bool {

@@ -23,7 +23,7 @@ public enum FileReader {
     }
 
     static func withRegularFile<T>(_ path: ImagePath, limit: Int, _ body: (Int32, Int) -> Result<T, Failure>) -> Result<T, Failure> {
-        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        let fd = path.open(O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return .failure(Failure(message: "cannot open: " + String(cString: strerror(errno)))) }
         defer { close(fd) }
         var info = stat()

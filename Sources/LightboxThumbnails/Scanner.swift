@@ -3,81 +3,209 @@ import Glibc
 #endif
 
 /// Finds images under the given paths: folders recursively, files directly.
+///
+/// Folders are walked with directory descriptors (`openat`), so trees deeper than `PATH_MAX`
+/// are walked too, and found images are handed out in batches as they are found, in display
+/// order: each folder's images in natural order, then its subfolders in natural order. A batch
+/// only ever adds to the end of what came before.
 public struct Scanner: Sendable {
-    /// What a scan found: folders of images in natural order, and what could not be read.
+    /// Images found in one folder, to append after everything found before.
+    public struct Batch: Hashable, Sendable {
+        public var folder: ImagePath
+        public var files: [ImageFile]
+        /// What could not be read, or was named like an image and was not one.
+        public var problems: [String]
+
+        public init(folder: ImagePath, files: [ImageFile], problems: [String] = []) {
+            self.folder = folder
+            self.files = files
+            self.problems = problems
+        }
+    }
+
+    /// What a whole scan found: folders of images in display order, and what could not be read.
     public struct Result: Sendable {
         public var folders: [ImageFolder]
         public var problems: [String]
     }
 
-    /// Every format recognised by content is kept; the app drops those its libvips cannot load.
+    /// The most images a batch holds; the first batches are smaller, so a first screen comes quickly.
+    public var batchLimit = 8192
+
     public init() {}
 
-    /// Scans `paths`. Hidden entries are skipped, symlinked folders are followed once each
-    /// (no loops), and non-regular files are skipped without being opened.
-    /// - Complexity: O(*n* log *n*) in the number of entries, plus one small read per file.
+    /// Scans everything, then returns it.
     public func scan(_ paths: [ImagePath]) -> Result {
-        var byFolder: [ImagePath: [ImageFile]] = [:]
-        var problems: [String] = []
-        var visited = Set<FileIdentity>()
-        for path in paths {
-            var info = stat()
-            guard path.withCString({ stat($0, &info) }) == 0 else {
-                problems.append("cannot open \(path): \(Self.errorText())")
-                continue
-            }
-            if Self.isDirectory(info) {
-                walk(path, info: info, into: &byFolder, problems: &problems, visited: &visited)
+        var result = Result(folders: [], problems: [])
+        scan(paths) { batch in
+            result.problems += batch.problems
+            guard !batch.files.isEmpty else { return true }
+            if result.folders.last?.path == batch.folder {
+                result.folders[result.folders.count - 1].files += batch.files
             } else {
-                switch classify(path, info: info) {
-                case .image(let file): byFolder[path.parent, default: []].append(file)
-                case .refused(let reason): problems.append(reason)
-                case .ignored: problems.append("not an image: \(path)")
-                }
+                result.folders.append(ImageFolder(path: batch.folder, files: batch.files))
             }
+            return true
         }
-        let folders = byFolder.keys.sorted().map { folder in
-            ImageFolder(path: folder, files: byFolder[folder]!.sorted { $0.path < $1.path })
-        }
-        return Result(folders: folders, problems: problems)
+        return result
     }
 
-    func walk(_ folder: ImagePath, info: stat, into byFolder: inout [ImagePath: [ImageFile]],
-              problems: inout [String], visited: inout Set<FileIdentity>) {
-        guard visited.insert(FileIdentity(info)).inserted else { return }
-        guard let dir = folder.withCString({ opendir($0) }) else {
-            problems.append("cannot read \(folder): \(Self.errorText())")
-            return
+    /// Scans `paths` in the order given, calling `emit` with each batch; `emit` returns false to
+    /// stop the scan. Hidden entries are skipped, symlinked folders are followed once each (no
+    /// loops), and only regular files are ever opened.
+    /// - Complexity: O(*n* log *n*) in the number of entries of each folder, plus one open and a
+    ///   16-byte read per file.
+    public func scan(_ paths: [ImagePath], emit: (Batch) -> Bool) {
+        withoutActuallyEscaping(emit) { emit in
+            var walk = Walk(limit: batchLimit, emit: emit)
+            for path in paths where !walk.isStopped {
+                var info = stat()
+                guard path.withCString({ stat($0, &info) }) == 0 else {
+                    walk.report("cannot open \(path): \(Self.errorText())", in: path.parent)
+                    continue
+                }
+                if Self.isDirectory(info) {
+                    let fd = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+                    guard fd >= 0 else {
+                        walk.report("cannot read \(path): \(Self.errorText())", in: path)
+                        continue
+                    }
+                    walk.walkTree(fd, path: path)
+                } else {
+                    let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+                    switch Self.classify(fd, path: path) {
+                    case .image(let file): walk.add(file, in: path.parent)
+                    case .refused(let reason): walk.report(reason, in: path.parent)
+                    case .ignored: walk.report("not an image: \(path)", in: path.parent)
+                    }
+                }
+            }
+            walk.flush()
         }
-        var subfolders: [(ImagePath, stat)] = []
-        var files: [ImageFile] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            guard let first = name.first, first != UInt8(ascii: ".") else { continue }
-            let path = folder.appending(name)
-            let type = entry.pointee.d_type
-            if type != UInt8(DT_REG) && type != UInt8(DT_DIR) && type != UInt8(DT_LNK) && type != UInt8(DT_UNKNOWN) {
-                continue  // FIFOs, devices, sockets: never opened
+    }
+
+    /// The state of one scan: the batch being filled and the folders already seen.
+    struct Walk {
+        let limit: Int
+        let emit: (Batch) -> Bool
+        var batch: Batch?
+        var visited = Set<FileIdentity>()
+        var emittedFiles = 0
+        var isStopped = false
+
+        init(limit: Int, emit: @escaping (Batch) -> Bool) {
+            self.limit = limit
+            self.emit = emit
+        }
+
+        /// Walks the tree under the open folder `fd` (which it closes), depth first.
+        mutating func walkTree(_ fd: Int32, path: ImagePath) {
+            struct Level { var fd: Int32; var path: ImagePath; var subfolders: [[UInt8]]; var next = 0 }
+            var stack: [Level] = []
+            if let subfolders = listFolder(fd, path: path) { stack.append(Level(fd: fd, path: path, subfolders: subfolders)) }
+            while let top = stack.last, !isStopped {
+                guard top.next < top.subfolders.count else {
+                    close(top.fd)
+                    stack.removeLast()
+                    continue
+                }
+                let name = top.subfolders[top.next]
+                stack[stack.count - 1].next += 1
+                let childPath = top.path.appending(name)
+                let child = Scanner.withCName(name) { openat(top.fd, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+                guard child >= 0 else {
+                    report("cannot read \(childPath): \(Scanner.errorText())", in: childPath)
+                    continue
+                }
+                if let subfolders = listFolder(child, path: childPath) {
+                    stack.append(Level(fd: child, path: childPath, subfolders: subfolders))
+                }
             }
+            for level in stack { close(level.fd) }
+        }
+
+        /// Adds the images of the open folder `fd` and returns its subfolders' names in natural
+        /// order; nil (and `fd` closed) when the folder was seen before or cannot be read.
+        mutating func listFolder(_ fd: Int32, path: ImagePath) -> [[UInt8]]? {
             var info = stat()
-            guard path.withCString({ stat($0, &info) }) == 0 else {
-                // A dangling link is nothing to report; anything else (a path too long) is.
-                if errno != ENOENT { problems.append("cannot read \(path): \(Self.errorText())") }
-                continue
+            guard fstat(fd, &info) == 0, visited.insert(FileIdentity(info)).inserted else {
+                close(fd)
+                return nil
             }
-            if Self.isDirectory(info) {
-                subfolders.append((path, info))
-            } else {
-                switch classify(path, info: info) {
-                case .image(let file): files.append(file)
-                case .refused(let reason): problems.append(reason)
+            guard let dir = fdopendir(dup(fd)) else {
+                report("cannot read \(path): \(Scanner.errorText())", in: path)
+                close(fd)
+                return nil
+            }
+            var list = NameList()
+            while true {
+                errno = 0
+                guard let entry = readdir(dir) else {
+                    if errno != 0 { report("cannot read all of \(path): \(Scanner.errorText())", in: path) }
+                    break
+                }
+                let type = entry.pointee.d_type
+                withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    let name = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                                   count: strnlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count))
+                    if let first = name.first, first != UInt8(ascii: ".") { list.append(name, type: type) }
+                }
+            }
+            closedir(dir)
+
+            var subfolders: [[UInt8]] = []
+            for i in list.naturalOrder() where !isStopped {
+                let name = Array(list.name(i))
+                let type = list.types[i]
+                let isLink = type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN)
+                guard type == UInt8(DT_REG) || type == UInt8(DT_DIR) || isLink else { continue }  // FIFOs, devices, sockets: never opened
+                var isFolder = type == UInt8(DT_DIR)
+                if isLink {
+                    var target = stat()
+                    guard Scanner.withCName(name, { fstatat(fd, $0, &target, 0) }) == 0 else {
+                        // A dangling link is nothing to report; anything else is.
+                        if errno != ENOENT { report("cannot read \(path.appending(name)): \(Scanner.errorText())", in: path) }
+                        continue
+                    }
+                    if Scanner.isDirectory(target) { isFolder = true } else if (target.st_mode & S_IFMT) != S_IFREG { continue }
+                }
+                if isFolder { subfolders.append(name); continue }
+                let filePath = path.appending(name)
+                let file = Scanner.withCName(name) { openat(fd, $0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+                switch Scanner.classify(file, path: filePath) {
+                case .image(let image): add(image, in: path)
+                case .refused(let reason): report(reason, in: path)
                 case .ignored: break
                 }
             }
+            return subfolders
         }
-        closedir(dir)
-        if !files.isEmpty { byFolder[folder, default: []].append(contentsOf: files) }
-        for (path, info) in subfolders { walk(path, info: info, into: &byFolder, problems: &problems, visited: &visited) }
+
+        /// Adds an image to the batch, starting a new batch when the folder changes.
+        mutating func add(_ file: ImageFile, in folder: ImagePath) {
+            startBatch(for: folder)
+            batch!.files.append(file)
+            // Small first batches bring the first screen early; later ones grow to the limit.
+            if batch!.files.count >= min(limit, max(64, emittedFiles)) { flush() }
+        }
+
+        mutating func report(_ problem: String, in folder: ImagePath) {
+            startBatch(for: folder)
+            batch!.problems.append(problem)
+        }
+
+        mutating func startBatch(for folder: ImagePath) {
+            if let current = batch, current.folder != folder { flush() }
+            if batch == nil { batch = Batch(folder: folder, files: [], problems: []) }
+        }
+
+        /// Hands out the batch being filled, if any.
+        mutating func flush() {
+            guard let current = batch, !isStopped else { return }
+            batch = nil
+            emittedFiles += current.files.count
+            if !emit(current) { isStopped = true }
+        }
     }
 
     /// What a scanned file is.
@@ -88,21 +216,25 @@ public struct Scanner: Sendable {
         case ignored
     }
 
-    /// Whether `path` is an image (a regular file whose first bytes name a known format), or a
-    /// file named like one that is not.
-    func classify(_ path: ImagePath, info: stat) -> Classification {
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return .ignored }
-        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        guard fd >= 0 else { return .refused("cannot read \(path): \(Self.errorText())") }
+    /// Whether the file open as `fd` (which this closes; -1 when opening failed) is an image: a
+    /// regular file whose first bytes name a known format; or a file named like one that is not.
+    static func classify(_ fd: Int32, path: ImagePath) -> Classification {
+        guard fd >= 0 else { return .refused("cannot read \(path): \(errorText())") }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .ignored }
         var header = [UInt8](repeating: 0, count: ImageFormat.sniffLength)
         let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard count > 0, let format = ImageFormat(sniffing: Array(header.prefix(count))) else {
-            guard Self.hasImageName(path) else { return .ignored }
-            return .refused("not an image: \(path) (\(Self.describeContent(Array(header.prefix(max(0, count))))))")
+            guard hasImageName(path) else { return .ignored }
+            return .refused("not an image: \(path) (\(describeContent(Array(header.prefix(max(0, count))))))")
         }
         let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         return .image(ImageFile(path: path, byteCount: Int64(info.st_size), modified: modified, format: format))
+    }
+
+    static func withCName<R>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
+        (name + [0]).withUnsafeBufferPointer { body(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) }
     }
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "gif", "webp", "tif", "tiff", "heic", "heif", "avif"]

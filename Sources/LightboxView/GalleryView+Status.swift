@@ -8,6 +8,7 @@ extension GalleryView {
         guard y >= 0 else { return }
         frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: Palette.status))
         var left = state.library.isEmpty ? " 0/0" : " \(state.cursor + 1)/\(state.library.count)"
+        if state.isScanning { left += " found, scanning…" }
         if state.marks.count > 0 { left += "  ✓\(state.marks.count) marked" }
         let loading = state.loadingCount
         if loading > 0 { left += "  ⋯\(loading) loading" }

@@ -10,7 +10,8 @@ public enum GalleryView {
     public static func frame(for state: GalleryState, keys: KeyTable = .standard) -> Frame {
         var frame = Frame(width: state.screenWidth, height: state.screenHeight)
         if state.library.isEmpty {
-            drawCentered(["No images found.", "q quits"], in: &frame, height: state.gridHeight)
+            let text = state.isScanning ? "Looking for images…" : "No images found."
+            drawCentered([text, "q quits"], in: &frame, height: state.gridHeight)
         } else if state.isTooSmall {
             let text = state.screenWidth >= 18 ? "Terminal too small" : state.screenWidth >= 9 ? "too small" : "small"
             drawCentered([text, "\(state.screenWidth)x\(state.screenHeight)"], in: &frame, height: state.gridHeight)

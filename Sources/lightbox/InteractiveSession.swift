@@ -16,9 +16,11 @@ enum InteractiveSession {
     enum Outcome {
         case accepted([ImagePath])
         case cancelled(exitCode: Int32)
+        /// The scan ended without finding an image: these are the problems it met.
+        case nothingFound([String])
     }
 
-    static func run(library: Library, options: Options, decoder pipeline: Decoder, problems: [String]) throws -> Outcome {
+    static func run(scan: BackgroundScan, first: BackgroundScan.Progress, options: Options, decoder pipeline: Decoder) throws -> Outcome {
         let signalFD = Signals.install()
         let terminal = try CursesTerminal(environment: ProcessInfo.processInfo.environment)
         let capture = StderrCapture()
@@ -41,9 +43,10 @@ enum InteractiveSession {
         }
 
         let size = terminal.size
-        var state = GalleryState(library: library, spec: options.spec, width: size.width, height: size.height,
-                                 cacheBudget: options.cacheBytes, scanProblems: problems)
+        var state = GalleryState(library: Library(), spec: options.spec, width: size.width, height: size.height,
+                                 cacheBudget: options.cacheBytes, isScanning: true)
         func finish(_ outcome: Outcome) -> Outcome {
+            scan.stop()
             pipeline.shutdown()
             if options.printsStatistics {
                 report = statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
@@ -67,12 +70,13 @@ enum InteractiveSession {
             }
             return nil
         }
-        if let outcome = perform(state.initialEffects()) { return outcome }
+        if let outcome = perform(state.apply(.scanned(first.batches, isFinished: first.isFinished))) { return outcome }
         terminal.paint(GalleryView.frame(for: state))
 
         var fds = [pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
+                   pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: scan.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         let frameInterval = 16.0 / 1000
         var lastPaint = Date.distantPast
         var dirty = false
@@ -113,6 +117,18 @@ enum InteractiveSession {
             for (request, result) in provider.takeResults() {
                 loads += state.apply(.decoded(request, result))
                 dirty = true
+            }
+            // Then what the scan found: it lands after everything shown, so nothing moves.
+            if state.isScanning {
+                let progress = scan.take()
+                if !progress.batches.isEmpty || progress.isFinished {
+                    loads += state.apply(.scanned(progress.batches, isFinished: progress.isFinished))
+                    dirty = true
+                }
+                if !state.isScanning {
+                    fds[3].fd = -1  // poll ignores it from now on
+                    if state.library.isEmpty { return finish(.nothingFound(state.scanProblems)) }
+                }
             }
             if let outcome = perform(loads.coalesced) { return outcome }
             // Results stream in: paint at most once a frame interval.

@@ -7,13 +7,26 @@ import LightboxView
 
 /// `--snapshot`: the first screen at a given size, every visible thumbnail decoded, as ANSI text.
 enum SnapshotSession {
-    static func run(library: Library, options: Options, decoder pipeline: Decoder, size: (width: Int, height: Int), problems: [String]) -> Int32 {
-        var state = GalleryState(library: library, spec: options.spec, width: size.width, height: size.height,
-                                 cacheBudget: options.cacheBytes, scanProblems: problems)
+    /// The scan goes on until the screen is settled: it ended, or an item lies beyond the screen
+    /// (items arrive in order, so nothing more can land in view).
+    static func run(scan: BackgroundScan, first: BackgroundScan.Progress, options: Options, decoder pipeline: Decoder,
+                    size: (width: Int, height: Int)) -> Int32 {
+        var state = GalleryState(library: Library(), spec: options.spec, width: size.width, height: size.height,
+                                 cacheBudget: options.cacheBytes, isScanning: true)
         state.prefetches = false
+        var effects = state.apply(.scanned(first.batches, isFinished: first.isFinished))
+        while state.isScanning && state.visibleItems.upperBound >= state.library.count {
+            scan.waitForBatches(timeout: 1)
+            let progress = scan.take()
+            effects += state.apply(.scanned(progress.batches, isFinished: progress.isFinished))
+        }
+        scan.stop()
+        if state.library.isEmpty {
+            pipeline.shutdown()
+            return reportNothingFound(state.scanProblems, options: options)
+        }
         let ready = DispatchSemaphore(value: 0)
         let provider = ThumbnailProvider(decoder: pipeline.decoder) { ready.signal() }
-        var effects = state.initialEffects()
         while true {
             for case .load(let requests) in effects.coalesced { provider.request(requests) }
             if state.isVisibleComplete { break }

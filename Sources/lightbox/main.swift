@@ -12,13 +12,20 @@ let rawArguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { i in
     return Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
 }
 
-/// `folders` without the files of formats this libvips cannot load (only WebP, TIFF and HEIF
+/// `batch` without the files of formats this libvips cannot load (only WebP, TIFF and HEIF
 /// depend on the build; asking waits for libvips to start, so it is asked only when needed).
-func supportedOnly(_ folders: [ImageFolder]) -> [ImageFolder] {
+@Sendable func supportedOnly(_ batch: Scanner.Batch) -> Scanner.Batch {
     let optional: Set<ImageFormat> = [.webp, .tiff, .heif]
-    guard folders.contains(where: { $0.files.contains { optional.contains($0.format) } }) else { return folders }
+    guard batch.files.contains(where: { optional.contains($0.format) }) else { return batch }
     let supported = VipsDecoder.supportedFormats
-    return folders.map { ImageFolder(path: $0.path, files: $0.files.filter { supported.contains($0.format) }) }
+    return Scanner.Batch(folder: batch.folder, files: batch.files.filter { supported.contains($0.format) }, problems: batch.problems)
+}
+
+/// Says that nothing was found, and why; exit code 2 when no path given could be read at all.
+func reportNothingFound(_ problems: [String], options: Options) -> Int32 {
+    for problem in problems { Output.error(problem) }
+    Output.error("no images found in \(options.paths.map(\.description).joined(separator: " "))")
+    return problems.count == options.paths.count ? 2 : 1
 }
 
 func main() -> Int32 {
@@ -37,26 +44,32 @@ func main() -> Int32 {
     if options.showsHelp { Output.write(Array((Options.usage + "\n").utf8)); return 0 }
     if options.showsVersion { Output.write(Array("lightbox \(version)\n".utf8)); return 0 }
 
-    // Decoder processes start loading their libraries while we scan.
-    let decoder = options.warms ? nil : options.makeDecoder(prestartsDecoders: true)
-    let scan = Scanner().scan(options.paths)
-    let library = Library(folders: supportedOnly(scan.folders))
-    if library.isEmpty {
-        for problem in scan.problems { Output.error(problem) }
-        Output.error("no images found in \(options.paths.map(\.description).joined(separator: " "))")
-        return scan.problems.count == options.paths.count ? 2 : 1
-    }
     if options.warms {
+        let scan = Scanner().scan(options.paths)
+        let files = scan.folders.flatMap { supportedOnly(Scanner.Batch(folder: $0.path, files: $0.files)).files }
+        guard !files.isEmpty else { return reportNothingFound(scan.problems, options: options) }
         for problem in scan.problems { Output.error(problem) }
-        return WarmSession.run(files: library.files, options: options)
+        return WarmSession.run(files: files, options: options)
+    }
+    // Decoder processes start loading their libraries while the scan starts.
+    let decoder = options.makeDecoder(prestartsDecoders: true)
+    let scan = BackgroundScan(paths: options.paths, transform: supportedOnly)
+    // A small folder is scanned before the first screen; a folder with nothing in it never opens the UI.
+    scan.waitForImages(timeout: 0.5)
+    let first = scan.take()
+    if first.isFinished && first.batches.allSatisfy({ $0.files.isEmpty }) {
+        decoder.shutdown()
+        return reportNothingFound(first.batches.flatMap(\.problems), options: options)
     }
     if let size = options.snapshotSize {
-        return SnapshotSession.run(library: library, options: options, decoder: decoder!, size: size, problems: scan.problems)
+        return SnapshotSession.run(scan: scan, first: first, options: options, decoder: decoder, size: size)
     }
     do {
-        switch try InteractiveSession.run(library: library, options: options, decoder: decoder!, problems: scan.problems) {
+        switch try InteractiveSession.run(scan: scan, first: first, options: options, decoder: decoder) {
         case .cancelled(let code):
             return code
+        case .nothingFound(let problems):
+            return reportNothingFound(problems, options: options)
         case .accepted(let paths):
             switch Output.encode(paths, nulSeparated: options.printsNul) {
             case .success(let bytes):

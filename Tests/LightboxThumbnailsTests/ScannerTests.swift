@@ -60,21 +60,86 @@ import Glibc
     #expect(names.sorted().map(\.description) == ["a", "IMG_1", "IMG_01", "img_2", "IMG_2b", "IMG_10"])
 }
 
-@Test func foldersDeeperThanPathMaxAreReportedNotSkippedSilently() throws {
-    let dir = try TemporaryDirectory()
-    defer { _ = try? Process.run(URL(fileURLWithPath: "/bin/rm"), arguments: ["-rf", dir.path]).waitUntilExit() }
-    try TestImages.jpeg(at: try dir.file("top.jpg"), width: 8, height: 8)
-    // Build the tree with mkdirat/openat (no chdir: tests run in parallel): its full path is far past PATH_MAX.
+/// A tree whose deepest folder's path is about 6,000 bytes, past PATH_MAX, built with mkdirat/openat
+/// (no chdir: tests run in parallel), with a small JPEG at the bottom; returns that JPEG's path.
+func makeTreeDeeperThanPathMax(in dir: TemporaryDirectory) throws -> ImagePath {
     var fd = open(dir.path, O_RDONLY | O_DIRECTORY)
+    var path = ImagePath(dir.path)
     for i in 0..<300 {
         let name = String(format: "d%018d", i)
         mkdirat(fd, name, 0o755)
         let next = openat(fd, name, O_RDONLY | O_DIRECTORY)
         close(fd)
         fd = next
+        path = path.appending(Array(name.utf8))
     }
+    let jpeg = try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 200, 60, 40), width: 8, height: 8)
+    let file = openat(fd, "deep.jpg", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    #expect(jpeg.withUnsafeBytes { write(file, $0.baseAddress, $0.count) } == jpeg.count)
+    close(file)
     close(fd)
+    return path.appending(Array("deep.jpg".utf8))
+}
+
+@Test func treesDeeperThanPathMaxAreWalked() throws {
+    let dir = try TemporaryDirectory()
+    defer { _ = try? Process.run(URL(fileURLWithPath: "/bin/rm"), arguments: ["-rf", dir.path]).waitUntilExit() }
+    try TestImages.jpeg(at: try dir.file("top.jpg"), width: 8, height: 8)
+    let deep = try makeTreeDeeperThanPathMax(in: dir)
+    #expect(deep.bytes.count > Int(PATH_MAX))
     let result = Scanner().scan([ImagePath(dir.path)])
-    #expect(result.folders.flatMap(\.files).count == 1)
-    #expect(result.problems.contains { $0.contains("File name too long") })
+    #expect(result.folders.flatMap(\.files).map(\.path) == [ImagePath(dir.path + "/top.jpg"), deep])
+    #expect(result.problems.isEmpty)
+    // The decoders open it too.
+    let read = FileReader.read(deep, limit: 1 << 20)
+    #expect((try? read.get())?.prefix(2) == [0xFF, 0xD8])
+}
+
+@Test func batchesComeInDisplayOrderAndGrowFromSmall() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let jpeg = try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 200, 60, 40), width: 8, height: 8)
+    for i in 0..<300 { try TestImages.bytes(jpeg, at: try dir.file("big/\(i).jpg")) }
+    try TestImages.bytes(jpeg, at: try dir.file("big/sub/x.jpg"))
+    try TestImages.bytes(jpeg, at: try dir.file("big c/y.jpg"))
+    var scanner = Scanner()
+    scanner.batchLimit = 100
+    var batches: [(String, Int)] = []
+    scanner.scan([ImagePath(dir.path)]) { batch in
+        batches.append((batch.folder.description.replacingOccurrences(of: dir.path, with: ""), batch.files.count))
+        return true
+    }
+    // A folder's images, then its subfolders: "big/sub" comes before "big c".
+    #expect(batches.map(\.0) == ["/big", "/big", "/big", "/big", "/big/sub", "/big c"])
+    #expect(batches.map(\.1) == [64, 64, 100, 72, 1, 1])
+    var stoppedAfter = 0
+    scanner.scan([ImagePath(dir.path)]) { _ in stoppedAfter += 1; return false }
+    #expect(stoppedAfter == 1)
+}
+
+@Test func aBackgroundScanHandsOverEverythingInOrderAndCanBeStopped() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let jpeg = try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 200, 60, 40), width: 8, height: 8)
+    for i in 0..<500 { try TestImages.bytes(jpeg, at: try dir.file("f/\(i).jpg")) }
+    let scan = BackgroundScan(paths: [ImagePath(dir.path)])
+    var names: [String] = []
+    var finished = false
+    while !finished {
+        var ready = pollfd(fd: scan.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 5000) == 1, "the wake descriptor says when there is something")
+        let progress = scan.take()
+        for batch in progress.batches { names += batch.files.map { String(decoding: $0.path.lastComponent, as: UTF8.self) } }
+        finished = progress.isFinished
+    }
+    #expect(names == (0..<500).map { "\($0).jpg" })
+
+    // Stopped while its first batch is on the way: nothing more is handed over, and it ends.
+    let held = DispatchSemaphore(value: 0)
+    let stopped = BackgroundScan(paths: [ImagePath(dir.path)]) { batch in held.wait(); return batch }
+    stopped.stop()
+    held.signal()
+    stopped.waitForBatches(timeout: 5)
+    let progress = stopped.take()
+    #expect(progress.isFinished && progress.batches.isEmpty)
 }

@@ -189,3 +189,16 @@ func randomActionsKeepTheStateSane(seed: Int) {
     for problem in state.scanProblems { #expect(text.contains(problem)) }
     #expect(text.contains("mark all"))  // the keys are still there
 }
+
+@Test func whileScanningTheScreenAndTheStatusLineSaySo() {
+    var state = GalleryState(library: Library(), spec: spec, width: 60, height: 12, isScanning: true)
+    #expect(GalleryView.frame(for: state).text.contains("Looking for images…"))
+    let found = library([3])
+    _ = state.apply(.scanned([Scanner.Batch(folder: found.sections[0].path, files: found.files)], isFinished: false))
+    #expect(GalleryView.frame(for: state).lines.last!.hasPrefix(" 1/3 found, scanning…"))
+    _ = state.apply(.scanned([], isFinished: true))
+    #expect(GalleryView.frame(for: state).lines.last!.hasPrefix(" 1/3  "))
+    var empty = GalleryState(library: Library(), spec: spec, width: 60, height: 12, isScanning: true)
+    _ = empty.apply(.scanned([], isFinished: true))
+    #expect(GalleryView.frame(for: empty).text.contains("No images found."))
+}

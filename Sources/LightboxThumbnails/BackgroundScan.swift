@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a `Scanner` on a thread of its own and hands its batches over as they come, so the
+/// first screen shows while a large tree is still being read, and a hanging read never holds up
+/// the UI.
+public final class BackgroundScan: @unchecked Sendable {
+    /// What the scan has found since it was last asked.
+    public struct Progress: Sendable {
+        /// New batches in order, consecutive batches of one folder merged.
+        public var batches: [Scanner.Batch]
+        /// Whether the scan is over; then `batches` holds the last of it.
+        public var isFinished: Bool
+    }
+
+    private let condition = NSCondition()
+    private var batches: [Scanner.Batch] = []
+    private var finished = false
+    private var stopped = false
+    private var foundImages = false
+    private let wake: (read: Int32, write: Int32)
+
+    /// Readable when there is something to `take()`: an event loop polls it (and drains it).
+    public var wakeDescriptor: Int32 { wake.read }
+
+    /// Starts scanning `paths`. Each batch passes through `transform` on the scan's thread (to
+    /// drop files that cannot be shown).
+    public init(paths: [ImagePath], scanner: Scanner = Scanner(),
+                transform: @escaping @Sendable (Scanner.Batch) -> Scanner.Batch = { $0 }) {
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+        }
+        wake = (fds[0], fds[1])
+        let onBatch: @Sendable () -> Void = { [wake] in
+            var byte: UInt8 = 1
+            _ = write(wake.write, &byte, 1)  // a full pipe already says there is something
+        }
+        let thread = Thread { [self] in
+            scanner.scan(paths) { batch in
+                let batch = transform(batch)
+                condition.lock()
+                let keepsGoing = !stopped
+                if keepsGoing {
+                    batches.append(batch)
+                    if !batch.files.isEmpty { foundImages = true }
+                    condition.broadcast()
+                }
+                condition.unlock()
+                if keepsGoing { onBatch() }
+                return keepsGoing
+            }
+            condition.lock()
+            finished = true
+            condition.broadcast()
+            condition.unlock()
+            onBatch()
+        }
+        thread.name = "lightbox-scan"
+        thread.start()
+    }
+
+    deinit {
+        close(wake.read)
+        close(wake.write)
+    }
+
+    /// The batches found since the last call.
+    /// - Complexity: O(*b*) in the number of batches taken.
+    public func take() -> Progress {
+        var bytes = [UInt8](repeating: 0, count: 256)
+        while read(wake.read, &bytes, bytes.count) > 0 {}
+        condition.lock()
+        defer { condition.unlock() }
+        var merged: [Scanner.Batch] = []
+        for batch in batches {
+            if let last = merged.last, last.folder == batch.folder {
+                merged[merged.count - 1].files += batch.files
+                merged[merged.count - 1].problems += batch.problems
+            } else {
+                merged.append(batch)
+            }
+        }
+        batches.removeAll()
+        return Progress(batches: merged, isFinished: finished)
+    }
+
+    /// Waits until the scan has found an image or ended, or `timeout` seconds pass.
+    public func waitForImages(timeout: Double) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        while !foundImages && !finished && condition.wait(until: deadline) {}
+        condition.unlock()
+    }
+
+    /// Waits until there is something to take (or the scan ended), or `timeout` seconds pass.
+    public func waitForBatches(timeout: Double) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        while batches.isEmpty && !finished && condition.wait(until: deadline) {}
+        condition.unlock()
+    }
+
+    /// Stops the scan at its next file. A read that hangs keeps its thread, never the caller.
+    public func stop() {
+        condition.lock()
+        stopped = true
+        condition.unlock()
+    }
+}

@@ -1,0 +1,54 @@
+import Testing
+import LightboxApp
+import LightboxLayout
+import LightboxThumbnails
+
+/// `count` fake files of one folder, numbered from `start`.
+private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
+    Scanner.Batch(folder: ImagePath(folder), files: range.map { i in
+        ImageFile(path: ImagePath("\(folder)/IMG_\(i).jpg"), byteCount: 1000, modified: 0, format: .jpeg)
+    })
+}
+
+@Test func itemsArrivingKeepTheCursorTheScrollAndTheMarks() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    state.apply(.scanned([batch("a", 0..<30)], isFinished: false))
+    state.apply([.move(.down), .move(.down), .move(.down), .move(.down), .move(.down), .toggleMark, .move(.right)])
+    let cursor = state.cursor, offset = state.scrollOffset, path = state.library.files[cursor].path
+    #expect(offset > 0)
+    // More of the same folder, then new folders, with a problem.
+    var more = batch("b", 0..<40)
+    more.problems = ["cannot read b/x"]
+    state.apply(.scanned([batch("a", 30..<50), more], isFinished: false))
+    #expect(state.cursor == cursor && state.scrollOffset == offset)
+    #expect(state.library.files[state.cursor].path == path)
+    #expect(state.marks.sorted == [15])
+    #expect(state.library.sections.map(\.items) == [0..<50, 50..<90])
+    #expect(state.layout.itemCount == 90)
+    #expect(state.scanProblems == ["cannot read b/x"])
+    #expect(state.isScanning)
+    // New items can be marked and reached.
+    state.apply([.move(.last), .toggleMark])
+    #expect(state.marks.sorted == [15, 89])
+    state.apply(.scanned([], isFinished: true))
+    #expect(!state.isScanning)
+}
+
+@Test func anEmptyLibraryWaitsForTheScanAndThenShowsTheFirstScreen() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    #expect(state.apply(.move(.down)).isEmpty)
+    let effects = state.apply(.scanned([batch("a", 0..<5)], isFinished: false))
+    #expect(effects == [.load(state.demand)])
+    #expect(state.demand.map(\.item) == Array(0..<5))
+    #expect(state.cursor == 0)
+}
+
+@Test func scanResultsDoNotCloseTheHelpOrClearTheMessage() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    state.apply([.scanned([batch("a", 0..<5)], isFinished: false), .toggleHelp])
+    state.apply(.scanned([batch("a", 5..<9)], isFinished: false))
+    #expect(state.isShowingHelp)
+    state.apply([.move(.first), .toggleRange])
+    state.apply(.scanned([batch("a", 9..<12)], isFinished: true))
+    #expect(state.message != nil)
+}
