@@ -383,5 +383,41 @@ else
     fail "--warm" "rc $rc/$rc2: $(cat "$WORK/warm1" "$WORK/warm2")"
 fi
 
+# 12. A huge folder streams in: the first screen shows while the scan goes on, the cursor and the
+# marks stay put as items arrive, and Ctrl-C during a scan quits cleanly.
+python3 - "$WORK/huge" "$WORK/lib/abstract/IMG_1.jpg" <<'PY'
+import os, shutil, sys
+folder, source = sys.argv[1], sys.argv[2]
+os.makedirs(folder)
+for k in range(6):
+    shutil.copy(source, f"{folder}/.source{k}.jpg")  # hidden, so not listed; a file takes at most 65,000 links
+for i in range(300000):
+    os.link(f"{folder}/.source{i // 50000}.jpg", f"{folder}/IMG_{i}.jpg")
+PY
+start_shell 100 30
+launch --no-disk-cache huge
+if wait_for "found, scanning"; then
+    tm send-keys -t e2e l Space
+    for _ in $(seq 300); do screen | tail -1 | grep -q "/300000 " && break; sleep 0.1; done
+    status=$(screen | tail -1)
+    tm send-keys -t e2e Enter
+    wait_exit
+    if echo "$status" | grep -q "^ 3/300000 .*1 marked" && [ "$(cat "$WORK/out")" = "huge/IMG_1.jpg" ] && sane; then
+        pass "300,000 files: first screen while scanning; cursor and mark kept as items arrived"
+    else
+        fail "streaming scan" "status: $status; out: $(cat "$WORK/out")"
+    fi
+else
+    fail "streaming scan: no screen while scanning" "$(screen | tail -3)"
+fi
+launch --no-disk-cache huge
+if wait_for "found, scanning"; then
+    tm send-keys -t e2e C-c
+    wait_exit
+    [ "$(cat "$WORK/rc")" = 130 ] && sane && pass "Ctrl-C during a scan: exit 130, terminal sane" || fail "Ctrl-C during a scan" "rc $(cat "$WORK/rc")"
+else
+    fail "Ctrl-C during a scan: no screen while scanning" "$(screen | tail -3)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
