@@ -64,6 +64,20 @@ row "lightbox --snapshot 160x48, a folder of only those $shown files" "$fw" "$fc
 read -r tw2k tc2k tm2k < <(measure 3 timg --grid=6x4 -g160x48 -ph --threads=2 "$LIB"/*/*)
 row "timg --grid=6x4 -g160x48 -ph --threads=2, 2,000 files" "$tw2k" "$tc2k" "$((tm2k / 1024))"
 
+# A folder of a million entries: the first screen comes from a streaming scan.
+M="$CORPUS/million"
+read -r mw mc mm < <(measure "$RUNS" "$BIN" --snapshot 160x48 --no-disk-cache "$M")
+row "lightbox --snapshot 160x48, one folder of 1,000,000 files (640x480), cold" "$mw" "$mc" "$((mm / 1024))"
+mshown=$("$BIN" --snapshot 160x48 --no-disk-cache --stats "$M" 2>&1 >/dev/null | awk -F': ' '/DCT|EXIF|libvips|failed/ {s += $2} END {print s}')
+mkdir -p "$TMP/mfirst"
+for i in $(seq 0 $((mshown - 1))); do ln -s "$M/$(printf 'IMG_%07d.jpg' "$i")" "$TMP/mfirst/"; done
+read -r mfw mfc mfm < <(measure "$RUNS" "$BIN" --snapshot 160x48 --no-disk-cache "$TMP/mfirst")
+row "lightbox --snapshot 160x48, a folder of only those $mshown files" "$mfw" "$mfc" "$((mfm / 1024))"
+read -r lsfw lsfc lsfm < <(measure "$RUNS" ls -f "$M")
+row "ls -f, 1,000,000 files (unsorted: reading the folder)" "$lsfw" "$lsfc" "$((lsfm / 1024))"
+read -r lsw lsc lsm < <(measure "$RUNS" ls "$M")
+row "ls, 1,000,000 files (sorted)" "$lsw" "$lsc" "$((lsm / 1024))"
+
 read -r ew ec em < <(measure "$RUNS" "$BIN" --snapshot 160x48 --no-disk-cache "$E24")
 row "lightbox --snapshot, 24 files with EXIF thumbnails" "$ew" "$ec" "$((em / 1024))"
 "$BIN" --warm "$P24" 2>/dev/null
@@ -77,6 +91,7 @@ echo "Ratios:"
 echo "- cold 24 files: lightbox / djpeg floor = $(ratio "$lw24" "$dw24"), lightbox / timg = $(ratio "$lw24" "$tw24")"
 echo "- cold 2,000 files: lightbox / timg = $(ratio "$lw2k" "$tw2k")"
 echo "- decoder processes / in-process threads, cold 24 files: wall $(ratio "$lw24" "$pw24"), CPU $(ratio "$lc24" "$pc24")"
+echo "- a million files: first screen / the same screen from a folder of only its files = $(ratio "$mw" "$mfw"); / ls (sorted) = $(ratio "$mw" "$lsw"); / ls -f = $(ratio "$mw" "$lsfw")"
 echo "- laziness: CPU of the 2,000-file snapshot / a snapshot of a folder of only its $shown visible files = $(ratio "$lc2k" "$fc")"
 echo "  (/ the 24-file folder's = $(ratio "$lc2k" "$lc24"); the 160x48 screen shows $shown tiles of the big folder, 24 of the small one)"
 echo
@@ -84,3 +99,4 @@ echo "In process ($BENCH):"
 echo "- $("$BENCH" keys "$LIB")"
 echo "- $("$BENCH" memory 100000)"
 echo "- $("$BENCH" layout)"
+echo "- $("$BENCH" scan "$M")"

@@ -20,6 +20,7 @@ enum Corpus {
             jobs.append(("\(root)/library/f\(String(format: "%02d", i / 200))/IMG_\(String(format: "%04d", i)).\(png ? "png" : "jpg")",
                          i % bases.count, 1000 + i, i % 10 == 0 && !png, png))
         }
+        try makeMillion(at: root)
         let missing = jobs.filter { !FileManager.default.fileExists(atPath: $0.path) }
         if missing.isEmpty { return }
         print("generating \(missing.count) corpus files in \(root) (once; a few minutes)")
@@ -31,6 +32,30 @@ enum Corpus {
                     print("cannot write \(job.path): \(error)")
                 }
                 if k % 100 == 99 { print("  \(k + 1)/\(missing.count)") }
+            }
+        }
+    }
+
+    /// million/: one folder of 1,000,000 small JPEGs (640x480), as hard links to 20 files in
+    /// million-sources/, so it costs directory entries rather than disk.
+    static func makeMillion(at root: String) throws {
+        let folder = "\(root)/million", sources = "\(root)/million-sources"
+        let count = 1_000_000, perSource = 50_000  // ext4 allows 65,000 links to a file
+        if FileManager.default.fileExists(atPath: "\(folder)/IMG_\(String(format: "%07d", count - 1)).jpg") { return }
+        print("linking \(count) files in \(folder) (once; about a minute)")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: true)
+        let base = base(seed: 0.9)
+        for k in 0..<(count / perSource) {
+            let path = "\(sources)/source-\(k).jpg"
+            if FileManager.default.fileExists(atPath: path) { continue }
+            let small = variant(of: base, variant: 5000 + k).downscaled(toFit: PixelSize(width: 640, height: 480))
+            try ImageEncoder.write(small.pixels, width: small.width, height: small.height, to: path, as: .jpeg(quality: 85, orientation: 1))
+        }
+        for i in 0..<count {
+            let name = "\(folder)/IMG_\(String(format: "%07d", i)).jpg"
+            if link("\(sources)/source-\(i / perSource).jpg", name) != 0 && errno != EEXIST {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: name])
             }
         }
     }

@@ -62,6 +62,30 @@ enum Measurements {
                       count, Double(after - before) / 1e6, (after - before) / count)
     }
 
+    /// The streaming scan of a folder: how soon the first batch comes, how long the whole scan
+    /// takes, and the memory of the whole library once laid out, marked and drawn.
+    static func scan(folder: String) -> String {
+        let before = residentBytes()
+        let start = now()
+        let scan = BackgroundScan(paths: [ImagePath(folder)])
+        var state = GalleryState(library: Library(), width: 160, height: 48, isScanning: true)
+        var firstBatch: Double?
+        while state.isScanning {
+            scan.waitForBatches(timeout: 10)
+            let progress = scan.take()
+            _ = state.apply(.scanned(progress.batches, isFinished: progress.isFinished))
+            if firstBatch == nil && !state.library.isEmpty { firstBatch = Double(now() - start) / 1e9 }
+        }
+        let total = Double(now() - start) / 1e9
+        _ = state.apply(.markAll)
+        _ = state.apply(.move(.last))
+        _ = GalleryView.frame(for: state)
+        let after = residentBytes()
+        let count = max(1, state.library.count)
+        return String(format: "streaming scan of %d files in one folder: first items after %.2f s, all after %.2f s; then %.0f MB resident for the library laid out, all marked and drawn, %d bytes per item",
+                      state.library.count, firstBatch ?? 0, total, Double(after - before) / 1e6, (after - before) / count)
+    }
+
     /// Layout of a million items in 1,000 sections, and the visible-range query.
     static func layout() -> String {
         let start = now()
