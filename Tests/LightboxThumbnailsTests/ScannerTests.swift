@@ -143,3 +143,19 @@ func makeTreeDeeperThanPathMax(in dir: TemporaryDirectory) throws -> ImagePath {
     let progress = stopped.take()
     #expect(progress.isFinished && progress.batches.isEmpty)
 }
+
+@Test func aScanStuckInAReadNeverHoldsUpItsCaller() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    try TestImages.jpeg(at: try dir.file("a.jpg"), width: 8, height: 8)
+    // The scan thread blocks for good, as in a read from a dead network mount.
+    let never = DispatchSemaphore(value: 0)
+    let scan = BackgroundScan(paths: [ImagePath(dir.path)]) { batch in never.wait(); return batch }
+    let start = Date()
+    scan.waitForImages(timeout: 0.2)
+    scan.waitForBatches(timeout: 0.2)
+    let progress = scan.take()
+    scan.stop()
+    #expect(progress.batches.isEmpty && !progress.isFinished)
+    #expect(Date().timeIntervalSince(start) < 2, "waits are bounded by their timeouts")
+}
