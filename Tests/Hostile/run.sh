@@ -18,8 +18,12 @@ if [ "$FAST" != "--fast" ]; then
     for dir in /usr/libexec/installed-tests/gdk-pixbuf/test-images/fail \
                /usr/libexec/installed-tests/gdk-pixbuf/test-images/randomly-modified \
                /usr/share/gocode/src/github.com/rwcarlsen/goexif/exif/corrupt \
-               /usr/lib/go-1.19/src/image/testdata; do
-        [ -d "$dir" ] && folders+=("$dir")
+               /usr/share/go-1.19/src/image/testdata \
+               /usr/share/go-1.19/src/image/png/testdata \
+               /usr/share/go-1.19/src/image/png/testdata/pngsuite \
+               /usr/share/gocode/src/golang.org/x/image/testdata; do
+        # make test-hostile installs them all: a missing one means a corpus went untested.
+        if [ -d "$dir" ]; then folders+=("$dir"); else failed=$((failed + 1)); echo "FAIL - missing corpus $dir"; fi
     done
 fi
 
