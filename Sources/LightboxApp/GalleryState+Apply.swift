@@ -116,24 +116,33 @@ extension GalleryState {
         scrollCursorIntoView()
     }
 
-    /// Scales every column's width by `delta` cells (adaptive and fixed), or changes the number of
-    /// flexible columns, then reflows keeping the cursor in view.
+    /// Scales every column's width by `delta` cells (fixed, adaptive and bounded flexible ones), or
+    /// changes the number of unbounded flexible columns, then reflows keeping the cursor in view.
     mutating func rescale(by delta: Int) {
         var columns: [GridItem] = []
-        let flexibleCount = spec.columns.count { if case .flexible = $0.size { return true } else { return false } }
+        let unbounded = spec.columns.filter { if case .flexible(_, Int.max) = $0.size { return true } else { return false } }
+        let flexibleCount = unbounded.count
         var flexibleLeft = delta > 0 ? max(1, flexibleCount - 1) : flexibleCount + 1
         for item in spec.columns {
+            var scaled = item
             switch item.size {
-            case .fixed(let w): columns.append(GridItem(.fixed(max(4, w + delta)), spacing: item.spacing))
+            case .fixed(let w):
+                scaled.size = .fixed(max(4, w + delta))
+                columns.append(scaled)
             case .adaptive(let lo, let hi):
                 let newLo = max(4, lo + delta)
-                columns.append(GridItem(.adaptive(minimum: newLo, maximum: max(newLo, hi + (newLo - lo))), spacing: item.spacing))
-            case .flexible:
+                scaled.size = .adaptive(minimum: newLo, maximum: max(newLo, hi + (newLo - lo)))
+                columns.append(scaled)
+            case .flexible(_, Int.max):
                 if flexibleLeft > 0 { columns.append(item); flexibleLeft -= 1 }
+            case .flexible(let lo, let hi):
+                let newLo = max(1, lo + delta)
+                scaled.size = .flexible(minimum: newLo, maximum: max(newLo, hi + (newLo - lo)))
+                columns.append(scaled)
             }
         }
-        if delta < 0 && flexibleCount > 0 && flexibleLeft > 0 {
-            columns.append(GridItem(.flexible(minimum: 1, maximum: Int.max)))
+        if delta < 0 && flexibleCount > 0 && flexibleLeft > 0, let last = unbounded.last {
+            columns.append(last)
         }
         spec = GridSpec(columns: columns, rowSpacing: spec.rowSpacing, columnSpacing: spec.columnSpacing)
         layout = Self.layout(library, spec, screenWidth: screenWidth)

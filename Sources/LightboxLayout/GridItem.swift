@@ -10,13 +10,29 @@ public struct GridItem: Hashable, Sendable {
         case adaptive(minimum: Int, maximum: Int)
     }
 
+    /// Where a tile's picture and label sit across its column when narrower than it.
+    public enum Alignment: String, Hashable, Sendable, CaseIterable {
+        case leading, center, trailing
+
+        /// The offset of something `width` wide in a space `room` wide.
+        public func offset(of width: Int, in room: Int) -> Int {
+            switch self {
+            case .leading: 0
+            case .center: max(0, (room - width) / 2)
+            case .trailing: max(0, room - width)
+            }
+        }
+    }
+
     public var size: Size
     /// Spacing after this column; `nil` uses the spec's column spacing.
     public var spacing: Int?
+    public var alignment: Alignment
 
-    public init(_ size: Size, spacing: Int? = nil) {
+    public init(_ size: Size, spacing: Int? = nil, alignment: Alignment = .center) {
         self.size = size
         self.spacing = spacing
+        self.alignment = alignment
     }
 }
 

@@ -2,6 +2,7 @@
 public struct Column: Hashable, Sendable {
     public var x: Int
     public var width: Int
+    public var alignment: GridItem.Alignment = .center
 }
 
 extension GridSpec {
@@ -22,16 +23,17 @@ extension GridSpec {
         let free = max(0, width - gaps - fixedWidth)
         var widths: [Int] = []
         var spacings: [Int] = []
+        var alignments: [GridItem.Alignment] = []
         var shareIndex = 0
         for item in columns {
             let after = item.spacing ?? columnSpacing
             switch item.size {
             case .fixed(let w):
-                widths.append(max(1, w)); spacings.append(after)
+                widths.append(max(1, w)); spacings.append(after); alignments.append(item.alignment)
             case .flexible(let minimum, let maximum):
                 let share = Self.share(of: free, among: sharers, index: shareIndex)
                 shareIndex += 1
-                widths.append(Self.clamp(share, minimum, maximum)); spacings.append(after)
+                widths.append(Self.clamp(share, minimum, maximum)); spacings.append(after); alignments.append(item.alignment)
             case .adaptive(let minimum, let maximum):
                 let share = Self.share(of: free, among: sharers, index: shareIndex)
                 shareIndex += 1
@@ -41,20 +43,21 @@ extension GridSpec {
                 for k in 0..<count {
                     widths.append(Self.clamp(Self.share(of: inner, among: count, index: k), minimum, maximum))
                     spacings.append(after)
+                    alignments.append(item.alignment)
                 }
             }
         }
         // Drop columns that cannot start inside the width; keep at least one.
         var result: [Column] = []
         var x = 0
-        for (w, gap) in zip(widths, spacings) {
+        for (k, (w, gap)) in zip(widths, spacings).enumerated() {
             if !result.isEmpty && x + w > width { break }
-            result.append(Column(x: x, width: min(w, width - x)))
+            result.append(Column(x: x, width: min(w, width - x), alignment: alignments[k]))
             x += w + gap
         }
         let used = result.last.map { $0.x + $0.width } ?? 0
         let inset = max(0, (width - used) / 2)
-        return result.map { Column(x: $0.x + inset, width: $0.width) }
+        return result.map { Column(x: $0.x + inset, width: $0.width, alignment: $0.alignment) }
     }
 
     /// The `index`th of `count` near-equal integer shares of `total` (earlier shares get the remainder).

@@ -13,11 +13,13 @@ extension GalleryView {
         let boxHeight = layout.boxHeight
         let isCursor = item == state.cursor
         let isMarked = state.marks.contains(item)
+        let alignment = layout.columns[layout.position(ofItem: item).column].alignment
 
         if let reason = state.failures[item] {
             drawBroken(reason, x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
         } else if let thumbnail = state.thumbnails.closest(to: state.thumbnailKey(ofItem: item)) {
-            drawPicture(thumbnail, x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
+            drawPicture(thumbnail, x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment,
+                        into: &frame, clipHeight: state.gridHeight)
         } else {
             drawPlaceholder(x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
         }
@@ -44,17 +46,18 @@ extension GalleryView {
         let text = prefix + DisplayText.truncatedMiddle(name, toWidth: tile.width - prefix.count)
         if isCursor || isMarked { frame.fill(x: tile.x, y: labelY, width: tile.width, height: 1, with: Cell(" ", style: style)) }
         let used = DisplayWidth.of(text)
-        frame.write(text, x: tile.x + max(0, (tile.width - used) / 2), y: labelY, style: style, maxWidth: tile.width)
+        frame.write(text, x: tile.x + alignment.offset(of: used, in: tile.width), y: labelY, style: style, maxWidth: tile.width)
     }
 
     /// The thumbnail fitted and letterboxed in the box, two pixels a cell with upper half blocks.
     /// A thumbnail of another size (while the right one decodes) is scaled, nearest pixel.
-    static func drawPicture(_ image: Thumbnail, x: Int, y: Int, width: Int, height: Int, into frame: inout Frame, clipHeight: Int) {
+    static func drawPicture(_ image: Thumbnail, x: Int, y: Int, width: Int, height: Int, alignment: GridItem.Alignment = .center,
+                            into frame: inout Frame, clipHeight: Int) {
         let boxWidth = width, boxHeight = height * 2
         let (drawnWidth, drawnHeight) = image.width * boxHeight >= image.height * boxWidth
             ? (boxWidth, max(1, image.height * boxWidth / image.width))
             : (max(1, image.width * boxHeight / image.height), boxHeight)
-        let left = (boxWidth - drawnWidth) / 2
+        let left = alignment.offset(of: drawnWidth, in: boxWidth)
         let top = (boxHeight - drawnHeight) / 2
         func color(_ px: Int, _ py: Int) -> TerminalColor {
             let dx = px - left, dy = py - top

@@ -30,7 +30,10 @@ struct Options {
     thumbnails. Mark some and press Enter: their paths are printed to stdout, one per line.
 
     Options:
-      -c, --columns SPEC      N (N equal columns) or adaptive:MIN[-MAX] (cells; default adaptive:16-24)
+      -c, --columns SPEC      N (N equal columns), or a comma list of adaptive[:MIN[-MAX]],
+                              flexible[:MIN[-MAX]] and fixed:W, each optionally :leading,
+                              :center or :trailing (cells; default adaptive:16-24)
+          --spacing ROW,COL   blank lines between rows, cells between columns (default 1,2)
       -0, --print0            end each printed path with NUL instead of a newline
           --snapshot WxH      print the first screen at W columns x H rows as ANSI text and exit
           --cache-mb N        memory for decoded thumbnails, in MB (default 128)
@@ -73,7 +76,8 @@ struct Options {
                 func argument() throws -> String { if let inline { return inline }; return try value(for: name) }
                 switch name {
                 case "--": onlyPaths = true
-                case "-c", "--columns": options.spec = try parseColumns(try argument())
+                case "-c", "--columns": options.spec = try parseColumns(try argument(), spacing: options.spec)
+                case "--spacing": options.spec = try parseSpacing(try argument(), columns: options.spec)
                 case "-0", "--print0": options.printsNul = true
                 case "--snapshot": options.snapshotSize = try parseSize(try argument())
                 case "--cache-mb": options.cacheBytes = try parseNumber(try argument(), name: name, in: 1...65536) << 20
@@ -104,21 +108,23 @@ struct Options {
         return options
     }
 
-    /// `N` equal flexible columns, or `adaptive:MIN[-MAX]`.
-    static func parseColumns(_ text: String) throws -> GridSpec {
-        if let n = Int(text) {
-            guard (1...100).contains(n) else { throw UsageError(description: "--columns: N must be 1 to 100, not \(n)") }
-            return .flexible(count: n)
+    /// A column spec (see `GridSpec(parsing:)`), keeping the spacing already set.
+    static func parseColumns(_ text: String, spacing spec: GridSpec) throws -> GridSpec {
+        do {
+            return try GridSpec(parsing: text, rowSpacing: spec.rowSpacing, columnSpacing: spec.columnSpacing)
+        } catch {
+            throw UsageError(description: "--columns: \(error)")
         }
-        if text.hasPrefix("adaptive:") {
-            let bounds = text.dropFirst("adaptive:".count).split(separator: "-", omittingEmptySubsequences: false)
-            guard (1...2).contains(bounds.count), let low = Int(bounds[0]), low >= 4,
-                  let high = bounds.count == 2 ? Int(bounds[1]) : low + 8, high >= low, high <= 1000 else {
-                throw UsageError(description: "--columns: '\(text)' is not adaptive:MIN[-MAX] with 4 <= MIN <= MAX")
-            }
-            return GridSpec(columns: [GridItem(.adaptive(minimum: low, maximum: high))])
+    }
+
+    /// `ROW,COL` spacing, keeping the columns already set.
+    static func parseSpacing(_ text: String, columns spec: GridSpec) throws -> GridSpec {
+        do {
+            let spacing = try GridSpec.spacing(parsing: text)
+            return GridSpec(columns: spec.columns, rowSpacing: spacing.row, columnSpacing: spacing.column)
+        } catch {
+            throw UsageError(description: "--spacing: \(error)")
         }
-        throw UsageError(description: "--columns: '\(text)' is neither a number nor adaptive:MIN[-MAX]")
     }
 
     /// `WxH`, as `160x48`.

@@ -77,3 +77,17 @@ let ragged = library([7, 2, 20])
     #expect(state.scrollOffset == 0)
     #expect(state.tileOfCursorIsVisible)
 }
+
+@Test func zoomScalesEveryKindOfColumnAndKeepsAlignments() throws {
+    let spec = try GridSpec(parsing: "fixed:12:leading,flexible,flexible,flexible:20-30:trailing")
+    var state = GalleryState(library: ragged, spec: spec, width: 200, height: 40)
+    state.apply([.move(.last), .zoomIn])
+    #expect(state.spec.columns == [GridItem(.fixed(16), alignment: .leading), GridItem(.flexible(minimum: 1, maximum: Int.max)),
+                                   GridItem(.flexible(minimum: 24, maximum: 34), alignment: .trailing)])
+    #expect(state.tileOfCursorIsVisible)
+    state.apply([.zoomOut, .zoomOut])
+    #expect(state.spec.columns == [GridItem(.fixed(8), alignment: .leading), GridItem(.flexible(minimum: 1, maximum: Int.max)),
+                                   GridItem(.flexible(minimum: 16, maximum: 26), alignment: .trailing),
+                                   GridItem(.flexible(minimum: 1, maximum: Int.max)), GridItem(.flexible(minimum: 1, maximum: Int.max))])
+    #expect(state.tileOfCursorIsVisible)
+}

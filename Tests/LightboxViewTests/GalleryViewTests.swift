@@ -202,3 +202,25 @@ func randomActionsKeepTheStateSane(seed: Int) {
     _ = empty.apply(.scanned([], isFinished: true))
     #expect(GalleryView.frame(for: empty).text.contains("No images found."))
 }
+
+@Test func aColumnsAlignmentPlacesNarrowPicturesAndLabels() throws {
+    let spec = try GridSpec(parsing: "fixed:16:leading,fixed:16:trailing")
+    var state = GalleryState(library: library([2]), spec: spec, width: 40, height: 20)
+    _ = state.initialEffects()
+    for request in state.demand {
+        // A portrait picture: a quarter of its box's width.
+        let width = request.box.width / 4
+        _ = state.apply(.decoded(request, .decoded(Thumbnail(width: width, height: request.box.height,
+                                                             pixels: TestImages.solid(width: width, height: request.box.height, 250, 0, 0)))))
+    }
+    let frame = GalleryView.frame(for: state)
+    let red = TerminalColor.rgb(250, 0, 0)
+    let left = state.layout.frame(ofItem: 0), right = state.layout.frame(ofItem: 1)
+    let y = left.y + 2 - state.scrollOffset
+    let x0 = left.x + GalleryState.gridInset, x1 = right.x + GalleryState.gridInset
+    #expect(frame[x0, y].style.background == red && frame[x0 + left.width - 1, y].style.background != red)
+    #expect(frame[x1 + right.width - 1, y].style.background == red && frame[x1, y].style.background != red)
+    let label = frame.lines[left.y + state.layout.boxHeight - state.scrollOffset]
+    #expect(label.dropFirst(x0).hasPrefix("IMG_1.jpg"))
+    #expect(label.prefix(x1 + right.width).hasSuffix("IMG_2.jpg"))
+}
