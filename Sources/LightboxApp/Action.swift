@@ -14,6 +14,9 @@ public enum Action: Hashable, Sendable {
     case markSection
     case clearMarks
     case zoomIn, zoomOut
+    /// Sort by the next of name, date, modification time and size.
+    case cycleSort
+    case toggleReverse
     case toggleHelp
     case accept
     case cancel

@@ -56,6 +56,17 @@ extension GalleryState {
         case .clearMarks:
             marks.removeAll()
             rangeAnchor = nil
+        case .cycleSort:
+            var arrangement = library.arrangement
+            let sorts = Arrangement.Sort.allCases
+            arrangement.sort = sorts[(sorts.firstIndex(of: arrangement.sort)! + 1) % sorts.count]
+            rearrange { $0.arrange(by: arrangement) }
+            message = "sorted by \(arrangement.sort.rawValue)\(arrangement.isReversed ? ", reversed" : "")"
+        case .toggleReverse:
+            var arrangement = library.arrangement
+            arrangement.isReversed.toggle()
+            rearrange { $0.arrange(by: arrangement) }
+            message = "sorted by \(arrangement.sort.rawValue)\(arrangement.isReversed ? ", reversed" : "")"
         case .zoomIn: rescale(by: 4)
         case .zoomOut: rescale(by: -4)
         case .toggleHelp: isShowingHelp = true
@@ -80,12 +91,15 @@ extension GalleryState {
     /// the scroll position and the marks stay where they are.
     /// - Complexity: O(*k* + *s*) for *k* new items, the layout being rebuilt once.
     mutating func addScanned(_ batches: [Scanner.Batch], isFinished: Bool) {
-        for batch in batches {
-            library.append(batch.files, in: batch.folder)
-            scanProblems += batch.problems
-        }
+        for batch in batches { scanProblems += batch.problems }
         if isFinished { isScanning = false }
         guard batches.contains(where: { !$0.files.isEmpty }) else { return }
+        let added = batches.map { (files: $0.files, folder: $0.folder) }
+        guard library.arrangement.keepsScanOrder else {
+            // Sorted otherwise, new items can land anywhere: everything shown keeps its place on screen.
+            return rearrange { $0.append(added) }
+        }
+        library.append(added)
         marks.grow(to: library.count)
         layout = Self.layout(library, spec, screenWidth: screenWidth)
     }

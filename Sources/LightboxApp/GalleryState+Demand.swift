@@ -20,10 +20,11 @@ extension GalleryState {
             order += scrollDirection > 0 ? extra : extra.reversed()
         }
         var requests: [DecodeRequest] = []
-        for item in order where failures[item] == nil {
+        for item in order where failure(at: item) == nil {
             let key = thumbnailKey(ofItem: item)
             if thumbnails.thumbnail(for: key) != nil { continue }  // also marks it recently used
-            requests.append(DecodeRequest(item: item, file: library.files[item], box: key.box))
+            // Requests name the file's id: results that arrive after a re-sort still find it.
+            requests.append(DecodeRequest(item: library.id(at: item), file: library[item], box: key.box))
         }
         if requests == demand { return nil }
         demand = requests

@@ -19,7 +19,7 @@ public struct GalleryState: Sendable {
     public internal(set) var rangeAnchor: Int?
     public internal(set) var isShowingHelp = false
     public internal(set) var thumbnails: ThumbnailCache
-    /// Why an item could not be decoded, by item.
+    /// Why a file could not be decoded, by id (see `failure(at:)`).
     public internal(set) var failures: [Int: String] = [:]
     /// Problems met while scanning (unreadable folders), for the status line.
     public var scanProblems: [String]
@@ -74,7 +74,7 @@ public struct GalleryState: Sendable {
 
     /// The cache key of an item's thumbnail at the current size.
     public func thumbnailKey(ofItem item: Int) -> ThumbnailKey {
-        ThumbnailKey(file: library.files[item], box: pixelBox(ofItem: item))
+        ThumbnailKey(file: library[item], box: pixelBox(ofItem: item))
     }
 
     /// Visible items still waiting for their thumbnail.
@@ -84,13 +84,16 @@ public struct GalleryState: Sendable {
 
     /// Whether every visible item has its thumbnail or a failure.
     public var isVisibleComplete: Bool {
-        visibleItems.allSatisfy { failures[$0] != nil || thumbnails.contains(thumbnailKey(ofItem: $0)) }
+        visibleItems.allSatisfy { failure(at: $0) != nil || thumbnails.contains(thumbnailKey(ofItem: $0)) }
     }
+
+    /// Why the item at `position` could not be decoded, if it could not.
+    public func failure(at position: Int) -> String? { failures[library.id(at: position)] }
 
     /// The paths accept prints: marked items in display order, or else the cursor item.
     public var acceptedPaths: [ImagePath] {
         guard !library.isEmpty else { return [] }
         let items = marks.count > 0 ? marks.sorted : [cursor]
-        return items.map { library.files[$0].path }
+        return items.map { library[$0].path }
     }
 }

@@ -49,6 +49,8 @@ public struct KeyTable: Sendable {
         KeyBinding([.character("u")], .clearMarks, "clear marks"),
         KeyBinding([.character("+"), .character("=")], .zoomIn, "bigger thumbnails"),
         KeyBinding([.character("-")], .zoomOut, "smaller thumbnails"),
+        KeyBinding([.character("s")], .cycleSort, "sort by name, date, mtime, size"),
+        KeyBinding([.character("S")], .toggleReverse, "reverse the order"),
         KeyBinding([.character("?")], .toggleHelp, "this help"),
         KeyBinding([.enter], .accept, "print marked (or this) and quit"),
         KeyBinding([.character("q"), .escape, .control("c")], .cancel, "quit, print nothing"),

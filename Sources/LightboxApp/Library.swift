@@ -1,37 +1,103 @@
 import LightboxThumbnails
 
-/// The images of a gallery in display order, grouped into sections. It only grows at the end,
-/// so an item's index is its identity for the whole session.
+/// The images of a gallery, grouped into sections and ordered by an `Arrangement`.
+///
+/// Each file has an id, its place in the order the scan found it, which never changes; its
+/// *position* is its place on screen, which changes when the library is re-arranged. In the
+/// default arrangement (by folder, by name) the two are the same and new files only append.
 public struct Library: Sendable {
-    /// A section: a folder and the global index range of its images.
+    /// A section: its title and the positions of its images.
     public struct Section: Hashable, Sendable {
-        public var path: ImagePath
+        /// A folder's path, or a date as text; raw bytes, sanitized for display by the view.
+        public var title: [UInt8]
         public var items: Range<Int>
     }
 
-    public private(set) var files: [ImageFile] = []
+    /// Files by id.
+    public private(set) var filesByID: [ImageFile] = []
     public private(set) var sections: [Section] = []
+    public private(set) var arrangement: Arrangement
+    /// Date taken by id, in seconds of local wall-clock time; `nil` until read or without one.
+    private(set) var datesTaken: [Int64?] = []
+    /// Folder index by id, into `folders`.
+    private var folderOfID: [Int32] = []
+    private var folders: [ImagePath] = []
+    /// Id by position, and position by id.
+    private var order: [Int] = []
+    private var positions: [Int] = []
 
-    /// A library of `folders`, one section each, in the order given.
-    public init(folders: [ImageFolder] = []) {
-        files.reserveCapacity(folders.reduce(0) { $0 + $1.files.count })
+    /// A library of `folders`, in the order given.
+    public init(folders: [ImageFolder] = [], arrangement: Arrangement = Arrangement()) {
+        self.arrangement = arrangement
         for folder in folders { append(folder.files, in: folder.path) }
     }
 
-    /// Adds `newFiles` at the end: to the last section when it is `folder`'s, else in a new section.
-    /// - Complexity: O(*k*) in the number of new files, amortized.
+    public var count: Int { filesByID.count }
+    public var isEmpty: Bool { filesByID.isEmpty }
+    public var sectionCounts: [Int] { sections.map(\.items.count) }
+
+    /// The file at a position on screen.
+    public subscript(position: Int) -> ImageFile { filesByID[order[position]] }
+    /// The id of the file at `position`.
+    public func id(at position: Int) -> Int { order[position] }
+    /// The position of the file with id `id`.
+    public func position(of id: Int) -> Int { positions[id] }
+
+    /// Adds `newFiles`, found in `folder` after everything before. In the default arrangement
+    /// they go at the end (to the last section when it is `folder`'s); otherwise the library is
+    /// re-arranged.
+    /// - Complexity: O(*k*) for *k* new files in the default arrangement, else O(*n* log *n*).
     public mutating func append(_ newFiles: [ImageFile], in folder: ImagePath) {
+        append(newFiles, in: folder, arranging: true)
+    }
+
+    /// Adds several batches, re-arranging (when needed) once.
+    public mutating func append(_ batches: [(files: [ImageFile], folder: ImagePath)]) {
+        for batch in batches { append(batch.files, in: batch.folder, arranging: false) }
+        if !arrangement.keepsScanOrder && batches.contains(where: { !$0.files.isEmpty }) { arrange() }
+    }
+
+    mutating func append(_ newFiles: [ImageFile], in folder: ImagePath, arranging: Bool) {
         guard !newFiles.isEmpty else { return }
-        let range = files.count..<(files.count + newFiles.count)
-        files.append(contentsOf: newFiles)
-        if let last = sections.last, last.path == folder {
-            sections[sections.count - 1].items = last.items.lowerBound..<range.upperBound
+        if folders.last != folder { folders.append(folder) }
+        let folderIndex = Int32(folders.count - 1)
+        let first = filesByID.count
+        filesByID.append(contentsOf: newFiles)
+        folderOfID.append(contentsOf: repeatElement(folderIndex, count: newFiles.count))
+        datesTaken.append(contentsOf: repeatElement(nil, count: newFiles.count))
+        guard arrangement.keepsScanOrder else {
+            if arranging { arrange() }
+            return
+        }
+        order.append(contentsOf: first..<filesByID.count)
+        positions.append(contentsOf: first..<filesByID.count)
+        if let last = sections.last, last.title == folder.bytes {
+            sections[sections.count - 1].items = last.items.lowerBound..<filesByID.count
         } else {
-            sections.append(Section(path: folder, items: range))
+            sections.append(Section(title: folder.bytes, items: first..<filesByID.count))
         }
     }
 
-    public var count: Int { files.count }
-    public var isEmpty: Bool { files.isEmpty }
-    public var sectionCounts: [Int] { sections.map(\.items.count) }
+    /// Records dates taken by id (from EXIF), re-arranging when the order depends on them.
+    /// - Complexity: O(*k*), plus O(*n* log *n*) when dates decide the order.
+    public mutating func setDatesTaken(_ dates: [(id: Int, seconds: Int64?)]) {
+        for (id, seconds) in dates where id < datesTaken.count { datesTaken[id] = seconds }
+        if arrangement.sort == .date || arrangement.sections != .folder && arrangement.sections != .none { arrange() }
+    }
+
+    func folderIndex(of id: Int) -> Int { Int(folderOfID[id]) }
+    func folderPath(of id: Int) -> ImagePath { folders[Int(folderOfID[id])] }
+
+    mutating func setOrder(_ ids: [Int], positions newPositions: [Int], sections newSections: [Section]) {
+        order = ids
+        positions = newPositions
+        sections = newSections
+    }
+
+    /// Re-arranges by `arrangement`.
+    /// - Complexity: O(*n* log *n*).
+    public mutating func arrange(by arrangement: Arrangement) {
+        self.arrangement = arrangement
+        arrange()
+    }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// One thumbnail wanted by the app: the item it is for, its file and its box.
+/// One thumbnail wanted by the app: the id of the item it is for, its file and its box.
 public struct DecodeRequest: Hashable, Sendable {
+    /// The item's id, which a re-sort does not change.
     public var item: Int
     public var file: ImageFile
     public var box: PixelSize

@@ -17,11 +17,11 @@ extension GalleryView {
         let room = max(0, frame.width - x - DisplayWidth.of(help))
         if let message = state.message {
             x += frame.write(DisplayText.truncatedMiddle(DisplayText.sanitized(message), toWidth: room), x: x, y: y, style: Palette.status)
-        } else if !state.library.isEmpty, let reason = state.failures[state.cursor] {
+        } else if !state.library.isEmpty, let reason = state.failure(at: state.cursor) {
             let text = "✗ " + DisplayText.sanitized(reason)
             x += frame.write(DisplayText.truncatedMiddle(text, toWidth: room), x: x, y: y, style: Palette.statusWarning)
         } else if !state.library.isEmpty {
-            let path = DisplayText.sanitized(bytes: state.library.files[state.cursor].path.bytes)
+            let path = DisplayText.sanitized(bytes: state.library[state.cursor].path.bytes)
             x += frame.write(DisplayText.truncatedMiddle(path, toWidth: room), x: x, y: y, style: Palette.status)
         }
         if let problem = state.scanProblems.first, state.message == nil, x + 4 < frame.width - DisplayWidth.of(help) {

@@ -15,7 +15,7 @@ extension GalleryView {
         let isMarked = state.marks.contains(item)
         let alignment = layout.columns[layout.position(ofItem: item).column].alignment
 
-        if let reason = state.failures[item] {
+        if let reason = state.failure(at: item) {
             drawBroken(reason, x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
         } else if let thumbnail = state.thumbnails.closest(to: state.thumbnailKey(ofItem: item)) {
             drawPicture(thumbnail, x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment,
@@ -42,7 +42,7 @@ extension GalleryView {
         let style = isCursor ? (isMarked ? Palette.cursorMarkedLabel : Palette.cursorLabel)
             : (isMarked ? Palette.markedLabel : Palette.label)
         let prefix = isMarked ? "✓ " : ""
-        let name = DisplayText.sanitized(bytes: state.library.files[item].path.lastComponent)
+        let name = DisplayText.sanitized(bytes: state.library[item].path.lastComponent)
         let text = prefix + DisplayText.truncatedMiddle(name, toWidth: tile.width - prefix.count)
         if isCursor || isMarked { frame.fill(x: tile.x, y: labelY, width: tile.width, height: 1, with: Cell(" ", style: style)) }
         let used = DisplayWidth.of(text)

@@ -54,7 +54,7 @@ public enum GalleryView {
         let marked = state.marks.count(in: info.items)
         var tail = "\(count) \(count == 1 ? "image" : "images")"
         if marked > 0 { tail += " · \(marked) marked" }
-        let title = DisplayText.sanitized(bytes: info.path.bytes)
+        let title = DisplayText.sanitized(bytes: info.title)
         let room = max(0, frame.width - DisplayWidth.of(tail) - 6)
         let used = frame.write("▍ " + DisplayText.truncatedMiddle(title, toWidth: room), x: 0, y: y, style: Palette.header)
         frame.write("  " + tail, x: used, y: y, style: Palette.headerCount)

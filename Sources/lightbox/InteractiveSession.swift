@@ -43,7 +43,7 @@ enum InteractiveSession {
         }
 
         let size = terminal.size
-        var state = GalleryState(library: Library(), spec: options.spec, width: size.width, height: size.height,
+        var state = GalleryState(library: Library(arrangement: options.arrangement), spec: options.spec, width: size.width, height: size.height,
                                  cacheBudget: options.cacheBytes, isScanning: true)
         func finish(_ outcome: Outcome) -> Outcome {
             scan.stop()

@@ -1,3 +1,4 @@
+import LightboxApp
 import LightboxLayout
 import LightboxThumbnails
 
@@ -5,6 +6,7 @@ import LightboxThumbnails
 struct Options {
     var paths: [ImagePath] = []
     var spec: GridSpec = .standard
+    var arrangement = Arrangement()
     var printsNul = false
     var snapshotSize: (width: Int, height: Int)? = nil
     var cacheBytes = 128 << 20
@@ -34,6 +36,10 @@ struct Options {
                               flexible[:MIN[-MAX]] and fixed:W, each optionally :leading,
                               :center or :trailing (cells; default adaptive:16-24)
           --spacing ROW,COL   blank lines between rows, cells between columns (default 1,2)
+          --sections KIND     folder (default), date, month, year or none
+          --sort KEY          name (default: by path, naturally), date (taken, else modified),
+                              mtime or size
+      -r, --reverse           reverse the order (sections and items)
       -0, --print0            end each printed path with NUL instead of a newline
           --snapshot WxH      print the first screen at W columns x H rows as ANSI text and exit
           --cache-mb N        memory for decoded thumbnails, in MB (default 128)
@@ -78,6 +84,9 @@ struct Options {
                 case "--": onlyPaths = true
                 case "-c", "--columns": options.spec = try parseColumns(try argument(), spacing: options.spec)
                 case "--spacing": options.spec = try parseSpacing(try argument(), columns: options.spec)
+                case "--sort": options.arrangement.sort = try parseChoice(try argument(), name: name)
+                case "--sections": options.arrangement.sections = try parseChoice(try argument(), name: name)
+                case "-r", "--reverse": options.arrangement.isReversed = true
                 case "-0", "--print0": options.printsNul = true
                 case "--snapshot": options.snapshotSize = try parseSize(try argument())
                 case "--cache-mb": options.cacheBytes = try parseNumber(try argument(), name: name, in: 1...65536) << 20
@@ -125,6 +134,14 @@ struct Options {
         } catch {
             throw UsageError(description: "--spacing: \(error)")
         }
+    }
+
+    /// One of an enumeration's names, as `date` for `--sort`.
+    static func parseChoice<T: RawRepresentable & CaseIterable>(_ text: String, name: String) throws -> T where T.RawValue == String {
+        guard let value = T(rawValue: text) else {
+            throw UsageError(description: "\(name): '\(text)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
     }
 
     /// `WxH`, as `160x48`.

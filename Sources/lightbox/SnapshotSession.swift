@@ -7,15 +7,15 @@ import LightboxView
 
 /// `--snapshot`: the first screen at a given size, every visible thumbnail decoded, as ANSI text.
 enum SnapshotSession {
-    /// The scan goes on until the screen is settled: it ended, or an item lies beyond the screen
-    /// (items arrive in order, so nothing more can land in view).
+    /// The scan goes on until the screen is settled: it ended, or, when items arrive in display
+    /// order, an item lies beyond the screen (so nothing more can land in view).
     static func run(scan: BackgroundScan, first: BackgroundScan.Progress, options: Options, decoder pipeline: Decoder,
                     size: (width: Int, height: Int)) -> Int32 {
-        var state = GalleryState(library: Library(), spec: options.spec, width: size.width, height: size.height,
+        var state = GalleryState(library: Library(arrangement: options.arrangement), spec: options.spec, width: size.width, height: size.height,
                                  cacheBudget: options.cacheBytes, isScanning: true)
         state.prefetches = false
         var effects = state.apply(.scanned(first.batches, isFinished: first.isFinished))
-        while state.isScanning && state.visibleItems.upperBound >= state.library.count {
+        while state.isScanning && (!options.arrangement.keepsScanOrder || state.visibleItems.upperBound >= state.library.count) {
             scan.waitForBatches(timeout: 1)
             let progress = scan.take()
             effects += state.apply(.scanned(progress.batches, isFinished: progress.isFinished))

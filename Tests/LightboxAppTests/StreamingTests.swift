@@ -14,14 +14,14 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
     state.apply(.scanned([batch("a", 0..<30)], isFinished: false))
     state.apply([.move(.down), .move(.down), .move(.down), .move(.down), .move(.down), .toggleMark, .move(.right)])
-    let cursor = state.cursor, offset = state.scrollOffset, path = state.library.files[cursor].path
+    let cursor = state.cursor, offset = state.scrollOffset, path = state.library[cursor].path
     #expect(offset > 0)
     // More of the same folder, then new folders, with a problem.
     var more = batch("b", 0..<40)
     more.problems = ["cannot read b/x"]
     state.apply(.scanned([batch("a", 30..<50), more], isFinished: false))
     #expect(state.cursor == cursor && state.scrollOffset == offset)
-    #expect(state.library.files[state.cursor].path == path)
+    #expect(state.library[state.cursor].path == path)
     #expect(state.marks.sorted == [15])
     #expect(state.library.sections.map(\.items) == [0..<50, 50..<90])
     #expect(state.layout.itemCount == 90)

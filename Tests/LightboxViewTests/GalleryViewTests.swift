@@ -194,7 +194,7 @@ func randomActionsKeepTheStateSane(seed: Int) {
     var state = GalleryState(library: Library(), spec: spec, width: 60, height: 12, isScanning: true)
     #expect(GalleryView.frame(for: state).text.contains("Looking for images…"))
     let found = library([3])
-    _ = state.apply(.scanned([Scanner.Batch(folder: found.sections[0].path, files: found.files)], isFinished: false))
+    _ = state.apply(.scanned([Scanner.Batch(folder: ImagePath(bytes: found.sections[0].title), files: found.filesByID)], isFinished: false))
     #expect(GalleryView.frame(for: state).lines.last!.hasPrefix(" 1/3 found, scanning…"))
     _ = state.apply(.scanned([], isFinished: true))
     #expect(GalleryView.frame(for: state).lines.last!.hasPrefix(" 1/3  "))

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LightboxThumbnails
+
+extension Library {
+    /// Rebuilds the order and the sections from the files, their dates and the arrangement.
+    /// - Complexity: O(*n* log *n*).
+    mutating func arrange() {
+        struct Entry { var section: Int64; var key: Int64; var id: Int }
+        var entries: [Entry] = []
+        entries.reserveCapacity(count)
+        for id in 0..<count {
+            let date = dateForSorting(id)
+            let section: Int64
+            switch arrangement.sections {
+            case .folder: section = Int64(folderIndex(of: id))
+            case .date: section = Calendar.day(date)
+            case .month: section = Calendar.month(date)
+            case .year: section = Calendar.year(date)
+            case .none: section = 0
+            }
+            let key: Int64
+            switch arrangement.sort {
+            case .name: key = Int64(id)  // ids are in scan order: folders, then names, naturally
+            case .date: key = date
+            case .mtime: key = filesByID[id].modified / 1_000_000_000
+            case .size: key = filesByID[id].byteCount
+            }
+            entries.append(Entry(section: section, key: key, id: id))
+        }
+        let reversed = arrangement.isReversed
+        entries.sort { a, b in
+            if a.section != b.section { return reversed ? a.section > b.section : a.section < b.section }
+            if a.key != b.key { return reversed ? a.key > b.key : a.key < b.key }
+            return reversed ? a.id > b.id : a.id < b.id
+        }
+        replaceOrder(entries.map(\.id), sectionKeys: entries.map(\.section))
+    }
+
+    /// Sets the order to `ids` and cuts sections where the section key changes.
+    private mutating func replaceOrder(_ ids: [Int], sectionKeys: [Int64]) {
+        var newPositions = [Int](repeating: 0, count: ids.count)
+        for (position, id) in ids.enumerated() { newPositions[id] = position }
+        var newSections: [Section] = []
+        var start = 0
+        for position in 0..<ids.count where position == ids.count - 1 || sectionKeys[position + 1] != sectionKeys[position] {
+            newSections.append(Section(title: title(ofSection: sectionKeys[position], firstID: ids[start]), items: start..<(position + 1)))
+            start = position + 1
+        }
+        setOrder(ids, positions: newPositions, sections: newSections)
+    }
+
+    /// The header text of a section.
+    func title(ofSection key: Int64, firstID: Int) -> [UInt8] {
+        switch arrangement.sections {
+        case .folder: return folderPath(of: firstID).bytes
+        case .date: return Array(Calendar.dayText(key).utf8)
+        case .month: return Array(Calendar.monthText(key).utf8)
+        case .year: return Array(String(key).utf8)
+        case .none: return Array("All images".utf8)
+        }
+    }
+
+    /// The date an item is sorted and grouped by: taken, else modified; local wall-clock seconds.
+    func dateForSorting(_ id: Int) -> Int64 {
+        if let taken = datesTaken[id] { return taken }
+        return Calendar.localWallClock(filesByID[id].modified / 1_000_000_000)
+    }
+}
+
+/// Day, month and year arithmetic on wall-clock seconds (local time read as if it were UTC).
+enum Calendar {
+    static func components(_ seconds: Int64) -> tm {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        return parts
+    }
+
+    /// Local wall-clock seconds for a Unix time, so a photo taken at 23:30 belongs to that day.
+    static func localWallClock(_ unix: Int64) -> Int64 {
+        var time = time_t(unix)
+        var parts = tm()
+        localtime_r(&time, &parts)
+        return Int64(timegm(&parts))
+    }
+
+    static func day(_ seconds: Int64) -> Int64 { seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400 }
+    static func month(_ seconds: Int64) -> Int64 {
+        let parts = components(seconds)
+        return Int64(parts.tm_year + 1900) * 12 + Int64(parts.tm_mon)
+    }
+    static func year(_ seconds: Int64) -> Int64 { Int64(components(seconds).tm_year + 1900) }
+
+    static func dayText(_ day: Int64) -> String {
+        let parts = components(day * 86_400)
+        let names = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+        return "\(parts.tm_year + 1900)-\(twoDigits(parts.tm_mon + 1))-\(twoDigits(parts.tm_mday)) \(names[Int(parts.tm_wday)])"
+    }
+
+    static func monthText(_ month: Int64) -> String {
+        let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        let m = Int(((month % 12) + 12) % 12)
+        return "\(names[m]) \((month - Int64(m)) / 12)"
+    }
+
+    static func twoDigits(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+}

@@ -1,0 +1,83 @@
+import Testing
+import LightboxApp
+import LightboxLayout
+import LightboxThumbnails
+
+/// Files with sizes and modification days chosen so each order is different.
+private func mixedFolders() -> [ImageFolder] {
+    let day: Int64 = 86_400 * 1_000_000_000
+    func file(_ folder: String, _ name: String, size: Int64, day d: Int64) -> ImageFile {
+        ImageFile(path: ImagePath("\(folder)/\(name)"), byteCount: size, modified: (19_000 + d) * day + day / 2, format: .jpeg)
+    }
+    return [
+        ImageFolder(path: ImagePath("a"), files: [file("a", "1.jpg", size: 30, day: 40), file("a", "2.jpg", size: 10, day: 0)]),
+        ImageFolder(path: ImagePath("b"), files: [file("b", "1.jpg", size: 20, day: 1), file("b", "2.jpg", size: 40, day: 400)]),
+    ]
+}
+
+private func names(_ library: Library) -> [String] { (0..<library.count).map { library[$0].path.description } }
+private func titles(_ library: Library) -> [String] { library.sections.map { String(decoding: $0.title, as: UTF8.self) } }
+
+@Test func eachSortAndSectioningOrdersTheLibrary() {
+    var library = Library(folders: mixedFolders())
+    #expect(names(library) == ["a/1.jpg", "a/2.jpg", "b/1.jpg", "b/2.jpg"])
+    library.arrange(by: Arrangement(sort: .size))
+    #expect(names(library) == ["a/2.jpg", "a/1.jpg", "b/1.jpg", "b/2.jpg"])
+    #expect(titles(library) == ["a", "b"])
+    library.arrange(by: Arrangement(sections: .none, sort: .size))
+    #expect(names(library) == ["a/2.jpg", "b/1.jpg", "a/1.jpg", "b/2.jpg"])
+    #expect(titles(library) == ["All images"])
+    library.arrange(by: Arrangement(sections: .year, sort: .mtime, isReversed: true))
+    #expect(names(library) == ["b/2.jpg", "a/1.jpg", "b/1.jpg", "a/2.jpg"])
+    #expect(library.sections.map(\.items.count) == [1, 3])
+    library.arrange(by: Arrangement(sections: .month, sort: .date))
+    #expect(library.sections.map(\.items.count) == [2, 1, 1])
+    library.arrange(by: Arrangement(sections: .date, sort: .name))
+    #expect(library.sections.count == 4)
+    #expect(titles(library).allSatisfy { $0.count > 10 && $0.hasPrefix("20") })
+    for position in 0..<library.count { #expect(library.position(of: library.id(at: position)) == position) }
+}
+
+@Test func datesTakenDecideTheDateOrderOverModificationTimes() {
+    var library = Library(folders: mixedFolders(), arrangement: Arrangement(sections: .none, sort: .date))
+    #expect(names(library) == ["a/2.jpg", "b/1.jpg", "a/1.jpg", "b/2.jpg"])
+    // b/2.jpg was taken long before it was copied here.
+    library.setDatesTaken([(id: 3, seconds: 0)])
+    #expect(names(library) == ["b/2.jpg", "a/2.jpg", "b/1.jpg", "a/1.jpg"])
+}
+
+@Test func reSortingKeepsTheCursorItemItsScreenLineAndTheMarks() {
+    let counts = [30, 30]
+    var state = GalleryState(library: library(counts), spec: threeColumns, width: 40, height: 20)
+    state.apply([.move(.down), .move(.down), .move(.down), .move(.down), .toggleMark, .move(.down), .move(.down), .move(.down)])
+    let cursorPath = state.library[state.cursor].path
+    let markedPath = state.library[state.marks.sorted[0]].path
+    let line = state.layout.frame(ofItem: state.cursor).y - state.scrollOffset
+    state.apply(.toggleReverse)
+    #expect(state.library[0].path.description == "photos/s1/IMG_30.jpg")
+    #expect(state.library[state.cursor].path == cursorPath)
+    #expect(state.library[state.marks.sorted[0]].path == markedPath && state.marks.count == 1)
+    #expect(state.layout.frame(ofItem: state.cursor).y - state.scrollOffset == line)
+    #expect(state.message == "sorted by name, reversed")
+    state.apply(.cycleSort)
+    #expect(state.library.arrangement.sort == .date)
+    #expect(state.library[state.cursor].path == cursorPath)
+}
+
+@Test func itemsStreamingIntoASortedLibraryLeaveTheCursorItemWhereItIs() {
+    var state = GalleryState(library: Library(arrangement: Arrangement(sort: .size, isReversed: true)),
+                             spec: threeColumns, width: 40, height: 20, isScanning: true)
+    func files(_ sizes: Range<Int>) -> [ImageFile] {
+        sizes.map { ImageFile(path: ImagePath("f/\($0).jpg"), byteCount: Int64($0), modified: 0, format: .jpeg) }
+    }
+    state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: files(0..<40))], isFinished: false))
+    state.apply([.move(.down), .move(.down), .move(.down), .move(.down), .toggleMark])
+    let cursorPath = state.library[state.cursor].path
+    let line = state.layout.frame(ofItem: state.cursor).y - state.scrollOffset
+    // Larger files sort before everything shown.
+    state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: files(100..<130))], isFinished: true))
+    #expect(state.library[0].path.description == "f/129.jpg")
+    #expect(state.library[state.cursor].path == cursorPath)
+    #expect(state.layout.frame(ofItem: state.cursor).y - state.scrollOffset == line)
+    #expect(state.marks.count == 1 && state.library[state.marks.sorted[0]].path == cursorPath)
+}
