@@ -7,6 +7,8 @@ public struct JPEGHeader: Hashable, Sendable {
     public var orientation = 1
     /// Byte range of the embedded EXIF thumbnail (a JPEG) within the data parsed.
     public var exifThumbnail: Range<Int>?
+    /// Byte range of the EXIF block's TIFF structure within the data parsed.
+    public var exifBlock: Range<Int>?
 
     /// Parses `data`, the start of a JPEG file (the header segments need not be followed by the scan).
     /// Returns nil when it is not a JPEG.
@@ -41,45 +43,19 @@ public struct JPEGHeader: Hashable, Sendable {
 
     /// Reads IFD0's orientation and IFD1's thumbnail pointer from the TIFF structure in `tiff`.
     mutating func readExif(_ data: [UInt8], tiff: Range<Int>) {
-        guard tiff.count >= 8 else { return }
-        let base = tiff.lowerBound
-        let little: Bool
-        switch (data[base], data[base + 1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return
-        }
-        func u16(_ offset: Int) -> Int? {
-            let at = base + offset
-            guard offset >= 0, at + 2 <= tiff.upperBound else { return nil }
-            return little ? Int(data[at]) | Int(data[at + 1]) << 8 : Int(data[at]) << 8 | Int(data[at + 1])
-        }
-        func u32(_ offset: Int) -> Int? {
-            guard let a = u16(offset), let b = u16(offset + 2) else { return nil }
-            return little ? a | b << 16 : a << 16 | b
-        }
-        guard u16(2) == 42, let ifd0 = u32(4) else { return }
-        /// The entries of the IFD at `offset` as (tag, type, value field offset), and the next IFD's offset.
-        func entries(_ offset: Int) -> ([(tag: Int, type: Int, value: Int)], Int?)? {
-            guard let count = u16(offset), count < 1000 else { return nil }
-            var result: [(Int, Int, Int)] = []
-            for k in 0..<count {
-                let entry = offset + 2 + 12 * k
-                guard let tag = u16(entry), let type = u16(entry + 2) else { return nil }
-                result.append((tag, type, entry + 8))
-            }
-            return (result, u32(offset + 2 + 12 * count))
-        }
-        guard let (tags0, next) = entries(ifd0) else { return }
+        guard let structure = TIFFStructure(data, range: tiff), let ifd0 = structure.firstDirectory,
+              let (tags0, next) = structure.directory(at: ifd0) else { return }
+        exifBlock = tiff
         for entry in tags0 where entry.tag == 0x0112 && entry.type == 3 {
-            if let value = u16(entry.value), (1...8).contains(value) { orientation = value }
+            if let value = structure.u16(entry.field), (1...8).contains(value) { orientation = value }
         }
-        guard let ifd1 = next, ifd1 > 0, ifd1 != ifd0, let (tags1, _) = entries(ifd1) else { return }
+        guard let ifd1 = next, ifd1 > 0, ifd1 != ifd0, let (tags1, _) = structure.directory(at: ifd1) else { return }
         var start: Int?, length: Int?
         for entry in tags1 {
-            if entry.tag == 0x0201 { start = u32(entry.value) }
-            if entry.tag == 0x0202 { length = u32(entry.value) }
+            if entry.tag == 0x0201 { start = structure.u32(entry.field) }
+            if entry.tag == 0x0202 { length = structure.u32(entry.field) }
         }
+        let base = tiff.lowerBound
         guard let start, let length, length > 4, start > 0, base + start + length <= tiff.upperBound else { return }
         let range = (base + start)..<(base + start + length)
         guard data[range.lowerBound] == 0xFF, data[range.lowerBound + 1] == 0xD8 else { return }  // a lying offset

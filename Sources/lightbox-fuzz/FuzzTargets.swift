@@ -18,6 +18,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         if let header = JPEGHeader(parsing: bytes), let range = header.exifThumbnail {
             precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count)
         }
+        if let metadata = ImageMetadata(parsing: bytes) {
+            precondition((metadata.make?.utf8.count ?? 0) <= 64 * 3 && (metadata.lens?.utf8.count ?? 0) <= 64 * 3)
+            _ = metadata.dateTakenSeconds
+        }
     case .png:
         _ = PNGText.entries(in: bytes)
         _ = PNGDecoder.decode(bytes)

@@ -1,0 +1,92 @@
+/// What a photo's EXIF says: when it was taken, with what, and how. Strings are bounded in
+/// length but not sanitized: the view does that.
+public struct ImageMetadata: Hashable, Sendable {
+    /// `DateTimeOriginal` (else `DateTime`) as written, `YYYY:MM:DD HH:MM:SS`, local to the camera.
+    public var dateTaken: String?
+    public var make: String?
+    public var model: String?
+    public var lens: String?
+    /// A ratio as EXIF stores it.
+    public struct Fraction: Hashable, Sendable {
+        public var numerator: Int
+        public var denominator: Int
+    }
+
+    /// Exposure time in seconds.
+    public var exposure: Fraction?
+    public var fNumber: Double?
+    public var iso: Int?
+    /// Focal length in millimetres.
+    public var focalLength: Double?
+    public var hasGPS = false
+
+    public init() {}
+
+    /// The date taken as wall-clock seconds since 1970 (the camera's local time read as UTC), for sorting and grouping.
+    public var dateTakenSeconds: Int64? {
+        guard let text = dateTaken, text.utf8.count >= 19 else { return nil }
+        let digits = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for i in range {
+                guard (48...57).contains(digits[i]) else { return nil }
+                value = value * 10 + Int(digits[i] - 48)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61, year > 1800 else { return nil }
+        // Days from civil (Howard Hinnant's algorithm), so no time zone is involved.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    }
+
+    /// Reads the EXIF block of a JPEG (or a TIFF file's own header) from the start of a file.
+    /// Nil when there is no EXIF to read.
+    /// - Complexity: O(*n*) in the size of the header segments.
+    public init?(parsing data: [UInt8]) {
+        let range: Range<Int>
+        if let header = JPEGHeader(parsing: data), let block = header.exifBlock {
+            range = block
+        } else if data.count >= 8, data[0] == data[1], data[0] == 0x49 || data[0] == 0x4D {
+            range = 0..<data.count
+        } else {
+            return nil
+        }
+        guard let tiff = TIFFStructure(data, range: range), let ifd0 = tiff.firstDirectory,
+              let (entries, _) = tiff.directory(at: ifd0) else { return nil }
+        self.init()
+        var exifIFD: Int?
+        var dateTime: String?
+        for entry in entries {
+            switch entry.tag {
+            case 0x010F: make = tiff.text(entry)
+            case 0x0110: model = tiff.text(entry)
+            case 0x0132: dateTime = tiff.text(entry)
+            case 0x8769: exifIFD = tiff.number(entry)
+            case 0x8825: hasGPS = tiff.number(entry).flatMap { tiff.directory(at: $0) }.map { !$0.entries.isEmpty } ?? false
+            default: break
+            }
+        }
+        if let exifIFD, exifIFD != ifd0, let (exif, _) = tiff.directory(at: exifIFD) {
+            for entry in exif {
+                switch entry.tag {
+                case 0x829A: exposure = tiff.rational(entry).map { Fraction(numerator: $0.numerator, denominator: $0.denominator) }
+                case 0x829D: fNumber = tiff.rational(entry).map { Double($0.numerator) / Double($0.denominator) }
+                case 0x8827: iso = tiff.number(entry)
+                case 0x9003: dateTaken = tiff.text(entry)
+                case 0x920A: focalLength = tiff.rational(entry).map { Double($0.numerator) / Double($0.denominator) }
+                case 0xA434: lens = tiff.text(entry)
+                default: break
+                }
+            }
+        }
+        if dateTaken == nil { dateTaken = dateTime }
+    }
+}
