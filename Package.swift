@@ -25,7 +25,7 @@ let package = Package(
         .executableTarget(name: "lightbox", dependencies: [
             "LightboxApp", "LightboxView", "LightboxCurses", "LightboxThumbnails",
         ]),
-        .executableTarget(name: "lightbox-samples", dependencies: ["LightboxThumbnails"]),
+        .executableTarget(name: "lightbox-samples", dependencies: ["LightboxThumbnails", "LightboxTestSupport"]),
         .executableTarget(name: "lightbox-bench", dependencies: [
             "LightboxApp", "LightboxView", "LightboxThumbnails", "LightboxTestSupport", "LightboxCurses",
         ]),

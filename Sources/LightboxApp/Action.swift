@@ -17,6 +17,8 @@ public enum Action: Hashable, Sendable {
     /// Sort by the next of name, date, modification time and size.
     case cycleSort
     case toggleReverse
+    /// Show or hide the cursor item's metadata beside the grid.
+    case toggleInfo
     case toggleHelp
     case accept
     case cancel
@@ -29,12 +31,16 @@ public enum Action: Hashable, Sendable {
     case decoded(DecodeRequest, DecodeResult)
     /// The scan found more (always after what it found before), and perhaps ended.
     case scanned([Scanner.Batch], isFinished: Bool)
+    /// Metadata read in the background.
+    case metadataRead([MetadataResult])
 }
 
 /// What the state asks the outside world to do.
 public enum Effect: Hashable, Sendable {
     /// Decode these, most wanted first (replaces earlier wishes).
     case load([DecodeRequest])
+    /// Read these files' metadata: after what was asked before, or before it when urgent.
+    case readMetadata([MetadataRequest], isUrgent: Bool)
     /// Quit and print these paths.
     case accept([ImagePath])
     /// Quit without output.

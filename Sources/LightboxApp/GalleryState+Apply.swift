@@ -9,8 +9,14 @@ extension GalleryState {
         case .decoded: break
         case .scanned(let batches, let isFinished):
             addScanned(batches, isFinished: isFinished)
-            return updatedDemand().map { [.load($0)] } ?? []
-        default: message = nil
+            return (updatedDemand().map { [.load($0)] } ?? []) + metadataEffects()
+        case .metadataRead(let results):
+            addMetadata(results)
+            return (updatedDemand().map { [.load($0)] } ?? []) + metadataEffects()
+        case .resize, .suspend, .toggleHelp, .toggleInfo: message = nil
+        default:
+            message = nil
+            hasUserActed = true
         }
         if isShowingHelp {
             switch action {
@@ -62,6 +68,7 @@ extension GalleryState {
             arrangement.sort = sorts[(sorts.firstIndex(of: arrangement.sort)! + 1) % sorts.count]
             rearrange { $0.arrange(by: arrangement) }
             message = "sorted by \(arrangement.sort.rawValue)\(arrangement.isReversed ? ", reversed" : "")"
+            if arrangement.sort == .date && metadataRequested.count < library.count { message! += " (reading dates…)" }
         case .toggleReverse:
             var arrangement = library.arrangement
             arrangement.isReversed.toggle()
@@ -76,7 +83,10 @@ extension GalleryState {
         case .resize(let w, let h): resize(width: w, height: h)
         case .click(let x, let y): click(x: x, y: y)
         case .scroll(let lines): scroll(by: lines)
-        case .scanned: break
+        case .scanned, .metadataRead: break
+        case .toggleInfo:
+            isShowingInfo.toggle()
+            relayout()
         case .decoded(let request, let result):
             switch result {
             case .decoded(let thumbnail): thumbnails.insert(thumbnail, for: request.key)
@@ -84,7 +94,7 @@ extension GalleryState {
             }
         }
         if let requests = updatedDemand() { effects.append(.load(requests)) }
-        return effects
+        return effects + metadataEffects()
     }
 
     /// Adds what the scan found. Items only ever arrive after the existing ones, so the cursor,
@@ -101,7 +111,7 @@ extension GalleryState {
         }
         library.append(added)
         marks.grow(to: library.count)
-        layout = Self.layout(library, spec, screenWidth: screenWidth)
+        layout = Self.layout(library, spec, screenWidth: gridAreaWidth)
     }
 
     /// Rows of tiles in one screen, at least one.
@@ -125,7 +135,7 @@ extension GalleryState {
     mutating func resize(width: Int, height: Int) {
         screenWidth = max(1, width)
         screenHeight = max(1, height)
-        layout = Self.layout(library, spec, screenWidth: screenWidth)
+        layout = Self.layout(library, spec, screenWidth: gridAreaWidth)
         stickyColumn = nil
         scrollCursorIntoView()
     }
@@ -159,7 +169,7 @@ extension GalleryState {
             columns.append(last)
         }
         spec = GridSpec(columns: columns, rowSpacing: spec.rowSpacing, columnSpacing: spec.columnSpacing)
-        layout = Self.layout(library, spec, screenWidth: screenWidth)
+        layout = Self.layout(library, spec, screenWidth: gridAreaWidth)
         stickyColumn = nil
         scrollCursorIntoView()
     }

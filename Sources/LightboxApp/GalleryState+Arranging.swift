@@ -6,7 +6,7 @@ extension GalleryState {
         guard !library.isEmpty else {
             change(&library)
             marks.grow(to: library.count)
-            layout = Self.layout(library, spec, screenWidth: screenWidth)
+            layout = Self.layout(library, spec, screenWidth: gridAreaWidth)
             return
         }
         let cursorID = library.id(at: cursor)
@@ -17,8 +17,8 @@ extension GalleryState {
         marks = MarkSet(capacity: library.count)
         for id in markedIDs { marks.set(library.position(of: id), marked: true) }
         rangeAnchor = anchorID.map { library.position(of: $0) }
-        cursor = library.position(of: cursorID)
-        layout = Self.layout(library, spec, screenWidth: screenWidth)
+        cursor = hasUserActed ? library.position(of: cursorID) : 0
+        layout = Self.layout(library, spec, screenWidth: gridAreaWidth)
         stickyColumn = nil
         scrollOffset = min(max(0, layout.frame(ofItem: cursor).y - cursorLine), maxScrollOffset)
         scrollCursorIntoView()

@@ -25,12 +25,23 @@ public struct GalleryState: Sendable {
     public var scanProblems: [String]
     /// A short message for the status line, cleared by the next key.
     public internal(set) var message: String?
+    /// Whether the info panel shows beside (or below) the grid.
+    public internal(set) var isShowingInfo = false
+    /// Metadata read lately, by id: the info panel's, bounded (see `remember(_:)`).
+    public internal(set) var metadata: [Int: MetadataResult] = [:]
+    var metadataOrder: [Int] = []
+    /// Ids asked for urgently and not yet answered.
+    var urgentMetadataIDs: Set<Int> = []
+    /// Ids whose metadata has been asked for.
+    var metadataRequested = MarkSet(capacity: 0)
     /// Whether to prefetch beyond the viewport (off for snapshots).
     public var prefetches = true
     /// The thumbnails the provider was last asked for.
     public internal(set) var demand: [DecodeRequest] = []
     /// The column vertical moves aim for, kept while moving up and down through short rows.
     var stickyColumn: Int?
+    /// Whether the user has acted yet; until then re-sorting keeps the view at the top.
+    var hasUserActed = false
     /// Direction of the last scroll: +1 down, -1 up.
     var scrollDirection = 1
 
@@ -41,7 +52,7 @@ public struct GalleryState: Sendable {
         self.spec = spec
         screenWidth = max(1, width)
         screenHeight = max(1, height)
-        layout = Self.layout(library, spec, screenWidth: screenWidth)
+        layout = Self.layout(library, spec, screenWidth: screenWidth)  // the info panel starts hidden
         marks = MarkSet(capacity: library.count)
         thumbnails = ThumbnailCache(budget: cacheBudget)
         self.scanProblems = scanProblems
@@ -55,12 +66,24 @@ public struct GalleryState: Sendable {
         GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: max(1, screenWidth - 2 * gridInset))
     }
 
-    /// Lines available to the grid.
-    public var gridHeight: Int { max(0, screenHeight - 1) }
+    /// Lines available to the grid: all but the status line, and the info panel when it is below.
+    public var gridHeight: Int { max(0, screenHeight - 1 - (infoPanel.map { $0.y == 0 ? 0 : $0.height } ?? 0)) }
+
+    /// Columns available to the grid: all, or what the info panel leaves when it is beside it.
+    public var gridAreaWidth: Int { screenWidth - (infoPanel.map { $0.y == 0 ? $0.width : 0 } ?? 0) }
+
+    /// Where the info panel goes when shown: a column on the right of a wide screen, else lines
+    /// above the status line.
+    public var infoPanel: Rect? {
+        guard isShowingInfo else { return nil }
+        if screenWidth >= 100 { return Rect(x: screenWidth - 42, y: 0, width: 42, height: max(0, screenHeight - 1)) }
+        let height = min(15, max(0, (screenHeight - 1) / 2))
+        return Rect(x: 0, y: screenHeight - 1 - height, width: screenWidth, height: height)
+    }
 
     /// Whether the terminal is too small to show one tile under a header.
     public var isTooSmall: Bool {
-        screenWidth < 8 || gridHeight < layout.tileHeight + layout.metrics.headerHeight
+        gridAreaWidth < 8 || gridHeight < layout.tileHeight + layout.metrics.headerHeight
     }
 
     /// Items whose tiles show on screen.

@@ -20,27 +20,16 @@ public final class BackgroundScan: @unchecked Sendable {
     private var finished = false
     private var stopped = false
     private var foundImages = false
-    private let wake: (read: Int32, write: Int32)
+    private let wake = WakePipe()
 
     /// Readable when there is something to `take()`: an event loop polls it (and drains it).
-    public var wakeDescriptor: Int32 { wake.read }
+    public var wakeDescriptor: Int32 { wake.readEnd }
 
     /// Starts scanning `paths`. Each batch passes through `transform` on the scan's thread (to
     /// drop files that cannot be shown).
     public init(paths: [ImagePath], scanner: Scanner = Scanner(),
                 transform: @escaping @Sendable (Scanner.Batch) -> Scanner.Batch = { $0 }) {
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-        }
-        wake = (fds[0], fds[1])
-        let onBatch: @Sendable () -> Void = { [wake] in
-            var byte: UInt8 = 1
-            _ = write(wake.write, &byte, 1)  // a full pipe already says there is something
-        }
+        let onBatch: @Sendable () -> Void = { [wake] in wake.signal() }
         let thread = Thread { [self] in
             scanner.scan(paths) { batch in
                 let batch = transform(batch)
@@ -66,15 +55,13 @@ public final class BackgroundScan: @unchecked Sendable {
     }
 
     deinit {
-        close(wake.read)
-        close(wake.write)
+        wake.close()
     }
 
     /// The batches found since the last call.
     /// - Complexity: O(*b*) in the number of batches taken.
     public func take() -> Progress {
-        var bytes = [UInt8](repeating: 0, count: 256)
-        while read(wake.read, &bytes, bytes.count) > 0 {}
+        wake.drain()
         condition.lock()
         defer { condition.unlock() }
         var merged: [Scanner.Batch] = []

@@ -18,6 +18,7 @@ public enum GalleryView {
         } else {
             drawGrid(state, into: &frame)
         }
+        if let panel = state.infoPanel { drawInfo(state, in: panel, into: &frame) }
         drawStatus(state, into: &frame)
         if state.isShowingHelp {
             // Problems met while scanning take the bottom of the screen; the keys the rest.

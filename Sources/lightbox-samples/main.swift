@@ -1,4 +1,5 @@
 import Foundation
+import LightboxTestSupport
 import LightboxThumbnails
 
 // Generates the sample library in assets/: procedural pictures, no downloads.
@@ -120,8 +121,24 @@ for (f, entry) in plan.enumerated() {
         let picture = entry.make(w, h, seed)
         let isPNG = i % 4 == 0
         let name = "IMG_\(i)." + (isPNG ? "png" : "jpg")
-        try ImageEncoder.write(picture.pixels, width: w, height: h, to: folder.appendingPathComponent(name).path,
-                               as: isPNG ? .png : .jpeg(quality: 82, orientation: 1))
+        let path = folder.appendingPathComponent(name).path
+        try ImageEncoder.write(picture.pixels, width: w, height: h, to: path, as: isPNG ? .png : .jpeg(quality: 82, orientation: 1))
+        if !isPNG {
+            // Camera details, and dates over a year and a half, so --sections month and the info panel have something to show.
+            var metadata = TestMetadata()
+            metadata.make = "Lightbox"
+            metadata.model = ["Sample One", "Sample Two"][i % 2]
+            metadata.lens = ["24-70mm f/2.8", "50mm f/1.8", "100mm f/2.8 Macro"][(i + f) % 3]
+            let month = 1 + (f * 5 + i) % 12, day = 1 + (i * 7) % 28
+            metadata.dateTaken = String(format: "%04d:%02d:%02d %02d:%02d:00", 2023 + (f + i) % 2, month, day, 8 + i % 12, (i * 13) % 60)
+            metadata.exposure = (1, [60, 125, 250, 500, 1000][i % 5])
+            metadata.fNumber = ([18, 28, 40, 56, 80][(i + f) % 5], 10)
+            metadata.iso = [100, 200, 400, 800, 1600][(i * 3 + f) % 5]
+            metadata.focalLength = ([24, 35, 50, 85, 100][(i + 2 * f) % 5], 1)
+            metadata.hasGPS = i % 3 == 0
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            try Data(TestImages.withMetadata(main: [UInt8](bytes), metadata)).write(to: URL(fileURLWithPath: path))
+        }
     }
 }
 print("wrote \(plan.reduce(0) { $0 + $1.count }) images to \(root.path)")

@@ -45,8 +45,10 @@ enum InteractiveSession {
         let size = terminal.size
         var state = GalleryState(library: Library(arrangement: options.arrangement), spec: options.spec, width: size.width, height: size.height,
                                  cacheBudget: options.cacheBytes, isScanning: true)
+        let reader = MetadataReader()
         func finish(_ outcome: Outcome) -> Outcome {
             scan.stop()
+            reader.stop()
             pipeline.shutdown()
             if options.printsStatistics {
                 report = statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
@@ -58,6 +60,8 @@ enum InteractiveSession {
             for effect in effects {
                 switch effect {
                 case .load(let requests): provider.request(requests)
+                case .readMetadata(let requests, let isUrgent):
+                    if isUrgent { requests.forEach(reader.readFirst) } else { reader.enqueue(requests) }
                 case .accept(let paths): return finish(.accepted(paths))
                 case .cancel: return finish(.cancelled(exitCode: 130))
                 case .suspend:
@@ -76,12 +80,19 @@ enum InteractiveSession {
         var fds = [pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0),
                    pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: scan.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+                   pollfd(fd: scan.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: reader.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+        var lastMetadata = Date.distantPast
         let frameInterval = 16.0 / 1000
         var lastPaint = Date.distantPast
         var dirty = false
         while true {
-            let timeout: Int32 = dirty ? Int32(max(0, (frameInterval - Date().timeIntervalSince(lastPaint)) * 1000)) : 1000
+            var timeout: Int32 = dirty ? Int32(max(0, (frameInterval - Date().timeIntervalSince(lastPaint)) * 1000)) : 1000
+            // Metadata: when dates decide the order, each batch re-sorts, so it is taken at most
+            // four times a second; otherwise (for the info panel) at once.
+            let metadataWait = state.needsDatesTaken ? 0.25 - Date().timeIntervalSince(lastMetadata) : 0
+            fds[4].fd = metadataWait > 0 ? -1 : reader.wakeDescriptor
+            if metadataWait > 0 { timeout = min(timeout, Int32(metadataWait * 1000) + 1) }
             _ = poll(&fds, nfds_t(fds.count), timeout)
 
             // Signals first, then input, then results: a key is never kept waiting behind decodes.
@@ -129,6 +140,11 @@ enum InteractiveSession {
                     fds[3].fd = -1  // poll ignores it from now on
                     if state.library.isEmpty { return finish(.nothingFound(state.scanProblems)) }
                 }
+            }
+            if fds[4].fd >= 0 && fds[4].revents != 0 {
+                loads += state.apply(.metadataRead(reader.take()))
+                lastMetadata = Date()
+                dirty = true
             }
             if let outcome = perform(loads.coalesced) { return outcome }
             // Results stream in: paint at most once a frame interval.

@@ -21,6 +21,11 @@ enum SnapshotSession {
             effects += state.apply(.scanned(progress.batches, isFinished: progress.isFinished))
         }
         scan.stop()
+        // When dates decide the order, every date is read before the screen is drawn.
+        var wanted: [MetadataRequest] = []
+        for case .readMetadata(let requests, _) in effects { wanted += requests }
+        effects.removeAll { if case .readMetadata = $0 { return true } else { return false } }
+        if !wanted.isEmpty { effects += state.apply(.metadataRead(readAll(wanted))) }
         if state.library.isEmpty {
             pipeline.shutdown()
             return reportNothingFound(state.scanProblems, options: options)
@@ -42,5 +47,22 @@ enum SnapshotSession {
                                                 cacheCount: state.thumbnails.count).utf8), to: 2)
         }
         return 0
+    }
+
+    /// Reads metadata on every core.
+    static func readAll(_ requests: [MetadataRequest]) -> [MetadataResult] {
+        final class Collected: @unchecked Sendable {
+            let lock = NSLock()
+            var results: [MetadataResult] = []
+        }
+        let collected = Collected()
+        let workers = ProcessInfo.processInfo.activeProcessorCount
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let part = stride(from: worker, to: requests.count, by: workers).map { MetadataReader.read(requests[$0]) }
+            collected.lock.lock()
+            collected.results += part
+            collected.lock.unlock()
+        }
+        return collected.results
     }
 }

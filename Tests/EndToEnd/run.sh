@@ -66,7 +66,7 @@ if wait_for "1/40"; then
     sleep 0.5
     top=$(screen | head -1)
     second=$(screen | sed -n 2p)
-    if echo "$top" | grep -q "lib/city" && ! echo "$second" | grep -q "lib/city"; then
+    if grep -q "lib/city" <<< "$top" && ! grep -q "lib/city" <<< "$second"; then
         pass "section header pinned on the top row while its rows scroll"
     else
         fail "pinned header" "$(screen)"
@@ -284,7 +284,7 @@ fi
 
 # 7. No terminal: a clear error and exit 2; a bad option: exit 2.
 out=$(cd "$WORK" && setsid "$BIN" lib </dev/null 2>&1 >/dev/null); rc=$?
-if [ $rc = 2 ] && echo "$out" | grep -q "terminal"; then pass "no terminal: exit 2 with a message"; else fail "no terminal" "rc $rc: $out"; fi
+if [ $rc = 2 ] && grep -q "terminal" <<< "$out"; then pass "no terminal: exit 2 with a message"; else fail "no terminal" "rc $rc: $out"; fi
 start_shell 100 30
 rm -f "$WORK/rc"
 tm send-keys -t e2e "clear; TERM=no-such-terminal $BIN lib > out 2> err; echo \$? > rc; stty -a > stty" Enter
@@ -295,17 +295,17 @@ else
     fail "unknown TERM" "rc $(cat "$WORK/rc"): $(cat "$WORK/err")"
 fi
 out=$(cd "$WORK" && env -u TERM "$BIN" lib 2>&1 >/dev/null); rc=$?
-if [ $rc = 2 ] && echo "$out" | grep -q "TERM"; then pass "TERM unset: exit 2 with a message"; else fail "TERM unset" "rc $rc: $out"; fi
+if [ $rc = 2 ] && grep -q "TERM" <<< "$out"; then pass "TERM unset: exit 2 with a message"; else fail "TERM unset" "rc $rc: $out"; fi
 out=$("$BIN" --columns 0 "$WORK/lib" 2>&1); rc=$?
-if [ $rc = 2 ] && echo "$out" | grep -q "columns"; then pass "bad --columns: exit 2 with a message"; else fail "bad columns" "rc $rc: $out"; fi
+if [ $rc = 2 ] && grep -q "columns" <<< "$out"; then pass "bad --columns: exit 2 with a message"; else fail "bad columns" "rc $rc: $out"; fi
 
 mkdir -p "$WORK/empty"
 out=$("$BIN" "$WORK/empty" 2>&1 >/dev/null); rc=$?
-if [ $rc = 1 ] && echo "$out" | grep -q "no images"; then pass "a folder without images: exit 1 with a message"; else fail "empty folder" "rc $rc: $out"; fi
+if [ $rc = 1 ] && grep -q "no images" <<< "$out"; then pass "a folder without images: exit 1 with a message"; else fail "empty folder" "rc $rc: $out"; fi
 
 # 8. --snapshot prints the first screen with every visible thumbnail decoded.
 snap=$(cd "$WORK" && "$BIN" --snapshot 100x30 lib); rc=$?
-if [ $rc = 0 ] && echo "$snap" | grep -q "lib/abstract" && echo "$snap" | grep -q "38;2;" && ! echo "$snap" | grep -q "loading"; then
+if [ $rc = 0 ] && grep -q "lib/abstract" <<< "$snap" && grep -q "38;2;" <<< "$snap" && ! grep -q "loading" <<< "$snap"; then
     pass "--snapshot writes the decoded first screen"
 else
     fail "--snapshot" "rc $rc: $(echo "$snap" | sed 's/\x1b\[[0-9;]*m//g' | tail -1)"
@@ -402,7 +402,7 @@ if wait_for "found, scanning"; then
     status=$(screen | tail -1)
     tm send-keys -t e2e Enter
     wait_exit
-    if echo "$status" | grep -q "^ 3/300000 .*1 marked" && [ "$(cat "$WORK/out")" = "huge/IMG_1.jpg" ] && sane; then
+    if grep -q "^ 3/300000 .*1 marked" <<< "$status" && [ "$(cat "$WORK/out")" = "huge/IMG_1.jpg" ] && sane; then
         pass "300,000 files: first screen while scanning; cursor and mark kept as items arrived"
     else
         fail "streaming scan" "status: $status; out: $(cat "$WORK/out")"

@@ -64,7 +64,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
     out=$(cd "$perm" && timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" --snapshot 120x30 --no-disk-cache . 2>&1)
     rc=$?
     text=$(echo "$out" | sed 's/\x1b\[[0-9;]*m//g')
-    if [ $rc = 0 ] && echo "$text" | grep -q "open.jpg" && echo "$text" | grep -q "Permission denied" && echo "$text" | grep -q "+1 more"; then
+    if [ $rc = 0 ] && grep -q "open.jpg" <<< "$text" && grep -q "Permission denied" <<< "$text" && grep -q "+1 more" <<< "$text"; then
         passed=$((passed + 1)); echo "ok - unreadable file and folder reported, the readable image shown"
     else
         failed=$((failed + 1)); echo "FAIL - permissions: exit $rc: $(echo "$text" | tail -1)"

@@ -81,3 +81,27 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     #expect(state.layout.frame(ofItem: state.cursor).y - state.scrollOffset == line)
     #expect(state.marks.count == 1 && state.library[state.marks.sorted[0]].path == cursorPath)
 }
+
+@Test func sortingByDateReadsEveryDateInTheBackgroundAndReSortsAsTheyCome() {
+    var state = GalleryState(library: Library(arrangement: Arrangement(sections: .month, sort: .date)),
+                             spec: threeColumns, width: 40, height: 20, isScanning: true)
+    let files = (0..<4).map { ImageFile(path: ImagePath("f/\($0).jpg"), byteCount: 1, modified: 1_000_000_000 * 1_000_000_000, format: .jpeg) }
+    let effects = state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: files)], isFinished: true))
+    let asked = effects.compactMap { effect -> [Int]? in
+        if case .readMetadata(let requests, false) = effect { return requests.map(\.id) } else { return nil }
+    }
+    #expect(asked == [[0, 1, 2, 3]])
+    state.apply(.move(.right))
+    #expect(state.library[state.cursor].path.description == "f/1.jpg")
+    // f/3 was taken first, in an earlier month; f/1 has no EXIF date and keeps its mtime (September 2001).
+    var early = ImageMetadata(), late = ImageMetadata()
+    early.dateTaken = "2001:02:03 04:05:06"
+    late.dateTaken = "2001:03:01 00:00:00"
+    state.apply(.metadataRead([MetadataResult(id: 3, metadata: early, size: nil), MetadataResult(id: 0, metadata: late, size: nil),
+                               MetadataResult(id: 1, metadata: nil, size: nil), MetadataResult(id: 2, metadata: late, size: nil)]))
+    #expect((0..<4).map { state.library[$0].path.description } == ["f/3.jpg", "f/0.jpg", "f/2.jpg", "f/1.jpg"])
+    #expect(state.library.sections.map { String(decoding: $0.title, as: UTF8.self) } == ["February 2001", "March 2001", "September 2001"])
+    #expect(state.library[state.cursor].path.description == "f/1.jpg")
+    // Nothing more to read.
+    #expect(state.apply(.move(.right)).allSatisfy { if case .readMetadata = $0 { return false } else { return true } })
+}

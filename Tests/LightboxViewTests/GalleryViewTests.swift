@@ -224,3 +224,32 @@ func randomActionsKeepTheStateSane(seed: Int) {
     #expect(label.dropFirst(x0).hasPrefix("IMG_1.jpg"))
     #expect(label.prefix(x1 + right.width).hasSuffix("IMG_2.jpg"))
 }
+
+@Test func theInfoPanelIsAnAlignedTableOfTheCursorPhotosDetails() throws {
+    var state = decodedState([6], width: 120, height: 24)
+    let effects = state.apply(.toggleInfo)
+    let id = state.library.id(at: state.cursor)
+    #expect(effects.contains(.readMetadata([MetadataRequest(id: id, file: state.library[state.cursor])], isUrgent: true)))
+    #expect(GalleryView.frame(for: state).text.contains("reading…"))
+    let photo = TestImages.withMetadata(main: try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 1, 2, 3), width: 8, height: 8),
+                                        TestMetadata())
+    let metadata = ImageMetadata(parsing: photo)
+    _ = state.apply(.metadataRead([MetadataResult(id: id, metadata: metadata, size: PixelSize(width: 4000, height: 3000))]))
+    let frame = GalleryView.frame(for: state)
+    expectSnapshot(frame, "info-panel")
+    let lines = frame.lines
+    func line(_ label: String) -> String { lines.first { $0.contains(label) } ?? "" }
+    #expect(line("Camera model").contains("Test Camera 1") && line("Lens").contains("Test Lens 35mm"))
+    #expect(line("Date taken").contains("2024-05-17 23:30:05"))
+    // Numbers end in one column; text starts in one column.
+    func end(_ label: String, _ value: String) -> Int { line(label).range(of: value).map { line(label).distance(from: line(label).startIndex, to: $0.upperBound) } ?? -1 }
+    func start(_ label: String, _ value: String) -> Int { line(label).range(of: value).map { line(label).distance(from: line(label).startIndex, to: $0.lowerBound) } ?? -1 }
+    let numberEnds = [end("Dimensions", "4000 × 3000"), end("Exposure", "1/250 s"), end("Aperture", "f/2.8"), end("ISO", "400"), end("Focal length", "35 mm")]
+    #expect(Set(numberEnds).count == 1 && numberEnds[0] > 0, "numbers right-aligned: \(numberEnds)")
+    let textStarts = [start("Lens", "Test Lens"), start("Camera make", "Lightbox"), start("GPS", "present"), start("Format", "JPEG")]
+    #expect(Set(textStarts).count == 1 && textStarts[0] > 0, "text left-aligned: \(textStarts)")
+    // The grid gives the panel its columns.
+    #expect(state.gridAreaWidth == 120 - 42)
+    _ = state.apply(.toggleInfo)
+    #expect(state.gridAreaWidth == 120)
+}

@@ -1,0 +1,61 @@
+import LightboxLayout
+import LightboxThumbnails
+
+extension GalleryState {
+    /// Whether the order or the sections depend on dates taken, so every file's EXIF is read.
+    public var needsDatesTaken: Bool {
+        let arrangement = library.arrangement
+        return arrangement.sort == .date || [.date, .month, .year].contains(arrangement.sections)
+    }
+
+    /// What metadata to read next: every file not yet asked for when dates decide the order, and
+    /// the cursor item's first when the info panel shows it.
+    /// - Complexity: O(*k*) in the number of files not yet asked for.
+    mutating func metadataEffects() -> [Effect] {
+        var effects: [Effect] = []
+        metadataRequested.grow(to: library.count)
+        if isShowingInfo, !library.isEmpty {
+            let id = library.id(at: cursor)
+            if metadata[id] == nil && !urgentMetadataIDs.contains(id) {
+                urgentMetadataIDs.insert(id)
+                effects.append(.readMetadata([MetadataRequest(id: id, file: library[cursor])], isUrgent: true))
+            }
+        }
+        if needsDatesTaken && metadataRequested.count < library.count {
+            var requests: [MetadataRequest] = []
+            for id in 0..<library.count where !metadataRequested.contains(id) {
+                requests.append(MetadataRequest(id: id, file: library.filesByID[id]))
+                metadataRequested.set(id, marked: true)
+            }
+            effects.append(.readMetadata(requests, isUrgent: false))
+        }
+        return effects
+    }
+
+    /// Records metadata read in the background: dates go to the library (which re-sorts when they
+    /// decide the order), the rest to a small cache for the info panel.
+    mutating func addMetadata(_ results: [MetadataResult]) {
+        for result in results {
+            urgentMetadataIDs.remove(result.id)
+            if metadata.updateValue(result, forKey: result.id) == nil { metadataOrder.append(result.id) }
+        }
+        // Keep the latest few hundred: the panel shows one at a time.
+        if metadataOrder.count > 512 {
+            for id in metadataOrder.prefix(metadataOrder.count - 256) { metadata[id] = nil }
+            metadataOrder.removeFirst(metadataOrder.count - 256)
+        }
+        let dates = results.map { (id: $0.id, seconds: $0.metadata?.dateTakenSeconds) }
+        if needsDatesTaken {
+            rearrange { $0.setDatesTaken(dates) }
+        } else {
+            library.setDatesTaken(dates)
+        }
+    }
+
+    /// Rebuilds the layout for the current screen and panels, keeping the cursor in view.
+    mutating func relayout() {
+        layout = Self.layout(library, spec, screenWidth: gridAreaWidth)
+        stickyColumn = nil
+        scrollCursorIntoView()
+    }
+}

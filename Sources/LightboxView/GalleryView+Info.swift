@@ -1,0 +1,88 @@
+import Foundation
+import LightboxApp
+import LightboxLayout
+import LightboxTerminal
+import LightboxThumbnails
+
+extension GalleryView {
+    /// One row of the info table: a label, a value, and whether the value is a number (right-aligned).
+    struct InfoRow: Equatable {
+        var label: String
+        var value: String
+        var isNumber = false
+    }
+
+    /// The cursor item's details as table rows; EXIF rows say "reading…" until read.
+    static func infoRows(_ state: GalleryState) -> [InfoRow] {
+        guard !state.library.isEmpty else { return [] }
+        let file = state.library[state.cursor]
+        var rows = [InfoRow(label: "Name", value: DisplayText.sanitized(bytes: Array(file.path.lastComponent))),
+                    InfoRow(label: "Folder", value: DisplayText.sanitized(bytes: file.path.parent.bytes))]
+        guard let read = state.metadata[state.library.id(at: state.cursor)] else {
+            return rows + [InfoRow(label: "File size", value: byteText(file.byteCount), isNumber: true),
+                           InfoRow(label: "Format", value: formatName(file.format)), InfoRow(label: "Details", value: "reading…")]
+        }
+        if let size = read.size { rows.append(InfoRow(label: "Dimensions", value: "\(size.width) × \(size.height)", isNumber: true)) }
+        rows.append(InfoRow(label: "File size", value: byteText(file.byteCount), isNumber: true))
+        rows.append(InfoRow(label: "Format", value: formatName(file.format)))
+        let exif = read.metadata ?? ImageMetadata()
+        func add(_ label: String, _ value: String?, number: Bool = false) {
+            rows.append(InfoRow(label: label, value: value.map(DisplayText.sanitized) ?? "–", isNumber: number && value != nil))
+        }
+        add("Date taken", exif.dateTaken.map(dateText))
+        add("Camera make", exif.make)
+        add("Camera model", exif.model)
+        add("Lens", exif.lens)
+        add("Exposure", exif.exposure.map(exposureText), number: true)
+        add("Aperture", exif.fNumber.map { String(format: "f/%.1f", $0) }, number: true)
+        add("ISO", exif.iso.map(String.init), number: true)
+        add("Focal length", exif.focalLength.map { String(format: "%.0f mm", $0) }, number: true)
+        add("GPS", read.metadata == nil ? nil : exif.hasGPS ? "present" : "none")
+        return rows
+    }
+
+    /// The info panel: a table whose label column is as wide as its widest label, labels left,
+    /// numbers right, text left, as SwiftUI's `Grid` aligns its columns.
+    static func drawInfo(_ state: GalleryState, in panel: Rect, into frame: inout Frame) {
+        guard panel.width >= 8, panel.height >= 2 else { return }
+        frame.fill(x: panel.x, y: panel.y, width: panel.width, height: panel.height, with: Cell(" ", style: Palette.overlay))
+        frame.write(" Details ", x: panel.x + 1, y: panel.y, style: Palette.overlayKey)
+        let rows = infoRows(state)
+        let labelWidth = rows.map { DisplayWidth.of($0.label) }.max() ?? 0
+        let valueX = panel.x + 2 + labelWidth + 2
+        let room = max(1, panel.maxX - 1 - valueX)
+        let valueWidth = min(room, rows.map { DisplayWidth.of($0.value) }.max() ?? 0)
+        for (i, row) in rows.enumerated() where i + 1 < panel.height {
+            let y = panel.y + 1 + i
+            frame.write(row.label, x: panel.x + 2, y: y, style: Palette.overlayKey, maxWidth: labelWidth)
+            let value = DisplayText.truncatedMiddle(row.value, toWidth: room)
+            let x = row.isNumber ? valueX + max(0, valueWidth - DisplayWidth.of(value)) : valueX
+            frame.write(value, x: x, y: y, style: Palette.overlay, maxWidth: room)
+        }
+    }
+
+    static func byteText(_ bytes: Int64) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
+        if bytes < 1024 * 1024 { return String(format: "%.1f KB", Double(bytes) / 1024) }
+        return String(format: "%.1f MB", Double(bytes) / 1_048_576)
+    }
+
+    static func formatName(_ format: ImageFormat) -> String {
+        format == .heif ? "HEIF/AVIF" : format.rawValue.uppercased()
+    }
+
+    /// `YYYY:MM:DD HH:MM:SS` as `YYYY-MM-DD HH:MM:SS`.
+    static func dateText(_ exif: String) -> String {
+        var characters = Array(exif)
+        for i in [4, 7] where i < characters.count && characters[i] == ":" { characters[i] = "-" }
+        return String(characters)
+    }
+
+    static func exposureText(_ exposure: ImageMetadata.Fraction) -> String {
+        guard exposure.numerator > 0, exposure.denominator > 0 else { return "–" }
+        if exposure.numerator >= exposure.denominator {
+            return String(format: "%g s", Double(exposure.numerator) / Double(exposure.denominator))
+        }
+        return "1/\(Int((Double(exposure.denominator) / Double(exposure.numerator)).rounded())) s"
+    }
+}
