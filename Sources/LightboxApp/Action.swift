@@ -19,6 +19,10 @@ public enum Action: Hashable, Sendable {
     case toggleReverse
     /// Show or hide the cursor item's metadata beside the grid.
     case toggleInfo
+    /// Collapse or expand the cursor's section.
+    case toggleSection
+    /// Collapse every section, or expand them all when all are collapsed.
+    case toggleAllSections
     case toggleHelp
     case accept
     case cancel

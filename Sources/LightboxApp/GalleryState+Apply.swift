@@ -43,10 +43,21 @@ extension GalleryState {
         case .pageUp: moveVertically(.rowsUp(rowsPerPage))
         case .halfPageDown: moveVertically(.rowsDown(max(1, rowsPerPage / 2)))
         case .halfPageUp: moveVertically(.rowsUp(max(1, rowsPerPage / 2)))
-        case .toggleMark: marks.toggle(cursor)
+        case .toggleMark: toggleMarkAtCursor()
         case .toggleMarkAndAdvance:
-            marks.toggle(cursor)
+            toggleMarkAtCursor()
             moveCursor(to: layout.destination(from: cursor, .right))
+        case .toggleSection:
+            let section = layout.section(ofItem: cursor)
+            let title = library.sections[section].title
+            if collapsedTitles.remove(title) == nil { collapsedTitles.insert(title) }
+            cursor = layout.items(inSection: section).lowerBound
+            relayout()
+        case .toggleAllSections:
+            let all = Set(library.sections.map(\.title))
+            collapsedTitles = collapsedTitles.isSuperset(of: all) ? [] : all
+            cursor = layout.items(inSection: layout.section(ofItem: cursor)).lowerBound
+            relayout()
         case .toggleRange:
             if let anchor = rangeAnchor {
                 marks.set(min(anchor, cursor)..<(max(anchor, cursor) + 1), marked: true)
@@ -111,7 +122,15 @@ extension GalleryState {
         }
         library.append(added)
         marks.grow(to: library.count)
-        layout = Self.layout(library, spec, screenWidth: gridAreaWidth)
+        layout = makeLayout()
+    }
+
+    /// Marks or unmarks the cursor item, or its whole section when that is collapsed to its header.
+    mutating func toggleMarkAtCursor() {
+        let section = layout.section(ofItem: cursor)
+        guard layout.collapsed[section] else { return marks.toggle(cursor) }
+        let items = layout.items(inSection: section)
+        marks.set(items, marked: !marks.containsAll(items))
     }
 
     /// Rows of tiles in one screen, at least one.
@@ -135,7 +154,7 @@ extension GalleryState {
     mutating func resize(width: Int, height: Int) {
         screenWidth = max(1, width)
         screenHeight = max(1, height)
-        layout = Self.layout(library, spec, screenWidth: gridAreaWidth)
+        layout = makeLayout()
         stickyColumn = nil
         scrollCursorIntoView()
     }
@@ -169,7 +188,7 @@ extension GalleryState {
             columns.append(last)
         }
         spec = GridSpec(columns: columns, rowSpacing: spec.rowSpacing, columnSpacing: spec.columnSpacing)
-        layout = Self.layout(library, spec, screenWidth: gridAreaWidth)
+        layout = makeLayout()
         stickyColumn = nil
         scrollCursorIntoView()
     }

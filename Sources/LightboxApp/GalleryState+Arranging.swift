@@ -6,7 +6,7 @@ extension GalleryState {
         guard !library.isEmpty else {
             change(&library)
             marks.grow(to: library.count)
-            layout = Self.layout(library, spec, screenWidth: gridAreaWidth)
+            layout = makeLayout()
             return
         }
         let cursorID = library.id(at: cursor)
@@ -18,7 +18,7 @@ extension GalleryState {
         for id in markedIDs { marks.set(library.position(of: id), marked: true) }
         rangeAnchor = anchorID.map { library.position(of: $0) }
         cursor = hasUserActed ? library.position(of: cursorID) : 0
-        layout = Self.layout(library, spec, screenWidth: gridAreaWidth)
+        layout = makeLayout()
         stickyColumn = nil
         scrollOffset = min(max(0, layout.frame(ofItem: cursor).y - cursorLine), maxScrollOffset)
         scrollCursorIntoView()

@@ -20,7 +20,7 @@ extension GalleryState {
             order += scrollDirection > 0 ? extra : extra.reversed()
         }
         var requests: [DecodeRequest] = []
-        for item in order where failure(at: item) == nil {
+        for item in order where layout.isShown(item) && failure(at: item) == nil {
             let key = thumbnailKey(ofItem: item)
             if thumbnails.thumbnail(for: key) != nil { continue }  // also marks it recently used
             // Requests name the file's id: results that arrive after a re-sort still find it.

@@ -54,7 +54,7 @@ extension GalleryState {
 
     /// Rebuilds the layout for the current screen and panels, keeping the cursor in view.
     mutating func relayout() {
-        layout = Self.layout(library, spec, screenWidth: gridAreaWidth)
+        layout = makeLayout()
         stickyColumn = nil
         scrollCursorIntoView()
     }

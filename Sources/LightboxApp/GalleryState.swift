@@ -25,6 +25,12 @@ public struct GalleryState: Sendable {
     public var scanProblems: [String]
     /// A short message for the status line, cleared by the next key.
     public internal(set) var message: String?
+    /// Sections collapsed to their headers, by title (so they stay collapsed as items arrive).
+    public internal(set) var collapsedTitles: Set<[UInt8]> = []
+    /// Whether each section ends with a footer line of counts.
+    public var showsFooters = false {
+        didSet { layout = makeLayout() }
+    }
     /// Whether the info panel shows beside (or below) the grid.
     public internal(set) var isShowingInfo = false
     /// Metadata read lately, by id: the info panel's, bounded (see `remember(_:)`).
@@ -62,8 +68,16 @@ public struct GalleryState: Sendable {
     public static let gridInset = 1
 
     /// The layout for the grid part of a screen `screenWidth` cells wide.
-    static func layout(_ library: Library, _ spec: GridSpec, screenWidth: Int) -> GridLayout {
-        GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: max(1, screenWidth - 2 * gridInset))
+    static func layout(_ library: Library, _ spec: GridSpec, screenWidth: Int, collapsed: Set<Int> = [], footers: Bool = false) -> GridLayout {
+        GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: max(1, screenWidth - 2 * gridInset),
+                   metrics: GridLayout.Metrics(footerHeight: footers ? 1 : 0), collapsed: collapsed)
+    }
+
+    /// The layout for the current library, spec, screen, panels and collapsed sections.
+    /// - Complexity: O(*s*).
+    func makeLayout() -> GridLayout {
+        let collapsed = collapsedTitles.isEmpty ? [] : Set(library.sections.indices.filter { collapsedTitles.contains(library.sections[$0].title) })
+        return Self.layout(library, spec, screenWidth: gridAreaWidth, collapsed: collapsed, footers: showsFooters)
     }
 
     /// Lines available to the grid: all but the status line, and the info panel when it is below.
@@ -107,7 +121,7 @@ public struct GalleryState: Sendable {
 
     /// Whether every visible item has its thumbnail or a failure.
     public var isVisibleComplete: Bool {
-        visibleItems.allSatisfy { failure(at: $0) != nil || thumbnails.contains(thumbnailKey(ofItem: $0)) }
+        visibleItems.allSatisfy { !layout.isShown($0) || failure(at: $0) != nil || thumbnails.contains(thumbnailKey(ofItem: $0)) }
     }
 
     /// Why the item at `position` could not be decoded, if it could not.

@@ -51,6 +51,8 @@ public struct KeyTable: Sendable {
         KeyBinding([.character("-")], .zoomOut, "smaller thumbnails"),
         KeyBinding([.character("s")], .cycleSort, "sort by name, date, mtime, size"),
         KeyBinding([.character("S")], .toggleReverse, "reverse the order"),
+        KeyBinding([.character("z")], .toggleSection, "collapse / expand this section"),
+        KeyBinding([.character("Z")], .toggleAllSections, "collapse / expand all sections"),
         KeyBinding([.character("i")], .toggleInfo, "show / hide the photo's details"),
         KeyBinding([.character("?")], .toggleHelp, "this help"),
         KeyBinding([.enter], .accept, "print marked (or this) and quit"),

@@ -16,10 +16,19 @@ extension GridLayout {
         guard itemCount > 0 else { return 0 }
         let index = min(max(0, index), itemCount - 1)
         switch movement {
-        case .left: return max(0, index - 1)
-        case .right: return min(itemCount - 1, index + 1)
+        case .left:
+            guard index > 0 else { return 0 }
+            // Into a collapsed section: onto its header (its first item).
+            let s = section(ofItem: index - 1)
+            return collapsed[s] ? itemStarts[s] : index - 1
+        case .right:
+            let s = section(ofItem: index)
+            if collapsed[s] { return nonEmptySection(after: s).map { itemStarts[$0] } ?? index }
+            return min(itemCount - 1, index + 1)
         case .first: return 0
-        case .last: return itemCount - 1
+        case .last:
+            let s = section(ofItem: itemCount - 1)
+            return collapsed[s] ? itemStarts[s] : itemCount - 1
         case .down: return rowBelow(index, column: column) ?? index
         case .up: return rowAbove(index, column: column) ?? index
         case .rowsDown(let n):
@@ -67,7 +76,7 @@ extension GridLayout {
             return item(at: Position(section: p.section, row: p.row - 1, column: p.column))
         }
         guard let previous = nonEmptySection(before: p.section) else { return nil }
-        return item(at: Position(section: previous, row: rowCount(ofSection: previous) - 1, column: p.column))
+        return item(at: Position(section: previous, row: max(0, rowCount(ofSection: previous) - 1), column: p.column))
     }
 
     func nonEmptySection(after s: Int) -> Int? {

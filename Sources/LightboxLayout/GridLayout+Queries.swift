@@ -18,21 +18,26 @@ extension GridLayout {
     /// - Complexity: O(log *s*).
     public func position(ofItem index: Int) -> Position {
         let s = section(ofItem: index)
+        if collapsed[s] { return Position(section: s, row: 0, column: 0) }
         let k = index - itemStarts[s]
         return Position(section: s, row: k / columnCount, column: k % columnCount)
     }
 
-    /// The item at a position, with the column clamped to the row's last item.
+    /// The item at a position, with the column clamped to the row's last item; a collapsed
+    /// section's first item for any position in it.
     public func item(at position: Position) -> Int {
         let range = items(inSection: position.section)
+        if collapsed[position.section] { return range.lowerBound }
         let first = range.lowerBound + position.row * columnCount
         return min(first + min(max(0, position.column), columnCount - 1), range.upperBound - 1)
     }
 
-    /// The whole tile of item `index` (box and label), in content coordinates.
+    /// The whole tile of item `index` (box and label), in content coordinates; for an item of a
+    /// collapsed section, its section's header line.
     /// - Complexity: O(log *s*).
     public func frame(ofItem index: Int) -> Rect {
         let p = position(ofItem: index)
+        if collapsed[p.section] { return Rect(x: 0, y: headerTop(ofSection: p.section), width: width, height: metrics.headerHeight) }
         let column = columns[p.column]
         return Rect(x: column.x, y: rowsTop(ofSection: p.section) + p.row * rowPitch,
                     width: column.width, height: tileHeight)
@@ -52,7 +57,8 @@ extension GridLayout {
         return max(0, min(sectionCount - 1, upperBound(sectionTops.dropLast(), y) - 1))
     }
 
-    /// Items whose tiles intersect the lines `offset..<offset+height`, a contiguous range.
+    /// Items whose tiles intersect the lines `offset..<offset+height`, a contiguous range (which
+    /// may hold items of collapsed sections between: see `isShown(_:)`).
     /// - Complexity: O(log *s*).
     public func visibleItems(offset: Int, height: Int) -> Range<Int> {
         guard height > 0, let top = section(atOffset: offset), let bottom = section(atOffset: offset + height - 1) else {
@@ -61,7 +67,9 @@ extension GridLayout {
         // First item whose tile ends below `offset`.
         let first: Int
         let rowsTop0 = rowsTop(ofSection: top)
-        if offset < rowsTop0 {
+        if collapsed[top] {
+            first = itemStarts[top + 1]
+        } else if offset < rowsTop0 {
             first = itemStarts[top]
         } else {
             var r = (offset - rowsTop0) / rowPitch
@@ -72,7 +80,7 @@ extension GridLayout {
         let last: Int
         let end = offset + height
         let rowsTop1 = rowsTop(ofSection: bottom)
-        if end <= rowsTop1 {
+        if end <= rowsTop1 || collapsed[bottom] {
             last = itemStarts[bottom] - 1
         } else {
             let r = min((end - 1 - rowsTop1) / rowPitch, rowCount(ofSection: bottom) - 1)
@@ -92,6 +100,18 @@ extension GridLayout {
               let c = columns.firstIndex(where: { x >= $0.x && x < $0.x + $0.width }) else { return nil }
         let index = itemStarts[s] + r * columnCount + c
         return index < itemStarts[s + 1] ? index : nil
+    }
+
+    /// The footer pinned to the bottom of a viewport `height` lines tall at `offset`: the section
+    /// running past the bottom keeps its footer on the last line, as long as its header shows
+    /// above it. Nil without footers, or when every section on screen ends on screen.
+    /// - Complexity: O(log *s*).
+    public func pinnedFooter(atOffset offset: Int, height: Int) -> (section: Int, y: Int)? {
+        guard metrics.footerHeight > 0, height > 0, let s = section(atOffset: offset + height - 1), !collapsed[s] else { return nil }
+        let natural = footerTop(ofSection: s) - offset
+        guard natural > height - metrics.footerHeight else { return nil }  // it shows where it is
+        let y = height - metrics.footerHeight
+        return y >= headerTop(ofSection: s) + metrics.headerHeight - offset ? (s, y) : nil
     }
 
     /// The header pinned to the top of a viewport scrolled to `offset`: its section, and its line

@@ -1,19 +1,25 @@
 /// The geometry of a sectioned grid at one width: pure numbers, no files, pixels or terminals.
 ///
-/// Content is a vertical strip: each section is a header row followed by rows of tiles, and
-/// sections are separated by `sectionSpacing` blank lines. Items are numbered globally in
-/// reading order. Building is O(*s*) in the number of sections; queries are O(log *s*).
+/// Content is a vertical strip: each section is a header row followed by rows of tiles and an
+/// optional footer line, and sections are separated by `sectionSpacing` blank lines. A collapsed
+/// section is its header alone (its items keep their numbers but have no tiles). Items are
+/// numbered globally in reading order. Building is O(*s*) in the number of sections; queries
+/// are O(log *s*).
 public struct GridLayout: Sendable {
     /// Fixed heights of the non-tile parts.
     public struct Metrics: Hashable, Sendable {
         public var headerHeight: Int
         public var labelHeight: Int
         public var sectionSpacing: Int
+        /// Lines of each section's footer: 0 (none) or 1.
+        public var footerHeight: Int
         /// Box height over box width in pixels, as a percentage (a half-block cell is two square pixels).
         public var boxAspectPercent: Int
 
-        public init(headerHeight: Int = 1, labelHeight: Int = 1, sectionSpacing: Int = 1, boxAspectPercent: Int = 75) {
+        public init(headerHeight: Int = 1, labelHeight: Int = 1, sectionSpacing: Int = 1, boxAspectPercent: Int = 75,
+                    footerHeight: Int = 0) {
             self.headerHeight = headerHeight
+            self.footerHeight = footerHeight
             self.labelHeight = labelHeight
             self.sectionSpacing = sectionSpacing
             self.boxAspectPercent = boxAspectPercent
@@ -30,15 +36,18 @@ public struct GridLayout: Sendable {
     public let tileHeight: Int
     /// Item count of each section.
     public let sectionCounts: [Int]
+    /// Whether each section is collapsed to its header.
+    public let collapsed: [Bool]
     /// `itemStarts[s]` is the global index of section `s`'s first item; one extra entry holds the total.
     let itemStarts: [Int]
     /// `sectionTops[s]` is the content offset of section `s`'s header; one extra entry holds the end.
     let sectionTops: [Int]
 
-    public init(sectionCounts: [Int], spec: GridSpec, width: Int, metrics: Metrics = Metrics()) {
+    public init(sectionCounts: [Int], spec: GridSpec, width: Int, metrics: Metrics = Metrics(), collapsed: Set<Int> = []) {
         self.width = max(1, width)
         self.metrics = metrics
         self.sectionCounts = sectionCounts.map { max(0, $0) }
+        self.collapsed = sectionCounts.indices.map { collapsed.contains($0) }
         self.rowSpacing = spec.rowSpacing
         columns = spec.resolvedColumns(forWidth: self.width)
         let widest = columns.map(\.width).max() ?? 1
@@ -50,10 +59,11 @@ public struct GridLayout: Sendable {
         starts.reserveCapacity(sectionCounts.count + 1)
         tops.reserveCapacity(sectionCounts.count + 1)
         let columnCount = columns.count
-        for count in self.sectionCounts {
+        for (s, count) in self.sectionCounts.enumerated() {
             starts.append(starts.last! + count)
-            let rows = (count + columnCount - 1) / columnCount
-            let height = metrics.headerHeight + rows * tileHeight + max(0, rows - 1) * spec.rowSpacing
+            let rows = self.collapsed[s] ? 0 : (count + columnCount - 1) / columnCount
+            let footer = self.collapsed[s] ? 0 : metrics.footerHeight
+            let height = metrics.headerHeight + rows * tileHeight + max(0, rows - 1) * spec.rowSpacing + footer
             tops.append(tops.last! + height + metrics.sectionSpacing)
         }
         itemStarts = starts
@@ -79,6 +89,11 @@ public struct GridLayout: Sendable {
     public func headerTop(ofSection s: Int) -> Int { sectionTops[s] }
     /// Content offset of section `s`'s first row of tiles.
     public func rowsTop(ofSection s: Int) -> Int { sectionTops[s] + metrics.headerHeight }
-    /// Number of rows of section `s`.
-    public func rowCount(ofSection s: Int) -> Int { (sectionCounts[s] + columnCount - 1) / columnCount }
+    /// Number of rows of section `s`: none when collapsed.
+    public func rowCount(ofSection s: Int) -> Int { collapsed[s] ? 0 : (sectionCounts[s] + columnCount - 1) / columnCount }
+    /// Content offset of section `s`'s footer line (meaningful when footers are on and it is expanded).
+    public func footerTop(ofSection s: Int) -> Int { sectionTops[s + 1] - metrics.sectionSpacing - metrics.footerHeight }
+    /// Whether item `index` has a tile: its section is not collapsed.
+    /// - Complexity: O(log *s*).
+    public func isShown(_ index: Int) -> Bool { !collapsed[section(ofItem: index)] }
 }

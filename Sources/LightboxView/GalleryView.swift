@@ -33,7 +33,7 @@ public enum GalleryView {
         let layout = state.layout
         let offset = state.scrollOffset
         let height = state.gridHeight
-        for item in state.visibleItems {
+        for item in state.visibleItems where layout.isShown(item) {
             drawTile(item, state: state, into: &frame)
         }
         // Headers in view, then the pinned one over the top line.
@@ -46,19 +46,45 @@ public enum GalleryView {
         if let pinned = layout.pinnedHeader(atOffset: offset), pinned.y + layout.metrics.headerHeight > 0 {
             drawHeader(pinned.section, state: state, y: pinned.y, into: &frame)
         }
+        // Footers in view, then the one pinned to the bottom line.
+        if layout.metrics.footerHeight > 0, let first = layout.section(atOffset: offset), let last = layout.section(atOffset: offset + height - 1) {
+            for s in first...last where !layout.collapsed[s] {
+                let y = layout.footerTop(ofSection: s) - offset
+                if y >= 0 && y < height { drawFooter(s, state: state, y: y, into: &frame) }
+            }
+            if let pinned = layout.pinnedFooter(atOffset: offset, height: height) {
+                drawFooter(pinned.section, state: state, y: pinned.y, into: &frame)
+            }
+        }
+    }
+
+    /// A section's footer: its counts, right-aligned under the grid.
+    static func drawFooter(_ section: Int, state: GalleryState, y: Int, into frame: inout Frame) {
+        let items = state.library.sections[section].items
+        let marked = state.marks.count(in: items)
+        let text = marked > 0 ? "\(marked) marked of \(items.count)" : "\(items.count) \(items.count == 1 ? "image" : "images"), none marked"
+        let width = state.gridAreaWidth
+        frame.fill(x: 0, y: y, width: width, height: 1, with: Cell(" ", style: Palette.footer))
+        let shown = DisplayText.truncatedMiddle(text + " ", toWidth: width)
+        frame.write(shown, x: max(0, width - DisplayWidth.of(shown)), y: y, style: Palette.footer)
     }
 
     static func drawHeader(_ section: Int, state: GalleryState, y: Int, into frame: inout Frame) {
         let info = state.library.sections[section]
-        frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: Palette.header))
+        let isCollapsed = state.layout.collapsed[section]
+        // On a collapsed section, the cursor is its header.
+        let hasCursor = isCollapsed && state.layout.section(ofItem: state.cursor) == section
+        let style = hasCursor ? Palette.cursorHeader : Palette.header
+        frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: style))
         let count = info.items.count
         let marked = state.marks.count(in: info.items)
         var tail = "\(count) \(count == 1 ? "image" : "images")"
         if marked > 0 { tail += " · \(marked) marked" }
         let title = DisplayText.sanitized(bytes: info.title)
+        if isCollapsed { tail += " · collapsed (z)" }
         let room = max(0, frame.width - DisplayWidth.of(tail) - 6)
-        let used = frame.write("▍ " + DisplayText.truncatedMiddle(title, toWidth: room), x: 0, y: y, style: Palette.header)
-        frame.write("  " + tail, x: used, y: y, style: Palette.headerCount)
+        let used = frame.write((isCollapsed ? "▸ " : "▍ ") + DisplayText.truncatedMiddle(title, toWidth: room), x: 0, y: y, style: style)
+        frame.write("  " + tail, x: used, y: y, style: hasCursor ? style : Palette.headerCount)
     }
 
     static func drawCentered(_ lines: [String], in frame: inout Frame, height: Int) {

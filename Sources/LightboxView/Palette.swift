@@ -15,6 +15,8 @@ enum Palette {
     static let markBar = CellStyle(foreground: .rgb(240, 200, 70), attributes: .bold)
     static let rangeBar = CellStyle(foreground: .rgb(160, 160, 160))
     static let header = CellStyle(foreground: .rgb(235, 235, 235), background: .rgb(55, 65, 90), attributes: .bold)
+    static let cursorHeader = CellStyle(foreground: .rgb(120, 190, 255), background: .rgb(20, 20, 20), attributes: [.reverse, .bold])
+    static let footer = CellStyle(foreground: .rgb(175, 185, 210), background: .rgb(35, 40, 55))
     static let headerCount = CellStyle(foreground: .rgb(175, 185, 210), background: .rgb(55, 65, 90))
     static let status = CellStyle(foreground: .rgb(38, 38, 38), background: .rgb(210, 210, 210), attributes: .reverse)
     static let statusWarning = CellStyle(foreground: .rgb(38, 38, 38), background: .rgb(255, 170, 150), attributes: [.reverse, .bold])

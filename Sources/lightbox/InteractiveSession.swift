@@ -45,6 +45,7 @@ enum InteractiveSession {
         let size = terminal.size
         var state = GalleryState(library: Library(arrangement: options.arrangement), spec: options.spec, width: size.width, height: size.height,
                                  cacheBudget: options.cacheBytes, isScanning: true)
+        state.showsFooters = options.showsFooters
         let reader = MetadataReader()
         func finish(_ outcome: Outcome) -> Outcome {
             scan.stop()

@@ -13,6 +13,7 @@ enum SnapshotSession {
                     size: (width: Int, height: Int)) -> Int32 {
         var state = GalleryState(library: Library(arrangement: options.arrangement), spec: options.spec, width: size.width, height: size.height,
                                  cacheBudget: options.cacheBytes, isScanning: true)
+        state.showsFooters = options.showsFooters
         state.prefetches = false
         var effects = state.apply(.scanned(first.batches, isFinished: first.isFinished))
         while state.isScanning && (!options.arrangement.keepsScanOrder || state.visibleItems.upperBound >= state.library.count) {

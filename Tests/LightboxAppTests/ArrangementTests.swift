@@ -105,3 +105,28 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     // Nothing more to read.
     #expect(state.apply(.move(.right)).allSatisfy { if case .readMetadata = $0 { return false } else { return true } })
 }
+
+@Test func collapsingASectionLeavesItsHeaderAndSkipsItsItems() {
+    var state = GalleryState(library: library([7, 2, 20]), spec: threeColumns, width: 40, height: 20)
+    state.apply([.move(.right), .move(.right), .move(.down), .toggleSection])
+    #expect(state.cursor == 0 && state.layout.collapsed == [true, false, false])
+    #expect(state.demand.allSatisfy { $0.item >= 7 }, "no thumbnails for a collapsed section")
+    // Space on a collapsed header marks the whole section; moving on leaves it.
+    state.apply(.toggleMarkAndAdvance)
+    #expect(state.marks.count == 7 && state.cursor == 7)
+    state.apply([.move(.up)])
+    #expect(state.cursor == 0)
+    // More items arriving for a collapsed folder keep it collapsed.
+    state.apply(.toggleAllSections)
+    #expect(state.layout.collapsed == [true, true, true])
+    #expect(state.layout.contentHeight == 3 * 1 + 2 * 1)
+    state.apply(.toggleAllSections)
+    #expect(state.layout.collapsed == [false, false, false])
+}
+
+@Test func footersAddALineToEverySection() {
+    var state = GalleryState(library: library([7, 2]), spec: threeColumns, width: 40, height: 20)
+    let without = state.layout.contentHeight
+    state.showsFooters = true
+    #expect(state.layout.contentHeight == without + 2)
+}

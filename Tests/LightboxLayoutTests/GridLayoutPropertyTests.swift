@@ -126,3 +126,36 @@ func pinnedHeaderIsTheLastHeaderAtOrAboveTheTop(specIndex: Int) {
     #expect(visible.contains(500_000))
     #expect(visible.count < 100)
 }
+
+@Test(arguments: specs.indices)
+func collapsedSectionsAndFootersKeepEveryShownItemPlacedOnceWithoutOverlap(specIndex: Int) {
+    let metrics = GridLayout.Metrics(footerHeight: 1)
+    for width in stride(from: 1, through: 300, by: 7) {
+        for collapsed in [Set<Int>(), [0], [3, 5], Set(sectionCounts.indices)] {
+            let layout = GridLayout(sectionCounts: sectionCounts, spec: specs[specIndex], width: width, metrics: metrics, collapsed: collapsed)
+            let shown = (0..<layout.itemCount).filter(layout.isShown)
+            #expect(shown.count == sectionCounts.enumerated().filter { !collapsed.contains($0.offset) }.reduce(0) { $0 + $1.element })
+            let frames = shown.map { layout.frame(ofItem: $0) }
+            for (i, a) in frames.enumerated() {
+                #expect(a.y >= 0 && a.maxY <= layout.contentHeight)
+                for j in (i + 1)..<frames.count where a.intersects(frames[j]) {
+                    Issue.record("items \(shown[i]) and \(shown[j]) overlap at width \(width), collapsed \(collapsed)")
+                }
+            }
+            for s in 0..<layout.sectionCount {
+                let header = Rect(x: 0, y: layout.headerTop(ofSection: s), width: width, height: 1)
+                #expect(!frames.contains { $0.intersects(header) })
+                if !collapsed.contains(s) {
+                    let footer = Rect(x: 0, y: layout.footerTop(ofSection: s), width: width, height: 1)
+                    #expect(!frames.contains { $0.intersects(footer) } && !footer.intersects(header), "footer \(s) at width \(width)")
+                }
+            }
+            // What is visible, by brute force, is what the query says, less hidden items.
+            for offset in stride(from: 0, to: layout.contentHeight, by: 5) {
+                let range = layout.visibleItems(offset: offset, height: 12)
+                let expected = shown.filter { let f = layout.frame(ofItem: $0); return f.maxY > offset && f.y < offset + 12 }
+                #expect(range.filter(layout.isShown) == expected, "offset \(offset) width \(width) collapsed \(collapsed)")
+            }
+        }
+    }
+}

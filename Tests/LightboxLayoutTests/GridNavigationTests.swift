@@ -56,3 +56,29 @@ let ragged = GridLayout(sectionCounts: [7, 2, 5], spec: GridSpec(columns: Array(
     #expect(ragged.destination(from: 8, .down, column: 2) == 11)
     #expect(ragged.destination(from: 0, .rowsDown(3), column: 1) == 8)  // 4, 6, then column 1 again
 }
+
+@Test func movesStepOverCollapsedSectionsOntoTheirHeaders() {
+    // Sections of 4, 5 and 4 items in two columns; the middle one collapsed.
+    let layout = GridLayout(sectionCounts: [4, 5, 4], spec: .flexible(count: 2), width: 40, collapsed: [1])
+    #expect(layout.destination(from: 3, .right) == 4)    // onto the collapsed section's header
+    #expect(layout.destination(from: 4, .right) == 9)    // and over its hidden items
+    #expect(layout.destination(from: 9, .left) == 4)
+    #expect(layout.destination(from: 2, .down) == 4)
+    #expect(layout.destination(from: 4, .down) == 9)
+    #expect(layout.destination(from: 10, .up) == 4)
+    #expect(layout.destination(from: 4, .up) == 2)
+    #expect(layout.frame(ofItem: 6) == Rect(x: 0, y: layout.headerTop(ofSection: 1), width: 40, height: 1))
+    let last = GridLayout(sectionCounts: [4, 5], spec: .flexible(count: 2), width: 40, collapsed: [1])
+    #expect(last.destination(from: 0, .last) == 4)
+}
+
+@Test func theFooterOfTheSectionRunningPastTheBottomIsPinnedThere() {
+    let layout = GridLayout(sectionCounts: [40, 40], spec: .flexible(count: 2), width: 40, metrics: GridLayout.Metrics(footerHeight: 1))
+    // Mid-section: pinned on the last line.
+    #expect(layout.pinnedFooter(atOffset: 10, height: 20)! == (0, 19))
+    // Where the last section's own footer shows, nothing is pinned; above it, the next section's is.
+    #expect(layout.pinnedFooter(atOffset: layout.contentHeight - 20, height: 20) == nil)
+    let footer = layout.footerTop(ofSection: 0)
+    #expect(layout.pinnedFooter(atOffset: footer - 10, height: 20)! == (1, 19))
+    #expect(GridLayout(sectionCounts: [40], spec: .flexible(count: 2), width: 40).pinnedFooter(atOffset: 0, height: 20) == nil)
+}

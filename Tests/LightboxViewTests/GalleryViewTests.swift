@@ -253,3 +253,22 @@ func randomActionsKeepTheStateSane(seed: Int) {
     _ = state.apply(.toggleInfo)
     #expect(state.gridAreaWidth == 120)
 }
+
+@Test func collapsedSectionsAndPinnedFootersDraw() {
+    var state = decodedState([3, 30, 4], width: 60, height: 24)
+    state.showsFooters = true
+    _ = state.apply(.move(.nextSection))
+    _ = state.apply(.toggleSection)
+    _ = state.apply(.move(.right))
+    _ = state.apply(.move(.left))
+    _ = state.apply(.toggleMark)
+    var frame = GalleryView.frame(for: state)
+    let header = frame.lines.first { $0.contains("trip/day2") } ?? ""
+    #expect(header.hasPrefix("▸ trip/day2") && header.contains("30 marked") && header.contains("collapsed"))
+    #expect(!frame.text.contains("IMG_30.jpg"))
+    _ = state.apply(.toggleSection)
+    frame = GalleryView.frame(for: state)
+    expectSnapshot(frame, "footers")
+    // Section 2 runs past the bottom: its counts sit on the grid's last line.
+    #expect(frame.lines[state.gridHeight - 1].hasSuffix("30 marked of 30 "))
+}
