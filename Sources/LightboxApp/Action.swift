@@ -19,6 +19,8 @@ public enum Action: Hashable, Sendable {
     case toggleReverse
     /// Show or hide the cursor item's metadata beside the grid.
     case toggleInfo
+    /// Switch to the next layout: grid, masonry.
+    case cycleLayout
     /// Collapse or expand the cursor's section.
     case toggleSection
     /// Collapse every section, or expand them all when all are collapsed.

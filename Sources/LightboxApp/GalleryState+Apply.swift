@@ -98,6 +98,10 @@ extension GalleryState {
         case .toggleInfo:
             isShowingInfo.toggle()
             relayout()
+        case .cycleLayout:
+            let modes = LayoutMode.allCases
+            setLayoutMode(modes[(modes.firstIndex(of: layoutMode)! + 1) % modes.count])
+            message = "\(layoutMode.rawValue) layout"
         case .decoded(let request, let result):
             switch result {
             case .decoded(let thumbnail): thumbnails.insert(thumbnail, for: request.key)
@@ -145,7 +149,7 @@ extension GalleryState {
 
     /// Moves up or down keeping the column the user chose, even through short rows.
     mutating func moveVertically(_ movement: Movement) {
-        let column = stickyColumn ?? layout.position(ofItem: cursor).column
+        let column = stickyColumn ?? layout.column(ofItem: cursor)
         cursor = layout.destination(from: cursor, movement, column: column)
         stickyColumn = column
         scrollCursorIntoView()

@@ -11,7 +11,8 @@ extension GalleryState {
             return demand.isEmpty ? nil : []
         }
         let visible = visibleItems
-        var order = Array(visible)
+        let (layout, offset, height) = (self.layout, scrollOffset, gridHeight)
+        var order = visible.filter { layout.isVisible($0, offset: offset, height: height) }
         if prefetches {
             let ahead = scrollDirection > 0
                 ? layout.visibleItems(offset: scrollOffset + gridHeight, height: gridHeight)

@@ -2,11 +2,14 @@ import LightboxLayout
 import LightboxThumbnails
 
 extension GalleryState {
-    /// Whether the order or the sections depend on dates taken, so every file's EXIF is read.
-    public var needsDatesTaken: Bool {
+    /// Whether the order or the sections depend on dates taken.
+    var needsDatesTaken: Bool {
         let arrangement = library.arrangement
         return arrangement.sort == .date || [.date, .month, .year].contains(arrangement.sections)
     }
+
+    /// Whether every file's metadata is read: for dates, or for the masonry layout's picture shapes.
+    public var needsAllMetadata: Bool { needsDatesTaken || layoutMode == .masonry }
 
     /// What metadata to read next: every file not yet asked for when dates decide the order, and
     /// the cursor item's first when the info panel shows it.
@@ -21,7 +24,7 @@ extension GalleryState {
                 effects.append(.readMetadata([MetadataRequest(id: id, file: library[cursor])], isUrgent: true))
             }
         }
-        if needsDatesTaken && metadataRequested.count < library.count {
+        if needsAllMetadata && metadataRequested.count < library.count {
             var requests: [MetadataRequest] = []
             for id in 0..<library.count where !metadataRequested.contains(id) {
                 requests.append(MetadataRequest(id: id, file: library.filesByID[id]))
@@ -44,12 +47,31 @@ extension GalleryState {
             for id in metadataOrder.prefix(metadataOrder.count - 256) { metadata[id] = nil }
             metadataOrder.removeFirst(metadataOrder.count - 256)
         }
+        library.setSizes(results.compactMap { result in result.size.map { (id: result.id, size: $0) } })
         let dates = results.map { (id: $0.id, seconds: $0.metadata?.dateTakenSeconds) }
         if needsDatesTaken {
             rearrange { $0.setDatesTaken(dates) }
         } else {
             library.setDatesTaken(dates)
+            if layoutMode == .masonry { settleLayout() }
         }
+    }
+
+    /// Rebuilds the layout as pictures' shapes become known, keeping the cursor tile on its screen line.
+    mutating func settleLayout() {
+        let line = library.isEmpty ? 0 : layout.frame(ofItem: cursor).y - scrollOffset
+        layout = makeLayout()
+        if !library.isEmpty && hasUserActed {
+            scrollOffset = min(max(0, layout.frame(ofItem: cursor).y - line), maxScrollOffset)
+        }
+        scrollOffset = min(scrollOffset, maxScrollOffset)
+        scrollCursorIntoView()
+    }
+
+    /// Switches the layout mode, keeping the cursor item in view.
+    public mutating func setLayoutMode(_ mode: LayoutMode) {
+        layoutMode = mode
+        relayout()
     }
 
     /// Rebuilds the layout for the current screen and panels, keeping the cursor in view.

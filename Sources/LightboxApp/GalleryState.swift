@@ -7,7 +7,8 @@ public struct GalleryState: Sendable {
     /// Whether the scan is still going on: more items may arrive, always after the ones there are.
     public internal(set) var isScanning: Bool
     public internal(set) var spec: GridSpec
-    public internal(set) var layout: GridLayout
+    public internal(set) var layout: any TileLayout
+    public internal(set) var layoutMode: LayoutMode = .grid
     /// Terminal size in cells; the grid takes all but the status line.
     public internal(set) var screenWidth: Int
     public internal(set) var screenHeight: Int
@@ -67,18 +68,28 @@ public struct GalleryState: Sendable {
     /// Cells left free on each side of the grid, so the cursor's side bars show beside edge tiles.
     public static let gridInset = 1
 
-    /// The layout for the grid part of a screen `screenWidth` cells wide.
-    static func layout(_ library: Library, _ spec: GridSpec, screenWidth: Int, collapsed: Set<Int> = [], footers: Bool = false) -> GridLayout {
-        GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: max(1, screenWidth - 2 * gridInset),
-                   metrics: GridLayout.Metrics(footerHeight: footers ? 1 : 0), collapsed: collapsed)
+    /// The grid layout for the grid part of a screen `screenWidth` cells wide.
+    static func layout(_ library: Library, _ spec: GridSpec, screenWidth: Int) -> GridLayout {
+        GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: max(1, screenWidth - 2 * gridInset))
     }
 
-    /// The layout for the current library, spec, screen, panels and collapsed sections.
-    /// - Complexity: O(*s*).
-    func makeLayout() -> GridLayout {
+    /// The layout for the current mode, library, spec, screen, panels and collapsed sections.
+    /// - Complexity: O(*s*) for the grid, O(*n* × *c*) for masonry.
+    func makeLayout() -> any TileLayout {
         let collapsed = collapsedTitles.isEmpty ? [] : Set(library.sections.indices.filter { collapsedTitles.contains(library.sections[$0].title) })
-        return Self.layout(library, spec, screenWidth: gridAreaWidth, collapsed: collapsed, footers: showsFooters)
+        let width = max(1, gridAreaWidth - 2 * Self.gridInset)
+        let metrics = GridLayout.Metrics(footerHeight: showsFooters ? 1 : 0)
+        switch layoutMode {
+        case .grid:
+            return GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: width, metrics: metrics, collapsed: collapsed)
+        case .masonry:
+            return MasonryLayout(sectionCounts: library.sectionCounts, aspects: library.aspectsInOrder, spec: spec, width: width,
+                                 metrics: metrics, collapsed: collapsed)
+        }
     }
+
+    /// Whether item `item`'s tile shows on screen.
+    public func isOnScreen(_ item: Int) -> Bool { layout.isVisible(item, offset: scrollOffset, height: gridHeight) }
 
     /// Lines available to the grid: all but the status line, and the info panel when it is below.
     public var gridHeight: Int { max(0, screenHeight - 1 - (infoPanel.map { $0.y == 0 ? 0 : $0.height } ?? 0)) }
@@ -121,7 +132,7 @@ public struct GalleryState: Sendable {
 
     /// Whether every visible item has its thumbnail or a failure.
     public var isVisibleComplete: Bool {
-        visibleItems.allSatisfy { !layout.isShown($0) || failure(at: $0) != nil || thumbnails.contains(thumbnailKey(ofItem: $0)) }
+        visibleItems.allSatisfy { !isOnScreen($0) || failure(at: $0) != nil || thumbnails.contains(thumbnailKey(ofItem: $0)) }
     }
 
     /// Why the item at `position` could not be decoded, if it could not.

@@ -19,6 +19,8 @@ public struct Library: Sendable {
     public private(set) var arrangement: Arrangement
     /// Date taken by id, in seconds of local wall-clock time; `nil` until read or without one.
     private(set) var datesTaken: [Int64?] = []
+    /// Picture height over width in thousandths by id, 0 until read from the file's header.
+    public private(set) var aspectsByID: [UInt16] = []
     /// Folder index by id, into `folders`.
     private var folderOfID: [Int32] = []
     private var folders: [ImagePath] = []
@@ -65,6 +67,7 @@ public struct Library: Sendable {
         filesByID.append(contentsOf: newFiles)
         folderOfID.append(contentsOf: repeatElement(folderIndex, count: newFiles.count))
         datesTaken.append(contentsOf: repeatElement(nil, count: newFiles.count))
+        aspectsByID.append(contentsOf: repeatElement(0, count: newFiles.count))
         guard arrangement.keepsScanOrder else {
             if arranging { arrange() }
             return
@@ -93,6 +96,17 @@ public struct Library: Sendable {
         positions = newPositions
         sections = newSections
     }
+
+    /// Records pictures' sizes (from their headers) by id.
+    public mutating func setSizes(_ sizes: [(id: Int, size: PixelSize)]) {
+        for (id, size) in sizes where id < aspectsByID.count && size.width > 0 {
+            aspectsByID[id] = UInt16(clamping: size.height * 1000 / size.width)
+        }
+    }
+
+    /// Picture shapes in display order, for the masonry layout (0 where unknown).
+    /// - Complexity: O(*n*).
+    public var aspectsInOrder: [Int] { order.map { Int(aspectsByID[$0]) } }
 
     /// Re-arranges by `arrangement`.
     /// - Complexity: O(*n* log *n*).

@@ -10,10 +10,10 @@ extension GalleryView {
         var tile = layout.frame(ofItem: item)
         tile.x += GalleryState.gridInset
         let top = tile.y - state.scrollOffset
-        let boxHeight = layout.boxHeight
+        let boxHeight = layout.boxFrame(ofItem: item).height
         let isCursor = item == state.cursor
         let isMarked = state.marks.contains(item)
-        let alignment = layout.columns[layout.position(ofItem: item).column].alignment
+        let alignment = layout.columns[layout.column(ofItem: item)].alignment
 
         if let reason = state.failure(at: item) {
             drawBroken(reason, x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)

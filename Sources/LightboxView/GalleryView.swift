@@ -33,7 +33,7 @@ public enum GalleryView {
         let layout = state.layout
         let offset = state.scrollOffset
         let height = state.gridHeight
-        for item in state.visibleItems where layout.isShown(item) {
+        for item in state.visibleItems where state.isOnScreen(item) {
             drawTile(item, state: state, into: &frame)
         }
         // Headers in view, then the pinned one over the top line.

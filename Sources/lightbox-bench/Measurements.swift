@@ -86,21 +86,29 @@ enum Measurements {
                       state.library.count, firstBatch ?? 0, total, Double(after - before) / 1e6, (after - before) / count)
     }
 
-    /// Layout of a million items in 1,000 sections, and the visible-range query.
+    /// Layout of a million items in 1,000 sections in each mode, and the visible-range query.
     static func layout() -> String {
-        let start = now()
-        let layout = GridLayout(sectionCounts: Array(repeating: 1000, count: 1000), spec: .standard, width: 200)
-        let built = Double(now() - start) / 1e6
-        let queries = 100_000
-        var sink = 0
-        let queryStart = now()
-        for k in 0..<queries {
-            let range = layout.visibleItems(offset: (k &* 7919) % layout.contentHeight, height: 48)
-            sink &+= range.count
-        }
-        let perQuery = Double(now() - queryStart) / Double(queries)
-        return String(format: "layout of 1,000,000 items in 1,000 sections: %.2f ms to build, %.0f ns a visible-range query (%d)",
-                      built, perQuery, sink % 2)
+        let counts = Array(repeating: 1000, count: 1000)
+        let aspects = (0..<1_000_000).map { [750, 1333, 500, 1000][$0 % 4] }
+        let modes: [(String, () -> any TileLayout)] = [
+            ("grid", { GridLayout(sectionCounts: counts, spec: .standard, width: 200) }),
+            ("masonry", { MasonryLayout(sectionCounts: counts, aspects: aspects, spec: .standard, width: 200) }),
+        ]
+        return modes.map { name, make in
+            let start = now()
+            let layout = make()
+            let built = Double(now() - start) / 1e6
+            let queries = 100_000
+            var sink = 0
+            let queryStart = now()
+            for k in 0..<queries {
+                let range = layout.visibleItems(offset: (k &* 7919) % layout.contentHeight, height: 48)
+                sink &+= range.count
+            }
+            let perQuery = Double(now() - queryStart) / Double(queries)
+            return String(format: "%@ layout of 1,000,000 items in 1,000 sections: %.2f ms to build, %.0f ns a visible-range query (%d)",
+                          name, built, perQuery, sink % 2)
+        }.joined(separator: "\n- ")
     }
 
     static func residentBytes() -> Int {

@@ -46,6 +46,7 @@ enum InteractiveSession {
         var state = GalleryState(library: Library(arrangement: options.arrangement), spec: options.spec, width: size.width, height: size.height,
                                  cacheBudget: options.cacheBytes, isScanning: true)
         state.showsFooters = options.showsFooters
+        state.setLayoutMode(options.layoutMode)
         let reader = MetadataReader()
         func finish(_ outcome: Outcome) -> Outcome {
             scan.stop()
@@ -91,7 +92,7 @@ enum InteractiveSession {
             var timeout: Int32 = dirty ? Int32(max(0, (frameInterval - Date().timeIntervalSince(lastPaint)) * 1000)) : 1000
             // Metadata: when dates decide the order, each batch re-sorts, so it is taken at most
             // four times a second; otherwise (for the info panel) at once.
-            let metadataWait = state.needsDatesTaken ? 0.25 - Date().timeIntervalSince(lastMetadata) : 0
+            let metadataWait = state.needsAllMetadata ? 0.25 - Date().timeIntervalSince(lastMetadata) : 0
             fds[4].fd = metadataWait > 0 ? -1 : reader.wakeDescriptor
             if metadataWait > 0 { timeout = min(timeout, Int32(metadataWait * 1000) + 1) }
             _ = poll(&fds, nfds_t(fds.count), timeout)

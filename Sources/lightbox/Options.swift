@@ -8,6 +8,7 @@ struct Options {
     var spec: GridSpec = .standard
     var arrangement = Arrangement()
     var showsFooters = false
+    var layoutMode = LayoutMode.grid
     var printsNul = false
     var snapshotSize: (width: Int, height: Int)? = nil
     var cacheBytes = 128 << 20
@@ -41,6 +42,8 @@ struct Options {
           --sort KEY          name (default: by path, naturally), date (taken, else modified),
                               mtime or size
       -r, --reverse           reverse the order (sections and items)
+          --layout MODE       grid (default: rows of equal tiles) or masonry (columns of tiles
+                              at their pictures' own shapes)
           --footers           end each section with a line of counts, pinned to the bottom
       -0, --print0            end each printed path with NUL instead of a newline
           --snapshot WxH      print the first screen at W columns x H rows as ANSI text and exit
@@ -90,6 +93,7 @@ struct Options {
                 case "--sections": options.arrangement.sections = try parseChoice(try argument(), name: name)
                 case "-r", "--reverse": options.arrangement.isReversed = true
                 case "--footers": options.showsFooters = true
+                case "--layout": options.layoutMode = try parseChoice(try argument(), name: name)
                 case "-0", "--print0": options.printsNul = true
                 case "--snapshot": options.snapshotSize = try parseSize(try argument())
                 case "--cache-mb": options.cacheBytes = try parseNumber(try argument(), name: name, in: 1...65536) << 20

@@ -14,9 +14,12 @@ enum SnapshotSession {
         var state = GalleryState(library: Library(arrangement: options.arrangement), spec: options.spec, width: size.width, height: size.height,
                                  cacheBudget: options.cacheBytes, isScanning: true)
         state.showsFooters = options.showsFooters
+        state.setLayoutMode(options.layoutMode)
         state.prefetches = false
         var effects = state.apply(.scanned(first.batches, isFinished: first.isFinished))
-        while state.isScanning && (!options.arrangement.keepsScanOrder || state.visibleItems.upperBound >= state.library.count) {
+        // (In masonry a new item can fill a short column on screen, so there the scan must end.)
+        let appendsBelow = options.arrangement.keepsScanOrder && options.layoutMode == .grid
+        while state.isScanning && (!appendsBelow || state.visibleItems.upperBound >= state.library.count) {
             scan.waitForBatches(timeout: 1)
             let progress = scan.take()
             effects += state.apply(.scanned(progress.batches, isFinished: progress.isFinished))

@@ -130,3 +130,26 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     state.showsFooters = true
     #expect(state.layout.contentHeight == without + 2)
 }
+
+@Test func masonryReadsShapesAndSettlesWithoutMovingTheCursorTile() {
+    var state = GalleryState(library: library([40, 40]), spec: threeColumns, width: 40, height: 24)
+    let effects = state.apply(.cycleLayout)
+    #expect(state.layoutMode == .masonry && state.message == "masonry layout")
+    let asked = effects.flatMap { effect -> [Int] in
+        if case .readMetadata(let requests, false) = effect { return requests.map(\.id) } else { return [] }
+    }
+    #expect(asked == Array(0..<80), "every picture's shape is read")
+    state.apply([.move(.down), .move(.down), .move(.down), .move(.down), .move(.right)])
+    let cursor = state.cursor
+    let line = state.layout.frame(ofItem: cursor).y - state.scrollOffset
+    // Portraits and panoramas arrive: tiles change height, the cursor's stays on its line.
+    let results = (0..<80).map { MetadataResult(id: $0, metadata: nil, size: $0 % 3 == 0 ? PixelSize(width: 600, height: 900) : PixelSize(width: 900, height: 300)) }
+    state.apply(.metadataRead(results))
+    #expect(state.cursor == cursor)
+    #expect(state.layout.frame(ofItem: cursor).y - state.scrollOffset == line)
+    #expect(state.layout.boxFrame(ofItem: 0).height > state.layout.boxFrame(ofItem: 1).height)
+    // Only tiles on screen are decoded first.
+    #expect(state.demand.prefix { state.isOnScreen(state.library.position(of: $0.item)) }.count > 0)
+    state.apply(.cycleLayout)
+    #expect(state.layoutMode == .grid && state.tileOfCursorIsVisible)
+}

@@ -220,7 +220,7 @@ func randomActionsKeepTheStateSane(seed: Int) {
     let x0 = left.x + GalleryState.gridInset, x1 = right.x + GalleryState.gridInset
     #expect(frame[x0, y].style.background == red && frame[x0 + left.width - 1, y].style.background != red)
     #expect(frame[x1 + right.width - 1, y].style.background == red && frame[x1, y].style.background != red)
-    let label = frame.lines[left.y + state.layout.boxHeight - state.scrollOffset]
+    let label = frame.lines[left.y + state.layout.boxFrame(ofItem: 0).height - state.scrollOffset]
     #expect(label.dropFirst(x0).hasPrefix("IMG_1.jpg"))
     #expect(label.prefix(x1 + right.width).hasSuffix("IMG_2.jpg"))
 }
@@ -271,4 +271,20 @@ func randomActionsKeepTheStateSane(seed: Int) {
     expectSnapshot(frame, "footers")
     // Section 2 runs past the bottom: its counts sit on the grid's last line.
     #expect(frame.lines[state.gridHeight - 1].hasSuffix("30 marked of 30 "))
+}
+
+@Test func masonryDrawsTilesAtTheirShapesUnderAPinnedHeader() {
+    var state = GalleryState(library: library([3, 30]), spec: spec, width: 60, height: 24)
+    state.setLayoutMode(.masonry)
+    let sizes = (0..<33).map { MetadataResult(id: $0, metadata: nil, size: $0 % 4 == 0 ? PixelSize(width: 300, height: 450) : PixelSize(width: 400, height: 300)) }
+    _ = state.apply(.metadataRead(sizes))
+    for _ in 0..<4 { _ = state.apply(.move(.down)) }
+    for request in state.demand {
+        _ = state.apply(.decoded(request, .decoded(Thumbnail(width: request.box.width, height: request.box.height,
+                                                             pixels: TestImages.solid(width: request.box.width, height: request.box.height, 90, 140, 200)))))
+    }
+    let frame = GalleryView.frame(for: state)
+    expectSnapshot(frame, "masonry")
+    #expect(frame.lines[0].contains("trip/day2"), "the section's header is pinned")
+    #expect(state.scrollOffset > state.layout.headerTop(ofSection: 1))
 }
