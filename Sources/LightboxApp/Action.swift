@@ -19,7 +19,7 @@ public enum Action: Hashable, Sendable {
     case toggleReverse
     /// Show or hide the cursor item's metadata beside the grid.
     case toggleInfo
-    /// Switch to the next layout: grid, masonry.
+    /// Switch to the next layout: grid, masonry, strip.
     case cycleLayout
     /// Collapse or expand the cursor's section.
     case toggleSection

@@ -138,7 +138,7 @@ extension GalleryState {
     }
 
     /// Rows of tiles in one screen, at least one.
-    var rowsPerPage: Int { max(1, (gridHeight - layout.metrics.headerHeight) / layout.rowPitch) }
+    var rowsPerPage: Int { max(1, (viewportLength - layout.pinnedHeaderLength) / layout.rowPitch) }
 
     /// Moves to `item`, forgetting the column vertical moves aimed for.
     mutating func moveCursor(to item: Int) {
@@ -198,10 +198,13 @@ extension GalleryState {
     }
 
     mutating func click(x: Int, y: Int) {
-        guard y >= 0, y < gridHeight, !isTooSmall else { return }
-        if let pinned = layout.pinnedHeader(atOffset: scrollOffset), pinned.y == 0, y < layout.metrics.headerHeight {
-            return  // the pinned header covers that line
+        guard y >= 0, y < gridHeight, x < gridAreaWidth, !isTooSmall else { return }
+        let along = layout.axis == .vertical ? y : x - Self.gridInset
+        if let pinned = layout.pinnedHeader(atOffset: scrollOffset), pinned.y == 0, along < layout.pinnedHeaderLength {
+            return  // the pinned header covers that place
         }
-        if let item = layout.item(atX: x - Self.gridInset, y: scrollOffset + y) { moveCursor(to: item) }
+        let item = layout.axis == .vertical ? layout.item(atX: x - Self.gridInset, y: scrollOffset + y)
+                                            : layout.item(atX: scrollOffset + x - Self.gridInset, y: y)
+        if let item { moveCursor(to: item) }
     }
 }

@@ -10,7 +10,7 @@ extension GalleryState {
             return
         }
         let cursorID = library.id(at: cursor)
-        let cursorLine = layout.frame(ofItem: cursor).y - scrollOffset
+        let line = cursorLine
         let markedIDs = marks.sorted.map { library.id(at: $0) }
         let anchorID = rangeAnchor.map { library.id(at: $0) }
         change(&library)
@@ -20,7 +20,6 @@ extension GalleryState {
         cursor = hasUserActed ? library.position(of: cursorID) : 0
         layout = makeLayout()
         stickyColumn = nil
-        scrollOffset = min(max(0, layout.frame(ofItem: cursor).y - cursorLine), maxScrollOffset)
-        scrollCursorIntoView()
+        keepCursor(atLine: line)
     }
 }

@@ -11,12 +11,12 @@ extension GalleryState {
             return demand.isEmpty ? nil : []
         }
         let visible = visibleItems
-        let (layout, offset, height) = (self.layout, scrollOffset, gridHeight)
+        let (layout, offset, height) = (self.layout, scrollOffset, viewportLength)
         var order = visible.filter { layout.isVisible($0, offset: offset, height: height) }
         if prefetches {
             let ahead = scrollDirection > 0
-                ? layout.visibleItems(offset: scrollOffset + gridHeight, height: gridHeight)
-                : layout.visibleItems(offset: max(0, scrollOffset - gridHeight), height: gridHeight)
+                ? layout.visibleItems(offset: scrollOffset + height, height: height)
+                : layout.visibleItems(offset: max(0, scrollOffset - height), height: height)
             let extra = ahead.filter { !visible.contains($0) }
             order += scrollDirection > 0 ? extra : extra.reversed()
         }

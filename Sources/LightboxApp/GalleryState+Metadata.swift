@@ -59,13 +59,9 @@ extension GalleryState {
 
     /// Rebuilds the layout as pictures' shapes become known, keeping the cursor tile on its screen line.
     mutating func settleLayout() {
-        let line = library.isEmpty ? 0 : layout.frame(ofItem: cursor).y - scrollOffset
+        let line = cursorLine
         layout = makeLayout()
-        if !library.isEmpty && hasUserActed {
-            scrollOffset = min(max(0, layout.frame(ofItem: cursor).y - line), maxScrollOffset)
-        }
-        scrollOffset = min(scrollOffset, maxScrollOffset)
-        scrollCursorIntoView()
+        if hasUserActed { keepCursor(atLine: line) } else { scrollOffset = 0 }
     }
 
     /// Switches the layout mode, keeping the cursor item in view.

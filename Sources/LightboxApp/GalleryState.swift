@@ -85,11 +85,14 @@ public struct GalleryState: Sendable {
         case .masonry:
             return MasonryLayout(sectionCounts: library.sectionCounts, aspects: library.aspectsInOrder, spec: spec, width: width,
                                  metrics: metrics, collapsed: collapsed)
+        case .strip:
+            return StripLayout(sectionCounts: library.sectionCounts, spec: spec, width: width, height: gridHeight,
+                               metrics: metrics, collapsed: collapsed)
         }
     }
 
     /// Whether item `item`'s tile shows on screen.
-    public func isOnScreen(_ item: Int) -> Bool { layout.isVisible(item, offset: scrollOffset, height: gridHeight) }
+    public func isOnScreen(_ item: Int) -> Bool { layout.isVisible(item, offset: scrollOffset, height: viewportLength) }
 
     /// Lines available to the grid: all but the status line, and the info panel when it is below.
     public var gridHeight: Int { max(0, screenHeight - 1 - (infoPanel.map { $0.y == 0 ? 0 : $0.height } ?? 0)) }
@@ -108,11 +111,12 @@ public struct GalleryState: Sendable {
 
     /// Whether the terminal is too small to show one tile under a header.
     public var isTooSmall: Bool {
-        gridAreaWidth < 8 || gridHeight < layout.tileHeight + layout.metrics.headerHeight
+        if layout.axis == .horizontal { return gridAreaWidth < layout.pinnedHeaderLength + 8 || gridHeight < layout.tileHeight }
+        return gridAreaWidth < 8 || gridHeight < layout.tileHeight + layout.metrics.headerHeight
     }
 
     /// Items whose tiles show on screen.
-    public var visibleItems: Range<Int> { layout.visibleItems(offset: scrollOffset, height: gridHeight) }
+    public var visibleItems: Range<Int> { layout.visibleItems(offset: scrollOffset, height: viewportLength) }
 
     /// The pixel box an item's thumbnail must fit: its box, two pixels a cell vertically.
     public func pixelBox(ofItem item: Int) -> PixelSize {

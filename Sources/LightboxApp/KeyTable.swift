@@ -53,7 +53,7 @@ public struct KeyTable: Sendable {
         KeyBinding([.character("S")], .toggleReverse, "reverse the order"),
         KeyBinding([.character("z")], .toggleSection, "collapse / expand this section"),
         KeyBinding([.character("Z")], .toggleAllSections, "collapse / expand all sections"),
-        KeyBinding([.character("L")], .cycleLayout, "grid or masonry layout"),
+        KeyBinding([.character("L")], .cycleLayout, "grid, masonry or strip layout"),
         KeyBinding([.character("i")], .toggleInfo, "show / hide the photo's details"),
         KeyBinding([.character("?")], .toggleHelp, "this help"),
         KeyBinding([.enter], .accept, "print marked (or this) and quit"),

@@ -1,7 +1,25 @@
+/// The direction content scrolls in.
+public enum ScrollAxis: Hashable, Sendable {
+    /// Down the screen: offsets are lines (grid, masonry).
+    case vertical
+    /// Across the screen: offsets are cells (the strip).
+    case horizontal
+}
+
 /// What the app and the view ask of a layout, whichever it is: where tiles, headers and footers
 /// are, what is visible, what is under a cell, and where the cursor goes. Items are numbered
 /// globally in reading order; sections are contiguous ranges of them.
+///
+/// Offsets and lengths are along the layout's `axis`: lines for vertical layouts, cells for the
+/// horizontal strip. Frames are in content coordinates: the axis coordinate counts from the
+/// content's start, the other from the grid's edge.
 public protocol TileLayout: Sendable {
+    var axis: ScrollAxis { get }
+    /// How much of the viewport's leading edge a pinned header covers, along the axis.
+    var pinnedHeaderLength: Int { get }
+    /// The extent of section `s`'s header: a full-width line (vertical) or a card at the
+    /// section's start (horizontal), in content coordinates.
+    func headerFrame(ofSection s: Int) -> Rect
     var width: Int { get }
     var columns: [Column] { get }
     var metrics: GridLayout.Metrics { get }
@@ -9,11 +27,11 @@ public protocol TileLayout: Sendable {
     var collapsed: [Bool] { get }
     var itemCount: Int { get }
     var sectionCount: Int { get }
-    /// Total height of the content, in lines.
+    /// Total length of the content along the axis.
     var contentHeight: Int { get }
     /// The height of the shortest whole tile: less room than this and a header is "too small".
     var tileHeight: Int { get }
-    /// A typical distance between the tops of tiles one above the other: what page moves count in.
+    /// A typical distance between tiles along the axis: what page moves count in.
     var rowPitch: Int { get }
 
     func items(inSection s: Int) -> Range<Int>
@@ -41,12 +59,30 @@ public protocol TileLayout: Sendable {
 extension TileLayout {
     public func destination(from index: Int, _ movement: Movement) -> Int { destination(from: index, movement, column: nil) }
     public var columnCount: Int { columns.count }
-    /// Whether item `index` has a tile meeting the lines `offset..<offset+height`.
-    public func isVisible(_ index: Int, offset: Int, height: Int) -> Bool {
+    /// Whether item `index` has a tile meeting `offset..<offset+length` along the axis.
+    public func isVisible(_ index: Int, offset: Int, height length: Int) -> Bool {
         guard isShown(index) else { return false }
         let frame = frame(ofItem: index)
-        return frame.maxY > offset && frame.y < offset + height
+        return axis == .vertical ? frame.maxY > offset && frame.y < offset + length
+                                 : frame.maxX > offset && frame.x < offset + length
     }
+
+    /// Where a rectangle starts and ends along the axis.
+    public func span(of rect: Rect) -> (start: Int, end: Int) {
+        axis == .vertical ? (rect.y, rect.maxY) : (rect.x, rect.maxX)
+    }
+}
+
+extension GridLayout {
+    public var axis: ScrollAxis { .vertical }
+    public var pinnedHeaderLength: Int { metrics.headerHeight }
+    public func headerFrame(ofSection s: Int) -> Rect { Rect(x: 0, y: headerTop(ofSection: s), width: width, height: metrics.headerHeight) }
+}
+
+extension MasonryLayout {
+    public var axis: ScrollAxis { .vertical }
+    public var pinnedHeaderLength: Int { metrics.headerHeight }
+    public func headerFrame(ofSection s: Int) -> Rect { Rect(x: 0, y: headerTop(ofSection: s), width: width, height: metrics.headerHeight) }
 }
 
 /// The ways items can be laid out.
@@ -55,6 +91,8 @@ public enum LayoutMode: String, Hashable, Sendable, CaseIterable {
     case grid
     /// Columns of tiles at their pictures' own shapes, each tile into the shortest column.
     case masonry
+    /// Rows of tiles scrolling sideways, a filmstrip; section headers are cards at the leading edge.
+    case strip
 }
 
 extension GridLayout: TileLayout {

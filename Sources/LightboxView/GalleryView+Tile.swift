@@ -7,9 +7,8 @@ extension GalleryView {
     /// One tile: picture box (thumbnail, placeholder or broken), side bars for cursor and marks, label.
     static func drawTile(_ item: Int, state: GalleryState, into frame: inout Frame) {
         let layout = state.layout
-        var tile = layout.frame(ofItem: item)
-        tile.x += GalleryState.gridInset
-        let top = tile.y - state.scrollOffset
+        let tile = screenFrame(layout.frame(ofItem: item), state: state)
+        let top = tile.y
         let boxHeight = layout.boxFrame(ofItem: item).height
         let isCursor = item == state.cursor
         let isMarked = state.marks.contains(item)
@@ -47,6 +46,14 @@ extension GalleryView {
         if isCursor || isMarked { frame.fill(x: tile.x, y: labelY, width: tile.width, height: 1, with: Cell(" ", style: style)) }
         let used = DisplayWidth.of(text)
         frame.write(text, x: tile.x + alignment.offset(of: used, in: tile.width), y: labelY, style: style, maxWidth: tile.width)
+    }
+
+    /// A rectangle in content coordinates, on the screen: scrolled along the layout's axis, and
+    /// moved right by the grid's inset.
+    static func screenFrame(_ rect: Rect, state: GalleryState) -> Rect {
+        state.layout.axis == .vertical
+            ? Rect(x: rect.x + GalleryState.gridInset, y: rect.y - state.scrollOffset, width: rect.width, height: rect.height)
+            : Rect(x: rect.x - state.scrollOffset + GalleryState.gridInset, y: rect.y, width: rect.width, height: rect.height)
     }
 
     /// The thumbnail fitted and letterboxed in the box, two pixels a cell with upper half blocks.

@@ -30,6 +30,7 @@ public enum GalleryView {
     }
 
     static func drawGrid(_ state: GalleryState, into frame: inout Frame) {
+        guard state.layout.axis == .vertical else { return drawStrip(state, into: &frame) }
         let layout = state.layout
         let offset = state.scrollOffset
         let height = state.gridHeight
@@ -56,6 +57,69 @@ public enum GalleryView {
                 drawFooter(pinned.section, state: state, y: pinned.y, into: &frame)
             }
         }
+    }
+
+    /// The strip: tiles scrolled sideways, each section's header a card at its leading edge, the
+    /// current one pinned to the left.
+    static func drawStrip(_ state: GalleryState, into frame: inout Frame) {
+        let layout = state.layout
+        for item in state.visibleItems where state.isOnScreen(item) {
+            drawTile(item, state: state, into: &frame)
+        }
+        let offset = state.scrollOffset, length = state.viewportLength
+        if let first = layout.section(atOffset: offset), let last = layout.section(atOffset: offset + length - 1) {
+            for s in first...last {
+                let card = screenFrame(layout.headerFrame(ofSection: s), state: state)
+                if card.maxX > 0 && card.x < state.gridAreaWidth { drawHeaderCard(s, state: state, at: card, into: &frame) }
+            }
+        }
+        if let pinned = layout.pinnedHeader(atOffset: offset) {
+            var card = screenFrame(layout.headerFrame(ofSection: pinned.section), state: state)
+            card.x = pinned.y
+            drawHeaderCard(pinned.section, state: state, at: card, into: &frame)
+        }
+    }
+
+    /// A section's header as a card: its title wrapped over a few lines, then its counts.
+    static func drawHeaderCard(_ section: Int, state: GalleryState, at card: Rect, into frame: inout Frame) {
+        let info = state.library.sections[section]
+        let isCollapsed = state.layout.collapsed[section]
+        let hasCursor = isCollapsed && state.layout.section(ofItem: state.cursor) == section
+        let style = hasCursor ? Palette.cursorHeader : Palette.header
+        let height = min(card.height, state.gridHeight)
+        frame.fill(x: card.x, y: card.y, width: card.width, height: height, with: Cell(" ", style: style))
+        let room = max(1, card.width - 2)
+        let lines = wrapped(DisplayText.sanitized(bytes: info.title), width: room, maxLines: 4)
+        let marked = state.marks.count(in: info.items)
+        var counts = ["\(info.items.count) \(info.items.count == 1 ? "image" : "images")"]
+        if marked > 0 { counts.append("\(marked) marked") }
+        if isCollapsed { counts.append("collapsed") }
+        for (i, line) in lines.enumerated() where i < height {
+            frame.write((i == 0 ? (isCollapsed ? "▸" : "▍") : " ") + line, x: card.x, y: card.y + i, style: style, maxWidth: card.width)
+        }
+        for (i, line) in counts.enumerated() where lines.count + 1 + i < height {
+            frame.write(" " + line, x: card.x, y: card.y + lines.count + 1 + i, style: hasCursor ? style : Palette.headerCount, maxWidth: card.width)
+        }
+    }
+
+    /// `text` in lines of at most `width` cells, broken after a `/` or a space where one is near.
+    static func wrapped(_ text: String, width: Int, maxLines: Int) -> [String] {
+        var lines: [String] = []
+        var rest = Substring(text)
+        while !rest.isEmpty && lines.count < maxLines {
+            var end = rest.startIndex, used = 0, lastBreak: String.Index? = nil
+            while end < rest.endIndex, used + DisplayWidth.of(rest[end]) <= width {
+                used += DisplayWidth.of(rest[end])
+                if rest[end] == "/" || rest[end] == " " { lastBreak = rest.index(after: end) }
+                end = rest.index(after: end)
+            }
+            if end == rest.startIndex { break }
+            if end < rest.endIndex, let lastBreak { end = lastBreak }
+            lines.append(String(rest[..<end]))
+            rest = rest[end...]
+        }
+        if !rest.isEmpty, let last = lines.popLast() { lines.append(DisplayText.truncatedMiddle(last + rest, toWidth: width)) }
+        return lines
     }
 
     /// A section's footer: its counts, right-aligned under the grid.

@@ -93,6 +93,7 @@ enum Measurements {
         let modes: [(String, () -> any TileLayout)] = [
             ("grid", { GridLayout(sectionCounts: counts, spec: .standard, width: 200) }),
             ("masonry", { MasonryLayout(sectionCounts: counts, aspects: aspects, spec: .standard, width: 200) }),
+            ("strip", { StripLayout(sectionCounts: counts, spec: .standard, width: 200, height: 48) }),
         ]
         return modes.map { name, make in
             let start = now()

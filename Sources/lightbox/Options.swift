@@ -42,8 +42,8 @@ struct Options {
           --sort KEY          name (default: by path, naturally), date (taken, else modified),
                               mtime or size
       -r, --reverse           reverse the order (sections and items)
-          --layout MODE       grid (default: rows of equal tiles) or masonry (columns of tiles
-                              at their pictures' own shapes)
+          --layout MODE       grid (default: rows of equal tiles), masonry (columns of tiles
+                              at their pictures' own shapes) or strip (rows scrolling sideways)
           --footers           end each section with a line of counts, pinned to the bottom
       -0, --print0            end each printed path with NUL instead of a newline
           --snapshot WxH      print the first screen at W columns x H rows as ANSI text and exit

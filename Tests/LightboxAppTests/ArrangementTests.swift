@@ -151,5 +151,30 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     // Only tiles on screen are decoded first.
     #expect(state.demand.prefix { state.isOnScreen(state.library.position(of: $0.item)) }.count > 0)
     state.apply(.cycleLayout)
+    #expect(state.layoutMode == .strip && state.isOnScreen(state.cursor))
+    state.apply(.cycleLayout)
     #expect(state.layoutMode == .grid && state.tileOfCursorIsVisible)
+}
+
+@Test func theStripScrollsSidewaysAndKeepsTheCursorTileInView() {
+    var state = GalleryState(library: library([30, 30]), spec: threeColumns, width: 60, height: 20)
+    state.setLayoutMode(.strip)
+    #expect(state.layout.axis == .horizontal && state.viewportLength == 58)
+    for _ in 0..<25 {
+        state.apply(.move(.right))
+        let tile = state.layout.frame(ofItem: state.cursor)
+        #expect(tile.x >= state.scrollOffset + state.layout.pinnedHeaderLength && tile.maxX <= state.scrollOffset + state.viewportLength,
+                "cursor \(state.cursor) at \(tile.x) offset \(state.scrollOffset)")
+    }
+    #expect(state.scrollOffset > 0)
+    state.apply(.pageDown)
+    #expect(state.layout.span(of: state.layout.frame(ofItem: state.cursor)).end <= state.scrollOffset + state.viewportLength)
+    let before = state.scrollOffset
+    state.apply(.scroll(lines: -3))
+    #expect(state.scrollOffset == before - 3)
+    // A click on a tile moves the cursor to it.
+    let target = state.visibleItems.first { state.isOnScreen($0) && state.layout.frame(ofItem: $0).x > state.scrollOffset + 20 }!
+    let frame = state.layout.frame(ofItem: target)
+    state.apply(.click(x: frame.x - state.scrollOffset + GalleryState.gridInset + 1, y: frame.y + 1))
+    #expect(state.cursor == target)
 }

@@ -288,3 +288,18 @@ func randomActionsKeepTheStateSane(seed: Int) {
     #expect(frame.lines[0].contains("trip/day2"), "the section's header is pinned")
     #expect(state.scrollOffset > state.layout.headerTop(ofSection: 1))
 }
+
+@Test func theStripPinsTheSectionCardOnTheLeft() {
+    var state = GalleryState(library: library([3, 30]), spec: spec, width: 80, height: 24)
+    state.setLayoutMode(.strip)
+    for _ in 0..<8 { _ = state.apply(.move(.right)) }
+    for request in state.demand {
+        _ = state.apply(.decoded(request, .decoded(Thumbnail(width: request.box.width, height: request.box.height,
+                                                             pixels: TestImages.solid(width: request.box.width, height: request.box.height, 90, 140, 200)))))
+    }
+    let frame = GalleryView.frame(for: state)
+    expectSnapshot(frame, "strip")
+    #expect(state.scrollOffset > state.layout.headerTop(ofSection: 1), "scrolled into the second section")
+    #expect(frame.lines[0].hasPrefix("▍trip/"), "its card is pinned on the left: \(frame.lines[0])")
+    #expect(frame.text.contains("30 images"))
+}

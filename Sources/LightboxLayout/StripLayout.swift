@@ -1,0 +1,186 @@
+/// The horizontal grid, a filmstrip: `rowCount` rows of equal tiles that scroll sideways, as
+/// SwiftUI's `LazyHGrid`. Items fill a column of tiles top to bottom, then the next column. Each
+/// section starts with a header card at its leading edge, pinned to the viewport's left while its
+/// section scrolls, as `LazyHStack` pins headers. Footers are not shown in this layout.
+///
+/// Offsets along the axis are cells. Building is O(*s*); queries are O(log *s*).
+public struct StripLayout: TileLayout {
+    public let width: Int
+    /// One column: the tile width, from the spec's widest resolved column.
+    public let columns: [Column]
+    public let metrics: GridLayout.Metrics
+    public let collapsed: [Bool]
+    public let sectionCounts: [Int]
+    public let rowCount: Int
+    public let tileWidth: Int
+    public let boxHeight: Int
+    public let tileHeight: Int
+    public let rowSpacing: Int
+    public let columnSpacing: Int
+    /// Width of a section's header card.
+    public let headerWidth: Int
+    let itemStarts: [Int]
+    /// `sectionStarts[s]` is the content x of section `s`'s header card; one extra entry holds the end.
+    let sectionStarts: [Int]
+
+    public var axis: ScrollAxis { .horizontal }
+
+    /// A strip for a viewport `width` cells wide and `height` lines tall.
+    public init(sectionCounts: [Int], spec: GridSpec, width: Int, height: Int,
+                metrics: GridLayout.Metrics = GridLayout.Metrics(), collapsed: Set<Int> = []) {
+        self.width = max(1, width)
+        self.metrics = metrics
+        self.sectionCounts = sectionCounts.map { max(0, $0) }
+        self.collapsed = sectionCounts.indices.map { collapsed.contains($0) }
+        tileWidth = max(1, min(self.width, spec.resolvedColumns(forWidth: self.width).map(\.width).max() ?? 1))
+        columns = [Column(x: 0, width: tileWidth, alignment: spec.columns.first?.alignment ?? .center)]
+        boxHeight = max(1, (tileWidth * metrics.boxAspectPercent + 100) / 200)
+        tileHeight = boxHeight + metrics.labelHeight
+        rowSpacing = spec.rowSpacing
+        columnSpacing = max(1, spec.columnSpacing)
+        rowCount = max(1, (max(1, height) + spec.rowSpacing) / (tileHeight + spec.rowSpacing))
+        headerWidth = min(16, max(4, self.width / 4))
+        var starts = [0], lefts = [0]
+        for (s, count) in self.sectionCounts.enumerated() {
+            starts.append(starts.last! + count)
+            let columnsUsed = self.collapsed[s] ? 0 : (count + rowCount - 1) / rowCount
+            let tiles = columnsUsed == 0 ? 0 : columnSpacing + columnsUsed * (tileWidth + columnSpacing) - columnSpacing
+            lefts.append(lefts.last! + headerWidth + tiles + 2 * metrics.sectionSpacing + 1)
+        }
+        itemStarts = starts
+        sectionStarts = lefts
+    }
+
+    public var itemCount: Int { itemStarts.last! }
+    public var sectionCount: Int { sectionCounts.count }
+    public var contentHeight: Int { sectionCounts.isEmpty ? 0 : sectionStarts.last! - 2 * metrics.sectionSpacing - 1 }
+    public var rowPitch: Int { tileWidth + columnSpacing }
+    public var pinnedHeaderLength: Int { headerWidth + columnSpacing }
+    var sectionGap: Int { 2 * metrics.sectionSpacing + 1 }
+
+    public func items(inSection s: Int) -> Range<Int> { itemStarts[s]..<itemStarts[s + 1] }
+    public func section(ofItem index: Int) -> Int { upperBound(itemStarts, index) - 1 }
+    public func section(atOffset x: Int) -> Int? {
+        guard sectionCount > 0 else { return nil }
+        return max(0, min(sectionCount - 1, upperBound(sectionStarts.dropLast(), x) - 1))
+    }
+    public func headerTop(ofSection s: Int) -> Int { sectionStarts[s] }
+    public func footerTop(ofSection s: Int) -> Int { sectionStarts[s + 1] - sectionGap }
+    public func headerFrame(ofSection s: Int) -> Rect {
+        Rect(x: sectionStarts[s], y: 0, width: headerWidth, height: rowCount * (tileHeight + rowSpacing) - rowSpacing)
+    }
+    public func isShown(_ index: Int) -> Bool { !collapsed[section(ofItem: index)] }
+    public func column(ofItem index: Int) -> Int { 0 }
+
+    /// Content x of section `s`'s first column of tiles.
+    func tilesLeft(ofSection s: Int) -> Int { sectionStarts[s] + headerWidth + columnSpacing }
+    /// Number of tile columns of section `s`.
+    func columnCount(ofSection s: Int) -> Int { collapsed[s] ? 0 : (sectionCounts[s] + rowCount - 1) / rowCount }
+
+    public func frame(ofItem index: Int) -> Rect {
+        let s = section(ofItem: index)
+        if collapsed[s] { return headerFrame(ofSection: s) }
+        let k = index - itemStarts[s]
+        return Rect(x: tilesLeft(ofSection: s) + (k / rowCount) * (tileWidth + columnSpacing),
+                    y: (k % rowCount) * (tileHeight + rowSpacing), width: tileWidth, height: tileHeight)
+    }
+
+    public func boxFrame(ofItem index: Int) -> Rect {
+        var rect = frame(ofItem: index)
+        if isShown(index) { rect.height = boxHeight }
+        return rect
+    }
+
+    /// The first item of the tile column reaching past content x `x` in section `s`, or the section's end.
+    func firstItem(endingAfter x: Int, in s: Int) -> Int {
+        guard !collapsed[s] else { return itemStarts[s + 1] }
+        let left = tilesLeft(ofSection: s)
+        guard x >= left else { return itemStarts[s] }
+        var c = (x - left) / (tileWidth + columnSpacing)
+        if left + c * (tileWidth + columnSpacing) + tileWidth <= x { c += 1 }
+        return min(itemStarts[s] + c * rowCount, itemStarts[s + 1])
+    }
+
+    public func visibleItems(offset: Int, height length: Int) -> Range<Int> {
+        guard length > 0, let first = section(atOffset: offset), let last = section(atOffset: offset + length - 1) else { return 0..<0 }
+        let start = firstItem(endingAfter: offset, in: first)
+        let end = firstItem(endingAfter: offset + length - 1, in: last)
+        // `end` is the first item of the column holding the last cell; take that whole column.
+        let upper = collapsed[last] ? itemStarts[last] : min(itemStarts[last + 1], columnStart(of: end, in: last) + rowCount)
+        return start < upper ? start..<upper : start..<start
+    }
+
+    /// The first item of the tile column holding `item` (or where it would be) in section `s`.
+    func columnStart(of item: Int, in s: Int) -> Int {
+        let k = item - itemStarts[s]
+        return itemStarts[s] + (k / rowCount) * rowCount
+    }
+
+    public func item(atX x: Int, y: Int) -> Int? {
+        guard let s = section(atOffset: x), !collapsed[s] else { return nil }
+        let left = tilesLeft(ofSection: s)
+        guard x >= left, y >= 0 else { return nil }
+        let c = (x - left) / (tileWidth + columnSpacing), r = y / (tileHeight + rowSpacing)
+        guard x - left - c * (tileWidth + columnSpacing) < tileWidth, y - r * (tileHeight + rowSpacing) < tileHeight, r < rowCount else { return nil }
+        let index = itemStarts[s] + c * rowCount + r
+        return index < itemStarts[s + 1] ? index : nil
+    }
+
+    public func pinnedHeader(atOffset offset: Int) -> (section: Int, y: Int)? {
+        guard let s = section(atOffset: offset) else { return nil }
+        guard s + 1 < sectionCount else { return (s, 0) }
+        return (s, min(0, sectionStarts[s + 1] - offset - headerWidth - columnSpacing))
+    }
+
+    public func pinnedFooter(atOffset offset: Int, height: Int) -> (section: Int, y: Int)? { nil }
+
+    /// Left and right move a column (into the next or previous section, same row as near as it
+    /// goes); up and down move a row within the column.
+    public func destination(from index: Int, _ movement: Movement, column: Int?) -> Int {
+        guard itemCount > 0 else { return 0 }
+        let index = min(max(0, index), itemCount - 1)
+        let s = section(ofItem: index)
+        let k = index - itemStarts[s]
+        switch movement {
+        case .first: return 0
+        case .last:
+            let last = section(ofItem: itemCount - 1)
+            return collapsed[last] ? itemStarts[last] : itemCount - 1
+        case .up: return collapsed[s] || k % rowCount == 0 ? index : index - 1
+        case .down: return collapsed[s] || k % rowCount == rowCount - 1 || index + 1 >= itemStarts[s + 1] ? index : index + 1
+        case .right, .rowsDown:
+            let n = { if case .rowsDown(let n) = movement { return max(1, n) } else { return 1 } }()
+            return (0..<n).reduce(index) { i, _ in step(from: i, by: 1) }
+        case .left, .rowsUp:
+            let n = { if case .rowsUp(let n) = movement { return max(1, n) } else { return 1 } }()
+            return (0..<n).reduce(index) { i, _ in step(from: i, by: -1) }
+        case .nextSection:
+            var t = s + 1
+            while t < sectionCount, sectionCounts[t] == 0 { t += 1 }
+            return t < sectionCount ? itemStarts[t] : index
+        case .previousSection:
+            if index != itemStarts[s] { return itemStarts[s] }
+            var t = s - 1
+            while t >= 0, sectionCounts[t] == 0 { t -= 1 }
+            return t >= 0 ? itemStarts[t] : index
+        }
+    }
+
+    /// One tile column sideways, keeping the row, across section edges.
+    func step(from index: Int, by direction: Int) -> Int {
+        let s = section(ofItem: index)
+        let row = collapsed[s] ? 0 : (index - itemStarts[s]) % rowCount
+        let target = index + direction * rowCount
+        if !collapsed[s], target >= itemStarts[s], target < itemStarts[s + 1] { return target }
+        if direction > 0, !collapsed[s], target < itemStarts[s] + columnCount(ofSection: s) * rowCount, target >= itemStarts[s + 1] {
+            // A short last column: its last tile.
+            if columnStart(of: index, in: s) + rowCount < itemStarts[s + 1] { return itemStarts[s + 1] - 1 }
+        }
+        var t = s + direction
+        while t >= 0, t < sectionCount, sectionCounts[t] == 0 { t += direction }
+        guard t >= 0, t < sectionCount else { return index }
+        if collapsed[t] { return itemStarts[t] }
+        let columnFirst = direction > 0 ? itemStarts[t] : itemStarts[t] + (columnCount(ofSection: t) - 1) * rowCount
+        return min(columnFirst + row, itemStarts[t + 1] - 1)
+    }
+}
