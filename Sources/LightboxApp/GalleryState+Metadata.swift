@@ -24,6 +24,16 @@ extension GalleryState {
                 effects.append(.readMetadata([MetadataRequest(id: id, file: library[cursor])], isUrgent: true))
             }
         }
+        if layoutMode == .masonry && !library.isEmpty {
+            // Shapes on screen first, so the tiles in view settle before the rest.
+            var urgent: [MetadataRequest] = []
+            for item in visibleItems where library.aspectsByID[library.id(at: item)] == 0 {
+                let id = library.id(at: item)
+                guard metadata[id] == nil, urgentMetadataIDs.insert(id).inserted else { continue }
+                urgent.append(MetadataRequest(id: id, file: library[item]))
+            }
+            if !urgent.isEmpty { effects.append(.readMetadata(urgent, isUrgent: true)) }
+        }
         if needsAllMetadata && metadataRequested.count < library.count {
             var requests: [MetadataRequest] = []
             for id in 0..<library.count where !metadataRequested.contains(id) {

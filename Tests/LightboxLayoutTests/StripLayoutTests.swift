@@ -3,8 +3,8 @@ import Testing
 
 @Test(arguments: specs.indices)
 func stripPlacesEveryItemOnceWithoutOverlapAndAgreesWithBruteForce(specIndex: Int) {
-    for width in stride(from: 1, through: 300, by: 11) {
-        for height in [1, 7, 24, 60] {
+    for width in 1...300 {
+        for height in width % 2 == 0 ? [1, 24] : [7, 60] {
             for collapsed in [Set<Int>(), [3]] {
                 let layout = StripLayout(sectionCounts: sectionCounts, spec: specs[specIndex], width: width, height: height, collapsed: collapsed)
                 let shown = (0..<layout.itemCount).filter(layout.isShown)
@@ -19,7 +19,8 @@ func stripPlacesEveryItemOnceWithoutOverlapAndAgreesWithBruteForce(specIndex: In
                 for s in 0..<layout.sectionCount {
                     #expect(!frames.contains { $0.intersects(layout.headerFrame(ofSection: s)) }, "header card \(s) covers a tile")
                 }
-                for offset in stride(from: 0, to: layout.contentHeight, by: 7) {
+                // Queries against brute force at every seventh width (placement is checked at all).
+                for offset in stride(from: 0, to: width % 7 == 0 ? layout.contentHeight : 0, by: 7) {
                     let range = layout.visibleItems(offset: offset, height: 40)
                     let expected = shown.filter { layout.frame(ofItem: $0).maxX > offset && layout.frame(ofItem: $0).x < offset + 40 }
                     #expect(expected.allSatisfy(range.contains), "offset \(offset) width \(width) height \(height)")
