@@ -85,6 +85,11 @@ enum InteractiveSession {
                    pollfd(fd: scan.wakeDescriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: reader.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         var lastMetadata = Date.distantPast
+        // Each batch of metadata may re-sort or re-lay the whole library: batches come at most
+        // every quarter second, or ten times as long as the last one took, so keys stay quick.
+        var metadataInterval = 0.25
+        var lastScanTake = Date.distantPast
+        var scanInterval = 0.1
         let frameInterval = 16.0 / 1000
         var lastPaint = Date.distantPast
         var dirty = false
@@ -92,9 +97,16 @@ enum InteractiveSession {
             var timeout: Int32 = dirty ? Int32(max(0, (frameInterval - Date().timeIntervalSince(lastPaint)) * 1000)) : 1000
             // Metadata: when dates decide the order, each batch re-sorts, so it is taken at most
             // four times a second; otherwise (for the info panel) at once.
-            let metadataWait = state.needsAllMetadata ? 0.25 - Date().timeIntervalSince(lastMetadata) : 0
+            let metadataWait = state.needsAllMetadata ? metadataInterval - Date().timeIntervalSince(lastMetadata) : 0
             fds[4].fd = metadataWait > 0 ? -1 : reader.wakeDescriptor
             if metadataWait > 0 { timeout = min(timeout, Int32(metadataWait * 1000) + 1) }
+            if state.isScanning && !(state.library.arrangement.keepsScanOrder && state.layoutMode != .masonry) {
+                let scanWait = scanInterval - Date().timeIntervalSince(lastScanTake)
+                fds[3].fd = scanWait > 0 ? -1 : scan.wakeDescriptor
+                if scanWait > 0 { timeout = min(timeout, Int32(scanWait * 1000) + 1) }
+            } else if state.isScanning {
+                fds[3].fd = scan.wakeDescriptor
+            }
             _ = poll(&fds, nfds_t(fds.count), timeout)
 
             // Signals first, then input, then results: a key is never kept waiting behind decodes.
@@ -132,20 +144,28 @@ enum InteractiveSession {
                 dirty = true
             }
             // Then what the scan found: it lands after everything shown, so nothing moves.
-            if state.isScanning {
+            // Appended at the end, batches cost little; sorted otherwise (or in masonry) each one
+            // re-arranges the library, so they are paced like metadata.
+            let batchesAreCheap = state.library.arrangement.keepsScanOrder && state.layoutMode != .masonry
+            if state.isScanning && (batchesAreCheap || Date().timeIntervalSince(lastScanTake) >= scanInterval) {
+                let start = Date()
                 let progress = scan.take()
                 if !progress.batches.isEmpty || progress.isFinished {
                     loads += state.apply(.scanned(progress.batches, isFinished: progress.isFinished))
                     dirty = true
                 }
+                lastScanTake = Date()
+                scanInterval = max(0.1, 10 * lastScanTake.timeIntervalSince(start))
                 if !state.isScanning {
                     fds[3].fd = -1  // poll ignores it from now on
                     if state.library.isEmpty { return finish(.nothingFound(state.scanProblems)) }
                 }
             }
             if fds[4].fd >= 0 && fds[4].revents != 0 {
+                let start = Date()
                 loads += state.apply(.metadataRead(reader.take()))
                 lastMetadata = Date()
+                metadataInterval = max(0.25, 10 * lastMetadata.timeIntervalSince(start))
                 dirty = true
             }
             if let outcome = perform(loads.coalesced) { return outcome }
