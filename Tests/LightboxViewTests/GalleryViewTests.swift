@@ -273,16 +273,21 @@ func randomActionsKeepTheStateSane(seed: Int) {
     #expect(frame.lines[state.gridHeight - 1].hasSuffix("30 marked of 30 "))
 }
 
+/// Answers every wanted thumbnail with a flat picture that fills its box.
+func decodeDemand(_ state: inout GalleryState) {
+    for request in state.demand {
+        let (w, h) = (request.box.width, request.box.height)
+        _ = state.apply(.decoded(request, .decoded(Thumbnail(width: w, height: h, pixels: TestImages.solid(width: w, height: h, 90, 140, 200)))))
+    }
+}
+
 @Test func masonryDrawsTilesAtTheirShapesUnderAPinnedHeader() {
     var state = GalleryState(library: library([3, 30]), spec: spec, width: 60, height: 24)
     state.setLayoutMode(.masonry)
     let sizes = (0..<33).map { MetadataResult(id: $0, metadata: nil, size: $0 % 4 == 0 ? PixelSize(width: 300, height: 450) : PixelSize(width: 400, height: 300)) }
     _ = state.apply(.metadataRead(sizes))
     for _ in 0..<4 { _ = state.apply(.move(.down)) }
-    for request in state.demand {
-        _ = state.apply(.decoded(request, .decoded(Thumbnail(width: request.box.width, height: request.box.height,
-                                                             pixels: TestImages.solid(width: request.box.width, height: request.box.height, 90, 140, 200)))))
-    }
+    decodeDemand(&state)
     let frame = GalleryView.frame(for: state)
     expectSnapshot(frame, "masonry")
     #expect(frame.lines[0].contains("trip/day2"), "the section's header is pinned")
@@ -293,10 +298,7 @@ func randomActionsKeepTheStateSane(seed: Int) {
     var state = GalleryState(library: library([3, 30]), spec: spec, width: 80, height: 24)
     state.setLayoutMode(.strip)
     for _ in 0..<8 { _ = state.apply(.move(.right)) }
-    for request in state.demand {
-        _ = state.apply(.decoded(request, .decoded(Thumbnail(width: request.box.width, height: request.box.height,
-                                                             pixels: TestImages.solid(width: request.box.width, height: request.box.height, 90, 140, 200)))))
-    }
+    decodeDemand(&state)
     let frame = GalleryView.frame(for: state)
     expectSnapshot(frame, "strip")
     #expect(state.scrollOffset > state.layout.headerTop(ofSection: 1), "scrolled into the second section")
