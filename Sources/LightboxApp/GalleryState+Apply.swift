@@ -26,6 +26,29 @@ extension GalleryState {
                 return []
             }
         }
+        if Self.marksActions.contains(action) && !library.isEmpty {
+            guard allowsMarks else {
+                message = "marking is off (--no-multi): Enter picks the photo under the cursor"
+                return []
+            }
+            let before = marks
+            effects = applyToLibrary(action)
+            if let limit = markLimit, marks.count > limit {
+                marks = before
+                message = "at most \(limit) may be marked (--multi=\(limit))"
+            }
+            if marks != before { marksVersion += 1 }
+            return effects
+        }
+        return applyToLibrary(action)
+    }
+
+    /// The actions that change marks.
+    static let marksActions: Set<Action> = [.toggleMark, .toggleMarkAndAdvance, .toggleRange, .markAll, .markSection, .clearMarks]
+
+    /// Applies an action once the help is closed and there is something to act on.
+    mutating func applyToLibrary(_ action: Action) -> [Effect] {
+        var effects: [Effect] = []
         guard !library.isEmpty else {
             switch action {
             case .cancel: return [.cancel]
@@ -120,6 +143,8 @@ extension GalleryState {
         if isFinished { isScanning = false }
         guard batches.contains(where: { !$0.files.isEmpty }) else { return }
         let added = batches.map { (files: $0.files, folder: $0.folder) }
+        let firstNew = library.count
+        defer { markPending(fromID: firstNew) }
         guard library.arrangement.keepsScanOrder else {
             // Sorted otherwise, new items can land anywhere: everything shown keeps its place on screen.
             return rearrange { $0.append(added) }
@@ -127,6 +152,17 @@ extension GalleryState {
         library.append(added)
         marks.grow(to: library.count)
         layout = makeLayout()
+    }
+
+    /// Marks the files from id `first` on whose paths `--mark-from` listed.
+    /// - Complexity: O(*k*) in the number of new files.
+    mutating func markPending(fromID first: Int) {
+        guard !pendingMarks.isEmpty, allowsMarks else { return }
+        for id in first..<library.count where pendingMarks.remove(library.filesByID[id].path) != nil {
+            if let limit = markLimit, marks.count >= limit { break }
+            marks.set(library.position(of: id), marked: true)
+            marksVersion += 1
+        }
     }
 
     /// Marks or unmarks the cursor item, or its whole section when that is collapsed to its header.

@@ -16,6 +16,14 @@ public struct GalleryState: Sendable {
     /// Content line shown on the grid's top row.
     public internal(set) var scrollOffset = 0
     public internal(set) var marks: MarkSet
+    /// Counts changes to the marks, so a marks file is written only when they change.
+    public internal(set) var marksVersion = 0
+    /// Whether marking is allowed at all (`--no-multi` turns it off).
+    public var allowsMarks = true
+    /// The most items that may be marked (`--multi=MAX`), or nil for any number.
+    public var markLimit: Int?
+    /// Paths to mark when the scan finds them (`--mark-from`).
+    public var pendingMarks: Set<ImagePath> = []
     /// Where a pending range mark started.
     public internal(set) var rangeAnchor: Int?
     public internal(set) var isShowingHelp = false
@@ -145,7 +153,14 @@ public struct GalleryState: Sendable {
     /// The paths accept prints: marked items in display order, or else the cursor item.
     public var acceptedPaths: [ImagePath] {
         guard !library.isEmpty else { return [] }
-        let items = marks.count > 0 ? marks.sorted : [cursor]
+        let items = marks.count > 0 && allowsMarks ? marks.sorted : [cursor]
         return items.map { library[$0].path }
+    }
+
+    /// Puts a message in the status line until the next key.
+    public mutating func show(_ message: String) { self.message = message }
+
+    /// The marked paths in display order.
+    public var markedPaths: [ImagePath] { marks.sorted.map { library[$0].path }
     }
 }

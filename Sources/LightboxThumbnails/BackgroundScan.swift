@@ -13,6 +13,11 @@ public final class BackgroundScan: @unchecked Sendable {
         public var batches: [Scanner.Batch]
         /// Whether the scan is over; then `batches` holds the last of it.
         public var isFinished: Bool
+
+        public init(batches: [Scanner.Batch], isFinished: Bool) {
+            self.batches = batches
+            self.isFinished = isFinished
+        }
     }
 
     private let condition = NSCondition()
@@ -27,22 +32,37 @@ public final class BackgroundScan: @unchecked Sendable {
 
     /// Starts scanning `paths`. Each batch passes through `transform` on the scan's thread (to
     /// drop files that cannot be shown).
-    public init(paths: [ImagePath], scanner: Scanner = Scanner(),
+    /// What to scan: paths, or a list of them read from a file descriptor (standard input).
+    public enum Source: Sendable {
+        case paths([ImagePath])
+        case list(fd: Int32, separator: UInt8)
+    }
+
+    public convenience init(paths: [ImagePath], scanner: Scanner = Scanner(),
+                            transform: @escaping @Sendable (Scanner.Batch) -> Scanner.Batch = { $0 }) {
+        self.init(source: .paths(paths), scanner: scanner, transform: transform)
+    }
+
+    public init(source: Source, scanner: Scanner = Scanner(),
                 transform: @escaping @Sendable (Scanner.Batch) -> Scanner.Batch = { $0 }) {
         let onBatch: @Sendable () -> Void = { [wake] in wake.signal() }
         let thread = Thread { [self] in
-            scanner.scan(paths) { batch in
+            let emit: (Scanner.Batch) -> Bool = { batch in
                 let batch = transform(batch)
-                condition.lock()
-                let keepsGoing = !stopped
+                self.condition.lock()
+                let keepsGoing = !self.stopped
                 if keepsGoing {
-                    batches.append(batch)
-                    if !batch.files.isEmpty { foundImages = true }
-                    condition.broadcast()
+                    self.batches.append(batch)
+                    if !batch.files.isEmpty { self.foundImages = true }
+                    self.condition.broadcast()
                 }
-                condition.unlock()
+                self.condition.unlock()
                 if keepsGoing { onBatch() }
                 return keepsGoing
+            }
+            switch source {
+            case .paths(let paths): scanner.scan(paths, emit: emit)
+            case .list(let fd, let separator): scanner.scan(listIn: fd, separator: separator, emit: emit)
             }
             condition.lock()
             finished = true

@@ -36,8 +36,18 @@ public struct Scanner: Sendable {
 
     /// Scans everything, then returns it.
     public func scan(_ paths: [ImagePath]) -> Result {
+        collect { scan(paths, emit: $0) }
+    }
+
+    /// Scans every path listed in the file open as `fd`, then returns what was found.
+    public func scan(listIn fd: Int32, separator: UInt8) -> Result {
+        collect { scan(listIn: fd, separator: separator, emit: $0) }
+    }
+
+    /// What a scan run by `body` found, its batches merged by folder.
+    func collect(_ body: ((Batch) -> Bool) -> Void) -> Result {
         var result = Result(folders: [], problems: [])
-        scan(paths) { batch in
+        body { batch in
             result.problems += batch.problems
             guard !batch.files.isEmpty else { return true }
             if result.folders.last?.path == batch.folder {
@@ -58,28 +68,33 @@ public struct Scanner: Sendable {
     public func scan(_ paths: [ImagePath], emit: (Batch) -> Bool) {
         withoutActuallyEscaping(emit) { emit in
             var walk = Walk(limit: batchLimit, emit: emit)
-            for path in paths where !walk.isStopped {
-                var info = stat()
-                guard path.withCString({ stat($0, &info) }) == 0 else {
-                    walk.report("cannot open \(path): \(Self.errorText())", in: path.parent)
-                    continue
+            for path in paths where !walk.isStopped { walk.scanArgument(path) }
+            walk.flush()
+        }
+    }
+
+    /// Scans the paths listed in the file open as `fd` (a pipe, say), one per `separator`-ended
+    /// record, as they are read: what each chunk of the list names is handed out before the next
+    /// read waits. Empty records are skipped; a final record need not end in the separator.
+    public func scan(listIn fd: Int32, separator: UInt8, emit: (Batch) -> Bool) {
+        withoutActuallyEscaping(emit) { emit in
+            var walk = Walk(limit: batchLimit, emit: emit)
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while !walk.isStopped {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                pending += buffer[..<count]
+                var start = 0
+                while let end = pending[start...].firstIndex(of: separator), !walk.isStopped {
+                    if end > start { walk.scanArgument(ImagePath(bytes: Array(pending[start..<end]))) }
+                    start = end + 1
                 }
-                if Self.isDirectory(info) {
-                    let fd = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-                    guard fd >= 0 else {
-                        walk.report("cannot read \(path): \(Self.errorText())", in: path)
-                        continue
-                    }
-                    walk.walkTree(fd, path: path)
-                } else {
-                    let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-                    switch Self.classify(fd, path: path) {
-                    case .image(let file): walk.add(file, in: path.parent)
-                    case .refused(let reason): walk.report(reason, in: path.parent)
-                    case .ignored: walk.report("not an image: \(path)", in: path.parent)
-                    }
-                }
+                pending.removeFirst(start)
+                walk.flush()
             }
+            if !pending.isEmpty && !walk.isStopped { walk.scanArgument(ImagePath(bytes: pending)) }
             walk.flush()
         }
     }
@@ -96,6 +111,27 @@ public struct Scanner: Sendable {
         init(limit: Int, emit: @escaping (Batch) -> Bool) {
             self.limit = limit
             self.emit = emit
+        }
+
+        /// A path given by the user: a folder is walked, a file taken as it is.
+        mutating func scanArgument(_ path: ImagePath) {
+            var info = stat()
+            guard path.withCString({ stat($0, &info) }) == 0 else {
+                report("cannot open \(path): \(Scanner.errorText())", in: path.parent)
+                return
+            }
+            if Scanner.isDirectory(info) {
+                let fd = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+                guard fd >= 0 else { return report("cannot read \(path): \(Scanner.errorText())", in: path) }
+                walkTree(fd, path: path)
+            } else {
+                let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+                switch Scanner.classify(fd, path: path) {
+                case .image(let file): add(file, in: path.parent)
+                case .refused(let reason): report(reason, in: path.parent)
+                case .ignored: report("not an image: \(path)", in: path.parent)
+                }
+            }
         }
 
         /// Walks the tree under the open folder `fd` (which it closes), depth first.

@@ -47,6 +47,14 @@ enum InteractiveSession {
                                  cacheBudget: options.cacheBytes, isScanning: true)
         state.showsFooters = options.showsFooters
         state.setLayoutMode(options.layoutMode)
+        try options.configurePicking(&state)
+        var marksFile = options.marksFile.map { MarksFile(path: $0, nulSeparated: options.printsNul) }
+        /// Writes the marks file when the marks changed; a failure shows in the status line.
+        func saveMarks() {
+            guard var file = marksFile else { return }
+            if let problem = file.update(from: state) { state.show(problem) }
+            marksFile = file
+        }
         let reader = MetadataReader()
         func finish(_ outcome: Outcome) -> Outcome {
             scan.stop()
@@ -124,6 +132,7 @@ enum InteractiveSession {
             for event in events {
                 guard let action = action(for: event) else { continue }
                 let effects = state.apply(action)
+                saveMarks()  // before a quit the action may bring
                 if effects.allSatisfy({ if case .load = $0 { return true } else { return false } }) {
                     loads += effects
                 } else {
@@ -132,6 +141,7 @@ enum InteractiveSession {
                     if let outcome { return outcome }
                 }
             }
+            saveMarks()
             if !events.isEmpty {
                 // Input is answered at once.
                 terminal.paint(GalleryView.frame(for: state))

@@ -1,10 +1,25 @@
 import LightboxApp
+#if canImport(Glibc)
+import Glibc
+#endif
 import LightboxLayout
 import LightboxThumbnails
 
 /// What the command line asked for.
 struct Options {
     var paths: [ImagePath] = []
+    /// Read the paths from standard input (`-`, or no path with standard input not a terminal).
+    var readsStandardInput = false
+    /// Input records end in NUL rather than newline.
+    var readsNul = false
+    /// How many items may be marked (`--multi=MAX`); nil for any number.
+    var markLimit: Int? = nil
+    /// `--no-multi`: no marks; Enter returns the cursor item.
+    var allowsMarks = true
+    var selectsOnlyItem = false
+    var exitsQuietlyWhenEmpty = false
+    var markFrom: ImagePath? = nil
+    var marksFile: ImagePath? = nil
     var spec: GridSpec = .standard
     var arrangement = Arrangement()
     var showsFooters = false
@@ -30,8 +45,9 @@ struct Options {
     static let usage = """
     Usage: lightbox [OPTIONS] [PATH...]
 
-    Shows the images under PATH (folders recursively; default: the current folder) as a grid of
-    thumbnails. Mark some and press Enter: their paths are printed to stdout, one per line.
+    Shows the images under PATH (folders recursively; default: the current folder, or the list of
+    paths on standard input when it is not a terminal or PATH is -) as a grid of thumbnails. Mark
+    some and press Enter: their paths are printed to stdout, one per line.
 
     Options:
       -c, --columns SPEC      N (N equal columns), or a comma list of adaptive[:MIN[-MAX]],
@@ -46,6 +62,13 @@ struct Options {
                               at their pictures' own shapes) or strip (rows scrolling sideways)
           --footers           end each section with a line of counts, pinned to the bottom
       -0, --print0            end each printed path with NUL instead of a newline
+          --read0             the list on standard input is NUL-separated (find -print0)
+      -m, --multi[=MAX]       allow marking (the default), at most MAX items
+          --no-multi          no marking: Enter prints the photo under the cursor
+      -1, --select-1          with exactly one image, print it at once without the UI
+          --exit-0            with no images, exit 1 at once without a message
+          --mark-from FILE    pre-mark the paths FILE lists (one a line, or NUL-separated)
+          --marks-file FILE   keep FILE holding the marks, rewritten on every change
           --snapshot WxH      print the first screen at W columns x H rows as ANSI text and exit
           --cache-mb N        memory for decoded thumbnails, in MB (default 128)
           --max-megapixels N  refuse images larger than N megapixels (default 100)
@@ -95,6 +118,15 @@ struct Options {
                 case "--footers": options.showsFooters = true
                 case "--layout": options.layoutMode = try parseChoice(try argument(), name: name)
                 case "-0", "--print0": options.printsNul = true
+                case "--read0": options.readsNul = true
+                case "-m", "--multi":
+                    options.allowsMarks = true
+                    options.markLimit = try inline.map { try parseNumber($0, name: name, in: 1...Int(Int32.max)) }
+                case "--no-multi": options.allowsMarks = false
+                case "-1", "--select-1": options.selectsOnlyItem = true
+                case "--exit-0": options.exitsQuietlyWhenEmpty = true
+                case "--mark-from": options.markFrom = try pathArgument(inline, for: name)
+                case "--marks-file": options.marksFile = try pathArgument(inline, for: name)
                 case "--snapshot": options.snapshotSize = try parseSize(try argument())
                 case "--cache-mb": options.cacheBytes = try parseNumber(try argument(), name: name, in: 1...65536) << 20
                 case "--max-megapixels": options.pixelLimit = try parseNumber(try argument(), name: name, in: 1...100_000) * 1_000_000
@@ -120,8 +152,24 @@ struct Options {
             }
             index += 1
         }
-        if options.paths.isEmpty { options.paths = [ImagePath(".")] }
+        if options.paths == [ImagePath("-")] || (options.paths.isEmpty && isatty(0) == 0) {
+            options.readsStandardInput = true
+            options.paths = []
+        } else if options.paths.isEmpty {
+            options.paths = [ImagePath(".")]
+        }
         return options
+
+        /// A path option's value as the kernel gave it (no lossy String).
+        func pathArgument(_ inline: String?, for name: String) throws -> ImagePath {
+            if let inline {
+                guard !inline.isEmpty else { throw UsageError(description: "\(name) needs a file") }
+                return ImagePath(inline)
+            }
+            index += 1
+            guard index < arguments.count, !arguments[index].isEmpty else { throw UsageError(description: "\(name) needs a file") }
+            return ImagePath(bytes: arguments[index])
+        }
     }
 
     /// A column spec (see `GridSpec(parsing:)`), keeping the spacing already set.

@@ -15,6 +15,10 @@ enum SnapshotSession {
                                  cacheBudget: options.cacheBytes, isScanning: true)
         state.showsFooters = options.showsFooters
         state.setLayoutMode(options.layoutMode)
+        do { try options.configurePicking(&state) } catch {
+            Output.error("\(error)")
+            return 2
+        }
         state.prefetches = false
         var effects = state.apply(.scanned(first.batches, isFinished: first.isFinished))
         // (In masonry a new item can fill a short column on screen, so there the scan must end.)

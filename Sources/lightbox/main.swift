@@ -23,9 +23,10 @@ let rawArguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { i in
 
 /// Says that nothing was found, and why; exit code 2 when no path given could be read at all.
 func reportNothingFound(_ problems: [String], options: Options) -> Int32 {
+    if options.exitsQuietlyWhenEmpty { return 1 }  // --exit-0
     for problem in problems { Output.error(problem) }
-    Output.error("no images found in \(options.paths.map(\.description).joined(separator: " "))")
-    return problems.count == options.paths.count ? 2 : 1
+    Output.error("no images found in \(options.sourceDescription)")
+    return !options.paths.isEmpty && problems.count == options.paths.count ? 2 : 1
 }
 
 func main() -> Int32 {
@@ -45,7 +46,8 @@ func main() -> Int32 {
     if options.showsVersion { Output.write(Array("lightbox \(version)\n".utf8)); return 0 }
 
     if options.warms {
-        let scan = Scanner().scan(options.paths)
+        let scan = options.readsStandardInput ? Scanner().scan(listIn: 0, separator: options.readsNul ? 0 : 10)
+                                              : Scanner().scan(options.paths)
         let files = scan.folders.flatMap { supportedOnly(Scanner.Batch(folder: $0.path, files: $0.files)).files }
         guard !files.isEmpty else { return reportNothingFound(scan.problems, options: options) }
         for problem in scan.problems { Output.error(problem) }
@@ -53,10 +55,23 @@ func main() -> Int32 {
     }
     // Decoder processes start loading their libraries while the scan starts.
     let decoder = options.makeDecoder(prestartsDecoders: true)
-    let scan = BackgroundScan(paths: options.paths, transform: supportedOnly)
+    let scan = BackgroundScan(source: options.scanSource, transform: supportedOnly)
     // A small folder is scanned before the first screen; a folder with nothing in it never opens the UI.
     scan.waitForImages(timeout: 0.5)
-    let first = scan.take()
+    var first = scan.take()
+    if options.selectsOnlyItem {
+        // --select-1: the scan must end (or find a second image) before the UI may open.
+        while !first.isFinished && first.batches.reduce(0, { $0 + $1.files.count }) < 2 {
+            scan.waitForBatches(timeout: 1)
+            let more = scan.take()
+            first = BackgroundScan.Progress(batches: first.batches + more.batches, isFinished: more.isFinished)
+        }
+        let found = first.batches.flatMap(\.files)
+        if first.isFinished && found.count == 1 {
+            decoder.shutdown()
+            return printAccepted([found[0].path], options: options)
+        }
+    }
     if first.isFinished && first.batches.allSatisfy({ $0.files.isEmpty }) {
         decoder.shutdown()
         return reportNothingFound(first.batches.flatMap(\.problems), options: options)
@@ -71,17 +86,22 @@ func main() -> Int32 {
         case .nothingFound(let problems):
             return reportNothingFound(problems, options: options)
         case .accepted(let paths):
-            switch Output.encode(paths, nulSeparated: options.printsNul) {
-            case .success(let bytes):
-                Output.write(bytes)
-                return 0
-            case .failure(let error):
-                Output.error(error.description)
-                return 2
-            }
+            return printAccepted(paths, options: options)
         }
     } catch {
         Output.error("\(error)")
+        return 2
+    }
+}
+
+/// Prints accepted paths; exit code 0, or 2 when a name cannot be printed newline-separated.
+func printAccepted(_ paths: [ImagePath], options: Options) -> Int32 {
+    switch Output.encode(paths, nulSeparated: options.printsNul) {
+    case .success(let bytes):
+        Output.write(bytes)
+        return 0
+    case .failure(let error):
+        Output.error(error.description)
         return 2
     }
 }

@@ -33,6 +33,12 @@ launch() {
     rm -f "$WORK/out" "$WORK/rc" "$WORK/stty" "$WORK/err"
     tm send-keys -t e2e "clear; $BIN $* > out; echo \$? > rc; stty -a > stty" Enter
 }
+# Runs lightbox with a list piped to its standard input: launch_from "COMMAND" ARGS...
+launch_from() {
+    local producer=$1; shift
+    rm -f "$WORK/out" "$WORK/rc" "$WORK/stty" "$WORK/err"
+    tm send-keys -t e2e "clear; $producer | $BIN $* > out; echo \$? > rc; stty -a > stty" Enter
+}
 wait_exit() {
     for _ in $(seq 100); do [ -s "$WORK/rc" ] && [ -s "$WORK/stty" ] && return 0; sleep 0.1; done
     return 1
@@ -417,6 +423,84 @@ if wait_for "found, scanning"; then
     [ "$(cat "$WORK/rc")" = 130 ] && sane && pass "Ctrl-C during a scan: exit 130, terminal sane" || fail "Ctrl-C during a scan" "rc $(cat "$WORK/rc")"
 else
     fail "Ctrl-C during a scan: no screen while scanning" "$(screen | tail -3)"
+fi
+
+# 13. The picker contract: a list on standard input (newline, then NUL with --read0 and -0,
+# printed byte for byte as find -print0 gives them), --multi=MAX, --no-multi, --select-1,
+# --exit-0, --mark-from and --marks-file.
+start_shell 100 30
+launch_from "find lib/city -type f | sort -r"
+if wait_for "1/10"; then
+    tm send-keys -t e2e a Enter
+    wait_exit
+    if [ "$(cat "$WORK/out")" = "$(cd "$WORK" && find lib/city -type f | sort -r)" ] && [ "$(cat "$WORK/rc")" = 0 ] && sane; then
+        pass "a list on stdin: shown in its own order, all of it printed"
+    else
+        fail "stdin list" "rc $(cat "$WORK/rc"): $(head -3 "$WORK/out")"
+    fi
+else
+    fail "stdin list: no grid" "$(screen | tail -2)"
+fi
+launch_from "find lib/people -type f -print0" --read0 -0
+if wait_for "1/9"; then
+    tm send-keys -t e2e a Enter
+    wait_exit
+    if cmp -s "$WORK/out" <(cd "$WORK" && find lib/people -type f -print0); then
+        pass "--read0 -0: the output is byte for byte what find -print0 gave"
+    else
+        fail "--read0 -0" "$(od -c "$WORK/out" | head -3)"
+    fi
+else
+    fail "--read0: no grid" "$(screen | tail -2)"
+fi
+launch --multi=2 lib/abstract
+if wait_for "1/9"; then
+    tm send-keys -t e2e Space Space Space
+    wait_for "at most 2" && limited=yes || limited=no
+    tm send-keys -t e2e Enter
+    wait_exit
+    if [ "$limited" = yes ] && [ "$(wc -l < "$WORK/out")" = 2 ] && [ "$(cat "$WORK/rc")" = 0 ]; then
+        pass "--multi=2: a third mark is refused with a message; two paths printed"
+    else
+        fail "--multi=2" "limited $limited, $(wc -l < "$WORK/out") lines: $(screen | tail -1)"
+    fi
+else
+    fail "--multi=2: no grid" "$(screen | tail -2)"
+fi
+launch --no-multi lib/abstract
+if wait_for "1/9"; then
+    tm send-keys -t e2e l Space
+    wait_for "marking is off" && refused=yes || refused=no
+    tm send-keys -t e2e Enter
+    wait_exit
+    if [ "$refused" = yes ] && [ "$(cat "$WORK/out")" = "lib/abstract/IMG_2.jpg" ]; then
+        pass "--no-multi: no marks; Enter picks the cursor item"
+    else
+        fail "--no-multi" "refused $refused, out $(cat "$WORK/out")"
+    fi
+else
+    fail "--no-multi: no grid" "$(screen | tail -2)"
+fi
+out=$(cd "$WORK" && echo lib/city/IMG_1.jpg | "$BIN" --select-1); rc=$?
+[ $rc = 0 ] && [ "$out" = "lib/city/IMG_1.jpg" ] && pass "--select-1: the only item, at once" || fail "--select-1" "rc $rc: $out"
+err=$(cd "$WORK" && "$BIN" --exit-0 empty 2>&1 >/dev/null); rc=$?
+[ $rc = 1 ] && [ -z "$err" ] && pass "--exit-0: exit 1 at once, quietly" || fail "--exit-0" "rc $rc: $err"
+printf 'lib/landscapes/IMG_2.jpg\nlib/landscapes/IMG_5.jpg\n' > "$WORK/premarked"
+launch --mark-from premarked --marks-file marks lib/landscapes
+if wait_for "2 marked"; then
+    tm send-keys -t e2e m
+    for _ in $(seq 30); do [ "$(wc -l < "$WORK/marks" 2>/dev/null)" = 3 ] && break; sleep 0.1; done
+    saved=$(cat "$WORK/marks" 2>/dev/null)
+    tm send-keys -t e2e q
+    wait_exit
+    expected=$'lib/landscapes/IMG_1.jpg\nlib/landscapes/IMG_2.jpg\nlib/landscapes/IMG_5.jpg'
+    if [ "$saved" = "$expected" ] && [ "$(cat "$WORK/marks")" = "$expected" ] && [ "$(cat "$WORK/rc")" = 130 ]; then
+        pass "--mark-from pre-marks; --marks-file holds every change, even after q"
+    else
+        fail "--mark-from/--marks-file" "saved: $saved"
+    fi
+else
+    fail "--mark-from: not pre-marked" "$(screen | tail -1)"
 fi
 
 echo "$passed passed, $failed failed"

@@ -84,3 +84,30 @@ import LightboxThumbnails
         for probe in ranges { #expect(marks.count(in: probe) == reference.filter { probe.contains($0) }.count) }
     }
 }
+
+@Test func aMarkLimitRefusesMoreAndNoMultiRefusesAll() {
+    var state = GalleryState(library: library([10]), spec: threeColumns, width: 40, height: 20)
+    state.markLimit = 2
+    state.apply([.toggleMarkAndAdvance, .toggleMarkAndAdvance, .toggleMarkAndAdvance])
+    #expect(state.marks.count == 2 && state.message == "at most 2 may be marked (--multi=2)")
+    state.apply(.markAll)
+    #expect(state.marks.count == 2)
+    let version = state.marksVersion
+    state.apply(.clearMarks)
+    #expect(state.marks.count == 0 && state.marksVersion == version + 1)
+    state.allowsMarks = false
+    state.apply([.move(.right), .toggleMark])
+    #expect(state.marks.count == 0 && state.message?.contains("--no-multi") == true)
+    #expect(state.apply(.accept) == [.accept([state.library[state.cursor].path])])
+}
+
+@Test func pathsToPreMarkAreMarkedAsTheScanFindsThem() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    state.pendingMarks = [ImagePath("f/IMG_3.jpg"), ImagePath("f/IMG_7.jpg"), ImagePath("elsewhere.jpg")]
+    let files = (0..<10).map { ImageFile(path: ImagePath("f/IMG_\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg) }
+    state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: Array(files[0..<5]))], isFinished: false))
+    #expect(state.marks.sorted == [3])
+    state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: Array(files[5...]))], isFinished: true))
+    #expect(state.markedPaths == [ImagePath("f/IMG_3.jpg"), ImagePath("f/IMG_7.jpg")])
+    #expect(state.pendingMarks == [ImagePath("elsewhere.jpg")])
+}

@@ -159,3 +159,24 @@ func makeTreeDeeperThanPathMax(in dir: TemporaryDirectory) throws -> ImagePath {
     #expect(progress.batches.isEmpty && !progress.isFinished)
     #expect(Date().timeIntervalSince(start) < 2, "waits are bounded by their timeouts")
 }
+
+@Test func aListIsReadRecordByRecordInItsOwnOrder() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let jpeg = try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 200, 60, 40), width: 8, height: 8)
+    for name in ["b.jpg", "a.jpg", "with\nnewline.jpg"] { try TestImages.bytes(jpeg, at: try dir.file(name)) }
+    for (separator, names) in [(UInt8(10), ["b.jpg", "a.jpg"]), (UInt8(0), ["b.jpg", "with\nnewline.jpg", "a.jpg"])] {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        // The last record has no separator; an empty record and a missing file are passed over.
+        var list = names.flatMap { Array((dir.path + "/" + $0).utf8) + [separator] } + [separator] + Array("/nonexistent".utf8) + [separator]
+        list += Array((dir.path + "/" + names[0]).utf8)
+        #expect(list.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) } == list.count)
+        close(fds[1])
+        let result = Scanner().scan(listIn: fds[0], separator: separator)
+        close(fds[0])
+        let found = result.folders.flatMap(\.files).map { String(decoding: $0.path.lastComponent, as: UTF8.self) }
+        #expect(found == names + [names[0]])
+        #expect(result.problems.count == 1)
+    }
+}
