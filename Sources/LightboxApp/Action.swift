@@ -21,6 +21,12 @@ public enum Action: Hashable, Sendable {
     case toggleInfo
     /// Switch to the next layout: grid, masonry, strip.
     case cycleLayout
+    /// Run a shell command on the selection (see `ShellCommand`).
+    case exec(String)
+    /// Ctrl-x: the next key goes to the key handler.
+    case keyHandlerPrefix
+    /// Run the key handler with this key's name and the selection on its standard input.
+    case keyHandler(String)
     /// Collapse or expand the cursor's section.
     case toggleSection
     /// Collapse every section, or expand them all when all are collapsed.
@@ -53,6 +59,10 @@ public enum Effect: Hashable, Sendable {
     case cancel
     /// Stop the process (Ctrl-Z) and redraw when it continues.
     case suspend
+    /// Leave the screen, run this `/bin/sh -c` command on the terminal, then come back.
+    case run([UInt8])
+    /// Leave the screen, run the key handler with this key name and these paths on its input, come back.
+    case runKeyHandler(key: String, paths: [ImagePath])
 }
 
 extension Array where Element == Effect {

@@ -1,4 +1,5 @@
 import LightboxLayout
+import LightboxTerminal
 import LightboxThumbnails
 
 extension GalleryState {
@@ -121,6 +122,19 @@ extension GalleryState {
         case .toggleInfo:
             isShowingInfo.toggle()
             relayout()
+        case .exec(let template):
+            guard !template.isEmpty else {
+                message = "no command on x: start with --exec CMD, or bind keys with --bind KEY:exec:CMD"
+                return []
+            }
+            return [.run(ShellCommand.expand(template, cursor: library[cursor].path, selection: acceptedPaths))]
+        case .keyHandlerPrefix:
+            isAwaitingHandlerKey = true
+            message = "key handler: press a key (Esc cancels)"
+        case .keyHandler(let key):
+            isAwaitingHandlerKey = false
+            if key == Key.escape.name { return [] }
+            return [.runKeyHandler(key: key, paths: acceptedPaths)]
         case .cycleLayout:
             let modes = LayoutMode.allCases
             setLayoutMode(modes[(modes.firstIndex(of: layoutMode)! + 1) % modes.count])

@@ -40,6 +40,10 @@ public struct GalleryState: Sendable {
     public var showsFooters = false {
         didSet { layout = makeLayout() }
     }
+    /// The key table in use: the standard keys and the user's bindings (the help shows it).
+    public var keyTable = KeyTable.standard
+    /// Whether the next key goes to the key handler (after Ctrl-x).
+    public internal(set) var isAwaitingHandlerKey = false
     /// Whether the info panel shows beside (or below) the grid.
     public internal(set) var isShowingInfo = false
     /// Metadata read lately, by id: the info panel's, bounded (see `remember(_:)`).

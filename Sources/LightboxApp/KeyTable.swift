@@ -28,6 +28,16 @@ public struct KeyTable: Sendable {
     /// The action bound to `key`, if any.
     public func action(for key: Key) -> Action? { index[key] }
 
+    /// This table with `extra` bindings, which win over the standard ones for their keys.
+    public func adding(_ extra: [KeyBinding]) -> KeyTable {
+        let taken = Set(extra.flatMap(\.keys))
+        let kept = bindings.compactMap { binding -> KeyBinding? in
+            let keys = binding.keys.filter { !taken.contains($0) }
+            return keys.isEmpty ? nil : KeyBinding(keys, binding.action, binding.help)
+        }
+        return KeyTable(kept + extra)
+    }
+
     public static let standard = KeyTable([
         KeyBinding([.left, .character("h")], .move(.left), "previous image"),
         KeyBinding([.right, .character("l")], .move(.right), "next image"),
@@ -55,6 +65,8 @@ public struct KeyTable: Sendable {
         KeyBinding([.character("Z")], .toggleAllSections, "collapse / expand all sections"),
         KeyBinding([.character("L")], .cycleLayout, "grid, masonry or strip layout"),
         KeyBinding([.character("i")], .toggleInfo, "show / hide the photo's details"),
+        KeyBinding([.character("x")], .exec(""), "run the --exec command"),
+        KeyBinding([.control("x")], .keyHandlerPrefix, "then a key: the key handler"),
         KeyBinding([.character("?")], .toggleHelp, "this help"),
         KeyBinding([.enter], .accept, "print marked (or this) and quit"),
         KeyBinding([.character("q"), .escape, .control("c")], .cancel, "quit, print nothing"),

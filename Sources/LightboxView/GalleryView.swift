@@ -7,7 +7,8 @@ import LightboxThumbnails
 public enum GalleryView {
     /// The whole screen for `state`.
     /// - Complexity: O(*w* × *h*) plus O(log *s*) for the layout queries.
-    public static func frame(for state: GalleryState, keys: KeyTable = .standard) -> Frame {
+    public static func frame(for state: GalleryState, keys: KeyTable? = nil) -> Frame {
+        let keys = keys ?? state.keyTable
         var frame = Frame(width: state.screenWidth, height: state.screenHeight)
         if state.library.isEmpty {
             let text = state.isScanning ? "Looking for images…" : "No images found."

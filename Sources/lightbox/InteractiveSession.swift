@@ -48,6 +48,7 @@ enum InteractiveSession {
         state.showsFooters = options.showsFooters
         state.setLayoutMode(options.layoutMode)
         try options.configurePicking(&state)
+        state.keyTable = options.keyTable
         var marksFile = options.marksFile.map { MarksFile(path: $0, nulSeparated: options.printsNul) }
         /// Writes the marks file when the marks changed; a failure shows in the status line.
         func saveMarks() {
@@ -74,6 +75,26 @@ enum InteractiveSession {
                     if isUrgent { requests.forEach(reader.readFirst) } else { reader.enqueue(requests) }
                 case .accept(let paths): return finish(.accepted(paths))
                 case .cancel: return finish(.cancelled(exitCode: 130))
+                case .run(let command):
+                    terminal.suspend()
+                    let problem = CommandRunner.run([Array("/bin/sh".utf8), Array("-c".utf8), command])
+                    terminal.resume()
+                    if let problem { state.show(problem) }
+                    let size = terminal.size
+                    if let outcome = perform(state.apply(.resize(width: size.width, height: size.height))) { return outcome }
+                case .runKeyHandler(let key, let paths):
+                    guard let handler = CommandRunner.keyHandlerPath, access(handler, X_OK) == 0 else {
+                        state.show("no key handler: make \(CommandRunner.keyHandlerPath ?? "$XDG_CONFIG_HOME/lightbox/key-handler") executable")
+                        continue
+                    }
+                    let separator: UInt8 = options.printsNul ? 0 : 10
+                    let input = paths.flatMap { $0.bytes + [separator] }
+                    terminal.suspend()
+                    let problem = CommandRunner.run([Array(handler.utf8), Array(key.utf8)], input: input)
+                    terminal.resume()
+                    if let problem { state.show("key handler: " + problem) }
+                    let size = terminal.size
+                    if let outcome = perform(state.apply(.resize(width: size.width, height: size.height))) { return outcome }
                 case .suspend:
                     terminal.suspend()
                     Signals.stopSelf()
@@ -130,7 +151,11 @@ enum InteractiveSession {
             var loads: [Effect] = []
             let events = terminal.readEvents()
             for event in events {
-                guard let action = action(for: event) else { continue }
+                // After Ctrl-x, the next key is the key handler's.
+                let mapped: Action?
+                if state.isAwaitingHandlerKey, case .key(let key) = event { mapped = .keyHandler(key.name) }
+                else { mapped = action(for: event, keys: state.keyTable) }
+                guard let action = mapped else { continue }
                 let effects = state.apply(action)
                 saveMarks()  // before a quit the action may bring
                 if effects.allSatisfy({ if case .load = $0 { return true } else { return false } }) {
@@ -189,9 +214,9 @@ enum InteractiveSession {
     }
 
     /// The action for a terminal event.
-    static func action(for event: InputEvent) -> Action? {
+    static func action(for event: InputEvent, keys: KeyTable) -> Action? {
         switch event {
-        case .key(let key): return KeyTable.standard.action(for: key)
+        case .key(let key): return keys.action(for: key)
         case .resize(let width, let height): return .resize(width: width, height: height)
         case .mouse(let mouse):
             switch mouse.kind {

@@ -3,6 +3,7 @@ import LightboxApp
 import Glibc
 #endif
 import LightboxLayout
+import LightboxTerminal
 import LightboxThumbnails
 
 /// What the command line asked for.
@@ -20,6 +21,8 @@ struct Options {
     var exitsQuietlyWhenEmpty = false
     var markFrom: ImagePath? = nil
     var marksFile: ImagePath? = nil
+    /// Keys bound to commands (`--bind`, `--exec`).
+    var commandBindings: [KeyBinding] = []
     var spec: GridSpec = .standard
     var arrangement = Arrangement()
     var showsFooters = false
@@ -67,6 +70,9 @@ struct Options {
           --no-multi          no marking: Enter prints the photo under the cursor
       -1, --select-1          with exactly one image, print it at once without the UI
           --exit-0            with no images, exit 1 at once without a message
+          --bind KEY:exec:CMD run CMD on the marked paths (or the cursor's) when KEY is pressed;
+                              {} is the cursor's path and {+} the selection, shell-quoted
+          --exec CMD          the same, on x
           --mark-from FILE    pre-mark the paths FILE lists (one a line, or NUL-separated)
           --marks-file FILE   keep FILE holding the marks, rewritten on every change
           --snapshot WxH      print the first screen at W columns x H rows as ANSI text and exit
@@ -125,6 +131,10 @@ struct Options {
                 case "--no-multi": options.allowsMarks = false
                 case "-1", "--select-1": options.selectsOnlyItem = true
                 case "--exit-0": options.exitsQuietlyWhenEmpty = true
+                case "--bind": options.commandBindings.append(try parseBinding(try argument()))
+                case "--exec":
+                    let command = try argument()
+                    options.commandBindings.append(KeyBinding([.character("x")], .exec(command), "run: " + command))
                 case "--mark-from": options.markFrom = try pathArgument(inline, for: name)
                 case "--marks-file": options.marksFile = try pathArgument(inline, for: name)
                 case "--snapshot": options.snapshotSize = try parseSize(try argument())
@@ -190,6 +200,33 @@ struct Options {
             throw UsageError(description: "--spacing: \(error)")
         }
     }
+
+    /// `KEY:exec:COMMAND`, KEY a character, `ctrl-C`, `space`, `enter` or `tab`.
+    static func parseBinding(_ text: String) throws -> KeyBinding {
+        let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, parts[1] == "exec", !parts[2].isEmpty else {
+            throw UsageError(description: "--bind: '\(text)' is not KEY:exec:COMMAND")
+        }
+        guard let key = parseKey(parts[0]) else {
+            throw UsageError(description: "--bind: '\(parts[0])' is not a key (a character, ctrl-X, space, enter or tab)")
+        }
+        return KeyBinding([key], .exec(parts[2]), "run: " + parts[2])
+    }
+
+    static func parseKey(_ text: String) -> Key? {
+        switch text.lowercased() {
+        case "space": return .character(" ")
+        case "enter": return .enter
+        case "tab": return .tab
+        default: break
+        }
+        if text.count == 1, let c = text.first { return .character(c) }
+        if text.lowercased().hasPrefix("ctrl-"), text.count == 6, let c = text.last?.lowercased().first, c.isLetter { return .control(c) }
+        return nil
+    }
+
+    /// The standard keys with the user's command bindings over them.
+    var keyTable: KeyTable { commandBindings.isEmpty ? .standard : KeyTable.standard.adding(commandBindings) }
 
     /// One of an enumeration's names, as `date` for `--sort`.
     static func parseChoice<T: RawRepresentable & CaseIterable>(_ text: String, name: String) throws -> T where T.RawValue == String {

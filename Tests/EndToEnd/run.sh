@@ -503,5 +503,32 @@ else
     fail "--mark-from: not pre-marked" "$(screen | tail -1)"
 fi
 
+# 14. Acting on the selection: x runs the --exec command with the marked paths as arguments (the
+# UI steps aside and comes back); Ctrl-x then a key runs the key handler with the paths on stdin.
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s/args.txt"\n' "$WORK" > "$WORK/save-args.sh"
+mkdir -p "$WORK/.config/lightbox"
+printf '#!/bin/sh\n{ echo "key $1"; cat; } > "%s/handled.txt"\n' "$WORK" > "$WORK/.config/lightbox/key-handler"
+chmod +x "$WORK/save-args.sh" "$WORK/.config/lightbox/key-handler"
+start_shell 100 30
+launch --exec ./save-args.sh lib/abstract
+if wait_for "1/9"; then
+    tm send-keys -t e2e Space Space x
+    for _ in $(seq 30); do [ -s "$WORK/args.txt" ] && break; sleep 0.1; done
+    wait_for "2 marked" && back=yes || back=no
+    tm send-keys -t e2e C-x c
+    for _ in $(seq 30); do [ -s "$WORK/handled.txt" ] && break; sleep 0.1; done
+    tm send-keys -t e2e q
+    wait_exit
+    expected=$'lib/abstract/IMG_1.jpg\nlib/abstract/IMG_2.jpg'
+    if [ "$(cat "$WORK/args.txt" 2>/dev/null)" = "$expected" ] && [ "$back" = yes ] \
+       && [ "$(cat "$WORK/handled.txt" 2>/dev/null)" = "key c"$'\n'"$expected" ] && [ "$(cat "$WORK/rc")" = 130 ] && sane; then
+        pass "x runs --exec with the marked paths and the grid comes back; Ctrl-x c runs the key handler"
+    else
+        fail "exec and key handler" "args: $(cat "$WORK/args.txt" 2>/dev/null) back: $back handled: $(cat "$WORK/handled.txt" 2>/dev/null)"
+    fi
+else
+    fail "exec: no grid" "$(screen | tail -2)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

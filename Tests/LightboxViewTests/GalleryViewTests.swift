@@ -66,8 +66,14 @@ func expectSnapshot(_ frame: Frame, _ name: String) {
     #expect(frame.lines.last!.contains("6 loading"))
 }
 
+@Test func aSmallHelpSaysWhatItCannotShow() {
+    var state = decodedState([4], width: 60, height: 20)
+    _ = state.apply(.toggleHelp)
+    #expect(GalleryView.frame(for: state).text.contains("more in a larger terminal · any key closes"))
+}
+
 @Test func helpOverlayListsTheKeyTable() {
-    var state = decodedState([4], width: 70, height: 34)
+    var state = decodedState([4], width: 120, height: 34)
     _ = state.apply(.toggleHelp)
     let frame = GalleryView.frame(for: state)
     expectSnapshot(frame, "help")
