@@ -21,6 +21,14 @@ public enum Action: Hashable, Sendable {
     case toggleInfo
     /// Switch to the next layout: grid, masonry, strip.
     case cycleLayout
+    /// `/`: type a filter; the grid narrows to the names that match as it is typed.
+    case startFilter
+    case filterInput(String)
+    case filterBackspace
+    /// Enter: keep the filter and go back to the grid.
+    case acceptFilter
+    /// Esc: clear the filter.
+    case cancelFilter
     /// Run a shell command on the selection (see `ShellCommand`).
     case exec(String)
     /// Ctrl-x: the next key goes to the key handler.

@@ -14,6 +14,11 @@ extension GalleryState {
         case .metadataRead(let results):
             addMetadata(results)
             return (updatedDemand().map { [.load($0)] } ?? []) + metadataEffects()
+        case .startFilter, .filterInput, .filterBackspace, .acceptFilter, .cancelFilter:
+            message = nil
+            isShowingHelp = false
+            applyFilter(action)
+            return (updatedDemand().map { [.load($0)] } ?? []) + metadataEffects()
         case .resize, .suspend, .toggleHelp, .toggleInfo: message = nil
         default:
             message = nil
@@ -34,7 +39,7 @@ extension GalleryState {
             }
             let before = marks
             effects = applyToLibrary(action)
-            if let limit = markLimit, marks.count > limit {
+            if let limit = markLimit, markedCount > limit {
                 marks = before
                 message = "at most \(limit) may be marked (--multi=\(limit))"
             }
@@ -42,6 +47,28 @@ extension GalleryState {
             return effects
         }
         return applyToLibrary(action)
+    }
+
+    /// Edits, keeps or clears the filter. A changed query puts the cursor on the first match, as
+    /// fzf does; clearing it leaves the cursor on its item.
+    mutating func applyFilter(_ action: Action) {
+        switch action {
+        case .startFilter: isEditingFilter = true
+        case .acceptFilter: isEditingFilter = false
+        case .cancelFilter:
+            isEditingFilter = false
+            guard !filterText.isEmpty else { return }
+            filterText = ""
+            hasUserActed = true
+            rearrange { $0.setFilter("") }
+        case .filterInput, .filterBackspace:
+            if case .filterInput(let text) = action { filterText += text } else if !filterText.isEmpty { filterText.removeLast() }
+            hasUserActed = false  // to the top, on the first match
+            let query = filterText
+            rearrange { $0.setFilter(query) }
+            hasUserActed = true
+        default: break
+        }
     }
 
     /// The actions that change marks.
@@ -103,7 +130,7 @@ extension GalleryState {
             arrangement.sort = sorts[(sorts.firstIndex(of: arrangement.sort)! + 1) % sorts.count]
             rearrange { $0.arrange(by: arrangement) }
             message = "sorted by \(arrangement.sort.rawValue)\(arrangement.isReversed ? ", reversed" : "")"
-            if arrangement.sort == .date && metadataRequested.count < library.count { message! += " (reading dates…)" }
+            if arrangement.sort == .date && metadataRequested.count < library.totalCount { message! += " (reading dates…)" }
         case .toggleReverse:
             var arrangement = library.arrangement
             arrangement.isReversed.toggle()
@@ -118,7 +145,7 @@ extension GalleryState {
         case .resize(let w, let h): resize(width: w, height: h)
         case .click(let x, let y): click(x: x, y: y)
         case .scroll(let lines): scroll(by: lines)
-        case .scanned, .metadataRead: break
+        case .scanned, .metadataRead, .startFilter, .filterInput, .filterBackspace, .acceptFilter, .cancelFilter: break
         case .toggleInfo:
             isShowingInfo.toggle()
             relayout()
@@ -157,7 +184,7 @@ extension GalleryState {
         if isFinished { isScanning = false }
         guard batches.contains(where: { !$0.files.isEmpty }) else { return }
         let added = batches.map { (files: $0.files, folder: $0.folder) }
-        let firstNew = library.count
+        let firstNew = library.totalCount
         defer { markPending(fromID: firstNew) }
         guard library.arrangement.keepsScanOrder else {
             // Sorted otherwise, new items can land anywhere: everything shown keeps its place on screen.
@@ -172,9 +199,10 @@ extension GalleryState {
     /// - Complexity: O(*k*) in the number of new files.
     mutating func markPending(fromID first: Int) {
         guard !pendingMarks.isEmpty, allowsMarks else { return }
-        for id in first..<library.count where pendingMarks.remove(library.filesByID[id].path) != nil {
-            if let limit = markLimit, marks.count >= limit { break }
-            marks.set(library.position(of: id), marked: true)
+        for id in first..<library.totalCount where pendingMarks.remove(library.filesByID[id].path) != nil {
+            if let limit = markLimit, markedCount >= limit { break }
+            let position = library.position(of: id)
+            if position >= 0 { marks.set(position, marked: true) } else { hiddenMarks.insert(id) }
             marksVersion += 1
         }
     }

@@ -1,25 +1,47 @@
 extension GalleryState {
     /// Changes the library's order with `change`, keeping the cursor item on the same screen line
-    /// and every mark and a pending range on its item.
+    /// and every mark and a pending range on its item (marks the filter hides are kept aside).
     /// - Complexity: O(*n*) plus what `change` costs.
     mutating func rearrange(_ change: (inout Library) -> Void) {
-        guard !library.isEmpty else {
-            change(&library)
-            marks.grow(to: library.count)
-            layout = makeLayout()
-            return
-        }
-        let cursorID = library.id(at: cursor)
+        let cursorID = library.isEmpty ? nil : library.id(at: cursor)
         let line = cursorLine
-        let markedIDs = marks.sorted.map { library.id(at: $0) }
+        let markedIDs = marks.sorted.map { library.id(at: $0) } + hiddenMarks
         let anchorID = rangeAnchor.map { library.id(at: $0) }
         change(&library)
         marks = MarkSet(capacity: library.count)
-        for id in markedIDs { marks.set(library.position(of: id), marked: true) }
-        rangeAnchor = anchorID.map { library.position(of: $0) }
-        cursor = hasUserActed ? library.position(of: cursorID) : 0
+        hiddenMarks = []
+        for id in markedIDs {
+            let position = library.position(of: id)
+            if position >= 0 { marks.set(position, marked: true) } else { hiddenMarks.insert(id) }
+        }
+        rangeAnchor = anchorID.map { library.position(of: $0) }.flatMap { $0 >= 0 ? $0 : nil }
         layout = makeLayout()
         stickyColumn = nil
-        keepCursor(atLine: line)
+        guard !library.isEmpty else {
+            cursor = 0
+            scrollOffset = 0
+            return
+        }
+        guard hasUserActed, let cursorID else {
+            cursor = 0
+            scrollOffset = 0
+            return
+        }
+        let position = library.position(of: cursorID)
+        if position >= 0 {
+            cursor = position
+            keepCursor(atLine: line)
+        } else {
+            cursor = nearestShown(to: cursorID)
+            scrollCursorIntoView()
+        }
+    }
+
+    /// The position of the first shown item found after `id` (or the last one before it).
+    /// - Complexity: O(*n*).
+    func nearestShown(to id: Int) -> Int {
+        for next in id..<library.totalCount where library.position(of: next) >= 0 { return library.position(of: next) }
+        for previous in stride(from: id, through: 0, by: -1) where library.position(of: previous) >= 0 { return library.position(of: previous) }
+        return 0
     }
 }

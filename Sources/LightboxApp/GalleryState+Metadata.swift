@@ -16,7 +16,7 @@ extension GalleryState {
     /// - Complexity: O(*k*) in the number of files not yet asked for.
     mutating func metadataEffects() -> [Effect] {
         var effects: [Effect] = []
-        metadataRequested.grow(to: library.count)
+        metadataRequested.grow(to: library.totalCount)
         if isShowingInfo, !library.isEmpty {
             let id = library.id(at: cursor)
             if metadata[id] == nil && !urgentMetadataIDs.contains(id) {
@@ -34,9 +34,9 @@ extension GalleryState {
             }
             if !urgent.isEmpty { effects.append(.readMetadata(urgent, isUrgent: true)) }
         }
-        if needsAllMetadata && metadataRequested.count < library.count {
+        if needsAllMetadata && metadataRequested.count < library.totalCount {
             var requests: [MetadataRequest] = []
-            for id in 0..<library.count where !metadataRequested.contains(id) {
+            for id in 0..<library.totalCount where !metadataRequested.contains(id) {
                 requests.append(MetadataRequest(id: id, file: library.filesByID[id]))
                 metadataRequested.set(id, marked: true)
             }

@@ -24,6 +24,12 @@ public struct GalleryState: Sendable {
     public var markLimit: Int?
     /// Paths to mark when the scan finds them (`--mark-from`).
     public var pendingMarks: Set<ImagePath> = []
+    /// Marked items the filter hides, by id.
+    public internal(set) var hiddenMarks: Set<Int> = []
+    /// The filter being typed or kept; empty for none.
+    public internal(set) var filterText = ""
+    /// Whether keys go to the filter line.
+    public internal(set) var isEditingFilter = false
     /// Where a pending range mark started.
     public internal(set) var rangeAnchor: Int?
     public internal(set) var isShowingHelp = false
@@ -156,15 +162,21 @@ public struct GalleryState: Sendable {
 
     /// The paths accept prints: marked items in display order, or else the cursor item.
     public var acceptedPaths: [ImagePath] {
-        guard !library.isEmpty else { return [] }
-        let items = marks.count > 0 && allowsMarks ? marks.sorted : [cursor]
-        return items.map { library[$0].path }
+        if markedCount > 0 && allowsMarks { return markedPaths }
+        return library.isEmpty ? [] : [library[cursor].path]
     }
+
+    /// How many items are marked, shown or hidden by the filter.
+    public var markedCount: Int { marks.count + hiddenMarks.count }
 
     /// Puts a message in the status line until the next key.
     public mutating func show(_ message: String) { self.message = message }
 
     /// The marked paths in display order.
-    public var markedPaths: [ImagePath] { marks.sorted.map { library[$0].path }
+    public var markedPaths: [ImagePath] {
+        guard !hiddenMarks.isEmpty else { return marks.sorted.map { library[$0].path } }
+        // Some are hidden by the filter: all of them, in the order they were found.
+        let ids = (marks.sorted.map { library.id(at: $0) } + hiddenMarks).sorted()
+        return ids.map { library.filesByID[$0].path }
     }
 }

@@ -65,6 +65,7 @@ public struct KeyTable: Sendable {
         KeyBinding([.character("Z")], .toggleAllSections, "collapse / expand all sections"),
         KeyBinding([.character("L")], .cycleLayout, "grid, masonry or strip layout"),
         KeyBinding([.character("i")], .toggleInfo, "show / hide the photo's details"),
+        KeyBinding([.character("/")], .startFilter, "filter by name (Enter keeps, Esc clears)"),
         KeyBinding([.character("x")], .exec(""), "run the --exec command"),
         KeyBinding([.control("x")], .keyHandlerPrefix, "then a key: the key handler"),
         KeyBinding([.character("?")], .toggleHelp, "this help"),

@@ -10,8 +10,9 @@ extension Library {
         struct Entry { var section: Int64; var key: Int64; var id: Int }
         var entries: [Entry] = []
         entries.reserveCapacity(count)
-        for id in 0..<count {
-            let date = dateForSorting(id)
+        for id in 0..<totalCount {
+            if !filter.isEmpty && !FuzzyMatch.matches(filter, filesByID[id].path.lastComponent) { continue }
+            let date = arrangement.sort == .date || arrangement.sections != .folder && arrangement.sections != .none ? dateForSorting(id) : 0
             let section: Int64
             switch arrangement.sections {
             case .folder: section = Int64(folderIndex(of: id))
@@ -30,17 +31,18 @@ extension Library {
             entries.append(Entry(section: section, key: key, id: id))
         }
         let reversed = arrangement.isReversed
-        entries.sort { a, b in
+        // In scan order the entries are already sorted: folders are numbered as found.
+        if !arrangement.keepsScanOrder { entries.sort { a, b in
             if a.section != b.section { return reversed ? a.section > b.section : a.section < b.section }
             if a.key != b.key { return reversed ? a.key > b.key : a.key < b.key }
             return reversed ? a.id > b.id : a.id < b.id
-        }
+        } }
         replaceOrder(entries.map(\.id), sectionKeys: entries.map(\.section))
     }
 
     /// Sets the order to `ids` and cuts sections where the section key changes.
     private mutating func replaceOrder(_ ids: [Int], sectionKeys: [Int64]) {
-        var newPositions = [Int](repeating: 0, count: ids.count)
+        var newPositions = [Int](repeating: -1, count: totalCount)
         for (position, id) in ids.enumerated() { newPositions[id] = position }
         var newSections: [Section] = []
         var start = 0

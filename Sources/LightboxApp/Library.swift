@@ -34,16 +34,28 @@ public struct Library: Sendable {
         for folder in folders { append(folder.files, in: folder.path) }
     }
 
-    public var count: Int { filesByID.count }
-    public var isEmpty: Bool { filesByID.isEmpty }
+    /// Items shown: all, or those the filter lets through.
+    public var count: Int { order.count }
+    public var isEmpty: Bool { order.isEmpty }
+    /// Every file found, shown or not.
+    public var totalCount: Int { filesByID.count }
+    /// The filter: names must hold these characters in this order (case aside); empty shows all.
+    public private(set) var filter: [UInt8] = []
     public var sectionCounts: [Int] { sections.map(\.items.count) }
 
     /// The file at a position on screen.
     public subscript(position: Int) -> ImageFile { filesByID[order[position]] }
     /// The id of the file at `position`.
     public func id(at position: Int) -> Int { order[position] }
-    /// The position of the file with id `id`.
+    /// The position of the file with id `id`, or -1 when the filter hides it.
     public func position(of id: Int) -> Int { positions[id] }
+
+    /// Shows only the files whose names match `query` (see `FuzzyMatch`); empty shows all.
+    /// - Complexity: O(*n* × *m*) to test the names, plus O(*n* log *n*) when sorted other than by scan order.
+    public mutating func setFilter(_ query: String) {
+        filter = FuzzyMatch.folded(Array(query.utf8))
+        arrange()
+    }
 
     /// Adds `newFiles`, found in `folder` after everything before. In the default arrangement
     /// they go at the end (to the last section when it is `folder`'s); otherwise the library is
@@ -56,7 +68,7 @@ public struct Library: Sendable {
     /// Adds several batches, re-arranging (when needed) once.
     public mutating func append(_ batches: [(files: [ImageFile], folder: ImagePath)]) {
         for batch in batches { append(batch.files, in: batch.folder, arranging: false) }
-        if !arrangement.keepsScanOrder && batches.contains(where: { !$0.files.isEmpty }) { arrange() }
+        if !(arrangement.keepsScanOrder && filter.isEmpty) && batches.contains(where: { !$0.files.isEmpty }) { arrange() }
     }
 
     mutating func append(_ newFiles: [ImageFile], in folder: ImagePath, arranging: Bool) {
@@ -68,7 +80,7 @@ public struct Library: Sendable {
         folderOfID.append(contentsOf: repeatElement(folderIndex, count: newFiles.count))
         datesTaken.append(contentsOf: repeatElement(nil, count: newFiles.count))
         aspectsByID.append(contentsOf: repeatElement(0, count: newFiles.count))
-        guard arrangement.keepsScanOrder else {
+        guard arrangement.keepsScanOrder && filter.isEmpty else {
             if arranging { arrange() }
             return
         }

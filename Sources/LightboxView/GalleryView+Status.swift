@@ -8,8 +8,16 @@ extension GalleryView {
         guard y >= 0 else { return }
         frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: Palette.status))
         var left = state.library.isEmpty ? " 0/0" : " \(state.cursor + 1)/\(state.library.count)"
+        if !state.filterText.isEmpty || state.isEditingFilter {
+            // The filter: typed after a slash, with how many of all match.
+            let cursor = state.isEditingFilter ? "▏" : ""
+            left = " /" + DisplayText.sanitized(state.filterText) + cursor + "  " + left.dropFirst() + " of \(state.library.totalCount)"
+        }
         if state.isScanning { left += " found, scanning…" }
-        if state.marks.count > 0 { left += "  ✓\(state.marks.count) marked" }
+        if state.markedCount > 0 {
+            left += "  ✓\(state.markedCount) marked"
+            if !state.hiddenMarks.isEmpty { left += " (\(state.hiddenMarks.count) hidden by the filter)" }
+        }
         let loading = state.loadingCount
         if loading > 0 { left += "  ⋯\(loading) loading" }
         let help = " ? help "

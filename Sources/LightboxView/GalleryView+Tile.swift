@@ -45,7 +45,21 @@ extension GalleryView {
         let text = prefix + DisplayText.truncatedMiddle(name, toWidth: tile.width - prefix.count)
         if isCursor || isMarked { frame.fill(x: tile.x, y: labelY, width: tile.width, height: 1, with: Cell(" ", style: style)) }
         let used = DisplayWidth.of(text)
-        frame.write(text, x: tile.x + alignment.offset(of: used, in: tile.width), y: labelY, style: style, maxWidth: tile.width)
+        let labelX = tile.x + alignment.offset(of: used, in: tile.width)
+        frame.write(text, x: labelX, y: labelY, style: style, maxWidth: tile.width)
+        // The characters the filter matched, underlined and bold.
+        if !state.filterText.isEmpty, let matched = FuzzyMatch.matchedCharacters(state.filterText, in: text) {
+            var x = labelX
+            for (i, character) in text.enumerated() {
+                let width = DisplayWidth.of(character)
+                if matched.contains(i), x + width <= tile.x + tile.width {
+                    var highlighted = style
+                    highlighted.attributes.formUnion([.underline, .bold])
+                    frame.write(String(character), x: x, y: labelY, style: highlighted)
+                }
+                x += width
+            }
+        }
     }
 
     /// A rectangle in content coordinates, on the screen: scrolled along the layout's axis, and

@@ -10,7 +10,9 @@ public enum GalleryView {
     public static func frame(for state: GalleryState, keys: KeyTable? = nil) -> Frame {
         let keys = keys ?? state.keyTable
         var frame = Frame(width: state.screenWidth, height: state.screenHeight)
-        if state.library.isEmpty {
+        if state.library.isEmpty && !state.filterText.isEmpty {
+            drawCentered(["No names match “\(DisplayText.sanitized(state.filterText))”", "Esc clears the filter"], in: &frame, height: state.gridHeight)
+        } else if state.library.isEmpty {
             let text = state.isScanning ? "Looking for images…" : "No images found."
             drawCentered([text, "q quits"], in: &frame, height: state.gridHeight)
         } else if state.isTooSmall {

@@ -154,6 +154,7 @@ enum InteractiveSession {
                 // After Ctrl-x, the next key is the key handler's.
                 let mapped: Action?
                 if state.isAwaitingHandlerKey, case .key(let key) = event { mapped = .keyHandler(key.name) }
+                else if state.isEditingFilter, case .key(let key) = event { mapped = filterAction(for: key, keys: state.keyTable) }
                 else { mapped = action(for: event, keys: state.keyTable) }
                 guard let action = mapped else { continue }
                 let effects = state.apply(action)
@@ -193,7 +194,7 @@ enum InteractiveSession {
                 scanInterval = max(0.1, 10 * lastScanTake.timeIntervalSince(start))
                 if !state.isScanning {
                     fds[3].fd = -1  // poll ignores it from now on
-                    if state.library.isEmpty { return finish(.nothingFound(state.scanProblems)) }
+                    if state.library.totalCount == 0 { return finish(.nothingFound(state.scanProblems)) }
                 }
             }
             if fds[4].fd >= 0 && fds[4].revents != 0 {
@@ -210,6 +211,18 @@ enum InteractiveSession {
                 lastPaint = Date()
                 dirty = false
             }
+        }
+    }
+
+    /// While the filter is typed: characters go to it, Backspace edits it, Enter keeps it, Esc
+    /// clears it; arrows, pages and Ctrl keys keep their meaning.
+    static func filterAction(for key: Key, keys: KeyTable) -> Action? {
+        switch key {
+        case .character(let c): return .filterInput(String(c))
+        case .backspace: return .filterBackspace
+        case .enter: return .acceptFilter
+        case .escape: return .cancelFilter
+        default: return keys.action(for: key)
         }
     }
 

@@ -530,5 +530,24 @@ else
     fail "exec: no grid" "$(screen | tail -2)"
 fi
 
+# 15. Filter then accept: / narrows the grid as the name is typed, Enter keeps the filter, the
+# marks made then are printed.
+start_shell 100 30
+launch lib
+if wait_for "1/40"; then
+    tm send-keys -t e2e / 1 0
+    wait_for "/10▏" && typed=yes || typed=no
+    tm send-keys -t e2e Enter a
+    wait_for "2 marked" && tm send-keys -t e2e Enter
+    wait_exit
+    if [ "$typed" = yes ] && [ "$(cat "$WORK/out")" = $'lib/city/IMG_10.jpg\nlib/landscapes/IMG_10.jpg' ] && [ "$(cat "$WORK/rc")" = 0 ]; then
+        pass "filter \"10\", mark all that match, accept: exactly those printed"
+    else
+        fail "filter then accept" "typed $typed: $(cat "$WORK/out")"
+    fi
+else
+    fail "filter: no grid" "$(screen | tail -2)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -111,3 +111,30 @@ import LightboxThumbnails
     #expect(state.markedPaths == [ImagePath("f/IMG_3.jpg"), ImagePath("f/IMG_7.jpg")])
     #expect(state.pendingMarks == [ImagePath("elsewhere.jpg")])
 }
+
+@Test func theFilterNarrowsAsTypedAndMarksSurviveIt() {
+    var state = GalleryState(library: library([12]), spec: threeColumns, width: 40, height: 20)
+    state.apply([.move(.right), .toggleMark, .move(.right), .move(.right), .toggleMark])   // IMG_2 and IMG_4
+    state.apply([.startFilter, .filterInput("i"), .filterInput("1")])
+    // IMG_1, IMG_10, IMG_11, IMG_12: fuzzy, case-insensitive.
+    #expect((0..<state.library.count).map { state.library[$0].path.description.split(separator: "/").last! } == ["IMG_1.jpg", "IMG_10.jpg", "IMG_11.jpg", "IMG_12.jpg"])
+    #expect(state.cursor == 0 && state.isEditingFilter)
+    #expect(state.markedCount == 2 && state.hiddenMarks.count == 2)
+    state.apply([.acceptFilter, .move(.right), .toggleMark])
+    #expect(!state.isEditingFilter && state.markedCount == 3)
+    // Accept prints every mark, hidden ones too, in the order found.
+    #expect(state.apply(.accept) == [.accept(["IMG_2", "IMG_4", "IMG_10"].map { ImagePath("photos/s0/\($0).jpg") })])
+    state.apply([.startFilter, .cancelFilter])
+    #expect(state.library.count == 12 && state.marks.count == 3 && state.hiddenMarks.isEmpty)
+    #expect(state.library[state.cursor].path.description == "photos/s0/IMG_10.jpg", "the cursor stays on its item")
+    state.apply([.startFilter, .filterInput("zz")])
+    #expect(state.library.isEmpty && state.library.totalCount == 12 && state.markedCount == 3)
+    #expect(state.apply(.toggleMark).isEmpty && state.markedCount == 3)
+}
+
+@Test func fuzzyMatching() {
+    #expect(FuzzyMatch.matches(FuzzyMatch.folded(Array("ig1".utf8)), Array("IMG_10.jpg".utf8)))
+    #expect(!FuzzyMatch.matches(FuzzyMatch.folded(Array("1m".utf8)), Array("IMG_10.jpg".utf8)))
+    #expect(FuzzyMatch.matchedCharacters("ig1", in: "IMG_10.jpg") == [0, 2, 4])
+    #expect(FuzzyMatch.matchedCharacters("x", in: "IMG_10.jpg") == nil)
+}

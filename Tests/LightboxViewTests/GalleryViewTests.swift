@@ -311,3 +311,18 @@ func decodeDemand(_ state: inout GalleryState) {
     #expect(frame.lines[0].hasPrefix("▍trip/"), "its card is pinned on the left: \(frame.lines[0])")
     #expect(frame.text.contains("30 images"))
 }
+
+@Test func theFilterShowsInTheStatusLineAndHighlightsMatches() {
+    var state = decodedState([12], width: 80, height: 24)
+    _ = state.apply(.toggleMark)
+    for action: Action in [.startFilter, .filterInput("1"), .filterInput("0")] { _ = state.apply(action) }
+    let frame = GalleryView.frame(for: state)
+    let status = frame.lines.last!
+    #expect(status.hasPrefix(" /10▏  1/1 of 12") && status.contains("1 hidden by the filter"), "\(status)")
+    // "1" and "0" of IMG_10.jpg are underlined.
+    let y = state.layout.frame(ofItem: 0).y + state.layout.boxFrame(ofItem: 0).height - state.scrollOffset
+    let underlined = (0..<frame.width).filter { frame[$0, y].style.attributes.contains(.underline) }.map { frame[$0, y].glyph }
+    #expect(underlined == ["1", "0"])
+    _ = state.apply(.filterInput("x"))
+    #expect(GalleryView.frame(for: state).text.contains("No names match “10x”"))
+}
