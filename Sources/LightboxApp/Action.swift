@@ -21,6 +21,12 @@ public enum Action: Hashable, Sendable {
     case toggleInfo
     /// Switch to the next layout: grid, masonry, strip.
     case cycleLayout
+    /// A digit of a count: `5j` moves five rows, `12G` goes to the twelfth item.
+    case countDigit(Int)
+    /// `n` / `N`: to the next or previous marked item.
+    case nextMark, previousMark
+    /// `'`: back to where the last jump started.
+    case jumpBack
     /// `/`: type a filter; the grid narrows to the names that match as it is typed.
     case startFilter
     case filterInput(String)

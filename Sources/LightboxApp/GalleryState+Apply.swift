@@ -71,6 +71,26 @@ extension GalleryState {
         }
     }
 
+    /// The moves `'` comes back from.
+    static let jumps: Set<Action> = [.move(.first), .move(.last), .move(.nextSection), .move(.previousSection), .nextMark, .previousMark]
+
+    /// An action after a count: moves repeat, `G` and `g` go to that item; others ignore it.
+    mutating func applyCounted(_ action: Action, count: Int) -> [Effect] {
+        switch action {
+        case .move(.first), .move(.last):
+            let origin = library.id(at: cursor)
+            moveCursor(to: min(max(0, count - 1), library.count - 1))
+            if library.id(at: cursor) != origin { jumpOrigin = origin }
+            return updatedDemand().map { [.load($0)] } ?? []
+        case .move, .pageDown, .pageUp, .halfPageDown, .halfPageUp, .nextMark, .previousMark:
+            var effects: [Effect] = []
+            for _ in 0..<min(count, 10_000) { effects = apply(action) }
+            return effects
+        default:
+            return apply(action)
+        }
+    }
+
     /// The actions that change marks.
     static let marksActions: Set<Action> = [.toggleMark, .toggleMarkAndAdvance, .toggleRange, .markAll, .markSection, .clearMarks]
 
@@ -86,7 +106,30 @@ extension GalleryState {
             }
             return []
         }
+        // A count applies to the action after it, then is gone.
+        if case .countDigit = action {} else if let count = pendingCount {
+            pendingCount = nil
+            return applyCounted(action, count: count)
+        }
+        let origin = library.id(at: cursor)
+        defer {
+            if Self.jumps.contains(action), library.id(at: cursor) != origin { jumpOrigin = origin }
+        }
         switch action {
+        case .countDigit(let digit):
+            guard digit > 0 || pendingCount != nil else { break }
+            pendingCount = min(9_999_999, (pendingCount ?? 0) * 10 + digit)
+            message = "count \(pendingCount!)"
+        case .nextMark, .previousMark:
+            if let next = marks.nextMarked(after: cursor, forward: action == .nextMark) { moveCursor(to: next) }
+            else { message = action == .nextMark ? "no marked item after this one" : "no marked item before this one" }
+        case .jumpBack:
+            guard let origin = jumpOrigin, origin < library.totalCount, library.position(of: origin) >= 0 else {
+                message = "no jump to go back from"
+                break
+            }
+            jumpOrigin = library.id(at: cursor)
+            moveCursor(to: library.position(of: origin))
         case .move(.up): moveVertically(.up)
         case .move(.down): moveVertically(.down)
         case .move(let movement): moveCursor(to: layout.destination(from: cursor, movement))

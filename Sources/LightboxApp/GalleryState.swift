@@ -30,6 +30,10 @@ public struct GalleryState: Sendable {
     public internal(set) var filterText = ""
     /// Whether keys go to the filter line.
     public internal(set) var isEditingFilter = false
+    /// A count typed before a move (`5j`), if any.
+    public internal(set) var pendingCount: Int?
+    /// Where the last jump (`G`, `g`, `n`, a section, a count) started, by id, for `'`.
+    var jumpOrigin: Int?
     /// Where a pending range mark started.
     public internal(set) var rangeAnchor: Int?
     public internal(set) var isShowingHelp = false

@@ -25,8 +25,12 @@ public struct KeyTable: Sendable {
         }
     }
 
-    /// The action bound to `key`, if any.
-    public func action(for key: Key) -> Action? { index[key] }
+    /// The action bound to `key`, if any. Digits bound to counts give their own value.
+    public func action(for key: Key) -> Action? {
+        let action = index[key]
+        if case .countDigit = action, case .character(let c) = key, let digit = c.wholeNumberValue { return .countDigit(digit) }
+        return action
+    }
 
     /// This table with `extra` bindings, which win over the standard ones for their keys.
     public func adding(_ extra: [KeyBinding]) -> KeyTable {
@@ -49,6 +53,10 @@ public struct KeyTable: Sendable {
         KeyBinding([.control("u")], .halfPageUp, "half page up"),
         KeyBinding([.character("g"), .home], .move(.first), "first image"),
         KeyBinding([.character("G"), .end], .move(.last), "last image"),
+        KeyBinding((0...9).map { .character(Character(String($0))) }, .countDigit(0), "count: 5j, 12G"),
+        KeyBinding([.character("n")], .nextMark, "next marked"),
+        KeyBinding([.character("N")], .previousMark, "previous marked"),
+        KeyBinding([.character("'")], .jumpBack, "back to before the last jump"),
         KeyBinding([.character("[")], .move(.previousSection), "previous section"),
         KeyBinding([.character("]")], .move(.nextSection), "next section"),
         KeyBinding([.character(" ")], .toggleMarkAndAdvance, "mark and go on"),

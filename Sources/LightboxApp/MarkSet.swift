@@ -66,6 +66,27 @@ public struct MarkSet: Hashable, Sendable {
         }
     }
 
+    /// The first marked item after `item` (or before it, going back), if any.
+    /// - Complexity: O(*n* / 64).
+    public func nextMarked(after item: Int, forward: Bool = true) -> Int? {
+        if forward {
+            var i = item + 1
+            while i < capacity {
+                let word = words[i >> 6] >> UInt64(i & 63)
+                if word != 0 { return i + word.trailingZeroBitCount }
+                i = (i | 63) + 1
+            }
+        } else {
+            var i = min(item, capacity) - 1
+            while i >= 0 {
+                let word = words[i >> 6] << UInt64(63 - (i & 63))
+                if word != 0 { return i - word.leadingZeroBitCount }
+                i = (i & ~63) - 1
+            }
+        }
+        return nil
+    }
+
     public mutating func removeAll() {
         words = Array(repeating: 0, count: words.count)
         count = 0

@@ -44,7 +44,11 @@ extension GalleryView {
 
     /// The help overlay, made from the key table: one column of keys, or two when one does not fit.
     static func drawHelp(_ keys: KeyTable, into frame: inout Frame, height: Int) {
-        let rows = keys.bindings.map { ($0.keys.map(\.name).joined(separator: " "), $0.help) }
+        let rows = keys.bindings.map { binding in
+            // A run of keys (the digits) shows as its ends.
+            let names = binding.keys.map(\.name)
+            return (names.count > 4 ? names.first! + "…" + names.last! : names.joined(separator: " "), binding.help)
+        }
         let keyWidth = rows.map { DisplayWidth.of($0.0) }.max() ?? 0
         let textWidth = rows.map { DisplayWidth.of($0.1) }.max() ?? 0
         let columnWidth = keyWidth + textWidth + 4

@@ -138,3 +138,27 @@ import LightboxThumbnails
     #expect(FuzzyMatch.matchedCharacters("ig1", in: "IMG_10.jpg") == [0, 2, 4])
     #expect(FuzzyMatch.matchedCharacters("x", in: "IMG_10.jpg") == nil)
 }
+
+@Test func countsMarksAndJumpsBack() {
+    var state = GalleryState(library: library([30]), spec: threeColumns, width: 40, height: 20)
+    #expect(KeyTable.standard.action(for: .character("7")) == .countDigit(7))
+    state.apply([.countDigit(5), .move(.right)])
+    #expect(state.cursor == 5 && state.pendingCount == nil)
+    state.apply([.countDigit(2), .move(.down)])
+    #expect(state.cursor == 11)
+    state.apply([.countDigit(1), .countDigit(2), .move(.last)])
+    #expect(state.cursor == 11, "12G: the twelfth item")
+    state.apply([.countDigit(0), .move(.right)])
+    #expect(state.cursor == 12, "a lone 0 is not a count")
+    state.apply([.toggleMark, .move(.first), .nextMark])
+    #expect(state.cursor == 12)
+    state.apply(.nextMark)
+    #expect(state.cursor == 12 && state.message == "no marked item after this one")
+    state.apply(.move(.last))
+    state.apply(.previousMark)
+    #expect(state.cursor == 12)
+    state.apply(.jumpBack)
+    #expect(state.cursor == 29, "back to where N started")
+    state.apply(.jumpBack)
+    #expect(state.cursor == 12)
+}
