@@ -21,6 +21,12 @@ public enum Action: Hashable, Sendable {
     case toggleInfo
     /// Switch to the next layout: grid, masonry, strip.
     case cycleLayout
+    /// `o`: show the cursor photo full-screen.
+    case openPreview
+    /// Back from the preview to the grid, at the photo shown.
+    case closePreview
+    /// Arrows in the preview: pan when zoomed, else the previous or next photo.
+    case pan(dx: Int, dy: Int)
     /// A digit of a count: `5j` moves five rows, `12G` goes to the twelfth item.
     case countDigit(Int)
     /// `n` / `N`: to the next or previous marked item.

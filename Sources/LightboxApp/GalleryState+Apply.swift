@@ -32,6 +32,12 @@ extension GalleryState {
                 return []
             }
         }
+        if preview != nil && !library.isEmpty {
+            switch action {
+            case .resize, .decoded, .suspend: break
+            default: return applyPreview(action)
+            }
+        }
         if Self.marksActions.contains(action) && !library.isEmpty {
             guard allowsMarks else {
                 message = "marking is off (--no-multi): Enter picks the photo under the cursor"
@@ -116,6 +122,10 @@ extension GalleryState {
             if Self.jumps.contains(action), library.id(at: cursor) != origin { jumpOrigin = origin }
         }
         switch action {
+        case .openPreview:
+            preview = Preview()
+            message = "h l: previous, next · + -: zoom · m: mark · Esc: back"
+        case .closePreview, .pan: break
         case .countDigit(let digit):
             guard digit > 0 || pendingCount != nil else { break }
             pendingCount = min(9_999_999, (pendingCount ?? 0) * 10 + digit)

@@ -6,6 +6,12 @@ extension GalleryState {
     /// direction, nearest first; cached and failed ones left out. Nil when unchanged.
     /// - Complexity: O(*v*) in the number of tiles in the window.
     mutating func updatedDemand() -> [DecodeRequest]? {
+        if preview != nil {
+            let requests = previewDemand
+            if requests == demand { return nil }
+            demand = requests
+            return requests
+        }
         guard !isTooSmall else {
             defer { demand = [] }
             return demand.isEmpty ? nil : []

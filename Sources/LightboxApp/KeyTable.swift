@@ -42,6 +42,23 @@ public struct KeyTable: Sendable {
         return KeyTable(kept + extra)
     }
 
+    /// The keys of the full-screen preview.
+    public static let preview = KeyTable([
+        KeyBinding([.character("h"), .character("k")], .move(.left), "previous photo"),
+        KeyBinding([.character("l"), .character("j")], .move(.right), "next photo"),
+        KeyBinding([.left], .pan(dx: -1, dy: 0), "pan left (or previous photo)"),
+        KeyBinding([.right], .pan(dx: 1, dy: 0), "pan right (or next photo)"),
+        KeyBinding([.up], .pan(dx: 0, dy: -1), "pan up"),
+        KeyBinding([.down], .pan(dx: 0, dy: 1), "pan down"),
+        KeyBinding([.character("+"), .character("=")], .zoomIn, "zoom in"),
+        KeyBinding([.character("-")], .zoomOut, "zoom out"),
+        KeyBinding([.character("m"), .character(" ")], .toggleMark, "mark / unmark"),
+        KeyBinding([.enter], .accept, "print marked (or this) and quit"),
+        KeyBinding([.escape, .character("q"), .character("o")], .closePreview, "back to the grid"),
+        KeyBinding([.control("c")], .cancel, "quit, print nothing"),
+        KeyBinding([.control("z")], .suspend, "suspend"),
+    ])
+
     public static let standard = KeyTable([
         KeyBinding([.left, .character("h")], .move(.left), "previous image"),
         KeyBinding([.right, .character("l")], .move(.right), "next image"),
@@ -73,6 +90,7 @@ public struct KeyTable: Sendable {
         KeyBinding([.character("Z")], .toggleAllSections, "collapse / expand all sections"),
         KeyBinding([.character("L")], .cycleLayout, "grid, masonry or strip layout"),
         KeyBinding([.character("i")], .toggleInfo, "show / hide the photo's details"),
+        KeyBinding([.character("o")], .openPreview, "show this photo full-screen"),
         KeyBinding([.character("/")], .startFilter, "filter by name (Enter keeps, Esc clears)"),
         KeyBinding([.character("x")], .exec(""), "run the --exec command"),
         KeyBinding([.control("x")], .keyHandlerPrefix, "then a key: the key handler"),

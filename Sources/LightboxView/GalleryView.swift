@@ -10,6 +10,10 @@ public enum GalleryView {
     public static func frame(for state: GalleryState, keys: KeyTable? = nil) -> Frame {
         let keys = keys ?? state.keyTable
         var frame = Frame(width: state.screenWidth, height: state.screenHeight)
+        if state.preview != nil && !state.library.isEmpty {
+            drawPreview(state, into: &frame)
+            return frame
+        }
         if state.library.isEmpty && !state.filterText.isEmpty {
             drawCentered(["No names match “\(DisplayText.sanitized(state.filterText))”", "Esc clears the filter"], in: &frame, height: state.gridHeight)
         } else if state.library.isEmpty {

@@ -155,6 +155,13 @@ enum InteractiveSession {
                 let mapped: Action?
                 if state.isAwaitingHandlerKey, case .key(let key) = event { mapped = .keyHandler(key.name) }
                 else if state.isEditingFilter, case .key(let key) = event { mapped = filterAction(for: key, keys: state.keyTable) }
+                else if state.preview != nil {
+                    switch event {
+                    case .key(let key): mapped = KeyTable.preview.action(for: key)
+                    case .resize(let width, let height): mapped = .resize(width: width, height: height)
+                    case .mouse(let mouse): mapped = mouse.kind == .press ? nil : .pan(dx: mouse.kind == .wheelDown ? 1 : -1, dy: 0)
+                    }
+                }
                 else { mapped = action(for: event, keys: state.keyTable) }
                 guard let action = mapped else { continue }
                 let effects = state.apply(action)

@@ -549,5 +549,27 @@ else
     fail "filter: no grid" "$(screen | tail -2)"
 fi
 
+# 16. Preview then mark: o shows the photo full-screen, l the next one, m marks it, Esc goes back
+# to the grid at that photo.
+start_shell 100 30
+launch lib
+if wait_for "1/40"; then
+    tm send-keys -t e2e o
+    wait_for "Esc grid" && opened=yes || opened=no
+    tm send-keys -t e2e l m
+    wait_for "2/40  ✓" && marked=yes || marked=no
+    tm send-keys -t e2e Escape
+    wait_for "2/40  ✓1 marked" && back=yes || back=no
+    tm send-keys -t e2e Enter
+    wait_exit
+    if [ "$opened$marked$back" = yesyesyes ] && [ "$(cat "$WORK/out")" = "lib/abstract/IMG_2.jpg" ]; then
+        pass "preview: next photo, mark it, back to the grid at it, accept prints it"
+    else
+        fail "preview then mark" "opened $opened marked $marked back $back: $(cat "$WORK/out"); $(screen | tail -1)"
+    fi
+else
+    fail "preview: no grid" "$(screen | tail -2)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -162,3 +162,26 @@ import LightboxThumbnails
     state.apply(.jumpBack)
     #expect(state.cursor == 12)
 }
+
+@Test func thePreviewShowsOnePhotoZoomsPansMarksAndReturnsToItsPlace() {
+    var state = GalleryState(library: library([20]), spec: threeColumns, width: 80, height: 25)
+    state.apply([.move(.right), .openPreview])
+    #expect(state.preview == Preview())
+    #expect(state.demand.map(\.item) == [1, 2, 0], "the photo first, then its neighbours")
+    #expect(state.demand.allSatisfy { $0.box == PixelSize(width: 80, height: 48) })
+    // A big picture arrives: zooming in asks for it larger and pans stay on it.
+    let big = Thumbnail(width: 80, height: 48, pixels: [UInt8](repeating: 9, count: 80 * 48 * 3))
+    state.apply(.decoded(state.demand[0], .decoded(big)))
+    state.apply(.zoomIn)
+    #expect(state.preview?.zoom == 2 && state.previewBox == PixelSize(width: 160, height: 96))
+    #expect(state.demand.first?.box == PixelSize(width: 160, height: 96))
+    state.apply([.pan(dx: 1, dy: 1), .pan(dx: 1, dy: 1), .pan(dx: 5, dy: 5)])
+    #expect(state.preview!.panX <= 160 - 80 && state.preview!.panY <= 96 - 48 && state.preview!.panX > 0)
+    #expect(state.cursor == 1, "zoomed, arrows pan instead of changing photos")
+    state.apply([.move(.right), .toggleMark])
+    #expect(state.cursor == 2 && state.preview == Preview() && state.marks.sorted == [2])
+    state.apply(.closePreview)
+    #expect(state.preview == nil && state.cursor == 2)
+    state.apply([.openPreview, .pan(dx: -1, dy: 0)])
+    #expect(state.cursor == 1, "not zoomed, the arrows go through the photos")
+}

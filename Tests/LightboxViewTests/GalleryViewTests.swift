@@ -326,3 +326,16 @@ func decodeDemand(_ state: inout GalleryState) {
     _ = state.apply(.filterInput("x"))
     #expect(GalleryView.frame(for: state).text.contains("No names match “10x”"))
 }
+
+@Test func thePreviewFillsTheScreenWithThePhoto() {
+    var state = GalleryState(library: library([3]), spec: spec, width: 40, height: 12)
+    _ = state.apply(.openPreview)
+    #expect(GalleryView.frame(for: state).text.contains("⋯"), "a placeholder until a picture is there")
+    let request = state.demand[0]
+    let (w, h) = (request.box.width, request.box.height)
+    _ = state.apply(.decoded(request, .decoded(Thumbnail(width: w, height: h, pixels: TestImages.solid(width: w, height: h, 250, 10, 10)))))
+    let frame = GalleryView.frame(for: state)
+    let red = TerminalColor.rgb(250, 10, 10)
+    #expect((0..<11).allSatisfy { y in (0..<40).allSatisfy { frame[$0, y].style.background == red } })
+    #expect(frame.lines.last!.hasPrefix(" 1/3  ") && frame.lines.last!.hasSuffix("Esc grid "))
+}

@@ -1,0 +1,105 @@
+import LightboxLayout
+import LightboxThumbnails
+
+/// The full-screen view of one photo: how far it is zoomed and where the view sits on it.
+public struct Preview: Hashable, Sendable {
+    /// 1 fits the screen; 2, 4 and 8 magnify.
+    public var zoom = 1
+    /// The top-left of the view on the zoomed picture, in its pixels.
+    public var panX = 0
+    public var panY = 0
+
+    public init(zoom: Int = 1, panX: Int = 0, panY: Int = 0) {
+        self.zoom = zoom
+        self.panX = panX
+        self.panY = panY
+    }
+}
+
+extension GalleryState {
+    /// The most pixels a preview decode asks for on a side.
+    static let previewPixelLimit = 4096
+
+    /// The pixel box the photo is fitted to in the preview: the screen above the status line,
+    /// two pixels a cell vertically, times the zoom (capped).
+    public var previewBox: PixelSize {
+        let zoom = preview?.zoom ?? 1
+        return PixelSize(width: min(Self.previewPixelLimit, max(1, screenWidth) * zoom),
+                         height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * 2 * zoom))
+    }
+
+    /// Where a picture of `size` pixels sits in the zoomed preview box: its drawn size, fitted.
+    public func previewDrawnSize(of size: PixelSize) -> PixelSize {
+        let box = previewBox
+        guard size.width > 0, size.height > 0 else { return box }
+        return size.width * box.height >= size.height * box.width
+            ? PixelSize(width: box.width, height: max(1, size.height * box.width / size.width))
+            : PixelSize(width: max(1, size.width * box.height / size.height), height: box.height)
+    }
+
+    /// Applies an action while the preview shows.
+    mutating func applyPreview(_ action: Action) -> [Effect] {
+        guard var current = preview else { return [] }
+        switch action {
+        case .closePreview:
+            preview = nil
+            scrollCursorIntoView()
+        case .zoomIn, .zoomOut:
+            let zoom = action == .zoomIn ? min(8, current.zoom * 2) : max(1, current.zoom / 2)
+            // Keep the middle of the view where it was.
+            let factor = Double(zoom) / Double(current.zoom)
+            let width = screenWidth, height = (screenHeight - 1) * 2
+            current.panX = Int((Double(current.panX + width / 2) * factor).rounded()) - width / 2
+            current.panY = Int((Double(current.panY + height / 2) * factor).rounded()) - height / 2
+            current.zoom = zoom
+            preview = current
+            clampPan()
+            message = zoom == 1 ? "fit to the screen" : "zoom \(zoom)x: arrows pan"
+        case .pan(let dx, let dy):
+            guard current.zoom > 1 else {
+                // Not zoomed: the arrows go through the photos.
+                if dx != 0 { cursor = max(0, min(library.count - 1, cursor + dx)) }
+                break
+            }
+            current.panX += dx * max(1, screenWidth / 4)
+            current.panY += dy * max(1, (screenHeight - 1) / 2)
+            preview = current
+            clampPan()
+        case .move(.left), .move(.right):
+            cursor = max(0, min(library.count - 1, cursor + (action == .move(.right) ? 1 : -1)))
+            preview = Preview()
+        case .toggleMark, .toggleMarkAndAdvance:
+            // Marks go through the usual rules (--multi, --no-multi); the preview stays.
+            preview = nil
+            let effects = apply(.toggleMark)
+            preview = current
+            return effects + (updatedDemand().map { [.load($0)] } ?? [])
+        case .accept: return [.accept(acceptedPaths)]
+        case .cancel: return [.cancel]
+        default: break
+        }
+        return updatedDemand().map { [.load($0)] } ?? []
+    }
+
+    /// Keeps the view on the zoomed picture.
+    mutating func clampPan() {
+        guard var current = preview else { return }
+        let drawn = previewDrawnSize(of: thumbnails.closest(to: previewKey).map { PixelSize(width: $0.width, height: $0.height) } ?? previewBox)
+        current.panX = max(0, min(current.panX, drawn.width - screenWidth))
+        current.panY = max(0, min(current.panY, drawn.height - (screenHeight - 1) * 2))
+        preview = current
+    }
+
+    /// The cache key of the cursor photo at the preview's size.
+    public var previewKey: ThumbnailKey { ThumbnailKey(file: library[cursor], box: previewBox) }
+
+    /// What the preview wants decoded: the photo on screen, then its neighbours.
+    var previewDemand: [DecodeRequest] {
+        guard preview != nil, !library.isEmpty else { return [] }
+        return [cursor, cursor + 1, cursor - 1].filter { $0 >= 0 && $0 < library.count }.compactMap { item in
+            let key = ThumbnailKey(file: library[item], box: previewBox)
+            guard failure(at: item) == nil, !thumbnails.contains(key) else { return nil }
+            return DecodeRequest(item: library.id(at: item), file: library[item], box: previewBox)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import LightboxApp
+import LightboxTerminal
+import LightboxThumbnails
+
+extension GalleryView {
+    /// The preview: the cursor photo as large as the screen allows (or zoomed and panned), its
+    /// name and place in the status line. A smaller thumbnail shows scaled up until the right
+    /// size is decoded.
+    static func drawPreview(_ state: GalleryState, into frame: inout Frame) {
+        guard let preview = state.preview else { return }
+        let height = max(0, frame.height - 1)
+        frame.fill(x: 0, y: 0, width: frame.width, height: height, with: Cell(" ", style: CellStyle(background: Palette.letterboxColor)))
+        if let reason = state.failure(at: state.cursor) {
+            drawBroken(reason, x: 0, y: 0, width: frame.width, height: height, into: &frame, clipHeight: height)
+        } else if let image = state.thumbnails.closest(to: state.previewKey) {
+            let drawn = state.previewDrawnSize(of: PixelSize(width: image.width, height: image.height))
+            // The zoomed picture is centred when smaller than the screen, else seen from the pan.
+            let viewWidth = frame.width, viewHeight = height * 2
+            let originX = drawn.width <= viewWidth ? -(viewWidth - drawn.width) / 2 : preview.panX
+            let originY = drawn.height <= viewHeight ? -(viewHeight - drawn.height) / 2 : preview.panY
+            func color(_ px: Int, _ py: Int) -> TerminalColor {
+                let vx = originX + px, vy = originY + py
+                guard vx >= 0, vx < drawn.width, vy >= 0, vy < drawn.height else { return Palette.letterboxColor }
+                let (r, g, b) = image.pixel(x: vx * image.width / drawn.width, y: vy * image.height / drawn.height)
+                return .rgb(r, g, b)
+            }
+            for row in 0..<height {
+                for column in 0..<frame.width {
+                    let upper = color(column, row * 2), lower = color(column, row * 2 + 1)
+                    frame[column, row] = upper == lower
+                        ? Cell(" ", style: CellStyle(background: lower))
+                        : Cell("▀", style: CellStyle(foreground: upper, background: lower))
+                }
+            }
+        } else {
+            drawPlaceholder(x: 0, y: 0, width: frame.width, height: height, into: &frame, clipHeight: height)
+        }
+        // Status: place, name, zoom, mark.
+        let y = frame.height - 1
+        frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: Palette.status))
+        var left = " \(state.cursor + 1)/\(state.library.count)  "
+        if state.marks.contains(state.cursor) { left += "✓ " }
+        let zoom = preview.zoom > 1 ? "  \(preview.zoom)x" : ""
+        let right = zoom + "  Esc grid "
+        let x = frame.write(left, x: 0, y: y, style: Palette.status)
+        let room = max(0, frame.width - x - DisplayWidth.of(right))
+        let text = state.message ?? DisplayText.sanitized(bytes: state.library[state.cursor].path.bytes)
+        frame.write(DisplayText.truncatedMiddle(DisplayText.sanitized(text), toWidth: room), x: x, y: y, style: Palette.status)
+        frame.write(right, x: max(0, frame.width - DisplayWidth.of(right)), y: y, style: Palette.status)
+    }
+}
