@@ -26,6 +26,10 @@ static inline int lb_err(void) { return ERR; }
 static inline mmask_t lb_mouse_mask(void) {
     return BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED;
 }
+/// Modifier bits of a mouse event: 1 shift, 2 control, 4 alt.
+static inline int lb_mouse_modifiers(mmask_t state) {
+    return ((state & BUTTON_SHIFT) ? 1 : 0) | ((state & BUTTON_CTRL) ? 2 : 0) | ((state & BUTTON_ALT) ? 4 : 0);
+}
 static inline int lb_mouse_kind(mmask_t state) {
     if (state & BUTTON4_PRESSED) return 4;   // wheel up
     if (state & BUTTON5_PRESSED) return 5;   // wheel down

@@ -56,8 +56,13 @@ public enum Action: Hashable, Sendable {
     case cancel
     case suspend
     case resize(width: Int, height: Int)
-    /// A click at a screen cell.
+    /// A click at a screen cell: on a tile it moves the cursor there, on a header to its section.
     case click(x: Int, y: Int)
+    /// A double click: a tile opens in the preview, a header collapses or expands.
+    case doubleClick(x: Int, y: Int)
+    /// Shift-click marks from the cursor to the tile; Ctrl-click marks or unmarks the tile.
+    case shiftClick(x: Int, y: Int)
+    case controlClick(x: Int, y: Int)
     /// Wheel scrolling, in lines (negative is up).
     case scroll(lines: Int)
     case decoded(DecodeRequest, DecodeResult)

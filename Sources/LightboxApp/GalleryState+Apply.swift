@@ -38,7 +38,7 @@ extension GalleryState {
             default: return applyPreview(action)
             }
         }
-        if Self.marksActions.contains(action) && !library.isEmpty {
+        if Self.changesMarks(action) && !library.isEmpty {
             guard allowsMarks else {
                 message = "marking is off (--no-multi): Enter picks the photo under the cursor"
                 return []
@@ -98,7 +98,12 @@ extension GalleryState {
     }
 
     /// The actions that change marks.
-    static let marksActions: Set<Action> = [.toggleMark, .toggleMarkAndAdvance, .toggleRange, .markAll, .markSection, .clearMarks]
+    static func changesMarks(_ action: Action) -> Bool {
+        switch action {
+        case .toggleMark, .toggleMarkAndAdvance, .toggleRange, .markAll, .markSection, .clearMarks, .shiftClick, .controlClick: return true
+        default: return false
+        }
+    }
 
     /// Applies an action once the help is closed and there is something to act on.
     mutating func applyToLibrary(_ action: Action) -> [Effect] {
@@ -197,6 +202,17 @@ extension GalleryState {
         case .suspend: return [.suspend]
         case .resize(let w, let h): resize(width: w, height: h)
         case .click(let x, let y): click(x: x, y: y)
+        case .doubleClick(let x, let y): doubleClick(x: x, y: y)
+        case .shiftClick(let x, let y):
+            if case .item(let item) = hit(x: x, y: y) {
+                marks.set(min(item, cursor)..<(max(item, cursor) + 1), marked: true)
+                moveCursor(to: item)
+            }
+        case .controlClick(let x, let y):
+            if case .item(let item) = hit(x: x, y: y) {
+                marks.toggle(item)
+                moveCursor(to: item)
+            }
         case .scroll(let lines): scroll(by: lines)
         case .scanned, .metadataRead, .startFilter, .filterInput, .filterBackspace, .acceptFilter, .cancelFilter: break
         case .toggleInfo:
@@ -328,14 +344,49 @@ extension GalleryState {
         scrollCursorIntoView()
     }
 
-    mutating func click(x: Int, y: Int) {
-        guard y >= 0, y < gridHeight, x < gridAreaWidth, !isTooSmall else { return }
+    /// What is at a screen cell: a tile, or a section's header.
+    enum Hit: Equatable {
+        case item(Int)
+        case header(Int)
+    }
+
+    /// The tile or header at screen cell (x, y), if any; the pinned header covers what is under it.
+    func hit(x: Int, y: Int) -> Hit? {
+        guard y >= 0, y < gridHeight, x >= 0, x < gridAreaWidth, !isTooSmall, !library.isEmpty else { return nil }
         let along = layout.axis == .vertical ? y : x - Self.gridInset
-        if let pinned = layout.pinnedHeader(atOffset: scrollOffset), pinned.y == 0, along < layout.pinnedHeaderLength {
-            return  // the pinned header covers that place
+        if let pinned = layout.pinnedHeader(atOffset: scrollOffset), along >= pinned.y, along < pinned.y + layout.pinnedHeaderLength {
+            return .header(pinned.section)
         }
-        let item = layout.axis == .vertical ? layout.item(atX: x - Self.gridInset, y: scrollOffset + y)
-                                            : layout.item(atX: scrollOffset + x - Self.gridInset, y: y)
-        if let item { moveCursor(to: item) }
+        let contentX = layout.axis == .vertical ? x - Self.gridInset : scrollOffset + x - Self.gridInset
+        let contentY = layout.axis == .vertical ? scrollOffset + y : y
+        if let item = layout.item(atX: contentX, y: contentY) { return .item(item) }
+        if let s = layout.section(atOffset: layout.axis == .vertical ? contentY : contentX) {
+            let header = layout.headerFrame(ofSection: s)
+            if contentY >= header.y && contentY < header.maxY && contentX >= header.x - Self.gridInset && contentX < header.maxX { return .header(s) }
+        }
+        return nil
+    }
+
+    mutating func click(x: Int, y: Int) {
+        switch hit(x: x, y: y) {
+        case .item(let item): moveCursor(to: item)
+        case .header(let s): moveCursor(to: layout.items(inSection: s).lowerBound)
+        case nil: break
+        }
+    }
+
+    /// Double click: a tile opens full-screen; a header collapses or expands its section.
+    mutating func doubleClick(x: Int, y: Int) {
+        switch hit(x: x, y: y) {
+        case .item(let item):
+            moveCursor(to: item)
+            preview = Preview()
+        case .header(let s):
+            cursor = layout.items(inSection: s).lowerBound
+            let title = library.sections[s].title
+            if collapsedTitles.remove(title) == nil { collapsedTitles.insert(title) }
+            relayout()
+        case nil: break
+        }
     }
 }

@@ -180,7 +180,10 @@ public final class CursesTerminal {
             var event = MEVENT()
             guard getmouse(&event) == OK else { return nil }
             switch lb_mouse_kind(event.bstate) {
-            case 1: return .mouse(MouseEvent(kind: .press, x: Int(event.x), y: Int(event.y)))
+            case 1:
+                let modifiers = lb_mouse_modifiers(event.bstate)
+                return .mouse(MouseEvent(kind: .press, x: Int(event.x), y: Int(event.y),
+                                         isShift: modifiers & 1 != 0, isControl: modifiers & 2 != 0))
             case 4: return .mouse(MouseEvent(kind: .wheelUp, x: Int(event.x), y: Int(event.y)))
             case 5: return .mouse(MouseEvent(kind: .wheelDown, x: Int(event.x), y: Int(event.y)))
             default: return nil

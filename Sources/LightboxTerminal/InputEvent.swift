@@ -35,11 +35,15 @@ public struct MouseEvent: Hashable, Sendable {
     public var kind: Kind
     public var x: Int
     public var y: Int
+    public var isShift: Bool
+    public var isControl: Bool
 
-    public init(kind: Kind, x: Int, y: Int) {
+    public init(kind: Kind, x: Int, y: Int, isShift: Bool = false, isControl: Bool = false) {
         self.kind = kind
         self.x = x
         self.y = y
+        self.isShift = isShift
+        self.isControl = isControl
     }
 }
 

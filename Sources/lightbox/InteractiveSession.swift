@@ -114,6 +114,7 @@ enum InteractiveSession {
                    pollfd(fd: scan.wakeDescriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: reader.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         var lastMetadata = Date.distantPast
+        var lastPress: (x: Int, y: Int, time: Date)? = nil
         // Each batch of metadata may re-sort or re-lay the whole library: batches come at most
         // every quarter second, or ten times as long as the last one took, so keys stay quick.
         var metadataInterval = 0.25
@@ -160,6 +161,19 @@ enum InteractiveSession {
                     case .key(let key): mapped = KeyTable.preview.action(for: key)
                     case .resize(let width, let height): mapped = .resize(width: width, height: height)
                     case .mouse(let mouse): mapped = mouse.kind == .press ? nil : .pan(dx: mouse.kind == .wheelDown ? 1 : -1, dy: 0)
+                    }
+                }
+                else if case .mouse(let mouse) = event, mouse.kind == .press {
+                    // Modifiers first; a second press on the same cell soon after is a double click.
+                    let now = Date()
+                    if mouse.isShift { mapped = .shiftClick(x: mouse.x, y: mouse.y) }
+                    else if mouse.isControl { mapped = .controlClick(x: mouse.x, y: mouse.y) }
+                    else if let last = lastPress, last.x == mouse.x, last.y == mouse.y, now.timeIntervalSince(last.time) < 0.4 {
+                        mapped = .doubleClick(x: mouse.x, y: mouse.y)
+                        lastPress = nil
+                    } else {
+                        mapped = .click(x: mouse.x, y: mouse.y)
+                        lastPress = (mouse.x, mouse.y, now)
                     }
                 }
                 else { mapped = action(for: event, keys: state.keyTable) }

@@ -571,5 +571,26 @@ else
     fail "preview: no grid" "$(screen | tail -2)"
 fi
 
+# 17. Mouse: a double click previews the tile, Ctrl-click marks one, Shift-click marks a range.
+start_shell 120 40
+launch lib
+if wait_for "1/40"; then
+    click() { tm send-keys -t e2e -l $'\e[M'"$(printf "\\x$1\\x$2\\x26")"; tm send-keys -t e2e -l $'\e[M'"$(printf "\\x23\\x$2\\x26")"; }
+    click 20 41; click 20 41                  # double click at column 32, row 5
+    wait_for "Esc grid" && previewed=yes || previewed=no
+    tm send-keys -t e2e Escape
+    wait_for "help" && click 30 55            # Ctrl-click at column 52
+    wait_for "1 marked" && click 24 2d        # Shift-click at column 12
+    wait_for "3 marked" && tm send-keys -t e2e Enter
+    wait_exit
+    if [ "$previewed" = yes ] && [ "$(cat "$WORK/out")" = $'lib/abstract/IMG_1.jpg\nlib/abstract/IMG_2.jpg\nlib/abstract/IMG_3.jpg' ]; then
+        pass "double click previews, Ctrl-click marks, Shift-click marks a range"
+    else
+        fail "mouse modifiers" "previewed $previewed: $(cat "$WORK/out"); $(screen | tail -1)"
+    fi
+else
+    fail "mouse: no grid" "$(screen | tail -2)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -64,8 +64,8 @@ let ragged = library([7, 2, 20])
     let target = state.layout.frame(ofItem: 4)
     state.apply(.click(x: target.x + GalleryState.gridInset + 2, y: target.y - state.scrollOffset + 1))
     #expect(state.cursor == 4)
-    state.apply(.click(x: 0, y: 0))  // a header: nothing
-    #expect(state.cursor == 4)
+    state.apply(.click(x: 0, y: 0))  // a header: its section's first photo
+    #expect(state.cursor == 0)
 }
 
 @Test func wheelScrollsAndBringsTheCursorAlong() {

@@ -185,3 +185,29 @@ import LightboxThumbnails
     state.apply([.openPreview, .pan(dx: -1, dy: 0)])
     #expect(state.cursor == 1, "not zoomed, the arrows go through the photos")
 }
+
+@Test func clicksMoveMarkRangePreviewAndFoldSections() {
+    var state = GalleryState(library: library([7, 20]), spec: threeColumns, width: 40, height: 30)
+    func cell(of item: Int) -> (x: Int, y: Int) {
+        let frame = state.layout.frame(ofItem: item)
+        return (frame.x + GalleryState.gridInset + 2, frame.y - state.scrollOffset + 1)
+    }
+    var c = cell(of: 4)
+    state.apply(.click(x: c.x, y: c.y))
+    #expect(state.cursor == 4)
+    c = cell(of: 8)
+    state.apply(.shiftClick(x: c.x, y: c.y))
+    #expect(state.marks.sorted == [4, 5, 6, 7, 8] && state.cursor == 8)
+    c = cell(of: 5)
+    state.apply(.controlClick(x: c.x, y: c.y))
+    #expect(state.marks.sorted == [4, 6, 7, 8])
+    // A header: a click goes to its section, a double click folds it.
+    let header = state.layout.headerTop(ofSection: 1) - state.scrollOffset
+    state.apply([.move(.first), .click(x: 5, y: header)])
+    #expect(state.cursor == 7)
+    state.apply(.doubleClick(x: 5, y: state.layout.headerTop(ofSection: 1) - state.scrollOffset))
+    #expect(state.layout.collapsed == [false, true])
+    c = cell(of: 2)
+    state.apply(.doubleClick(x: c.x, y: c.y))
+    #expect(state.cursor == 2 && state.preview != nil)
+}
