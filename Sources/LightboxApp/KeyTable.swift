@@ -42,6 +42,33 @@ public struct KeyTable: Sendable {
         return KeyTable(kept + extra)
     }
 
+    /// Every action a key can be bound to, by the name the settings file and the README use.
+    public static let actionsByName: [String: Action] = [
+        "left": .move(.left), "right": .move(.right), "up": .move(.up), "down": .move(.down),
+        "page-down": .pageDown, "page-up": .pageUp, "half-page-down": .halfPageDown, "half-page-up": .halfPageUp,
+        "first": .move(.first), "last": .move(.last), "previous-section": .move(.previousSection), "next-section": .move(.nextSection),
+        "next-mark": .nextMark, "previous-mark": .previousMark, "jump-back": .jumpBack,
+        "mark-and-advance": .toggleMarkAndAdvance, "mark": .toggleMark, "range": .toggleRange, "mark-all": .markAll,
+        "mark-section": .markSection, "clear-marks": .clearMarks, "bigger": .zoomIn, "smaller": .zoomOut,
+        "sort": .cycleSort, "reverse": .toggleReverse, "collapse": .toggleSection, "collapse-all": .toggleAllSections,
+        "layout": .cycleLayout, "info": .toggleInfo, "preview": .openPreview, "filter": .startFilter,
+        "key-handler": .keyHandlerPrefix, "help": .toggleHelp, "accept": .accept, "cancel": .cancel, "suspend": .suspend,
+    ]
+
+    /// A key by the name users write: a character, `ctrl-X`, `space`, `enter`, `tab` or `esc`.
+    public static func key(named text: String) -> Key? {
+        switch text.lowercased() {
+        case "space": return .character(" ")
+        case "enter": return .enter
+        case "tab": return .tab
+        case "esc", "escape": return .escape
+        default: break
+        }
+        if text.count == 1, let c = text.first { return .character(c) }
+        if text.lowercased().hasPrefix("ctrl-"), text.count == 6, let c = text.last?.lowercased().first, c.isLetter { return .control(c) }
+        return nil
+    }
+
     /// The keys of the full-screen preview.
     public static let preview = KeyTable([
         KeyBinding([.character("h"), .character("k")], .move(.left), "previous photo"),

@@ -21,8 +21,10 @@ struct Options {
     var exitsQuietlyWhenEmpty = false
     var markFrom: ImagePath? = nil
     var marksFile: ImagePath? = nil
-    /// Keys bound to commands (`--bind`, `--exec`).
+    /// Keys bound to commands and actions (the settings file, `--bind`, `--exec`).
     var commandBindings: [KeyBinding] = []
+    /// Lines of the settings file that could not be read.
+    var configurationProblems: [String] = []
     var spec: GridSpec = .standard
     var arrangement = Arrangement()
     var showsFooters = false
@@ -94,8 +96,17 @@ struct Options {
     """
 
     /// Parses raw argument bytes (paths must not pass through a lossy String conversion).
-    static func parse(_ arguments: [[UInt8]]) throws -> Options {
+    static func parse(_ arguments: [[UInt8]], configuration: Configuration = Configuration()) throws -> Options {
         var options = Options()
+        // The settings file first; the command line wins.
+        if let spec = configuration.spec { options.spec = spec }
+        if let mode = configuration.layoutMode { options.layoutMode = mode }
+        if let sections = configuration.sections { options.arrangement.sections = sections }
+        if let sort = configuration.sort { options.arrangement.sort = sort }
+        if let reversed = configuration.isReversed { options.arrangement.isReversed = reversed }
+        if let footers = configuration.showsFooters { options.showsFooters = footers }
+        options.commandBindings = configuration.bindings
+        options.configurationProblems = configuration.problems
         var index = 0
         var onlyPaths = false
         func value(for name: String) throws -> String {

@@ -1,5 +1,6 @@
 import LightboxApp
 import LightboxThumbnails
+import LightboxView
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,11 +30,27 @@ func reportNothingFound(_ problems: [String], options: Options) -> Int32 {
     return !options.paths.isEmpty && problems.count == options.paths.count ? 2 : 1
 }
 
+/// The settings file, `$XDG_CONFIG_HOME/lightbox/config` (or `~/.config/lightbox/config`), if any;
+/// its colours and `NO_COLOR` set the theme.
+func loadConfiguration() -> Configuration {
+    func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+    var configuration = Configuration()
+    let folder = variable("XDG_CONFIG_HOME") ?? variable("HOME").map { $0 + "/.config" }
+    if let folder, case .success(let bytes) = FileReader.read(ImagePath(folder + "/lightbox/config"), limit: 1 << 20) {
+        configuration = Configuration(parsing: String(decoding: bytes, as: UTF8.self))
+    }
+    var theme = Theme.standard
+    for (slot, rgb) in configuration.colors { theme.set(slot, to: .rgb(rgb.0, rgb.1, rgb.2)) }
+    if variable("NO_COLOR") != nil { theme.colorsText = false }
+    Palette.theme = theme
+    return configuration
+}
+
 func main() -> Int32 {
     signal(SIGPIPE, SIG_IGN)  // a closed pipe (a reader gone, a decoder crashed) is an error to handle, not death
     let options: Options
     do {
-        options = try Options.parse(rawArguments)
+        options = try Options.parse(rawArguments, configuration: loadConfiguration())
     } catch {
         Output.error("\(error)\nTry 'lightbox --help'.")
         return 2

@@ -1,0 +1,133 @@
+import Foundation
+import LightboxLayout
+import LightboxTerminal
+
+/// The settings file, `$XDG_CONFIG_HOME/lightbox/config`: one `key = value` a line, `#` starts a
+/// comment. Command-line options win over it. A line that cannot be read is reported with its
+/// number and skipped; nothing in the file can stop Lightbox from starting.
+///
+/// ```
+/// columns = adaptive:18-26
+/// spacing = 1,2
+/// layout = masonry          # grid, masonry or strip
+/// sections = month          # folder, date, month, year or none
+/// sort = date               # name, date, mtime or size
+/// reverse = no
+/// footers = yes
+/// bind = J:next-section     # any key to any action (see `KeyTable.actionsByName`)
+/// bind = x:exec:gimp {+}    # or to a command
+/// color.accent = #78beff    # accent, mark, header, status, overlay (NO_COLOR turns text colour off)
+/// ```
+public struct Configuration: Sendable {
+    public var spec: GridSpec?
+    public var layoutMode: LayoutMode?
+    public var sections: Arrangement.Sections?
+    public var sort: Arrangement.Sort?
+    public var isReversed: Bool?
+    public var showsFooters: Bool?
+    public var bindings: [KeyBinding] = []
+    /// Colours by slot name, as red, green, blue.
+    public var colors: [String: (UInt8, UInt8, UInt8)] = [:]
+    /// What could not be read, as "config line N: …".
+    public var problems: [String] = []
+
+    public init() {}
+
+    /// Reads the text of a settings file.
+    /// - Complexity: O(*n*) in its length.
+    public init(parsing text: String) {
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = String(rawLine).trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("#") || line.isEmpty { continue }
+            // A comment runs from " # " to the end (a colour's "#" is not one), except in a command.
+            if !line.contains(":exec:"), let comment = line.range(of: " # ") ?? (line.hasSuffix(" #") ? line.range(of: " #", options: .backwards) : nil) {
+                line = String(line[..<comment.lowerBound]).trimmingCharacters(in: .whitespaces)
+            }
+            do {
+                try read(line)
+            } catch let error as ConfigurationError {
+                problems.append("config line \(number + 1): \(error.message)")
+            } catch {}
+        }
+    }
+
+    struct ConfigurationError: Error { var message: String }
+
+    mutating func read(_ line: String) throws {
+        guard let equals = line.firstIndex(of: "=") else { throw ConfigurationError(message: "not key = value: '\(line)'") }
+        let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+        let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        func choice<T: RawRepresentable & CaseIterable>(_: T.Type) throws -> T where T.RawValue == String {
+            guard let parsed = T(rawValue: value) else {
+                throw ConfigurationError(message: "\(key): '\(value)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return parsed
+        }
+        func yesNo() throws -> Bool {
+            switch value.lowercased() {
+            case "yes", "true", "on", "1": return true
+            case "no", "false", "off", "0": return false
+            default: throw ConfigurationError(message: "\(key): '\(value)' is not yes or no")
+            }
+        }
+        switch key {
+        case "columns":
+            do { spec = try GridSpec(parsing: value, rowSpacing: spec?.rowSpacing ?? 1, columnSpacing: spec?.columnSpacing ?? 2) }
+            catch { throw ConfigurationError(message: "columns: \(error)") }
+        case "spacing":
+            do {
+                let spacing = try GridSpec.spacing(parsing: value)
+                spec = GridSpec(columns: (spec ?? .standard).columns, rowSpacing: spacing.row, columnSpacing: spacing.column)
+            } catch { throw ConfigurationError(message: "spacing: \(error)") }
+        case "layout": layoutMode = try choice(LayoutMode.self)
+        case "sections": sections = try choice(Arrangement.Sections.self)
+        case "sort": sort = try choice(Arrangement.Sort.self)
+        case "reverse": isReversed = try yesNo()
+        case "footers": showsFooters = try yesNo()
+        case "bind": bindings.append(try Self.binding(value))
+        default:
+            if key.hasPrefix("color.") {
+                let slot = String(key.dropFirst("color.".count))
+                guard Self.colorSlots.contains(slot) else {
+                    throw ConfigurationError(message: "unknown colour '\(slot)'; use \(Self.colorSlots.joined(separator: ", "))")
+                }
+                guard let rgb = Self.color(value) else { throw ConfigurationError(message: "\(key): '\(value)' is not #rrggbb") }
+                colors[slot] = rgb
+            } else {
+                throw ConfigurationError(message: "unknown setting '\(key)'")
+            }
+        }
+    }
+
+    /// The colours the UI lets the settings change.
+    public static let colorSlots = ["accent", "mark", "header", "status", "overlay"]
+
+    static func color(_ text: String) -> (UInt8, UInt8, UInt8)? {
+        guard text.count == 7, text.first == "#", let value = UInt32(text.dropFirst(), radix: 16) else { return nil }
+        return (UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
+    }
+
+    /// `KEY:ACTION` or `KEY:exec:COMMAND`.
+    public static func binding(_ text: String) throws -> KeyBinding {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex || text.hasPrefix("::") else {
+            throw ConfigurationError(message: "bind: '\(text)' is not KEY:ACTION or KEY:exec:COMMAND")
+        }
+        // A key may itself be ":".
+        let keyEnd = text.hasPrefix("::") ? text.index(after: text.startIndex) : colon
+        let keyText = String(text[..<keyEnd])
+        let rest = String(text[text.index(after: keyEnd)...])
+        guard let key = KeyTable.key(named: keyText) else {
+            throw ConfigurationError(message: "bind: '\(keyText)' is not a key (a character, ctrl-X, space, enter, tab, esc)")
+        }
+        if rest.hasPrefix("exec:") {
+            let command = String(rest.dropFirst("exec:".count))
+            guard !command.isEmpty else { throw ConfigurationError(message: "bind: no command after exec:") }
+            return KeyBinding([key], .exec(command), "run: " + command)
+        }
+        guard let action = KeyTable.actionsByName[rest] else {
+            throw ConfigurationError(message: "bind: unknown action '\(rest)'; see the README for the names")
+        }
+        let help = KeyTable.standard.bindings.first { $0.action == action }?.help ?? rest
+        return KeyBinding([key], action, help)
+    }
+}

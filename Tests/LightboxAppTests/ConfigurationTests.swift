@@ -1,0 +1,51 @@
+import Testing
+import LightboxApp
+import LightboxLayout
+import LightboxTerminal
+
+@Test func theSettingsFileIsReadAndBadLinesAreReportedByNumber() {
+    let text = """
+    # a comment
+    columns = fixed:12:leading,flexible   # trailing comment
+    spacing = 0,1
+    layout = masonry
+    sections = month
+    sort = date
+    reverse = yes
+    footers = on
+    bind = J:next-section
+    bind = x:exec:printf '#%s\\n' {+}
+    color.accent = #ff8800
+
+    colums = 3
+    layout = sideways
+    bind = J:fly
+    color.accent = orange
+    just words
+    """
+    let configuration = Configuration(parsing: text)
+    #expect(configuration.spec == GridSpec(columns: [GridItem(.fixed(12), alignment: .leading), GridItem(.flexible(minimum: 1, maximum: Int.max))],
+                                           rowSpacing: 0, columnSpacing: 1))
+    #expect(configuration.layoutMode == .masonry && configuration.sections == .month && configuration.sort == .date)
+    #expect(configuration.isReversed == true && configuration.showsFooters == true)
+    #expect(configuration.bindings.map(\.action) == [.move(.nextSection), .exec("printf '#%s\\n' {+}")])
+    #expect(configuration.bindings.first?.keys == [.character("J")])
+    #expect(configuration.colors["accent"].map { [$0.0, $0.1, $0.2] } == [255, 136, 0])
+    #expect(configuration.problems == [
+        "config line 13: unknown setting 'colums'",
+        "config line 14: layout: 'sideways' is not one of grid, masonry, strip",
+        "config line 15: bind: unknown action 'fly'; see the README for the names",
+        "config line 16: color.accent: 'orange' is not #rrggbb",
+        "config line 17: not key = value: 'just words'",
+    ])
+}
+
+@Test func everyStandardActionHasAName() {
+    let named = Set(KeyTable.actionsByName.values)
+    for binding in KeyTable.standard.bindings {
+        switch binding.action {
+        case .countDigit, .exec: continue
+        default: #expect(named.contains(binding.action), "\(binding.help) has no name for the settings file")
+        }
+    }
+}
