@@ -44,56 +44,14 @@ struct Options {
     var isDecodeWorker = false
     var showsHelp = false
     var showsVersion = false
+    var showsManual = false
+    /// `--completions SHELL`.
+    var completionShell: String? = nil
 
     struct UsageError: Error, CustomStringConvertible { var description: String }
 
-    static let usage = """
-    Usage: lightbox [OPTIONS] [PATH...]
-
-    Shows the images under PATH (folders recursively; default: the current folder, or the list of
-    paths on standard input when it is not a terminal or PATH is -) as a grid of thumbnails. Mark
-    some and press Enter: their paths are printed to stdout, one per line.
-
-    Options:
-      -c, --columns SPEC      N (N equal columns), or a comma list of adaptive[:MIN[-MAX]],
-                              flexible[:MIN[-MAX]] and fixed:W, each optionally :leading,
-                              :center or :trailing (cells; default adaptive:16-24)
-          --spacing ROW,COL   blank lines between rows, cells between columns (default 1,2)
-          --sections KIND     folder (default), date, month, year or none
-          --sort KEY          name (default: by path, naturally), date (taken, else modified),
-                              mtime or size
-      -r, --reverse           reverse the order (sections and items)
-          --layout MODE       grid (default: rows of equal tiles), masonry (columns of tiles
-                              at their pictures' own shapes) or strip (rows scrolling sideways)
-          --footers           end each section with a line of counts, pinned to the bottom
-      -0, --print0            end each printed path with NUL instead of a newline
-          --read0             the list on standard input is NUL-separated (find -print0)
-      -m, --multi[=MAX]       allow marking (the default), at most MAX items
-          --no-multi          no marking: Enter prints the photo under the cursor
-      -1, --select-1          with exactly one image, print it at once without the UI
-          --exit-0            with no images, exit 1 at once without a message
-          --bind KEY:exec:CMD run CMD on the marked paths (or the cursor's) when KEY is pressed;
-                              {} is the cursor's path and {+} the selection, shell-quoted
-          --exec CMD          the same, on x
-          --mark-from FILE    pre-mark the paths FILE lists (one a line, or NUL-separated)
-          --marks-file FILE   keep FILE holding the marks, rewritten on every change
-          --snapshot WxH      print the first screen at W columns x H rows as ANSI text and exit
-          --cache-mb N        memory for decoded thumbnails, in MB (default 128)
-          --max-megapixels N  refuse images larger than N megapixels (default 100)
-          --no-disk-cache     neither read nor write the shared thumbnail cache
-          --cache-dir DIR     use DIR as the thumbnail cache (default $XDG_CACHE_HOME/thumbnails)
-          --stats             on exit, print to stderr where thumbnails came from
-          --warm              fill the thumbnail cache for every image under PATH, then exit
-          --decoders KIND     process (default: a crash or hang in an image library costs one
-                              file) or thread (in this process; faster to start)
-          --decode-timeout S  seconds a decoder process may spend on one file (default 5)
-      -h, --help              show this help
-          --version           show the version
-
-    Keys: arrows/hjkl move, Space marks, v range, a all, A section, u clear, +/- size,
-          Enter accepts, q/Esc/Ctrl-C cancel, ? shows all keys.
-    Exit: 0 accepted, 1 no images, 2 error, 130 cancelled.
-    """
+    /// `--help`, made from the option table.
+    static var usage: String { Documentation.usage }
 
     /// Parses raw argument bytes (paths must not pass through a lossy String conversion).
     static func parse(_ arguments: [[UInt8]], configuration: Configuration = Configuration()) throws -> Options {
@@ -168,6 +126,11 @@ struct Options {
                 case "--decode-worker": options.isDecodeWorker = true
                 case "-h", "--help": options.showsHelp = true
                 case "--version": options.showsVersion = true
+                case "--man": options.showsManual = true
+                case "--completions":
+                    let shell = try argument()
+                    guard Documentation.completions(for: shell) != nil else { throw UsageError(description: "--completions: '\(shell)' is not bash, zsh or fish") }
+                    options.completionShell = shell
                 default: throw UsageError(description: "unknown option '\(text)'")
                 }
             }

@@ -61,6 +61,8 @@ func main() -> Int32 {
     }
     if options.showsHelp { Output.write(Array((Options.usage + "\n").utf8)); return 0 }
     if options.showsVersion { Output.write(Array("lightbox \(version)\n".utf8)); return 0 }
+    if options.showsManual { Output.write(Array(Documentation.manPage(version: version).utf8)); return 0 }
+    if let shell = options.completionShell, let script = Documentation.completions(for: shell) { Output.write(Array(script.utf8)); return 0 }
 
     if options.warms {
         let scan = options.readsStandardInput ? Scanner().scan(listIn: 0, separator: options.readsNul ? 0 : 10)

@@ -3,6 +3,7 @@
 # Usage: run.sh PATH-TO-LIGHTBOX
 set -uo pipefail
 BIN=$(realpath "${1:-.build/release/lightbox}")
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
 SAMPLES=$(dirname "$BIN")/lightbox-samples
 WORK=$(mktemp -d)
 SOCKET="lightbox-e2e-$$"
@@ -590,6 +591,37 @@ if wait_for "1/40"; then
     fi
 else
     fail "mouse: no grid" "$(screen | tail -2)"
+fi
+
+# 18. One option table: every option the completions list is one the parser takes; the help lists
+# them all; the manual page renders; the bash completion is valid; make install puts everything in place.
+bad=""
+while read -r line; do
+    name=$(sed -n 's/.* -l \([a-z0-9-]*\).*/\1/p' <<< "$line")
+    [ -z "$name" ] && continue
+    value=()
+    if grep -q -- " -x -a '" <<< "$line"; then value=("$(sed -n "s/.* -x -a '\([a-z0-9]*\).*/\1/p" <<< "$line")")
+    elif grep -q -- " -r -F" <<< "$line"; then value=(/tmp)
+    elif grep -q -- " -r " <<< "$line"; then
+        case $name in columns) value=(3) ;; spacing) value=(1,2) ;; exec) value=(true) ;; bind) value=(x:exec:true) ;;
+                     snapshot) value=(80x24) ;; *) value=(5) ;; esac
+    fi
+    "$BIN" "--$name" "${value[@]}" --version >/dev/null 2>&1 || bad="$bad --$name"
+    grep -q -- "--$name" <<< "$("$BIN" --help)" || bad="$bad (help lacks --$name)"
+done < <("$BIN" --completions fish)
+count=$("$BIN" --completions fish | grep -c -- ' -l ')
+if [ -z "$bad" ] && [ "$count" -ge 30 ] && man -l <("$BIN" --man) 2>/dev/null | grep -q "EXIT STATUS" && bash -n <("$BIN" --completions bash); then
+    pass "all $count options in the table parse and show in --help; the man page renders; bash completion is valid"
+else
+    fail "option table" "$bad (count $count)"
+fi
+if make -s -C "$REPO" install PREFIX="$WORK/prefix" >/dev/null 2>&1 \
+   && [ -x "$WORK/prefix/bin/lightbox" ] && [ -s "$WORK/prefix/share/man/man1/lightbox.1" ] \
+   && [ -s "$WORK/prefix/share/bash-completion/completions/lightbox" ] && [ -s "$WORK/prefix/share/zsh/site-functions/_lightbox" ] \
+   && [ -s "$WORK/prefix/share/fish/vendor_completions.d/lightbox.fish" ]; then
+    pass "make install PREFIX=... installs the binary, the man page and three completions"
+else
+    fail "make install" "$(ls -R "$WORK/prefix" 2>&1 | head -5)"
 fi
 
 echo "$passed passed, $failed failed"
