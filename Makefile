@@ -1,6 +1,6 @@
 # Lightbox: `make run` opens the sample library, `make test` runs every test.
 SHELL := /bin/bash
-APT_PACKAGES := pkg-config libncurses-dev ncurses-term libvips-dev libturbojpeg0-dev zlib1g-dev
+APT_PACKAGES := pkg-config libncurses-dev ncurses-term libvips-dev libturbojpeg0-dev zlib1g-dev libchafa-dev
 TEST_PACKAGES := tmux python3 man-db
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
@@ -48,7 +48,7 @@ test-asan: test-deps
 
 ## The thumbnail provider's and decoder pool's concurrency tests under ThreadSanitizer.
 test-tsan: test-deps
-	swift test --sanitize=thread --filter "ThumbnailProvider|WorkerPool|workIsTaken|resultsArrive|aConcurrentReader|theWorkerLoop"
+	swift test --sanitize=thread --filter "ThumbnailProvider|WorkerPool|workIsTaken|resultsArrive|aConcurrentReader|theWorkerLoop|aBackgroundScan|aScanStuck|theMetadataReader"
 
 ## Figures beside timg, chafa, djpeg and vipsthumbnail, on a generated corpus (about 6 GB, made once).
 bench-deps:

@@ -21,6 +21,8 @@ public enum Action: Hashable, Sendable {
     case toggleInfo
     /// Switch to the next layout: grid, masonry, strip.
     case cycleLayout
+    /// Draw pictures with the next symbol set: half blocks, quadrants, sextants, braille, ASCII.
+    case cycleSymbols
     /// `o`: show the cursor photo full-screen.
     case openPreview
     /// Back from the preview to the grid, at the photo shown.

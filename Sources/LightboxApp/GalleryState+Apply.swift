@@ -231,6 +231,10 @@ extension GalleryState {
             isAwaitingHandlerKey = false
             if key == Key.escape.name { return [] }
             return [.runKeyHandler(key: key, paths: acceptedPaths)]
+        case .cycleSymbols:
+            let sets = SymbolSet.allCases
+            symbols = sets[(sets.firstIndex(of: symbols)! + 1) % sets.count]
+            message = "pictures in " + ["half": "half blocks", "quadrant": "quadrants", "sextant": "sextants", "braille": "braille", "ascii": "ASCII"][symbols.rawValue]!
         case .cycleLayout:
             let modes = LayoutMode.allCases
             setLayoutMode(modes[(modes.firstIndex(of: layoutMode)! + 1) % modes.count])

@@ -29,9 +29,10 @@ extension GalleryState {
         var requests: [DecodeRequest] = []
         for item in order where layout.isShown(item) && failure(at: item) == nil {
             let key = thumbnailKey(ofItem: item)
-            if thumbnails.thumbnail(for: key) != nil { continue }  // also marks it recently used
+            // Cached (and, for symbols, rendered in the current set) needs nothing; this also marks it used.
+            if let cached = thumbnails.thumbnail(for: key), symbols == .half || cached.cells?.symbols == symbols { continue }
             // Requests name the file's id: results that arrive after a re-sort still find it.
-            requests.append(DecodeRequest(item: library.id(at: item), file: library[item], box: key.box))
+            requests.append(DecodeRequest(item: library.id(at: item), file: library[item], box: key.box, symbols: symbols))
         }
         if requests == demand { return nil }
         demand = requests

@@ -30,6 +30,8 @@ public struct GalleryState: Sendable {
     public internal(set) var filterText = ""
     /// Whether keys go to the filter line.
     public internal(set) var isEditingFilter = false
+    /// The glyphs thumbnails are drawn with.
+    public var symbols = SymbolSet.half
     /// The full-screen preview, when it shows.
     public internal(set) var preview: Preview?
     /// A count typed before a move (`5j`), if any.

@@ -1,3 +1,5 @@
+import LightboxThumbnails
+
 /// One command-line option as data: the parser, `--help`, the man page and the shell
 /// completions are all made from `OptionTable.all`, so they cannot disagree.
 public struct OptionSpec: Sendable {
@@ -62,6 +64,7 @@ public enum OptionTable {
             OptionSpec("cache-dir", value: "DIR", path: true, "use DIR as the thumbnail cache (default $XDG_CACHE_HOME/thumbnails)"),
             OptionSpec("decoders", value: "KIND", choices: ["process", "thread"], "process (default: a crash or hang in an image library costs one file) or thread"),
             OptionSpec("decode-timeout", value: "S", "seconds a decoder process may spend on one file (default 5)"),
+            OptionSpec("graphics", value: "MODE", choices: SymbolSet.allCases.map(\.rawValue), "draw pictures in half blocks (default), quadrant, sextant, braille or ascii symbols (t cycles them)"),
             OptionSpec("warm", "fill the thumbnail cache for every image under PATH, then exit"),
         ]),
         ("Other", [

@@ -4,6 +4,8 @@ public struct Thumbnail: Hashable, Sendable {
     public var height: Int
     /// Row-major RGB, three bytes a pixel.
     public var pixels: [UInt8]
+    /// The picture as terminal symbols, rendered off the UI thread for a symbol set other than half blocks.
+    public var cells: SymbolCells?
 
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 3, "pixel buffer does not match \(width)x\(height)")
@@ -12,8 +14,15 @@ public struct Thumbnail: Hashable, Sendable {
         self.pixels = pixels
     }
 
-    /// Memory held by the pixels.
-    public var byteCount: Int { pixels.count }
+    /// Memory held by the pixels and the cells.
+    public var byteCount: Int { pixels.count + (cells.map { $0.glyphs.count * 12 } ?? 0) }
+
+    /// The picture's size in cells when fitted to a box of `columns` by `rows` cells (a cell is
+    /// one pixel wide and two tall), and so the cells a symbol rendering has.
+    public func fittedCells(columns: Int, rows: Int) -> (columns: Int, rows: Int) {
+        let fitted = Self.fittedSize(width: width, height: height, in: PixelSize(width: columns, height: rows * 2))
+        return (max(1, fitted.width), max(1, (fitted.height + 1) / 2))
+    }
 
     /// The colour at (x, y).
     public func pixel(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {

@@ -6,11 +6,14 @@ public struct DecodeRequest: Hashable, Sendable {
     public var item: Int
     public var file: ImageFile
     public var box: PixelSize
+    /// The glyphs the picture is wanted in; besides half blocks, the provider renders them.
+    public var symbols: SymbolSet
 
-    public init(item: Int, file: ImageFile, box: PixelSize) {
+    public init(item: Int, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half) {
         self.item = item
         self.file = file
         self.box = box
+        self.symbols = symbols
     }
 
     public var key: ThumbnailKey { ThumbnailKey(file: file, box: box) }
@@ -107,7 +110,13 @@ public final class ThumbnailProvider: @unchecked Sendable {
             let request = pending.removeLast()
             running.insert(request.key)
             condition.unlock()
-            let result = decoder.decode(request.file, fitting: request.box)
+            var result = decoder.decode(request.file, fitting: request.box)
+            // Symbols are rendered here too, off the UI thread, and kept with the pixels.
+            if request.symbols != .half, case .decoded(var thumbnail) = result {
+                let size = thumbnail.fittedCells(columns: request.box.width, rows: request.box.height / 2)
+                thumbnail.cells = SymbolCells.render(thumbnail, columns: size.columns, rows: size.rows, symbols: request.symbols)
+                result = .decoded(thumbnail)
+            }
             condition.lock()
             running.remove(request.key)
             if !wanted.contains(request.key) {

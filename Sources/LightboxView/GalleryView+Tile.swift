@@ -17,8 +17,14 @@ extension GalleryView {
         if let reason = state.failure(at: item) {
             drawBroken(reason, x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
         } else if let thumbnail = state.thumbnails.closest(to: state.thumbnailKey(ofItem: item)) {
-            drawPicture(thumbnail, x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment,
-                        into: &frame, clipHeight: state.gridHeight)
+            if state.symbols != .half, let cells = thumbnail.cells, cells.symbols == state.symbols,
+               cells.columns <= tile.width, cells.rows <= boxHeight {
+                drawCells(cells, x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment,
+                          into: &frame, clipHeight: state.gridHeight)
+            } else {
+                drawPicture(thumbnail, x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment,
+                            into: &frame, clipHeight: state.gridHeight)
+            }
         } else {
             drawPlaceholder(x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
         }
@@ -92,6 +98,21 @@ extension GalleryView {
                 frame[x + column, y + row] = upper == lower
                     ? Cell(" ", style: CellStyle(background: lower))
                     : Cell("▀", style: CellStyle(foreground: upper, background: lower))
+            }
+        }
+    }
+
+    /// A picture rendered as symbols by libchafa, placed in its box like `drawPicture` places pixels.
+    static func drawCells(_ cells: SymbolCells, x: Int, y: Int, width: Int, height: Int, alignment: GridItem.Alignment,
+                          into frame: inout Frame, clipHeight: Int) {
+        fillBox(x: x, y: y, width: width, height: height, style: CellStyle(background: Palette.letterboxColor), into: &frame, clipHeight: clipHeight)
+        let left = x + alignment.offset(of: cells.columns, in: width), top = y + (height - cells.rows) / 2
+        for row in 0..<cells.rows where top + row >= 0 && top + row < clipHeight {
+            for column in 0..<cells.columns where frame.contains(x: left + column, y: top + row) {
+                let cell = cells.cell(x: column, y: row)
+                frame[left + column, top + row] = Cell(String(cell.glyph), style: CellStyle(
+                    foreground: .rgb(cell.foreground.0, cell.foreground.1, cell.foreground.2),
+                    background: .rgb(cell.background.0, cell.background.1, cell.background.2)))
             }
         }
     }

@@ -46,6 +46,7 @@ enum InteractiveSession {
         var state = GalleryState(library: Library(arrangement: options.arrangement), spec: options.spec, width: size.width, height: size.height,
                                  cacheBudget: options.cacheBytes, isScanning: true)
         state.showsFooters = options.showsFooters
+        state.symbols = options.symbols
         state.scanProblems += options.configurationProblems
         state.setLayoutMode(options.layoutMode)
         try options.configurePicking(&state)

@@ -29,6 +29,7 @@ struct Options {
     var arrangement = Arrangement()
     var showsFooters = false
     var layoutMode = LayoutMode.grid
+    var symbols = SymbolSet.half
     var printsNul = false
     var snapshotSize: (width: Int, height: Int)? = nil
     var cacheBytes = 128 << 20
@@ -92,6 +93,7 @@ struct Options {
                 case "-r", "--reverse": options.arrangement.isReversed = true
                 case "--footers": options.showsFooters = true
                 case "--layout": options.layoutMode = try parseChoice(try argument(), name: name)
+                case "--graphics": options.symbols = try parseChoice(try argument(), name: name)
                 case "-0", "--print0": options.printsNul = true
                 case "--read0": options.readsNul = true
                 case "-m", "--multi":

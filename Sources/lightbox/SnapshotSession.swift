@@ -14,6 +14,7 @@ enum SnapshotSession {
         var state = GalleryState(library: Library(arrangement: options.arrangement), spec: options.spec, width: size.width, height: size.height,
                                  cacheBudget: options.cacheBytes, isScanning: true)
         state.showsFooters = options.showsFooters
+        state.symbols = options.symbols
         state.scanProblems += options.configurationProblems
         state.setLayoutMode(options.layoutMode)
         do { try options.configurePicking(&state) } catch {

@@ -180,3 +180,30 @@ func makeTreeDeeperThanPathMax(in dir: TemporaryDirectory) throws -> ImagePath {
         #expect(result.problems.count == 1)
     }
 }
+
+@Test func theMetadataReaderReadsInOrderWithUrgentOnesFirst() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = TestImages.withMetadata(main: try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 1, 2, 3), width: 8, height: 8), TestMetadata())
+    var requests: [MetadataRequest] = []
+    for i in 0..<40 {
+        let path = try dir.file("\(i).jpg")
+        try TestImages.bytes(photo, at: path)
+        requests.append(MetadataRequest(id: i, file: ImageFile(path: ImagePath(path), byteCount: Int64(photo.count), modified: 0, format: .jpeg)))
+    }
+    let reader = MetadataReader()
+    reader.enqueue(Array(requests[0..<20]))
+    reader.readFirst(requests[39])
+    reader.enqueue(Array(requests[20..<39]))
+    var results: [MetadataResult] = []
+    let deadline = Date(timeIntervalSinceNow: 10)
+    while results.count < 40 && Date() < deadline {
+        var ready = pollfd(fd: reader.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&ready, 1, 200)
+        results += reader.take()
+    }
+    reader.stop()
+    #expect(results.count == 40 && Set(results.map(\.id)) == Set(0..<40))
+    #expect(results.allSatisfy { $0.metadata?.model == "Test Camera 1" && $0.size == PixelSize(width: 8, height: 8) })
+    #expect(results.firstIndex { $0.id == 39 }! < results.firstIndex { $0.id == 30 }!, "the urgent one comes before later ones")
+}

@@ -339,3 +339,22 @@ func decodeDemand(_ state: inout GalleryState) {
     #expect((0..<11).allSatisfy { y in (0..<40).allSatisfy { frame[$0, y].style.background == red } })
     #expect(frame.lines.last!.hasPrefix(" 1/3  ") && frame.lines.last!.hasSuffix("Esc grid "))
 }
+
+@Test func symbolPicturesDrawTheirCellsAndTheKeyCyclesSets() {
+    var state = GalleryState(library: library([2]), spec: spec, width: 40, height: 14)
+    _ = state.apply(.cycleSymbols)
+    #expect(state.symbols == .quadrant && state.message == "pictures in quadrants")
+    #expect(state.demand.allSatisfy { $0.symbols == .quadrant })
+    for request in state.demand {
+        var thumbnail = Thumbnail(width: request.box.width, height: request.box.height, pixels: TestImages.solid(width: request.box.width, height: request.box.height, 0, 200, 0))
+        let size = thumbnail.fittedCells(columns: request.box.width, rows: request.box.height / 2)
+        thumbnail.cells = SymbolCells(symbols: .quadrant, columns: size.columns, rows: size.rows,
+                                      glyphs: Array(repeating: 0x259A, count: size.columns * size.rows),
+                                      colors: Array(repeating: 0x00C800, count: size.columns * size.rows * 2))
+        _ = state.apply(.decoded(request, .decoded(thumbnail)))
+    }
+    #expect(GalleryView.frame(for: state).text.contains("▚"))
+    // Another set: what is cached in quadrants is asked for again.
+    _ = state.apply(.cycleSymbols)
+    #expect(state.symbols == .sextant && !state.demand.isEmpty)
+}

@@ -1,0 +1,68 @@
+import CChafa
+
+/// The glyphs a picture is drawn with in the terminal.
+public enum SymbolSet: String, Hashable, Sendable, CaseIterable {
+    /// Upper half blocks, two pixels a cell: drawn by Lightbox itself, everywhere.
+    case half
+    /// Quadrants (and halves): four pixels a cell, in most fonts.
+    case quadrant
+    /// Sextants: six pixels a cell; they need a font that has them (Unicode 13).
+    case sextant
+    /// Braille dots: fine lines, few colours.
+    case braille
+    /// Letters and punctuation only, for terminals and fonts without block glyphs.
+    case ascii
+
+    var chafaValue: Int32 {
+        switch self {
+        case .half: Int32(LB_SYMBOLS_HALF)
+        case .quadrant: Int32(LB_SYMBOLS_QUADRANT)
+        case .sextant: Int32(LB_SYMBOLS_SEXTANT)
+        case .braille: Int32(LB_SYMBOLS_BRAILLE)
+        case .ascii: Int32(LB_SYMBOLS_ASCII)
+        }
+    }
+}
+
+/// A picture rendered as terminal cells by libchafa: a glyph and two colours a cell.
+public struct SymbolCells: Hashable, Sendable {
+    public var symbols: SymbolSet
+    public var columns: Int
+    public var rows: Int
+    /// Code points, row by row.
+    public var glyphs: [UInt32]
+    /// Foreground and background of each cell, as 0xRRGGBB.
+    public var colors: [UInt32]
+
+    public init(symbols: SymbolSet, columns: Int, rows: Int, glyphs: [UInt32], colors: [UInt32]) {
+        precondition(glyphs.count == columns * rows && colors.count == 2 * glyphs.count, "cells do not match \(columns)x\(rows)")
+        self.symbols = symbols
+        self.columns = columns
+        self.rows = rows
+        self.glyphs = glyphs
+        self.colors = colors
+    }
+
+    /// The glyph and colours of cell (x, y).
+    public func cell(x: Int, y: Int) -> (glyph: Character, foreground: (UInt8, UInt8, UInt8), background: (UInt8, UInt8, UInt8)) {
+        let i = y * columns + x
+        let glyph = Unicode.Scalar(glyphs[i]).map(Character.init) ?? " "
+        func rgb(_ value: UInt32) -> (UInt8, UInt8, UInt8) { (UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)) }
+        return (glyph, rgb(colors[i * 2]), rgb(colors[i * 2 + 1]))
+    }
+
+    /// `thumbnail` rendered in `columns` by `rows` cells of `symbols` (true colour); nil when
+    /// chafa cannot.
+    /// - Complexity: O(*w* × *h*) in the pixels, plus chafa's symbol matching per cell.
+    public static func render(_ thumbnail: Thumbnail, columns: Int, rows: Int, symbols: SymbolSet) -> SymbolCells? {
+        guard columns > 0, rows > 0, columns * rows <= 1 << 20, thumbnail.width > 0, thumbnail.height > 0 else { return nil }
+        var glyphs = [UInt32](repeating: 32, count: columns * rows)
+        var colors = [UInt32](repeating: 0, count: columns * rows * 2)
+        let result = thumbnail.pixels.withUnsafeBufferPointer { pixels in
+            lb_chafa_render(pixels.baseAddress, Int32(thumbnail.width), Int32(thumbnail.height), Int32(columns), Int32(rows),
+                            symbols.chafaValue, &glyphs, &colors)
+        }
+        guard result == 0 else { return nil }
+        return SymbolCells(symbols: symbols, columns: columns, rows: rows, glyphs: glyphs, colors: colors)
+    }
+}
