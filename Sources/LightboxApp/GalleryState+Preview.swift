@@ -98,8 +98,11 @@ extension GalleryState {
         guard preview != nil, !library.isEmpty else { return [] }
         return [cursor, cursor + 1, cursor - 1].filter { $0 >= 0 && $0 < library.count }.compactMap { item in
             let key = ThumbnailKey(file: library[item], box: previewBox)
-            guard failure(at: item) == nil, !thumbnails.contains(key) else { return nil }
-            return DecodeRequest(item: library.id(at: item), file: library[item], box: previewBox)
+            // Symbols only when not zoomed: a zoomed view is a crop of the pixels.
+            let wanted: SymbolSet = preview?.zoom == 1 ? symbols : .half
+            if let cached = thumbnails.peek(key), wanted == .half || cached.cells?.symbols == wanted { return nil }
+            guard failure(at: item) == nil else { return nil }
+            return DecodeRequest(item: library.id(at: item), file: library[item], box: previewBox, symbols: wanted)
         }
     }
 }

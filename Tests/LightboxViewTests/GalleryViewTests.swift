@@ -358,3 +358,19 @@ func decodeDemand(_ state: inout GalleryState) {
     _ = state.apply(.cycleSymbols)
     #expect(state.symbols == .sextant && !state.demand.isEmpty)
 }
+
+@Test func thePreviewUsesTheSymbolSetWhenNotZoomed() {
+    var state = GalleryState(library: library([2]), spec: spec, width: 40, height: 12)
+    state.symbols = .braille
+    _ = state.apply(.openPreview)
+    #expect(state.demand.first?.symbols == .braille)
+    let request = state.demand[0]
+    var thumbnail = Thumbnail(width: request.box.width, height: request.box.height, pixels: TestImages.solid(width: request.box.width, height: request.box.height, 9, 9, 9))
+    let size = thumbnail.fittedCells(columns: request.box.width, rows: request.box.height / 2)
+    thumbnail.cells = SymbolCells(symbols: .braille, columns: size.columns, rows: size.rows,
+                                  glyphs: Array(repeating: 0x28FF, count: size.columns * size.rows), colors: Array(repeating: 0xFFFFFF, count: size.columns * size.rows * 2))
+    _ = state.apply(.decoded(request, .decoded(thumbnail)))
+    #expect(GalleryView.frame(for: state).text.contains("⣿"))
+    _ = state.apply(.zoomIn)
+    #expect(state.demand.first?.symbols == .half, "zoomed, the pixels are cropped instead")
+}
