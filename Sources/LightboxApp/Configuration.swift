@@ -1,6 +1,7 @@
 import Foundation
 import LightboxLayout
 import LightboxTerminal
+import LightboxThumbnails
 
 /// The settings file, `$XDG_CONFIG_HOME/lightbox/config`: one `key = value` a line, `#` starts a
 /// comment. Command-line options win over it. A line that cannot be read is reported with its
@@ -14,6 +15,7 @@ import LightboxTerminal
 /// sort = date               # name, date, mtime or size
 /// reverse = no
 /// footers = yes
+/// graphics = quadrant       # half, quadrant, sextant, braille or ascii
 /// bind = J:next-section     # any key to any action (see `KeyTable.actionsByName`)
 /// bind = x:exec:gimp {+}    # or to a command
 /// color.accent = #78beff    # accent, mark, header, status, overlay (NO_COLOR turns text colour off)
@@ -25,6 +27,7 @@ public struct Configuration: Sendable {
     public var sort: Arrangement.Sort?
     public var isReversed: Bool?
     public var showsFooters: Bool?
+    public var symbols: SymbolSet?
     public var bindings: [KeyBinding] = []
     /// Colours by slot name, as red, green, blue.
     public var colors: [String: (UInt8, UInt8, UInt8)] = [:]
@@ -84,6 +87,7 @@ public struct Configuration: Sendable {
         case "sort": sort = try choice(Arrangement.Sort.self)
         case "reverse": isReversed = try yesNo()
         case "footers": showsFooters = try yesNo()
+        case "graphics": symbols = try choice(SymbolSet.self)
         case "bind": bindings.append(try Self.binding(value))
         default:
             if key.hasPrefix("color.") {

@@ -64,6 +64,14 @@ struct Options {
         if let sort = configuration.sort { options.arrangement.sort = sort }
         if let reversed = configuration.isReversed { options.arrangement.isReversed = reversed }
         if let footers = configuration.showsFooters { options.showsFooters = footers }
+        if let symbols = configuration.symbols { options.symbols = symbols }
+        // LIGHTBOX_GRAPHICS over the settings file, the command line over both.
+        if let name = getenv("LIGHTBOX_GRAPHICS").map({ String(cString: $0) }), !name.isEmpty {
+            guard let symbols = SymbolSet(rawValue: name) else {
+                throw UsageError(description: "LIGHTBOX_GRAPHICS: '\(name)' is not one of \(SymbolSet.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            options.symbols = symbols
+        }
         options.commandBindings = configuration.bindings
         options.configurationProblems = configuration.problems
         var index = 0

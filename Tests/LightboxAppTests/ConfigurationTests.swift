@@ -13,6 +13,7 @@ import LightboxTerminal
     sort = date
     reverse = yes
     footers = on
+    graphics = braille
     bind = J:next-section
     bind = x:exec:printf '#%s\\n' {+}
     color.accent = #ff8800
@@ -27,16 +28,16 @@ import LightboxTerminal
     #expect(configuration.spec == GridSpec(columns: [GridItem(.fixed(12), alignment: .leading), GridItem(.flexible(minimum: 1, maximum: Int.max))],
                                            rowSpacing: 0, columnSpacing: 1))
     #expect(configuration.layoutMode == .masonry && configuration.sections == .month && configuration.sort == .date)
-    #expect(configuration.isReversed == true && configuration.showsFooters == true)
+    #expect(configuration.isReversed == true && configuration.showsFooters == true && configuration.symbols == .braille)
     #expect(configuration.bindings.map(\.action) == [.move(.nextSection), .exec("printf '#%s\\n' {+}")])
     #expect(configuration.bindings.first?.keys == [.character("J")])
     #expect(configuration.colors["accent"].map { [$0.0, $0.1, $0.2] } == [255, 136, 0])
     #expect(configuration.problems == [
-        "config line 13: unknown setting 'colums'",
-        "config line 14: layout: 'sideways' is not one of grid, masonry, strip",
-        "config line 15: bind: unknown action 'fly'; see the README for the names",
-        "config line 16: color.accent: 'orange' is not #rrggbb",
-        "config line 17: not key = value: 'just words'",
+        "config line 14: unknown setting 'colums'",
+        "config line 15: layout: 'sideways' is not one of grid, masonry, strip",
+        "config line 16: bind: unknown action 'fly'; see the README for the names",
+        "config line 17: color.accent: 'orange' is not #rrggbb",
+        "config line 18: not key = value: 'just words'",
     ])
 }
 
