@@ -15,6 +15,7 @@ extension GridLayout {
     public func destination(from index: Int, _ movement: Movement, column: Int? = nil) -> Int {
         guard itemCount > 0 else { return 0 }
         let index = min(max(0, index), itemCount - 1)
+        if let common = commonDestination(from: index, movement) { return common }
         switch movement {
         case .left:
             guard index > 0 else { return 0 }
@@ -25,10 +26,6 @@ extension GridLayout {
             let s = section(ofItem: index)
             if collapsed[s] { return nonEmptySection(after: s).map { itemStarts[$0] } ?? index }
             return min(itemCount - 1, index + 1)
-        case .first: return 0
-        case .last:
-            let s = section(ofItem: itemCount - 1)
-            return collapsed[s] ? itemStarts[s] : itemCount - 1
         case .down: return rowBelow(index, column: column) ?? index
         case .up: return rowAbove(index, column: column) ?? index
         case .rowsDown(let n):
@@ -45,15 +42,7 @@ extension GridLayout {
                 i = next
             }
             return i
-        case .nextSection:
-            let s = section(ofItem: index)
-            guard let next = nonEmptySection(after: s) else { return index }
-            return itemStarts[next]
-        case .previousSection:
-            let s = section(ofItem: index)
-            if index != itemStarts[s] { return itemStarts[s] }
-            guard let previous = nonEmptySection(before: s) else { return index }
-            return itemStarts[previous]
+        case .first, .last, .nextSection, .previousSection: return index  // answered above
         }
     }
 
@@ -77,17 +66,5 @@ extension GridLayout {
         }
         guard let previous = nonEmptySection(before: p.section) else { return nil }
         return item(at: Position(section: previous, row: max(0, rowCount(ofSection: previous) - 1), column: p.column))
-    }
-
-    func nonEmptySection(after s: Int) -> Int? {
-        var t = s + 1
-        while t < sectionCount, sectionCounts[t] == 0 { t += 1 }
-        return t < sectionCount ? t : nil
-    }
-
-    func nonEmptySection(before s: Int) -> Int? {
-        var t = s - 1
-        while t >= 0, sectionCounts[t] == 0 { t -= 1 }
-        return t >= 0 ? t : nil
     }
 }

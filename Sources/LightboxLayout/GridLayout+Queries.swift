@@ -101,28 +101,6 @@ extension GridLayout {
         let index = itemStarts[s] + r * columnCount + c
         return index < itemStarts[s + 1] ? index : nil
     }
-
-    /// The footer pinned to the bottom of a viewport `height` lines tall at `offset`: the section
-    /// running past the bottom keeps its footer on the last line, as long as its header shows
-    /// above it. Nil without footers, or when every section on screen ends on screen.
-    /// - Complexity: O(log *s*).
-    public func pinnedFooter(atOffset offset: Int, height: Int) -> (section: Int, y: Int)? {
-        guard metrics.footerHeight > 0, height > 0, let s = section(atOffset: offset + height - 1), !collapsed[s] else { return nil }
-        let natural = footerTop(ofSection: s) - offset
-        guard natural > height - metrics.footerHeight else { return nil }  // it shows where it is
-        let y = height - metrics.footerHeight
-        return y >= headerTop(ofSection: s) + metrics.headerHeight - offset ? (s, y) : nil
-    }
-
-    /// The header pinned to the top of a viewport scrolled to `offset`: its section, and its line
-    /// relative to the viewport's top (0, or negative while the next header pushes it away).
-    /// - Complexity: O(log *s*).
-    public func pinnedHeader(atOffset offset: Int) -> (section: Int, y: Int)? {
-        guard let s = section(atOffset: offset) else { return nil }
-        guard s + 1 < sectionCount else { return (s, 0) }
-        let nextTop = sectionTops[s + 1]
-        return (s, min(0, nextTop - offset - metrics.headerHeight))
-    }
 }
 
 /// Index of the first element of the sorted `values` greater than `key`.

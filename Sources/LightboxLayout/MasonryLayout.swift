@@ -151,39 +151,14 @@ public struct MasonryLayout: TileLayout {
         return Int(tops[i]) <= y ? i : nil
     }
 
-    public func pinnedHeader(atOffset offset: Int) -> (section: Int, y: Int)? {
-        guard let s = section(atOffset: offset) else { return nil }
-        guard s + 1 < sectionCount else { return (s, 0) }
-        return (s, min(0, sectionTops[s + 1] - offset - metrics.headerHeight))
-    }
-
-    public func pinnedFooter(atOffset offset: Int, height: Int) -> (section: Int, y: Int)? {
-        guard metrics.footerHeight > 0, height > 0, let s = section(atOffset: offset + height - 1), !collapsed[s] else { return nil }
-        guard footerTop(ofSection: s) - offset > height - metrics.footerHeight else { return nil }
-        let y = height - metrics.footerHeight
-        return y >= headerTop(ofSection: s) + metrics.headerHeight - offset ? (s, y) : nil
-    }
-
     /// Up and down move within a column (across sections); left and right go to the neighbouring
     /// column's tile nearest in height. Collapsed sections are reached by their headers.
     public func destination(from index: Int, _ movement: Movement, column: Int?) -> Int {
         guard itemCount > 0 else { return 0 }
         let index = min(max(0, index), itemCount - 1)
+        if let common = commonDestination(from: index, movement) { return common }
         switch movement {
-        case .first: return 0
-        case .last:
-            let s = section(ofItem: itemCount - 1)
-            return collapsed[s] ? itemStarts[s] : itemCount - 1
-        case .nextSection:
-            var t = section(ofItem: index) + 1
-            while t < sectionCount, sectionCounts[t] == 0 { t += 1 }
-            return t < sectionCount ? itemStarts[t] : index
-        case .previousSection:
-            let s = section(ofItem: index)
-            if index != itemStarts[s] { return itemStarts[s] }
-            var t = s - 1
-            while t >= 0, sectionCounts[t] == 0 { t -= 1 }
-            return t >= 0 ? itemStarts[t] : index
+        case .first, .last, .nextSection, .previousSection: return index  // answered above
         case .down: return vertical(from: index, by: 1)
         case .up: return vertical(from: index, by: -1)
         case .rowsDown(let n): return (0..<max(1, n)).reduce(index) { i, _ in vertical(from: i, by: 1) }

@@ -126,12 +126,6 @@ public struct StripLayout: TileLayout {
         return index < itemStarts[s + 1] ? index : nil
     }
 
-    public func pinnedHeader(atOffset offset: Int) -> (section: Int, y: Int)? {
-        guard let s = section(atOffset: offset) else { return nil }
-        guard s + 1 < sectionCount else { return (s, 0) }
-        return (s, min(0, sectionStarts[s + 1] - offset - headerWidth - columnSpacing))
-    }
-
     public func pinnedFooter(atOffset offset: Int, height: Int) -> (section: Int, y: Int)? { nil }
 
     /// Left and right move a column (into the next or previous section, same row as near as it
@@ -141,11 +135,9 @@ public struct StripLayout: TileLayout {
         let index = min(max(0, index), itemCount - 1)
         let s = section(ofItem: index)
         let k = index - itemStarts[s]
+        if let common = commonDestination(from: index, movement) { return common }
         switch movement {
-        case .first: return 0
-        case .last:
-            let last = section(ofItem: itemCount - 1)
-            return collapsed[last] ? itemStarts[last] : itemCount - 1
+        case .first, .last, .nextSection, .previousSection: return index  // answered above
         case .up: return collapsed[s] || k % rowCount == 0 ? index : index - 1
         case .down: return collapsed[s] || k % rowCount == rowCount - 1 || index + 1 >= itemStarts[s + 1] ? index : index + 1
         case .right, .rowsDown:
@@ -154,15 +146,6 @@ public struct StripLayout: TileLayout {
         case .left, .rowsUp:
             let n = { if case .rowsUp(let n) = movement { return max(1, n) } else { return 1 } }()
             return (0..<n).reduce(index) { i, _ in step(from: i, by: -1) }
-        case .nextSection:
-            var t = s + 1
-            while t < sectionCount, sectionCounts[t] == 0 { t += 1 }
-            return t < sectionCount ? itemStarts[t] : index
-        case .previousSection:
-            if index != itemStarts[s] { return itemStarts[s] }
-            var t = s - 1
-            while t >= 0, sectionCounts[t] == 0 { t -= 1 }
-            return t >= 0 ? itemStarts[t] : index
         }
     }
 

@@ -67,6 +67,57 @@ extension TileLayout {
                                  : frame.maxX > offset && frame.x < offset + length
     }
 
+    /// The header pinned to the viewport's leading edge at `offset`: its section, and where it is
+    /// along the axis relative to the edge (0, or negative while the next header pushes it away).
+    /// - Complexity: O(log *s*).
+    public func pinnedHeader(atOffset offset: Int) -> (section: Int, y: Int)? {
+        guard let s = section(atOffset: offset) else { return nil }
+        guard s + 1 < sectionCount else { return (s, 0) }
+        return (s, min(0, headerTop(ofSection: s + 1) - offset - pinnedHeaderLength))
+    }
+
+    /// The footer pinned to the bottom of a viewport `height` lines tall at `offset`: the section
+    /// running past the bottom keeps its footer on the last line, as long as its header shows
+    /// above it. Nil without footers, or when every section on screen ends on screen.
+    /// - Complexity: O(log *s*).
+    public func pinnedFooter(atOffset offset: Int, height: Int) -> (section: Int, y: Int)? {
+        guard metrics.footerHeight > 0, height > 0, let s = section(atOffset: offset + height - 1), !collapsed[s] else { return nil }
+        guard footerTop(ofSection: s) - offset > height - metrics.footerHeight else { return nil }  // it shows where it is
+        let y = height - metrics.footerHeight
+        return y >= headerTop(ofSection: s) + metrics.headerHeight - offset ? (s, y) : nil
+    }
+
+    /// The moves every layout makes alike: to the first or the last photo (a collapsed last
+    /// section's header), and to the next or previous section's first photo. Nil for the others.
+    /// - Complexity: O(log *s*), plus the empty sections passed over.
+    func commonDestination(from index: Int, _ movement: Movement) -> Int? {
+        switch movement {
+        case .first: return 0
+        case .last:
+            let s = section(ofItem: itemCount - 1)
+            return collapsed[s] ? items(inSection: s).lowerBound : itemCount - 1
+        case .nextSection:
+            return nonEmptySection(after: section(ofItem: index)).map { items(inSection: $0).lowerBound } ?? index
+        case .previousSection:
+            let s = section(ofItem: index)
+            if index != items(inSection: s).lowerBound { return items(inSection: s).lowerBound }
+            return nonEmptySection(before: s).map { items(inSection: $0).lowerBound } ?? index
+        default: return nil
+        }
+    }
+
+    func nonEmptySection(after s: Int) -> Int? {
+        var t = s + 1
+        while t < sectionCount, items(inSection: t).isEmpty { t += 1 }
+        return t < sectionCount ? t : nil
+    }
+
+    func nonEmptySection(before s: Int) -> Int? {
+        var t = s - 1
+        while t >= 0, items(inSection: t).isEmpty { t -= 1 }
+        return t >= 0 ? t : nil
+    }
+
     /// Where a rectangle starts and ends along the axis.
     public func span(of rect: Rect) -> (start: Int, end: Int) {
         axis == .vertical ? (rect.y, rect.maxY) : (rect.x, rect.maxX)
