@@ -85,14 +85,7 @@ public final class BackgroundScan: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         var merged: [Scanner.Batch] = []
-        for batch in batches {
-            if let last = merged.last, last.folder == batch.folder {
-                merged[merged.count - 1].files += batch.files
-                merged[merged.count - 1].problems += batch.problems
-            } else {
-                merged.append(batch)
-            }
-        }
+        for batch in batches { merged.appendMerging(batch) }
         batches.removeAll()
         return Progress(batches: merged, isFinished: finished)
     }

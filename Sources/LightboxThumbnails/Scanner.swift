@@ -46,18 +46,13 @@ public struct Scanner: Sendable {
 
     /// What a scan run by `body` found, its batches merged by folder.
     func collect(_ body: ((Batch) -> Bool) -> Void) -> Result {
-        var result = Result(folders: [], problems: [])
+        var folders: [Batch] = [], problems: [String] = []
         body { batch in
-            result.problems += batch.problems
-            guard !batch.files.isEmpty else { return true }
-            if result.folders.last?.path == batch.folder {
-                result.folders[result.folders.count - 1].files += batch.files
-            } else {
-                result.folders.append(ImageFolder(path: batch.folder, files: batch.files))
-            }
+            problems += batch.problems
+            if !batch.files.isEmpty { folders.appendMerging(Batch(folder: batch.folder, files: batch.files)) }
             return true
         }
-        return result
+        return Result(folders: folders.map { ImageFolder(path: $0.folder, files: $0.files) }, problems: problems)
     }
 
     /// Scans `paths` in the order given, calling `emit` with each batch; `emit` returns false to
@@ -305,5 +300,17 @@ struct FileIdentity: Hashable {
     init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
+    }
+}
+
+extension Array where Element == Scanner.Batch {
+    /// Appends `batch`, into the last batch when both are of one folder.
+    mutating func appendMerging(_ batch: Scanner.Batch) {
+        if let last = self.last, last.folder == batch.folder {
+            self[count - 1].files += batch.files
+            self[count - 1].problems += batch.problems
+        } else {
+            append(batch)
+        }
     }
 }
