@@ -55,7 +55,7 @@ public enum OptionTable {
             OptionSpec("mark-from", value: "FILE", path: true, "pre-mark the paths FILE lists (one a line, or NUL-separated)"),
             OptionSpec("marks-file", value: "FILE", path: true, "keep FILE holding the marks, rewritten on every change"),
             OptionSpec("exec", value: "CMD", "the command x runs: {} is the cursor's path, {+} the marked paths (or the cursor's), shell-quoted; with neither, the paths are appended"),
-            OptionSpec("bind", value: "KEY:exec:CMD", "run CMD the same way on KEY (a character, ctrl-X, space, enter or tab)"),
+            OptionSpec("bind", value: "KEY:exec:CMD", "run CMD the same way on KEY (a character, ctrl-X, space, enter, tab or esc)"),
         ]),
         ("Thumbnails", [
             OptionSpec("cache-mb", value: "N", "memory for decoded thumbnails, in MB (default 128)"),

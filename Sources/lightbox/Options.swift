@@ -185,28 +185,16 @@ struct Options {
         }
     }
 
-    /// `KEY:exec:COMMAND`, KEY a character, `ctrl-C`, `space`, `enter` or `tab`.
+    /// `KEY:exec:COMMAND`, KEY as `KeyTable.key(named:)` reads it.
     static func parseBinding(_ text: String) throws -> KeyBinding {
         let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, parts[1] == "exec", !parts[2].isEmpty else {
             throw UsageError(description: "--bind: '\(text)' is not KEY:exec:COMMAND")
         }
-        guard let key = parseKey(parts[0]) else {
-            throw UsageError(description: "--bind: '\(parts[0])' is not a key (a character, ctrl-X, space, enter or tab)")
+        guard let key = KeyTable.key(named: parts[0]) else {
+            throw UsageError(description: "--bind: '\(parts[0])' is not a key (a character, ctrl-X, space, enter, tab or esc)")
         }
         return KeyBinding([key], .exec(parts[2]), "run: " + parts[2])
-    }
-
-    static func parseKey(_ text: String) -> Key? {
-        switch text.lowercased() {
-        case "space": return .character(" ")
-        case "enter": return .enter
-        case "tab": return .tab
-        default: break
-        }
-        if text.count == 1, let c = text.first { return .character(c) }
-        if text.lowercased().hasPrefix("ctrl-"), text.count == 6, let c = text.last?.lowercased().first, c.isLetter { return .control(c) }
-        return nil
     }
 
     /// The standard keys with the user's command bindings over them.
