@@ -8,6 +8,10 @@ extension GalleryState {
         return arrangement.sort == .date || [.date, .month, .year].contains(arrangement.sections)
     }
 
+    /// Whether what the scan finds lands after everything shown without re-laying the library:
+    /// scan order, and not masonry (whose columns take new tiles anywhere along the bottom).
+    public var scanBatchesAreCheap: Bool { library.arrangement.keepsScanOrder && layoutMode != .masonry }
+
     /// Whether every file's metadata is read: for dates, or for the masonry layout's picture shapes.
     public var needsAllMetadata: Bool { needsDatesTaken || layoutMode == .masonry }
 

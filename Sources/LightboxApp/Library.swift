@@ -34,6 +34,9 @@ public struct Library: Sendable {
         for folder in folders { append(folder.files, in: folder.path) }
     }
 
+    /// Whether new files simply go at the end: scan order and no filter.
+    var appendsInScanOrder: Bool { arrangement.keepsScanOrder && filter.isEmpty }
+
     /// Items shown: all, or those the filter lets through.
     public var count: Int { order.count }
     public var isEmpty: Bool { order.isEmpty }
@@ -68,7 +71,7 @@ public struct Library: Sendable {
     /// Adds several batches, re-arranging (when needed) once.
     public mutating func append(_ batches: [(files: [ImageFile], folder: ImagePath)]) {
         for batch in batches { append(batch.files, in: batch.folder, arranging: false) }
-        if !(arrangement.keepsScanOrder && filter.isEmpty) && batches.contains(where: { !$0.files.isEmpty }) { arrange() }
+        if !appendsInScanOrder && batches.contains(where: { !$0.files.isEmpty }) { arrange() }
     }
 
     mutating func append(_ newFiles: [ImageFile], in folder: ImagePath, arranging: Bool) {
@@ -80,7 +83,7 @@ public struct Library: Sendable {
         folderOfID.append(contentsOf: repeatElement(folderIndex, count: newFiles.count))
         datesTaken.append(contentsOf: repeatElement(nil, count: newFiles.count))
         aspectsByID.append(contentsOf: repeatElement(0, count: newFiles.count))
-        guard arrangement.keepsScanOrder && filter.isEmpty else {
+        guard appendsInScanOrder else {
             if arranging { arrange() }
             return
         }

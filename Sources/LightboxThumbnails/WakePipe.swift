@@ -3,11 +3,11 @@ import Glibc
 #endif
 
 /// A non-blocking pipe a background thread writes to so an event loop's `poll` wakes up.
-struct WakePipe: Sendable {
-    let readEnd: Int32
-    let writeEnd: Int32
+public struct WakePipe: Sendable {
+    public let readEnd: Int32
+    public let writeEnd: Int32
 
-    init() {
+    public init() {
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds {
@@ -20,18 +20,18 @@ struct WakePipe: Sendable {
     }
 
     /// Makes the read end readable; a full pipe already is.
-    func signal() {
+    public func signal() {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
     }
 
     /// Empties the pipe, so the next `poll` waits for the next signal.
-    func drain() {
+    public func drain() {
         var bytes = [UInt8](repeating: 0, count: 256)
         while read(readEnd, &bytes, bytes.count) > 0 {}
     }
 
-    func close() {
+    public func close() {
         _ = Glibc.close(readEnd)
         _ = Glibc.close(writeEnd)
     }

@@ -30,27 +30,13 @@ enum InteractiveSession {
             capture?.restore()
             if let report { Output.write(Array(report.utf8), to: 2) }
         }
-        var wake: [Int32] = [0, 0]
-        pipe(&wake)
-        for fd in wake {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        let wakeWrite = wake[1]
-        let provider = ThumbnailProvider(decoder: pipeline.decoder) {
-            var byte: UInt8 = 1
-            _ = write(wakeWrite, &byte, 1)
-        }
+        // Decode results wake the loop through a pipe it polls (left open: a decoder thread may
+        // still signal as the process ends).
+        let wake = WakePipe()
+        let provider = ThumbnailProvider(decoder: pipeline.decoder) { wake.signal() }
 
         let size = terminal.size
-        var state = GalleryState(library: Library(arrangement: options.arrangement), spec: options.spec, width: size.width, height: size.height,
-                                 cacheBudget: options.cacheBytes, isScanning: true)
-        state.showsFooters = options.showsFooters
-        state.symbols = options.symbols
-        state.scanProblems += options.configurationProblems
-        state.setLayoutMode(options.layoutMode)
-        try options.configurePicking(&state)
-        state.keyTable = options.keyTable
+        var state = try options.makeState(width: size.width, height: size.height)
         var marksFile = options.marksFile.map { MarksFile(path: $0, nulSeparated: options.printsNul) }
         /// Writes the marks file when the marks changed; a failure shows in the status line.
         func saveMarks() {
@@ -69,6 +55,14 @@ enum InteractiveSession {
             }
             return outcome
         }
+        /// Leaves the screen for `body` (a command, a stop), then comes back at the terminal's size.
+        func stepAside(_ body: () -> Void) -> Outcome? {
+            terminal.suspend()
+            body()
+            terminal.resume()
+            let size = terminal.size
+            return perform(state.apply(.resize(width: size.width, height: size.height)))
+        }
         func perform(_ effects: [Effect]) -> Outcome? {
             for effect in effects {
                 switch effect {
@@ -78,12 +72,9 @@ enum InteractiveSession {
                 case .accept(let paths): return finish(.accepted(paths))
                 case .cancel: return finish(.cancelled(exitCode: 130))
                 case .run(let command):
-                    terminal.suspend()
-                    let problem = CommandRunner.run([Array("/bin/sh".utf8), Array("-c".utf8), command])
-                    terminal.resume()
-                    if let problem { state.show(problem) }
-                    let size = terminal.size
-                    if let outcome = perform(state.apply(.resize(width: size.width, height: size.height))) { return outcome }
+                    if let outcome = stepAside({
+                        if let problem = CommandRunner.run([Array("/bin/sh".utf8), Array("-c".utf8), command]) { state.show(problem) }
+                    }) { return outcome }
                 case .runKeyHandler(let key, let paths):
                     guard let handler = CommandRunner.keyHandlerPath, access(handler, X_OK) == 0 else {
                         state.show("no key handler: make \(CommandRunner.keyHandlerPath ?? "$XDG_CONFIG_HOME/lightbox/key-handler") executable")
@@ -91,18 +82,11 @@ enum InteractiveSession {
                     }
                     let separator: UInt8 = options.printsNul ? 0 : 10
                     let input = paths.flatMap { $0.bytes + [separator] }
-                    terminal.suspend()
-                    let problem = CommandRunner.run([Array(handler.utf8), Array(key.utf8)], input: input)
-                    terminal.resume()
-                    if let problem { state.show("key handler: " + problem) }
-                    let size = terminal.size
-                    if let outcome = perform(state.apply(.resize(width: size.width, height: size.height))) { return outcome }
+                    if let outcome = stepAside({
+                        if let problem = CommandRunner.run([Array(handler.utf8), Array(key.utf8)], input: input) { state.show("key handler: " + problem) }
+                    }) { return outcome }
                 case .suspend:
-                    terminal.suspend()
-                    Signals.stopSelf()
-                    terminal.resume()
-                    let size = terminal.size
-                    if let outcome = perform(state.apply(.resize(width: size.width, height: size.height))) { return outcome }
+                    if let outcome = stepAside(Signals.stopSelf) { return outcome }
                 }
             }
             return nil
@@ -111,7 +95,7 @@ enum InteractiveSession {
         terminal.paint(GalleryView.frame(for: state))
 
         var fds = [pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: scan.wakeDescriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: reader.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
@@ -132,7 +116,7 @@ enum InteractiveSession {
             let metadataWait = state.needsAllMetadata ? metadataInterval - Date().timeIntervalSince(lastMetadata) : 0
             fds[4].fd = metadataWait > 0 ? -1 : reader.wakeDescriptor
             if metadataWait > 0 { timeout = min(timeout, Int32(metadataWait * 1000) + 1) }
-            if state.isScanning && !(state.library.arrangement.keepsScanOrder && state.layoutMode != .masonry) {
+            if state.isScanning && !state.scanBatchesAreCheap {
                 let scanWait = scanInterval - Date().timeIntervalSince(lastScanTake)
                 fds[3].fd = scanWait > 0 ? -1 : scan.wakeDescriptor
                 if scanWait > 0 { timeout = min(timeout, Int32(scanWait * 1000) + 1) }
@@ -197,7 +181,7 @@ enum InteractiveSession {
                 lastPaint = Date()
                 dirty = false
             }
-            _ = Signals.drain(wake[0])
+            wake.drain()
             for (request, result) in provider.takeResults() {
                 loads += state.apply(.decoded(request, result))
                 dirty = true
@@ -205,8 +189,7 @@ enum InteractiveSession {
             // Then what the scan found: it lands after everything shown, so nothing moves.
             // Appended at the end, batches cost little; sorted otherwise (or in masonry) each one
             // re-arranges the library, so they are paced like metadata.
-            let batchesAreCheap = state.library.arrangement.keepsScanOrder && state.layoutMode != .masonry
-            if state.isScanning && (batchesAreCheap || Date().timeIntervalSince(lastScanTake) >= scanInterval) {
+            if state.isScanning && (state.scanBatchesAreCheap || Date().timeIntervalSince(lastScanTake) >= scanInterval) {
                 let start = Date()
                 let progress = scan.take()
                 if !progress.batches.isEmpty || progress.isFinished {

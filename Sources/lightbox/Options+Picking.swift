@@ -6,6 +6,20 @@ import Glibc
 #endif
 
 extension Options {
+    /// The state a session starts from: an empty library still being scanned, with everything
+    /// the options and the settings file ask for.
+    func makeState(width: Int, height: Int) throws -> GalleryState {
+        var state = GalleryState(library: Library(arrangement: arrangement), spec: spec, width: width, height: height,
+                                 cacheBudget: cacheBytes, isScanning: true)
+        state.showsFooters = showsFooters
+        state.symbols = symbols
+        state.scanProblems += configurationProblems
+        state.setLayoutMode(layoutMode)
+        state.keyTable = keyTable
+        try configurePicking(&state)
+        return state
+    }
+
     /// What the scan reads: the paths given, or the list on standard input.
     var scanSource: BackgroundScan.Source {
         readsStandardInput ? .list(fd: 0, separator: readsNul ? 0 : 10) : .paths(paths)

@@ -11,13 +11,8 @@ enum SnapshotSession {
     /// order, an item lies beyond the screen (so nothing more can land in view).
     static func run(scan: BackgroundScan, first: BackgroundScan.Progress, options: Options, decoder pipeline: Decoder,
                     size: (width: Int, height: Int)) -> Int32 {
-        var state = GalleryState(library: Library(arrangement: options.arrangement), spec: options.spec, width: size.width, height: size.height,
-                                 cacheBudget: options.cacheBytes, isScanning: true)
-        state.showsFooters = options.showsFooters
-        state.symbols = options.symbols
-        state.scanProblems += options.configurationProblems
-        state.setLayoutMode(options.layoutMode)
-        do { try options.configurePicking(&state) } catch {
+        var state: GalleryState
+        do { state = try options.makeState(width: size.width, height: size.height) } catch {
             Output.error("\(error)")
             return 2
         }
