@@ -5,11 +5,15 @@
 /// Symbol sets, as Lightbox names them.
 enum { LB_SYMBOLS_HALF = 0, LB_SYMBOLS_QUADRANT = 1, LB_SYMBOLS_SEXTANT = 2, LB_SYMBOLS_BRAILLE = 3, LB_SYMBOLS_ASCII = 4 };
 
-/// Renders `width`x`height` RGB pixels into `columns`x`rows` cells of the given symbol set, in
-/// true colour: `glyphs` gets each cell's code point, `colors` its foreground and background as
-/// 0xRRGGBB (two entries a cell). Returns 0, or -1 when chafa could not make a canvas.
+/// Colour depths, as Lightbox names them.
+enum { LB_DEPTH_TRUECOLOR = 0, LB_DEPTH_256 = 1, LB_DEPTH_16 = 2, LB_DEPTH_8 = 3 };
+
+/// Renders `width`x`height` RGB pixels into `columns`x`rows` cells of the given symbol set:
+/// `glyphs` gets each cell's code point, `colors` its foreground and background (two entries a
+/// cell), as 0xRRGGBB in true colour or as palette numbers in the indexed depths, which are
+/// dithered. Returns 0, or -1 when chafa could not make a canvas.
 static inline int lb_chafa_render(const uint8_t *pixels, int width, int height, int columns, int rows, int symbols,
-                                  uint32_t *glyphs, uint32_t *colors) {
+                                  int depth, uint32_t *glyphs, uint32_t *colors) {
     ChafaSymbolMap *map = chafa_symbol_map_new();
     switch (symbols) {
     case LB_SYMBOLS_QUADRANT: chafa_symbol_map_add_by_tags(map, CHAFA_SYMBOL_TAG_QUAD | CHAFA_SYMBOL_TAG_HALF | CHAFA_SYMBOL_TAG_SPACE | CHAFA_SYMBOL_TAG_SOLID); break;
@@ -20,7 +24,13 @@ static inline int lb_chafa_render(const uint8_t *pixels, int width, int height, 
     }
     ChafaCanvasConfig *config = chafa_canvas_config_new();
     chafa_canvas_config_set_geometry(config, columns, rows);
-    chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR);
+    switch (depth) {
+    case LB_DEPTH_256: chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_INDEXED_256); break;
+    case LB_DEPTH_16: chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_INDEXED_16); break;
+    case LB_DEPTH_8: chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_INDEXED_8); break;
+    default: chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR); break;
+    }
+    if (depth != LB_DEPTH_TRUECOLOR) chafa_canvas_config_set_dither_mode(config, CHAFA_DITHER_MODE_ORDERED);
     chafa_canvas_config_set_symbol_map(config, map);
     ChafaCanvas *canvas = chafa_canvas_new(config);
     int result = -1;
@@ -30,7 +40,11 @@ static inline int lb_chafa_render(const uint8_t *pixels, int width, int height, 
             for (int x = 0; x < columns; x++) {
                 gint fg = 0, bg = 0;
                 glyphs[y * columns + x] = chafa_canvas_get_char_at(canvas, x, y);
-                chafa_canvas_get_colors_at(canvas, x, y, &fg, &bg);
+                // Indexed modes: the raw colours are the palette numbers.
+                if (depth == LB_DEPTH_TRUECOLOR) chafa_canvas_get_colors_at(canvas, x, y, &fg, &bg);
+                else chafa_canvas_get_raw_colors_at(canvas, x, y, &fg, &bg);
+                if (fg < 0) fg = 0;
+                if (bg < 0) bg = 0;
                 colors[(y * columns + x) * 2] = (uint32_t)fg;
                 colors[(y * columns + x) * 2 + 1] = (uint32_t)bg;
             }

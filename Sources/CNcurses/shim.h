@@ -55,3 +55,18 @@ static inline const char *lb_tigetstr(const char *name) {
     return (value == NULL || value == (char *)-1) ? NULL : value;
 }
 #endif
+
+#include <sys/ioctl.h>
+
+/// The terminal's cell size in pixels from TIOCGWINSZ; 0 when it does not say.
+static inline void lb_cell_pixels(int fd, int *width, int *height) {
+    struct winsize size = {0};
+    *width = 0;
+    *height = 0;
+    if (ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0 && size.ws_row > 0 && size.ws_xpixel > 0 && size.ws_ypixel > 0) {
+        *width = size.ws_xpixel / size.ws_col;
+        *height = size.ws_ypixel / size.ws_row;
+    }
+}
+
+static inline int lb_redraw_line(int y) { return wredrawln(stdscr, y, 1); }

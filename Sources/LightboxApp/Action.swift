@@ -90,6 +90,8 @@ public enum Effect: Hashable, Sendable {
     case run([UInt8])
     /// Leave the screen, run the key handler with this key name and these paths on its input, come back.
     case runKeyHandler(key: String, paths: [ImagePath])
+    /// The terminal may drop these pictures (kitty graphics ids): they left the cache.
+    case forgetImages([UInt32])
 }
 
 extension Array where Element == Effect {

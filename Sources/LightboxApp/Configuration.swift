@@ -27,7 +27,7 @@ public struct Configuration: Sendable {
     public var sort: Arrangement.Sort?
     public var isReversed: Bool?
     public var showsFooters: Bool?
-    public var symbols: SymbolSet?
+    public var graphics: GraphicsChoice?
     public var bindings: [KeyBinding] = []
     /// Colours by slot name, as red, green, blue.
     public var colors: [String: (UInt8, UInt8, UInt8)] = [:]
@@ -87,7 +87,7 @@ public struct Configuration: Sendable {
         case "sort": sort = try choice(Arrangement.Sort.self)
         case "reverse": isReversed = try yesNo()
         case "footers": showsFooters = try yesNo()
-        case "graphics": symbols = try choice(SymbolSet.self)
+        case "graphics": graphics = try choice(GraphicsChoice.self)
         case "bind": bindings.append(try Self.binding(value))
         default:
             if key.hasPrefix("color.") {

@@ -232,16 +232,17 @@ extension GalleryState {
             if key == Key.escape.name { return [] }
             return [.runKeyHandler(key: key, paths: acceptedPaths)]
         case .cycleSymbols:
-            let sets = SymbolSet.allCases
-            symbols = sets[(sets.firstIndex(of: symbols)! + 1) % sets.count]
-            message = "pictures in " + ["half": "half blocks", "quadrant": "quadrants", "sextant": "sextants", "braille": "braille", "ascii": "ASCII"][symbols.rawValue]!
+            cycleGraphics()
         case .cycleLayout:
             let modes = LayoutMode.allCases
             setLayoutMode(modes[(modes.firstIndex(of: layoutMode)! + 1) % modes.count])
             message = "\(layoutMode.rawValue) layout"
         case .decoded(let request, let result):
             switch result {
-            case .decoded(let thumbnail): thumbnails.insert(thumbnail, for: request.key)
+            case .decoded(let thumbnail):
+                thumbnails.insert(thumbnail, for: request.key)
+                let evicted = thumbnails.takeEvicted()
+                if !evicted.isEmpty { effects.append(.forgetImages(evicted.map(imageID(serial:)))) }
             case .failed(let reason): failures[request.item] = reason
             }
         }

@@ -30,9 +30,9 @@ extension GalleryState {
         for item in order where layout.isShown(item) && failure(at: item) == nil {
             let key = thumbnailKey(ofItem: item)
             // Cached (and, for symbols, rendered in the current set) needs nothing; this also marks it used.
-            if let cached = thumbnails.thumbnail(for: key), symbols == .half || cached.cells?.symbols == symbols { continue }
+            if let cached = thumbnails.thumbnail(for: key), isReady(cached) { continue }
             // Requests name the file's id: results that arrive after a re-sort still find it.
-            requests.append(DecodeRequest(item: library.id(at: item), file: library[item], box: key.box, symbols: symbols))
+            requests.append(decodeRequest(item: item, box: key.box))
         }
         if requests == demand { return nil }
         demand = requests

@@ -20,10 +20,15 @@ extension GalleryState {
     /// The most pixels a preview decode asks for on a side.
     static let previewPixelLimit = 4096
 
-    /// The pixel box the photo is fitted to in the preview: the screen above the status line,
-    /// two pixels a cell vertically, times the zoom (capped).
+    /// The pixel box the photo is fitted to in the preview: the screen above the status line, in
+    /// the terminal's pixels in a pixel mode, else two pixels a cell vertically, times the zoom
+    /// (capped). Zoomed, a pixel mode shows half blocks too.
     public var previewBox: PixelSize {
         let zoom = preview?.zoom ?? 1
+        if graphics.isPixels && zoom == 1 {
+            return PixelSize(width: min(Self.previewPixelLimit, max(1, screenWidth) * cellPixels.width),
+                             height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * cellPixels.height))
+        }
         return PixelSize(width: min(Self.previewPixelLimit, max(1, screenWidth) * zoom),
                          height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * 2 * zoom))
     }
@@ -99,10 +104,10 @@ extension GalleryState {
         return [cursor, cursor + 1, cursor - 1].filter { $0 >= 0 && $0 < library.count }.compactMap { item in
             let key = ThumbnailKey(file: library[item], box: previewBox)
             // Symbols only when not zoomed: a zoomed view is a crop of the pixels.
-            let wanted: SymbolSet = preview?.zoom == 1 ? symbols : .half
-            if let cached = thumbnails.peek(key), wanted == .half || cached.cells?.symbols == wanted { return nil }
+            let unzoomed = preview?.zoom == 1
+            if let cached = thumbnails.peek(key), !unzoomed || isReady(cached) { return nil }
             guard failure(at: item) == nil else { return nil }
-            return DecodeRequest(item: library.id(at: item), file: library[item], box: previewBox, symbols: wanted)
+            return decodeRequest(item: item, box: previewBox, symbolsAllowed: unzoomed)
         }
     }
 }

@@ -1,4 +1,5 @@
 import LightboxLayout
+import LightboxTerminal
 import LightboxThumbnails
 
 /// The whole state of the gallery. It changes only in `apply(_:)`.
@@ -30,8 +31,16 @@ public struct GalleryState: Sendable {
     public internal(set) var filterText = ""
     /// Whether keys go to the filter line.
     public internal(set) var isEditingFilter = false
-    /// The glyphs thumbnails are drawn with.
-    public var symbols = SymbolSet.half
+    /// How pictures are drawn: in pixels (kitty, sixel) or as symbols.
+    public var graphics = Graphics.half {
+        didSet { thumbnails.recordsEvictions = graphics == .kitty }
+    }
+    /// The modes `t` steps through: a pixel mode the terminal has, then the symbol sets.
+    public var availableGraphics = Graphics.symbolModes
+    /// The colours the terminal shows; below true colour, cells are dithered to its palette.
+    public var colorDepth = ColorDepth.trueColor
+    /// One cell's size in pixels, for the boxes of the pixel modes.
+    public var cellPixels = CellPixelSize.standard
     /// The full-screen preview, when it shows.
     public internal(set) var preview: Preview?
     /// A count typed before a move (`5j`), if any.
@@ -144,9 +153,11 @@ public struct GalleryState: Sendable {
     /// Items whose tiles show on screen.
     public var visibleItems: Range<Int> { layout.visibleItems(offset: scrollOffset, height: viewportLength) }
 
-    /// The pixel box an item's thumbnail must fit: its box, two pixels a cell vertically.
+    /// The pixel box an item's thumbnail must fit: its box in the terminal's pixels in the pixel
+    /// modes, else two pixels a cell vertically.
     public func pixelBox(ofItem item: Int) -> PixelSize {
         let box = layout.boxFrame(ofItem: item)
+        if graphics.isPixels { return PixelSize(width: box.width * cellPixels.width, height: box.height * cellPixels.height) }
         return PixelSize(width: box.width, height: box.height * 2)
     }
 

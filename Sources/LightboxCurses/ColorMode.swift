@@ -2,22 +2,56 @@ import LightboxTerminal
 
 /// How many colours the terminal can show, and how app colours map onto them.
 public enum ColorMode: Sendable {
-    case direct, indexed256, basic8, monochrome
+    case direct, indexed256, basic16, basic8, monochrome
 
     /// The terminal colour number for `color`; -1 is the terminal's default.
     public func number(for color: TerminalColor) -> Int32 {
-        guard case .rgb(let r, let g, let b) = color else { return -1 }
+        switch color {
+        case .standard: return -1
+        case .indexed(let n):
+            // Palette numbers (dithered for this terminal) go through as they are where they exist.
+            switch self {
+            case .indexed256: return Int32(n)
+            case .basic16 where n < 16, .basic8 where n < 8: return Int32(n)
+            case .monochrome: return -1
+            default:
+                let (r, g, b) = Self.paletteColor(n)
+                return number(for: .rgb(r, g, b))
+            }
+        case .rgb(let r, let g, let b):
+            return number(r, g, b)
+        }
+    }
+
+    func number(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int32 {
         switch self {
         case .direct:
             let value = Int32(r) << 16 | Int32(g) << 8 | Int32(b)
             return value < 8 ? 8 : value  // 0...7 would select ANSI colours in *-direct entries
         case .indexed256: return Int32(Self.nearest256(r, g, b))
-        case .basic8: return Int32(Self.nearest8(r, g, b))
+        case .basic16, .basic8: return Int32(Self.nearest8(r, g, b))
         case .monochrome: return -1
         }
     }
 
     static let cubeLevels: [Int] = [0, 95, 135, 175, 215, 255]
+
+    /// The colour of xterm's palette entry `n`.
+    static func paletteColor(_ n: UInt8) -> (UInt8, UInt8, UInt8) {
+        switch n {
+        case 0..<8: let c = basic[Int(n)]; return (UInt8(c.0), UInt8(c.1), UInt8(c.2))
+        case 8..<16:
+            let bright: [(UInt8, UInt8, UInt8)] = [(127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0),
+                                                   (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255)]
+            return bright[Int(n) - 8]
+        case 16..<232:
+            let i = Int(n) - 16
+            return (UInt8(cubeLevels[i / 36]), UInt8(cubeLevels[i / 6 % 6]), UInt8(cubeLevels[i % 6]))
+        default:
+            let grey = UInt8(8 + 10 * (Int(n) - 232))
+            return (grey, grey, grey)
+        }
+    }
 
     /// Nearest colour of the xterm 6x6x6 cube and grey ramp.
     static func nearest256(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {

@@ -20,6 +20,8 @@ public final class CursesTerminal {
     /// Whether the terminal shows UTF-8; when not, frames are painted in ASCII.
     public let isUnicode: Bool
     private var isActive = true
+    /// Pictures in pixels: what the terminal holds and shows (see `ImagePainter`).
+    public private(set) var images: ImagePainter
 
     /// Starts curses on `/dev/tty` (or another terminal device), choosing a direct-colour terminfo
     /// entry when `COLORTERM` says so.
@@ -71,11 +73,12 @@ public final class CursesTerminal {
             start_color()
             use_default_colors()
             let colors = Int(lb_colors())
-            colorMode = colors >= 1 << 24 ? .direct : colors >= 256 ? .indexed256 : colors >= 8 ? .basic8 : .monochrome
+            colorMode = colors >= 1 << 24 ? .direct : colors >= 256 ? .indexed256 : colors >= 16 ? .basic16 : colors >= 8 ? .basic8 : .monochrome
         } else {
             colorMode = .monochrome
         }
         pairs = ColorPairs(capacity: Int(lb_color_pairs()))
+        images = ImagePainter(inTmux: environment["TMUX"] != nil)
         TerminalRescue.arm(descriptor: fileno(tty), modes: cookedModes)
     }
 
@@ -86,6 +89,31 @@ public final class CursesTerminal {
 
     /// Terminal size in cells.
     public var size: (width: Int, height: Int) { (Int(lb_cols()), Int(lb_lines())) }
+
+    /// The cell size in pixels as the terminal's window size says, if it does.
+    public var reportedCellPixels: CellPixelSize? {
+        var width: Int32 = 0, height: Int32 = 0
+        lb_cell_pixels(fileno(output), &width, &height)
+        return width > 0 && height > 0 ? CellPixelSize(width: Int(width), height: Int(height)) : nil
+    }
+
+    /// Shows pictures with `mode` from now on (nil: none); leaving kitty frees what it holds.
+    public func setImageMode(_ mode: PixelProtocol?, cellPixels: CellPixelSize, colorRegisters: Int? = nil) {
+        if images.mode == .kitty && mode != .kitty { write(images.forgetAll()) }
+        images.mode = mode
+        images.cellPixels = cellPixels
+        if let colorRegisters { images.colorRegisters = colorRegisters }
+    }
+
+    /// Deletes kitty images the app no longer has.
+    public func forgetImages(_ ids: [UInt32]) { write(images.forget(ids)) }
+
+    /// Writes bytes straight to the terminal, between ncurses' updates.
+    func write(_ bytes: [UInt8]) {
+        guard isActive, !bytes.isEmpty else { return }
+        bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, output) }
+        fflush(output)
+    }
 
     /// The descriptor to poll for input.
     public var inputDescriptor: Int32 { fileno(input) }
@@ -98,6 +126,8 @@ public final class CursesTerminal {
         var keys = Set<ColorPairs.Key>()
         for cell in frame.cells { keys.insert(pairKey(cell.style)) }
         pairs.prepare(keys)
+        let (imageBytes, repaintRows) = images.prepare(frame)
+        write(imageBytes)
         let width = min(frame.width, size.width), height = min(frame.height, size.height)
         var glyph: [wchar_t] = []
         for y in 0..<height {
@@ -110,12 +140,18 @@ public final class CursesTerminal {
                 _ = lb_put(Int32(y), Int32(x), glyph, attributes(cell.style), pairs.pair(for: pairKey(cell.style)))
             }
         }
+        // Rows a sixel picture left are rewritten in full, so none of its pixels stay.
+        for row in repaintRows where row >= 0 && row < height { _ = lb_redraw_line(Int32(row)) }
         wnoutrefresh(lb_stdscr())
         doupdate()
+        write(images.finish(frame, repaintedRows: repaintRows))
     }
 
     /// Forces the next paint to redraw every cell (after a suspend, or garbage on screen).
-    public func invalidate() { clearok(lb_stdscr(), true) }
+    public func invalidate() {
+        clearok(lb_stdscr(), true)
+        images.invalidate()
+    }
 
     func pairKey(_ style: CellStyle) -> ColorPairs.Key {
         ColorPairs.Key(foreground: colorMode.number(for: style.foreground), background: colorMode.number(for: style.background))
@@ -217,11 +253,13 @@ public final class CursesTerminal {
         guard isActive else { return }
         reset_prog_mode()
         clearok(lb_stdscr(), true)
+        images.invalidate()
     }
 
     /// Gives the terminal back as it was. Safe to call more than once.
     public func restore() {
         guard isActive else { return }
+        write(images.forgetAll())
         isActive = false
         TerminalRescue.disarm()
         endwin()

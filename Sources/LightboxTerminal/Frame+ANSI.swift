@@ -27,7 +27,9 @@ extension Frame {
         if style.attributes.contains(.underline) { codes.append("4") }
         if style.attributes.contains(.reverse) { codes.append("7") }
         if case .rgb(let r, let g, let b) = style.foreground { codes.append("38;2;\(r);\(g);\(b)") }
+        if case .indexed(let n) = style.foreground { codes.append("38;5;\(n)") }
         if case .rgb(let r, let g, let b) = style.background { codes.append("48;2;\(r);\(g);\(b)") }
+        if case .indexed(let n) = style.background { codes.append("48;5;\(n)") }
         return "\u{1B}[" + codes.joined(separator: ";") + "m"
     }
 }

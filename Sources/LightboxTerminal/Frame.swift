@@ -3,6 +3,8 @@ public enum TerminalColor: Hashable, Sendable {
     /// The terminal's own default colour.
     case standard
     case rgb(UInt8, UInt8, UInt8)
+    /// A colour of the terminal's palette by number (0–255), as dithered for 256- and 16-colour terminals.
+    case indexed(UInt8)
 }
 
 /// Text attributes of a cell.
@@ -51,6 +53,8 @@ public struct Frame: Hashable, Sendable {
     public let width: Int
     public let height: Int
     public private(set) var cells: [Cell]
+    /// Pictures shown in pixels over some cells (kitty graphics, sixel), in drawing order.
+    public var images: [FrameImage] = []
 
     public init(width: Int, height: Int, filling cell: Cell = .blank) {
         self.width = max(0, width)

@@ -24,9 +24,28 @@ public enum SymbolSet: String, Hashable, Sendable, CaseIterable {
     }
 }
 
+/// How many colours the terminal shows, and so what cells are rendered in.
+public enum ColorDepth: Hashable, Sendable {
+    /// 24-bit colour: cells carry 0xRRGGBB.
+    case trueColor
+    /// The xterm palettes of 256, 16 and 8 colours: cells carry dithered palette numbers.
+    case indexed256, indexed16, indexed8
+
+    var chafaValue: Int32 {
+        switch self {
+        case .trueColor: Int32(LB_DEPTH_TRUECOLOR)
+        case .indexed256: Int32(LB_DEPTH_256)
+        case .indexed16: Int32(LB_DEPTH_16)
+        case .indexed8: Int32(LB_DEPTH_8)
+        }
+    }
+}
+
 /// A picture rendered as terminal cells by libchafa: a glyph and two colours a cell.
 public struct SymbolCells: Hashable, Sendable {
     public var symbols: SymbolSet
+    /// Whether colours are 0xRRGGBB or palette numbers.
+    public var depth: ColorDepth
     public var columns: Int
     public var rows: Int
     /// Code points, row by row.
@@ -34,35 +53,37 @@ public struct SymbolCells: Hashable, Sendable {
     /// Foreground and background of each cell, as 0xRRGGBB.
     public var colors: [UInt32]
 
-    public init(symbols: SymbolSet, columns: Int, rows: Int, glyphs: [UInt32], colors: [UInt32]) {
+    public init(symbols: SymbolSet, depth: ColorDepth = .trueColor, columns: Int, rows: Int, glyphs: [UInt32], colors: [UInt32]) {
         precondition(glyphs.count == columns * rows && colors.count == 2 * glyphs.count, "cells do not match \(columns)x\(rows)")
         self.symbols = symbols
+        self.depth = depth
         self.columns = columns
         self.rows = rows
         self.glyphs = glyphs
         self.colors = colors
     }
 
-    /// The glyph and colours of cell (x, y).
-    public func cell(x: Int, y: Int) -> (glyph: Character, foreground: (UInt8, UInt8, UInt8), background: (UInt8, UInt8, UInt8)) {
+    /// The glyph and colours of cell (x, y): 0xRRGGBB, or palette numbers (see `depth`).
+    public func cell(x: Int, y: Int) -> (glyph: Character, foreground: UInt32, background: UInt32) {
         let i = y * columns + x
         let glyph = Unicode.Scalar(glyphs[i]).map(Character.init) ?? " "
-        func rgb(_ value: UInt32) -> (UInt8, UInt8, UInt8) { (UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)) }
-        return (glyph, rgb(colors[i * 2]), rgb(colors[i * 2 + 1]))
+        return (glyph, colors[i * 2], colors[i * 2 + 1])
     }
 
-    /// `thumbnail` rendered in `columns` by `rows` cells of `symbols` (true colour); nil when
-    /// chafa cannot.
+    /// Whether these cells are `symbols` in `depth`.
+    public func matches(_ symbols: SymbolSet, _ depth: ColorDepth) -> Bool { self.symbols == symbols && self.depth == depth }
+
+    /// `thumbnail` rendered in `columns` by `rows` cells of `symbols` at `depth`; nil when chafa cannot.
     /// - Complexity: O(*w* × *h*) in the pixels, plus chafa's symbol matching per cell.
-    public static func render(_ thumbnail: Thumbnail, columns: Int, rows: Int, symbols: SymbolSet) -> SymbolCells? {
+    public static func render(_ thumbnail: Thumbnail, columns: Int, rows: Int, symbols: SymbolSet, depth: ColorDepth = .trueColor) -> SymbolCells? {
         guard columns > 0, rows > 0, columns * rows <= 1 << 20, thumbnail.width > 0, thumbnail.height > 0 else { return nil }
         var glyphs = [UInt32](repeating: 32, count: columns * rows)
         var colors = [UInt32](repeating: 0, count: columns * rows * 2)
         let result = thumbnail.pixels.withUnsafeBufferPointer { pixels in
             lb_chafa_render(pixels.baseAddress, Int32(thumbnail.width), Int32(thumbnail.height), Int32(columns), Int32(rows),
-                            symbols.chafaValue, &glyphs, &colors)
+                            symbols.chafaValue, depth.chafaValue, &glyphs, &colors)
         }
         guard result == 0 else { return nil }
-        return SymbolCells(symbols: symbols, columns: columns, rows: rows, glyphs: glyphs, colors: colors)
+        return SymbolCells(symbols: symbols, depth: depth, columns: columns, rows: rows, glyphs: glyphs, colors: colors)
     }
 }

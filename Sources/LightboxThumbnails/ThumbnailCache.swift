@@ -3,6 +3,7 @@ public struct ThumbnailCache: Sendable {
     struct Entry: Sendable {
         var thumbnail: Thumbnail
         var lastUse: UInt64
+        var serial: UInt32
     }
 
     public let budget: Int
@@ -11,6 +12,11 @@ public struct ThumbnailCache: Sendable {
     /// The newest entry of each file version, whatever its box.
     var newest: [FileVersion: ThumbnailKey] = [:]
     var clock: UInt64 = 0
+    var nextSerial: UInt32 = 1
+    /// Serials of entries that left since `takeEvicted()`, when `recordsEvictions` is on.
+    var evicted: [UInt32] = []
+    /// Whether evictions are kept for `takeEvicted()` (for pictures held by the terminal).
+    public var recordsEvictions = false
 
     /// A cache holding at most `budget` bytes of pixels.
     public init(budget: Int) { self.budget = max(0, budget) }
@@ -23,6 +29,15 @@ public struct ThumbnailCache: Sendable {
         clock += 1
         entries[key]!.lastUse = clock
         return entries[key]!.thumbnail
+    }
+
+    /// A number naming the picture stored for `key`: every insert gets a new one.
+    public func serial(of key: ThumbnailKey) -> UInt32? { entries[key]?.serial }
+
+    /// Serials of the pictures that left the cache since the last call.
+    public mutating func takeEvicted() -> [UInt32] {
+        defer { evicted.removeAll() }
+        return evicted
     }
 
     /// The thumbnail for `key` without touching its recency.
@@ -41,8 +56,12 @@ public struct ThumbnailCache: Sendable {
     /// - Complexity: amortized O(log *n*); an eviction pass sorts the entries.
     public mutating func insert(_ thumbnail: Thumbnail, for key: ThumbnailKey) {
         clock += 1
-        if let old = entries[key] { byteCount -= old.thumbnail.byteCount }
-        entries[key] = Entry(thumbnail: thumbnail, lastUse: clock)
+        if let old = entries[key] {
+            byteCount -= old.thumbnail.byteCount
+            if recordsEvictions { evicted.append(old.serial) }
+        }
+        entries[key] = Entry(thumbnail: thumbnail, lastUse: clock, serial: nextSerial)
+        nextSerial = nextSerial == .max ? 1 : nextSerial + 1
         newest[key.fileVersion] = key
         byteCount += thumbnail.byteCount
         guard byteCount > budget else { return }
@@ -52,6 +71,7 @@ public struct ThumbnailCache: Sendable {
             entries[oldKey] = nil
             if newest[oldKey.fileVersion] == oldKey { newest[oldKey.fileVersion] = nil }
             byteCount -= entry.thumbnail.byteCount
+            if recordsEvictions { evicted.append(entry.serial) }
         }
     }
 }

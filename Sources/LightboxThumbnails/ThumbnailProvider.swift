@@ -6,15 +6,21 @@ public struct DecodeRequest: Hashable, Sendable {
     public var item: Int
     public var file: ImageFile
     public var box: PixelSize
-    /// The glyphs the picture is wanted in; besides half blocks, the provider renders them.
+    /// The glyphs the picture is wanted in, and their colours; besides true-colour half blocks
+    /// (which the view draws from the pixels), the provider renders them.
     public var symbols: SymbolSet
+    public var depth: ColorDepth
 
-    public init(item: Int, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half) {
+    public init(item: Int, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half, depth: ColorDepth = .trueColor) {
         self.item = item
         self.file = file
         self.box = box
         self.symbols = symbols
+        self.depth = depth
     }
+
+    /// Whether the provider renders cells for this request.
+    public var wantsCells: Bool { symbols != .half || depth != .trueColor }
 
     public var key: ThumbnailKey { ThumbnailKey(file: file, box: box) }
 }
@@ -112,9 +118,10 @@ public final class ThumbnailProvider: @unchecked Sendable {
             condition.unlock()
             var result = decoder.decode(request.file, fitting: request.box)
             // Symbols are rendered here too, off the UI thread, and kept with the pixels.
-            if request.symbols != .half, case .decoded(var thumbnail) = result {
+            if request.wantsCells, case .decoded(var thumbnail) = result {
                 let size = thumbnail.fittedCells(columns: request.box.width, rows: request.box.height / 2)
-                thumbnail.cells = SymbolCells.render(thumbnail, columns: size.columns, rows: size.rows, symbols: request.symbols)
+                thumbnail.cells = SymbolCells.render(thumbnail, columns: size.columns, rows: size.rows, symbols: request.symbols,
+                                                     depth: request.depth)
                 result = .decoded(thumbnail)
             }
             condition.lock()

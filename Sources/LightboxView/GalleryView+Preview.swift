@@ -12,8 +12,13 @@ extension GalleryView {
         frame.fill(x: 0, y: 0, width: frame.width, height: height, with: Cell(" ", style: CellStyle(background: Palette.letterboxColor)))
         if let reason = state.failure(at: state.cursor) {
             drawBroken(reason, x: 0, y: 0, width: frame.width, height: height, into: &frame, clipHeight: height)
-        } else if preview.zoom == 1, state.symbols != .half, let image = state.thumbnails.closest(to: state.previewKey),
-                  let cells = image.cells, cells.symbols == state.symbols, cells.columns <= frame.width, cells.rows <= height {
+        } else if preview.zoom == 1, state.graphics.isPixels, let image = state.thumbnails.peek(state.previewKey),
+                  let serial = state.thumbnails.serial(of: state.previewKey),
+                  drawImage(image, id: state.imageID(serial: serial), state: state, x: 0, y: 0, width: frame.width, height: height,
+                            alignment: .center, into: &frame, clipHeight: height) {
+            // Drawn in pixels.
+        } else if preview.zoom == 1, !state.graphics.isPixels, let image = state.thumbnails.closest(to: state.previewKey),
+                  let cells = image.cells, cells.matches(state.symbols, state.colorDepth), cells.columns <= frame.width, cells.rows <= height {
             drawCells(cells, x: 0, y: 0, width: frame.width, height: height, alignment: .center, into: &frame, clipHeight: height)
         } else if let image = state.thumbnails.closest(to: state.previewKey) {
             let drawn = state.previewDrawnSize(of: PixelSize(width: image.width, height: image.height))

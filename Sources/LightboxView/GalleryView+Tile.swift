@@ -14,10 +14,15 @@ extension GalleryView {
         let isMarked = state.marks.contains(item)
         let alignment = layout.columns[layout.column(ofItem: item)].alignment
 
+        let key = state.thumbnailKey(ofItem: item)
         if let reason = state.failure(at: item) {
             drawBroken(reason, x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
-        } else if let thumbnail = state.thumbnails.closest(to: state.thumbnailKey(ofItem: item)) {
-            if state.symbols != .half, let cells = thumbnail.cells, cells.symbols == state.symbols,
+        } else if state.graphics.isPixels, let thumbnail = state.thumbnails.peek(key), let serial = state.thumbnails.serial(of: key),
+                  drawImage(thumbnail, id: state.imageID(serial: serial), state: state, x: tile.x, y: top, width: tile.width,
+                            height: boxHeight, alignment: alignment, into: &frame, clipHeight: state.gridHeight) {
+            // Drawn in pixels.
+        } else if let thumbnail = state.thumbnails.closest(to: key) {
+            if !state.graphics.isPixels, let cells = thumbnail.cells, cells.matches(state.symbols, state.colorDepth),
                cells.columns <= tile.width, cells.rows <= boxHeight {
                 drawCells(cells, x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment,
                           into: &frame, clipHeight: state.gridHeight)
@@ -110,11 +115,40 @@ extension GalleryView {
         for row in 0..<cells.rows where top + row >= 0 && top + row < clipHeight {
             for column in 0..<cells.columns where frame.contains(x: left + column, y: top + row) {
                 let cell = cells.cell(x: column, y: row)
-                frame[left + column, top + row] = Cell(String(cell.glyph), style: CellStyle(
-                    foreground: .rgb(cell.foreground.0, cell.foreground.1, cell.foreground.2),
-                    background: .rgb(cell.background.0, cell.background.1, cell.background.2)))
+                func color(_ value: UInt32) -> TerminalColor {
+                    cells.depth == .trueColor ? .rgb(UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
+                        : .indexed(UInt8(value & 0xFF))
+                }
+                frame[left + column, top + row] = Cell(String(cell.glyph), style: CellStyle(foreground: color(cell.foreground),
+                                                                                              background: color(cell.background)))
             }
         }
+    }
+
+    /// A picture the terminal shows in pixels, placed in its box: kitty placeholders, or cells
+    /// for sixel to paint over (see `Frame.clipImages()`). False when it does not fit the box
+    /// (a stand-in of another size), for the caller to draw it otherwise.
+    static func drawImage(_ image: Thumbnail, id: UInt32, state: GalleryState, x: Int, y: Int, width: Int, height: Int,
+                          alignment: GridItem.Alignment, into frame: inout Frame, clipHeight: Int) -> Bool {
+        let cell = state.cellPixels
+        let columns = (image.width + cell.width - 1) / cell.width, rows = (image.height + cell.height - 1) / cell.height
+        guard columns <= width, rows <= height, columns <= KittyGraphics.maxCells, rows <= KittyGraphics.maxCells else { return false }
+        let background = Cell(" ", style: CellStyle(background: Palette.letterboxColor))
+        fillBox(x: x, y: y, width: width, height: height, style: background.style, into: &frame, clipHeight: clipHeight)
+        let left = x + alignment.offset(of: columns, in: width), top = y + (height - rows) / 2
+        let direct = state.colorDepth == .trueColor
+        if state.graphics == .kitty {
+            for row in 0..<rows where top + row >= 0 && top + row < clipHeight {
+                for column in 0..<columns where frame.contains(x: left + column, y: top + row) {
+                    frame[left + column, top + row] = KittyGraphics.placeholderCell(id: id, row: row, column: column, directColor: direct)
+                }
+            }
+        }
+        let shown = max(0, -top)..<max(0, min(rows, clipHeight - top))
+        guard !shown.isEmpty else { return true }
+        frame.images.append(FrameImage(id: id, pixelWidth: image.width, pixelHeight: image.height, pixels: image.pixels,
+                                       x: left, y: top, columns: columns, rows: rows, visibleRows: shown))
+        return true
     }
 
     static func drawPlaceholder(x: Int, y: Int, width: Int, height: Int, into frame: inout Frame, clipHeight: Int) {

@@ -12,7 +12,7 @@ public enum GalleryView {
         var frame = Frame(width: state.screenWidth, height: state.screenHeight)
         if state.preview != nil && !state.library.isEmpty {
             drawPreview(state, into: &frame)
-            return frame
+            return clipped(frame, state: state)
         }
         if state.library.isEmpty && !state.filterText.isEmpty {
             drawCentered(["No names match “\(DisplayText.sanitized(state.filterText))”", "Esc clears the filter"], in: &frame, height: state.gridHeight)
@@ -32,6 +32,20 @@ public enum GalleryView {
             let problemLines = state.scanProblems.isEmpty ? 0 : min(state.scanProblems.count + 1, state.gridHeight / 3)
             drawHelp(keys, into: &frame, height: state.gridHeight - problemLines)
             drawProblems(state.scanProblems, into: &frame, top: state.gridHeight - problemLines, height: problemLines)
+        }
+        return clipped(frame, state: state)
+    }
+
+    /// The frame with its pictures narrowed to the cells still theirs: kitty placeholders, or the
+    /// blank cells sixel paints over.
+    static func clipped(_ frame: Frame, state: GalleryState) -> Frame {
+        guard !frame.images.isEmpty else { return frame }
+        var frame = frame
+        let blank = Cell(" ", style: CellStyle(background: Palette.letterboxColor))
+        if state.graphics == .kitty {
+            frame.clipImages { $0.glyph.unicodeScalars.first == KittyGraphics.placeholder }
+        } else {
+            frame.clipImages { $0 == blank }
         }
         return frame
     }

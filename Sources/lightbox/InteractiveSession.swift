@@ -22,7 +22,10 @@ enum InteractiveSession {
 
     static func run(scan: BackgroundScan, first: BackgroundScan.Progress, options: Options, decoder pipeline: Decoder) throws -> Outcome {
         let signalFD = Signals.install()
-        let terminal = try CursesTerminal(environment: ProcessInfo.processInfo.environment)
+        let environment = ProcessInfo.processInfo.environment
+        // Asked before curses starts, so no answer is left in the input for it.
+        let terminalReport = options.asksTerminal ? TerminalProbe.ask(inTmux: environment["TMUX"] != nil) : nil
+        let terminal = try CursesTerminal(environment: environment)
         let capture = StderrCapture()
         var report: String? = nil
         defer {
@@ -37,6 +40,14 @@ enum InteractiveSession {
 
         let size = terminal.size
         var state = try options.makeState(width: size.width, height: size.height)
+        options.settleGraphics(&state, terminal: terminal, report: terminalReport, environment: environment)
+        /// Paints the state, in the mode it is in (`t` may have changed it).
+        func paint() {
+            if terminal.images.mode != state.graphics.pixelProtocol || terminal.images.cellPixels != state.cellPixels {
+                terminal.setImageMode(state.graphics.pixelProtocol, cellPixels: state.cellPixels)
+            }
+            terminal.paint(GalleryView.frame(for: state))
+        }
         var marksFile = options.marksFile.map { MarksFile(path: $0, nulSeparated: options.printsNul) }
         /// Writes the marks file when the marks changed; a failure shows in the status line.
         func saveMarks() {
@@ -61,6 +72,7 @@ enum InteractiveSession {
             body()
             terminal.resume()
             let size = terminal.size
+            if let cell = terminal.reportedCellPixels { state.cellPixels = cell }
             return perform(state.apply(.resize(width: size.width, height: size.height)))
         }
         func perform(_ effects: [Effect]) -> Outcome? {
@@ -87,12 +99,13 @@ enum InteractiveSession {
                     }) { return outcome }
                 case .suspend:
                     if let outcome = stepAside(Signals.stopSelf) { return outcome }
+                case .forgetImages(let ids): terminal.forgetImages(ids)
                 }
             }
             return nil
         }
         if let outcome = perform(state.apply(.scanned(first.batches, isFinished: first.isFinished))) { return outcome }
-        terminal.paint(GalleryView.frame(for: state))
+        paint()
 
         var fds = [pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
@@ -138,6 +151,8 @@ enum InteractiveSession {
             var loads: [Effect] = []
             let events = terminal.readEvents()
             for event in events {
+                // A font change resizes the cells too: pixel boxes follow.
+                if case .resize = event, let cell = terminal.reportedCellPixels { state.cellPixels = cell }
                 // After Ctrl-x, the next key is the key handler's.
                 let mapped: Action?
                 if state.isAwaitingHandlerKey, case .key(let key) = event { mapped = .keyHandler(key.name) }
@@ -177,7 +192,7 @@ enum InteractiveSession {
             saveMarks()
             if !events.isEmpty {
                 // Input is answered at once.
-                terminal.paint(GalleryView.frame(for: state))
+                paint()
                 lastPaint = Date()
                 dirty = false
             }
@@ -213,7 +228,7 @@ enum InteractiveSession {
             if let outcome = perform(loads.coalesced) { return outcome }
             // Results stream in: paint at most once a frame interval.
             if dirty && Date().timeIntervalSince(lastPaint) >= frameInterval {
-                terminal.paint(GalleryView.frame(for: state))
+                paint()
                 lastPaint = Date()
                 dirty = false
             }

@@ -12,7 +12,7 @@ extension Options {
         var state = GalleryState(library: Library(arrangement: arrangement), spec: spec, width: width, height: height,
                                  cacheBudget: cacheBytes, isScanning: true)
         state.showsFooters = showsFooters
-        state.symbols = symbols
+        state.graphics = graphics.graphics ?? .half  // auto is settled by the session
         state.scanProblems += configurationProblems
         state.setLayoutMode(layoutMode)
         state.keyTable = keyTable

@@ -29,7 +29,7 @@ struct Options {
     var arrangement = Arrangement()
     var showsFooters = false
     var layoutMode = LayoutMode.grid
-    var symbols = SymbolSet.half
+    var graphics = GraphicsChoice.auto
     var printsNul = false
     var snapshotSize: (width: Int, height: Int)? = nil
     var cacheBytes = 128 << 20
@@ -64,13 +64,10 @@ struct Options {
         if let sort = configuration.sort { options.arrangement.sort = sort }
         if let reversed = configuration.isReversed { options.arrangement.isReversed = reversed }
         if let footers = configuration.showsFooters { options.showsFooters = footers }
-        if let symbols = configuration.symbols { options.symbols = symbols }
+        if let graphics = configuration.graphics { options.graphics = graphics }
         // LIGHTBOX_GRAPHICS over the settings file, the command line over both.
         if let name = getenv("LIGHTBOX_GRAPHICS").map({ String(cString: $0) }), !name.isEmpty {
-            guard let symbols = SymbolSet(rawValue: name) else {
-                throw UsageError(description: "LIGHTBOX_GRAPHICS: '\(name)' is not one of \(SymbolSet.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            options.symbols = symbols
+            options.graphics = try parseChoice(name, name: "LIGHTBOX_GRAPHICS")
         }
         options.commandBindings = configuration.bindings
         options.configurationProblems = configuration.problems
@@ -101,7 +98,7 @@ struct Options {
                 case "-r", "--reverse": options.arrangement.isReversed = true
                 case "--footers": options.showsFooters = true
                 case "--layout": options.layoutMode = try parseChoice(try argument(), name: name)
-                case "--graphics": options.symbols = try parseChoice(try argument(), name: name)
+                case "--graphics": options.graphics = try parseChoice(try argument(), name: name)
                 case "-0", "--print0": options.printsNul = true
                 case "--read0": options.readsNul = true
                 case "-m", "--multi":

@@ -5,7 +5,8 @@ import LightboxTerminal
 import LightboxThumbnails
 import LightboxView
 
-/// `--snapshot`: the first screen at a given size, every visible thumbnail decoded, as ANSI text.
+/// `--snapshot`: the first screen at a given size, every visible thumbnail decoded, as ANSI text
+/// (with kitty or sixel pictures in those modes; `auto` has no terminal to ask: half blocks).
 enum SnapshotSession {
     /// The scan goes on until the screen is settled: it ended, or, when items arrive in display
     /// order, an item lies beyond the screen (so nothing more can land in view).
@@ -46,7 +47,12 @@ enum SnapshotSession {
         }
         provider.shutdown()
         pipeline.shutdown()
-        Output.write(Array(GalleryView.frame(for: state).ansiText.utf8))
+        // In a pixel mode the pictures come as the terminal would get them: kitty transmissions
+        // before the cells (which hold the placeholders), sixel strings after them at their tiles.
+        let frame = GalleryView.frame(for: state)
+        var painter = ImagePainter(mode: state.graphics.pixelProtocol, cellPixels: state.cellPixels)
+        let before = painter.prepare(frame).bytes
+        Output.write(before + Array(frame.ansiText.utf8) + painter.finish(frame, repaintedRows: []))
         if options.printsStatistics {
             Output.write(Array(statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
                                                 cacheCount: state.thumbnails.count).utf8), to: 2)

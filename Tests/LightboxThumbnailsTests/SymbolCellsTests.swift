@@ -13,11 +13,26 @@ import LightboxTestSupport
         }
         #expect(cells.columns == 8 && cells.rows == 4 && cells.glyphs.count == 32)
         let left = cells.cell(x: 0, y: 1), right = cells.cell(x: 7, y: 1)
-        func reddish(_ c: (UInt8, UInt8, UInt8)) -> Bool { c.0 > 150 && c.2 < 100 }
-        func bluish(_ c: (UInt8, UInt8, UInt8)) -> Bool { c.2 > 150 && c.0 < 100 }
+        func reddish(_ c: UInt32) -> Bool { c >> 16 & 0xFF > 150 && c & 0xFF < 100 }
+        func bluish(_ c: UInt32) -> Bool { c & 0xFF > 150 && c >> 16 & 0xFF < 100 }
         #expect(reddish(left.foreground) || reddish(left.background), "\(symbols) left \(left)")
         #expect(bluish(right.foreground) || bluish(right.background), "\(symbols) right \(right)")
         if symbols == .ascii { #expect(cells.glyphs.allSatisfy { $0 < 128 }) }
         if symbols == .braille { #expect(cells.glyphs.allSatisfy { $0 == 32 || (0x2800...0x28FF).contains($0) }) }
+    }
+}
+
+@Test func indexedDepthsGivePaletteNumbersDithered() {
+    // A smooth ramp: in 16 colours the cells must mix palette entries, not band into one.
+    var pixels: [UInt8] = []
+    for _ in 0..<16 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(x * 2), 90] } }
+    let image = Thumbnail(width: 64, height: 16, pixels: pixels)
+    for (depth, limit) in [(ColorDepth.indexed256, 256), (.indexed16, 16), (.indexed8, 8)] {
+        guard let cells = SymbolCells.render(image, columns: 32, rows: 8, symbols: .quadrant, depth: depth) else {
+            Issue.record("\(depth): no canvas")
+            continue
+        }
+        #expect(cells.depth == depth && cells.colors.allSatisfy { $0 < limit }, "\(depth): \(Set(cells.colors).sorted())")
+        #expect(Set(cells.colors).count >= 3, "\(depth): a ramp needs several colours")
     }
 }

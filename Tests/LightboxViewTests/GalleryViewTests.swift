@@ -361,7 +361,7 @@ func decodeDemand(_ state: inout GalleryState) {
 
 @Test func thePreviewUsesTheSymbolSetWhenNotZoomed() {
     var state = GalleryState(library: library([2]), spec: spec, width: 40, height: 12)
-    state.symbols = .braille
+    state.graphics = .braille
     _ = state.apply(.openPreview)
     #expect(state.demand.first?.symbols == .braille)
     let request = state.demand[0]

@@ -1,0 +1,36 @@
+import LightboxTerminal
+import LightboxThumbnails
+
+extension GalleryState {
+    /// The symbol set cells are rendered in: the mode's, or half blocks under a pixel mode (for
+    /// a stand-in of another size while the right one decodes).
+    public var symbols: SymbolSet { graphics.symbols ?? .half }
+
+    /// Whether thumbnails need cells rendered by the provider (not just pixels).
+    var wantsCells: Bool { !graphics.isPixels && (symbols != .half || colorDepth != .trueColor) }
+
+    /// Whether a cached thumbnail can be drawn as it is in the current mode.
+    func isReady(_ thumbnail: Thumbnail) -> Bool {
+        !wantsCells || thumbnail.cells?.matches(symbols, colorDepth) == true
+    }
+
+    /// The request for the item at `position` fitting `box`, in the current mode.
+    func decodeRequest(item position: Int, box: PixelSize, symbolsAllowed: Bool = true) -> DecodeRequest {
+        let cells = symbolsAllowed && wantsCells
+        return DecodeRequest(item: library.id(at: position), file: library[position], box: box,
+                             symbols: cells ? symbols : .half, depth: cells ? colorDepth : .trueColor)
+    }
+
+    /// The kitty image id of the picture with cache serial `serial`.
+    public func imageID(serial: UInt32) -> UInt32 {
+        KittyGraphics.imageID(serial: serial, directColor: colorDepth == .trueColor)
+    }
+
+    /// Steps to the next available mode.
+    mutating func cycleGraphics() {
+        let modes = availableGraphics.isEmpty ? Graphics.symbolModes : availableGraphics
+        let next = modes.firstIndex(of: graphics).map { modes[($0 + 1) % modes.count] } ?? modes[0]
+        graphics = next
+        message = "pictures in " + next.title
+    }
+}

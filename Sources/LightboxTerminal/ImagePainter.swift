@@ -1,0 +1,105 @@
+/// The graphics protocol pictures are shown with.
+public enum PixelProtocol: String, Hashable, Sendable {
+    case kitty, sixel
+}
+
+/// What a backend writes, besides cells, to show a frame's pictures: kitty transmissions before
+/// the cells, sixel strings after them. It remembers what the terminal already has, so each
+/// picture is sent once (kitty) and painted only when it moved or was drawn over (sixel).
+/// No I/O: the backend writes the bytes.
+public struct ImagePainter: Sendable {
+    public var mode: PixelProtocol? {
+        didSet { if mode != oldValue { painted = [] } }
+    }
+    /// Wraps kitty commands for tmux passthrough.
+    public var inTmux: Bool
+    public var cellPixels: CellPixelSize
+    /// Sixel colour registers the terminal has (16 on a VT340).
+    public var colorRegisters: Int
+    /// Kitty images the terminal holds, with the cells of their placement.
+    public private(set) var transmitted: [UInt32: (columns: Int, rows: Int)] = [:]
+    /// Sixel pictures on screen as last painted.
+    var painted: Set<FrameImage> = []
+
+    public init(mode: PixelProtocol? = nil, inTmux: Bool = false, cellPixels: CellPixelSize = .standard, colorRegisters: Int = 256) {
+        self.mode = mode
+        self.inTmux = inTmux
+        self.cellPixels = cellPixels
+        self.colorRegisters = colorRegisters
+    }
+
+    /// Before the cells are painted: kitty images not yet in the terminal are sent (and ones
+    /// whose placement changed are placed again); for sixel, the screen rows the backend must
+    /// repaint in full because a picture left them.
+    /// - Complexity: O(pixels sent).
+    public mutating func prepare(_ frame: Frame) -> (bytes: [UInt8], repaintRows: [Int]) {
+        switch mode {
+        case .kitty:
+            var out: [UInt8] = []
+            for image in frame.images {
+                if let placed = transmitted[image.id] {
+                    if placed != (image.columns, image.rows) {
+                        out += KittyGraphics.place(image, inTmux: inTmux)
+                        transmitted[image.id] = (image.columns, image.rows)
+                    }
+                } else {
+                    out += KittyGraphics.transmit(image, inTmux: inTmux)
+                    transmitted[image.id] = (image.columns, image.rows)
+                }
+            }
+            return (out, [])
+        case .sixel:
+            let current = Set(frame.images)
+            var rows = Set<Int>()
+            for old in painted where !current.contains(old) { rows.formUnion(old.screenRows) }
+            return ([], rows.sorted())
+        case nil:
+            return ([], [])
+        }
+    }
+
+    /// After the cells are painted: each sixel picture that is new, moved, or on a repainted row,
+    /// at its cells; the cursor is saved and restored around them, so the backend's idea of it holds.
+    /// - Complexity: O(pixels painted).
+    public mutating func finish(_ frame: Frame, repaintedRows: [Int]) -> [UInt8] {
+        guard mode == .sixel else { return [] }
+        let repainted = Set(repaintedRows)
+        var out: [UInt8] = []
+        for image in frame.images where !painted.contains(image) || image.screenRows.contains(where: repainted.contains) {
+            out += sixel(image)
+        }
+        painted = Set(frame.images)
+        if !out.isEmpty { out = [0x1B, 0x37] + out + [0x1B, 0x38] }
+        return out
+    }
+
+    /// One picture's shown part as sixel, positioned at its first shown cell.
+    func sixel(_ image: FrameImage) -> [UInt8] {
+        let left = image.visibleColumns.lowerBound * cellPixels.width
+        let right = min(image.pixelWidth, image.visibleColumns.upperBound * cellPixels.width)
+        let top = image.visibleRows.lowerBound * cellPixels.height
+        let bottom = min(image.pixelHeight, image.visibleRows.upperBound * cellPixels.height)
+        guard left < right, top < bottom, image.screenRows.lowerBound >= 0, image.screenColumns.lowerBound >= 0 else { return [] }
+        var crop: [UInt8] = []
+        crop.reserveCapacity((right - left) * (bottom - top) * 3)
+        for y in top..<bottom {
+            let start = (y * image.pixelWidth + left) * 3
+            crop += image.pixels[start..<(start + (right - left) * 3)]
+        }
+        let position = Array("\u{1B}[\(image.screenRows.lowerBound + 1);\(image.screenColumns.lowerBound + 1)H".utf8)
+        return position + Sixel.encode(pixels: crop, width: right - left, rows: 0..<(bottom - top), registers: colorRegisters)
+    }
+
+    /// Everything must be painted again (the screen was cleared or repainted in full).
+    public mutating func invalidate() { painted = [] }
+
+    /// Deletes kitty images that left the app's cache.
+    public mutating func forget(_ ids: [UInt32]) -> [UInt8] {
+        var out: [UInt8] = []
+        for id in ids where transmitted.removeValue(forKey: id) != nil { out += KittyGraphics.delete(id: id, inTmux: inTmux) }
+        return out
+    }
+
+    /// Deletes every kitty image sent (on quitting, or leaving kitty mode).
+    public mutating func forgetAll() -> [UInt8] { forget(Array(transmitted.keys)) }
+}

@@ -1,0 +1,50 @@
+import LightboxApp
+import LightboxCurses
+import LightboxTerminal
+import LightboxThumbnails
+
+extension Options {
+    /// Whether the terminal must be asked before curses starts: to choose a mode, or to learn
+    /// the cell size and colour registers a pixel mode needs.
+    var asksTerminal: Bool { graphics == .auto || graphics.graphics?.isPixels == true }
+
+    /// Sets the picture mode, the modes `t` steps through, the colour depth and the cell size
+    /// from the options, the terminal and what it answered.
+    func settleGraphics(_ state: inout GalleryState, terminal: CursesTerminal, report: TerminalReport?, environment: [String: String]) {
+        let detected = Graphics.detected(report, environment: environment, isUnicode: terminal.isUnicode)
+        state.graphics = graphics.graphics ?? detected
+        var pixelModes: [Graphics] = []
+        if state.graphics.isPixels { pixelModes.append(state.graphics) }
+        if detected.isPixels && !pixelModes.contains(detected) { pixelModes.append(detected) }
+        state.availableGraphics = pixelModes + Graphics.symbolModes
+        state.colorDepth = terminal.colorMode.cellDepth
+        state.cellPixels = terminal.reportedCellPixels ?? report?.cellPixels ?? .standard
+        if graphics == .auto, state.graphics.isPixels {
+            state.show("pictures in \(state.graphics.title)" + (report?.name.map { " (\($0))" } ?? "") + "; t changes")
+        }
+        terminal.setImageMode(state.graphics.pixelProtocol, cellPixels: state.cellPixels, colorRegisters: report?.colorRegisters)
+    }
+}
+
+extension Graphics {
+    /// The protocol a pixel mode paints with.
+    var pixelProtocol: PixelProtocol? {
+        switch self {
+        case .kitty: .kitty
+        case .sixel: .sixel
+        default: nil
+        }
+    }
+}
+
+extension ColorMode {
+    /// The depth cells are rendered in for this terminal.
+    var cellDepth: ColorDepth {
+        switch self {
+        case .direct, .monochrome: .trueColor
+        case .indexed256: .indexed256
+        case .basic16: .indexed16
+        case .basic8: .indexed8
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Testing
+import LightboxApp
+import LightboxLayout
+import LightboxTerminal
+import LightboxTestSupport
+import LightboxThumbnails
+import LightboxView
+
+/// A state in `graphics` with every wanted thumbnail decoded as a flat colour of its own.
+func pixelState(_ graphics: Graphics, counts: [Int] = [6, 6], width: Int = 60, height: Int = 20, cacheBudget: Int = 128 << 20,
+                actions: [Action] = []) -> (GalleryState, [Effect]) {
+    var state = GalleryState(library: library(counts), spec: spec, width: width, height: height, cacheBudget: cacheBudget)
+    state.graphics = graphics
+    state.cellPixels = CellPixelSize(width: 4, height: 8)
+    var effects = state.initialEffects()
+    for action in actions { effects += state.apply(action) }
+    decodeAll(&state, into: &effects)
+    return (state, effects)
+}
+
+func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
+    for request in state.demand {
+        let (w, h) = (request.box.width, request.box.height * 3 / 4)
+        let shade = UInt8(40 + request.item * 15 % 200)
+        effects += state.apply(.decoded(request, .decoded(Thumbnail(width: w, height: h, pixels: TestImages.solid(width: w, height: h, shade, 200, 255 - shade)))))
+    }
+}
+
+@Test func theTerminalsAnswersAreRead() {
+    let kitty = TerminalReport(parsing: Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}P>|kitty(0.26.5)\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;22c".utf8))
+    #expect(kitty.hasKittyGraphics && !kitty.hasSixel && kitty.isComplete)
+    #expect(kitty.name == "kitty(0.26.5)" && kitty.cellPixels == CellPixelSize(width: 10, height: 20))
+    let xterm = TerminalReport(parsing: Array("junk\u{1B}[?1;0;16S\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?63;1;2;4;6;9;15;16;22;28c".utf8))
+    #expect(xterm.hasSixel && !xterm.hasKittyGraphics && xterm.colorRegisters == 16 && xterm.isComplete)
+    let tmux = TerminalReport(parsing: Array("\u{1B}[?1;2c".utf8))
+    #expect(!tmux.hasSixel && !tmux.hasKittyGraphics && tmux.isComplete)
+    let refused = TerminalReport(parsing: Array("\u{1B}_Gi=31;ENOTSUPPORTED:no\u{1B}\\\u{1B}[?4;6c".utf8))
+    #expect(!refused.hasKittyGraphics && !refused.hasSixel, "4 as the class is not sixel")
+    #expect(!TerminalReport(parsing: Array("\u{1B}[?62;4".utf8)).isComplete, "cut short: still waiting")
+    // Escapes in the name never reach the screen.
+    #expect(TerminalReport(parsing: Array("\u{1B}P>|evil\u{7}\u{1B}]0;x\u{1B}\\".utf8)).name?.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\u{7F}" } == true)
+}
+
+@Test func autoPrefersKittyThenSixelThenSymbols() {
+    var report = TerminalReport()
+    report.isComplete = true
+    #expect(Graphics.detected(report, environment: [:], isUnicode: true) == .quadrant)
+    #expect(Graphics.detected(report, environment: [:], isUnicode: false) == .half)
+    report.hasSixel = true
+    #expect(Graphics.detected(report, environment: [:], isUnicode: true) == .sixel)
+    report.hasKittyGraphics = true
+    #expect(Graphics.detected(report, environment: [:], isUnicode: true) == .kitty)
+    // Inside tmux the answers are tmux's: the outer terminal's name decides.
+    let inTmux = TerminalReport(parsing: Array("\u{1B}[?1;2c".utf8))
+    #expect(Graphics.detected(inTmux, environment: ["TMUX": "/tmp/x", "KITTY_WINDOW_ID": "1"], isUnicode: true) == .kitty)
+    #expect(Graphics.detected(inTmux, environment: ["TMUX": "/tmp/x"], isUnicode: true) == .quadrant)
+    #expect(Graphics.detected(nil, environment: [:], isUnicode: true) == .quadrant, "no terminal to ask")
+}
+
+@Test func kittyPicturesArePlaceholderCellsNamingTheirImage() {
+    let (state, _) = pixelState(.kitty)
+    let frame = GalleryView.frame(for: state)
+    #expect(!frame.images.isEmpty)
+    for image in frame.images {
+        // Every cell of the shown part is a placeholder with its row and column, coloured with the id.
+        for row in image.visibleRows {
+            for column in image.visibleColumns {
+                let cell = frame[image.x + column, image.y + row]
+                let scalars = Array(cell.glyph.unicodeScalars)
+                #expect(scalars.first == KittyGraphics.placeholder && scalars.count == 3)
+                #expect(cell == KittyGraphics.placeholderCell(id: image.id, row: row, column: column, directColor: true))
+                #expect(cell.style.foreground == .rgb(UInt8(image.id >> 16 & 0xFF), UInt8(image.id >> 8 & 0xFF), UInt8(image.id & 0xFF)))
+            }
+        }
+        #expect(image.columns * state.cellPixels.width >= image.pixelWidth && image.rows * state.cellPixels.height >= image.pixelHeight)
+    }
+    #expect(Set(frame.images.map(\.id)).count == frame.images.count, "one id a picture")
+    // The pinned header and the status line are text, never placeholders.
+    #expect(!frame.lines[0].unicodeScalars.contains(KittyGraphics.placeholder))
+    #expect(!frame.lines[frame.height - 1].unicodeScalars.contains(KittyGraphics.placeholder))
+}
+
+@Test func kittyImagesAreSentOnceAndDeletedWhenTheyLeaveTheCache() {
+    // A cache that holds about one screen: scrolling a long way evicts what was shown first.
+    let (first, _) = pixelState(.kitty, counts: [60], width: 60, height: 20, cacheBudget: 200_000)
+    var state = first
+    var painter = ImagePainter(mode: .kitty)
+    let frame = GalleryView.frame(for: state)
+    let sent = painter.prepare(frame).bytes
+    let transmissions = String(decoding: sent, as: UTF8.self).components(separatedBy: "\u{1B}_Ga=T,U=1,q=2,f=24,").count - 1
+    #expect(transmissions == frame.images.count && transmissions > 0)
+    for image in frame.images {
+        #expect(String(decoding: sent, as: UTF8.self).contains("i=\(image.id),s=\(image.pixelWidth),v=\(image.pixelHeight),c=\(image.columns),r=\(image.rows)"))
+    }
+    #expect(painter.prepare(frame).bytes.isEmpty, "the same frame again sends nothing")
+    // Scroll far: new pictures are sent, the evicted ones deleted, and only those.
+    var forgotten: [UInt32] = []
+    for _ in 0..<8 {
+        var effects = state.apply(.pageDown)
+        decodeAll(&state, into: &effects)
+        for case .forgetImages(let ids) in effects { forgotten += ids }
+        _ = painter.prepare(GalleryView.frame(for: state))
+    }
+    #expect(!forgotten.isEmpty)
+    let deletes = String(decoding: painter.forget(forgotten), as: UTF8.self)
+    for image in frame.images where forgotten.contains(image.id) {
+        #expect(deletes.contains("\u{1B}_Ga=d,d=I,q=2,i=\(image.id)\u{1B}\\"))
+    }
+    #expect(painter.transmitted.count <= state.thumbnails.count, "the terminal holds no more than the cache")
+    #expect(painter.forget(forgotten).isEmpty, "deleted once")
+}
+
+@Test func kittyCommandsGoThroughTmuxWrapped() {
+    let image = FrameImage(id: 9, pixelWidth: 1, pixelHeight: 1, pixels: [1, 2, 3], x: 0, y: 0, columns: 1, rows: 1, visibleRows: 0..<1)
+    let wrapped = KittyGraphics.transmit(image, inTmux: true)
+    #expect(wrapped.starts(with: Array("\u{1B}Ptmux;\u{1B}\u{1B}_G".utf8)))
+    #expect(Array(wrapped.suffix(5)) == [0x1B, 0x1B, 0x5C, 0x1B, 0x5C], "the inner ESC doubled, then the end of the passthrough")
+    #expect(String(decoding: wrapped, as: UTF8.self).contains(";AQID"), "RGB 1 2 3 in base64")
+}
+
+@Test func sixelRoundTripsAPictureOfFewColours() {
+    // Four colour bands, 13 rows (not a multiple of six): every pixel comes back, none beyond.
+    let width = 7, height = 13
+    var pixels: [UInt8] = []
+    let colors: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)]
+    for y in 0..<height { for x in 0..<width { let c = colors[(x + y) % 4]; pixels += [c.0, c.1, c.2] } }
+    let bytes = Sixel.encode(pixels: pixels, width: width, rows: 0..<height, registers: 16)
+    let pictures = SixelReader.pictures(in: bytes)
+    #expect(pictures.count == 1)
+    guard let picture = pictures.first?.picture else { return }
+    #expect(picture.width == width && picture.height == height)
+    for y in 0..<height {
+        for x in 0..<width {
+            let want = colors[(x + y) % 4], got = picture.pixel(x: x, y: y)
+            #expect(got.map { $0 == want } == true, "(\(x), \(y)): \(String(describing: got))")
+        }
+    }
+    // Fewer registers than colours: still every pixel, in the nearest of two.
+    let two = SixelReader.pictures(in: Sixel.encode(pixels: pixels, width: width, rows: 0..<height, registers: 2))
+    #expect(two.first?.picture.pixels.allSatisfy { $0 != nil } == true)
+    #expect(bytes.count < 400, "runs are compressed: \(bytes.count) bytes")
+}
+
+@Test func sixelTilesArePaintedAtTheirCellsAndRepaintedOnlyWhenTheyMove() {
+    var (state, _) = pixelState(.sixel, counts: [40])
+    var painter = ImagePainter(mode: .sixel, cellPixels: state.cellPixels)
+    let frame = GalleryView.frame(for: state)
+    #expect(painter.prepare(frame).repaintRows.isEmpty)
+    let painted = SixelReader.pictures(in: painter.finish(frame, repaintedRows: []))
+    #expect(painted.count == frame.images.count && !painted.isEmpty)
+    for (image, (row, column, picture)) in zip(frame.images, painted) {
+        #expect(row == image.y + image.visibleRows.lowerBound + 1 && column == image.x + 1)
+        #expect(picture.height == min(image.pixelHeight, image.visibleRows.count * state.cellPixels.height))
+        let shade = picture.pixel(x: 0, y: 0)
+        #expect(shade.map { abs(Int($0.1) - 200) <= 2 } == true, "the tile's own colour (registers are in percent)")
+    }
+    #expect(painter.finish(frame, repaintedRows: []).isEmpty, "nothing moved: nothing painted")
+    // Scrolling a line: the old rows are repainted by the backend, every moved tile painted again.
+    var effects = state.apply(.scroll(lines: 1))
+    decodeAll(&state, into: &effects)
+    let moved = GalleryView.frame(for: state)
+    let rows = painter.prepare(moved).repaintRows
+    #expect(Set(frame.images.flatMap { Array($0.screenRows) }).isSubset(of: Set(rows)))
+    #expect(SixelReader.pictures(in: painter.finish(moved, repaintedRows: rows)).count == moved.images.count)
+}
+
+@Test func picturesNeverCoverThePinnedHeaderOrTheHelp() {
+    // Scrolled into a section: tiles slide under its pinned header, which stays text.
+    var (state, _) = pixelState(.sixel, counts: [40], actions: [.scroll(lines: 3)])
+    var effects: [Effect] = []
+    decodeAll(&state, into: &effects)
+    let frame = GalleryView.frame(for: state)
+    #expect(frame.lines[0].contains("day1"))
+    #expect(frame.images.allSatisfy { $0.screenRows.lowerBound >= 1 }, "below the pinned header")
+    #expect(frame.images.contains { $0.visibleRows.lowerBound > 0 }, "a tile cut by the header shows its lower part")
+    #expect(frame.images.allSatisfy { $0.screenRows.upperBound <= state.gridHeight })
+    _ = state.apply(.toggleHelp)
+    let help = GalleryView.frame(for: state)
+    for image in help.images {
+        for row in image.screenRows { for column in image.screenColumns { #expect(help[column, row] == Cell(" ", style: CellStyle(background: .rgb(30, 30, 30)))) } }
+    }
+}
+
+@Test func inA256ColourTerminalHalfBlocksAreDitheredCells() {
+    var state = GalleryState(library: library([4]), spec: spec, width: 40, height: 14)
+    state.colorDepth = .indexed256
+    _ = state.initialEffects()
+    #expect(state.demand.allSatisfy { $0.wantsCells && $0.depth == .indexed256 && $0.symbols == .half })
+    let request = state.demand[0]
+    var thumbnail = Thumbnail(width: 8, height: 8, pixels: TestImages.solid(width: 8, height: 8, 10, 120, 200))
+    thumbnail.cells = SymbolCells.render(thumbnail, columns: 4, rows: 2, symbols: .half, depth: .indexed256)
+    _ = state.apply(.decoded(request, .decoded(thumbnail)))
+    let frame = GalleryView.frame(for: state)
+    #expect(frame.cells.contains { if case .indexed = $0.style.background { return true } else { return false } })
+}
