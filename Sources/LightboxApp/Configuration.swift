@@ -15,7 +15,7 @@ import LightboxThumbnails
 /// sort = date               # name, date, mtime or size
 /// reverse = no
 /// footers = yes
-/// graphics = quadrant       # half, quadrant, sextant, braille or ascii
+/// graphics = auto           # auto, kitty, sixel, sextant, quadrant, half, braille or ascii
 /// bind = J:next-section     # any key to any action (see `KeyTable.actionsByName`)
 /// bind = x:exec:gimp {+}    # or to a command
 /// color.accent = #78beff    # accent, mark, header, status, overlay (NO_COLOR turns text colour off)

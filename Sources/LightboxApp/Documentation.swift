@@ -75,6 +75,8 @@ public enum Documentation {
         out += ".TP\n.I $XDG_CONFIG_HOME/lightbox/key\\-handler\nrun by Ctrl\\-x and a key, with the selection on its standard input\n"
         out += ".TP\n.I $XDG_CACHE_HOME/thumbnails/\nthe shared freedesktop.org thumbnail cache\n"
         out += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nthe interface's text without colour (thumbnails keep theirs)\n"
+        out += ".TP\n.B LIGHTBOX_GRAPHICS\nthe picture mode, as \\-\\-graphics (which wins over it; it wins over the settings file)\n"
+        out += ".TP\n.B TMUX, KITTY_WINDOW_ID, TERM_PROGRAM\ninside tmux, whether the outer terminal has kitty graphics\n"
         out += ".SH SEE ALSO\n.BR fzf (1),\n.BR nsxiv (1)\n"
         return out
     }

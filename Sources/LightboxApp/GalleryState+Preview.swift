@@ -21,21 +21,29 @@ extension GalleryState {
     static let previewPixelLimit = 4096
 
     /// The pixel box the photo is fitted to in the preview: the screen above the status line, in
-    /// the terminal's pixels in a pixel mode, else two pixels a cell vertically, times the zoom
-    /// (capped). Zoomed, a pixel mode shows half blocks too.
+    /// the terminal's pixels in a pixel mode, in chafa's pixels a cell for cells, else two pixels a
+    /// cell vertically, times the zoom (capped). Zoomed, every mode shows half blocks.
     public var previewBox: PixelSize {
         let zoom = preview?.zoom ?? 1
-        if graphics.isPixels && zoom == 1 {
-            return PixelSize(width: min(Self.previewPixelLimit, max(1, screenWidth) * cellPixels.width),
-                             height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * cellPixels.height))
+        if zoom == 1 && (graphics.isPixels || wantsCells) {
+            let cell = graphics.isPixels ? PixelSize(width: cellPixels.width, height: cellPixels.height) : SymbolCells.pixelsPerCell
+            return PixelSize(width: min(Self.previewPixelLimit, max(1, screenWidth) * cell.width),
+                             height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * cell.height))
         }
+        return previewViewBox
+    }
+
+    /// The preview in half-block pixels (two a cell vertically) times the zoom: where pictures
+    /// drawn in half blocks are fitted and panned.
+    var previewViewBox: PixelSize {
+        let zoom = preview?.zoom ?? 1
         return PixelSize(width: min(Self.previewPixelLimit, max(1, screenWidth) * zoom),
                          height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * 2 * zoom))
     }
 
     /// Where a picture of `size` pixels sits in the zoomed preview box: its drawn size, fitted.
     public func previewDrawnSize(of size: PixelSize) -> PixelSize {
-        let box = previewBox
+        let box = previewViewBox
         guard size.width > 0, size.height > 0 else { return box }
         return size.width * box.height >= size.height * box.width
             ? PixelSize(width: box.width, height: max(1, size.height * box.width / size.width))

@@ -154,11 +154,12 @@ public struct GalleryState: Sendable {
     public var visibleItems: Range<Int> { layout.visibleItems(offset: scrollOffset, height: viewportLength) }
 
     /// The pixel box an item's thumbnail must fit: its box in the terminal's pixels in the pixel
-    /// modes, else two pixels a cell vertically.
+    /// modes, in the pixels chafa renders a cell from for cells, else two pixels a cell vertically.
     public func pixelBox(ofItem item: Int) -> PixelSize {
         let box = layout.boxFrame(ofItem: item)
-        if graphics.isPixels { return PixelSize(width: box.width * cellPixels.width, height: box.height * cellPixels.height) }
-        return PixelSize(width: box.width, height: box.height * 2)
+        let scale = graphics.isPixels ? PixelSize(width: cellPixels.width, height: cellPixels.height)
+            : wantsCells ? SymbolCells.pixelsPerCell : PixelSize(width: 1, height: 2)
+        return PixelSize(width: box.width * scale.width, height: box.height * scale.height)
     }
 
     /// The cache key of an item's thumbnail at the current size.

@@ -116,7 +116,7 @@ public struct KeyTable: Sendable {
         KeyBinding([.character("z")], .toggleSection, "collapse / expand this section"),
         KeyBinding([.character("Z")], .toggleAllSections, "collapse / expand all sections"),
         KeyBinding([.character("L")], .cycleLayout, "grid, masonry or strip layout"),
-        KeyBinding([.character("t")], .cycleSymbols, "next symbol set for pictures"),
+        KeyBinding([.character("t")], .cycleSymbols, "next picture mode"),
         KeyBinding([.character("i")], .toggleInfo, "show / hide the photo's details"),
         KeyBinding([.character("o")], .openPreview, "show this photo full-screen"),
         KeyBinding([.character("/")], .startFilter, "filter by name (Enter keeps, Esc clears)"),

@@ -43,6 +43,15 @@ public enum ColorDepth: Hashable, Sendable {
 
 /// A picture rendered as terminal cells by libchafa: a glyph and two colours a cell.
 public struct SymbolCells: Hashable, Sendable {
+    /// Pixels decoded for each cell chafa renders: enough for it to choose among quadrants and
+    /// sextants, and to dither (from one pixel by two it dithers noise).
+    public static let pixelsPerCell = PixelSize(width: 4, height: 8)
+
+    /// The cells a request's box holds, for a box of `pixelsPerCell` a cell.
+    public static func cells(inBox box: PixelSize) -> (columns: Int, rows: Int) {
+        (max(1, box.width / pixelsPerCell.width), max(1, box.height / pixelsPerCell.height))
+    }
+
     public var symbols: SymbolSet
     /// Whether colours are 0xRRGGBB or palette numbers.
     public var depth: ColorDepth

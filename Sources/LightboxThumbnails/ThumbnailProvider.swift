@@ -119,7 +119,8 @@ public final class ThumbnailProvider: @unchecked Sendable {
             var result = decoder.decode(request.file, fitting: request.box)
             // Symbols are rendered here too, off the UI thread, and kept with the pixels.
             if request.wantsCells, case .decoded(var thumbnail) = result {
-                let size = thumbnail.fittedCells(columns: request.box.width, rows: request.box.height / 2)
+                let box = SymbolCells.cells(inBox: request.box)
+                let size = thumbnail.fittedCells(columns: box.columns, rows: box.rows)
                 thumbnail.cells = SymbolCells.render(thumbnail, columns: size.columns, rows: size.rows, symbols: request.symbols,
                                                      depth: request.depth)
                 result = .decoded(thumbnail)

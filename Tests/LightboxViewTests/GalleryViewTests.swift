@@ -347,7 +347,7 @@ func decodeDemand(_ state: inout GalleryState) {
     #expect(state.demand.allSatisfy { $0.symbols == .quadrant })
     for request in state.demand {
         var thumbnail = Thumbnail(width: request.box.width, height: request.box.height, pixels: TestImages.solid(width: request.box.width, height: request.box.height, 0, 200, 0))
-        let size = thumbnail.fittedCells(columns: request.box.width, rows: request.box.height / 2)
+        let size = thumbnail.fittedCells(columns: SymbolCells.cells(inBox: request.box).columns, rows: SymbolCells.cells(inBox: request.box).rows)
         thumbnail.cells = SymbolCells(symbols: .quadrant, columns: size.columns, rows: size.rows,
                                       glyphs: Array(repeating: 0x259A, count: size.columns * size.rows),
                                       colors: Array(repeating: 0x00C800, count: size.columns * size.rows * 2))
@@ -366,7 +366,7 @@ func decodeDemand(_ state: inout GalleryState) {
     #expect(state.demand.first?.symbols == .braille)
     let request = state.demand[0]
     var thumbnail = Thumbnail(width: request.box.width, height: request.box.height, pixels: TestImages.solid(width: request.box.width, height: request.box.height, 9, 9, 9))
-    let size = thumbnail.fittedCells(columns: request.box.width, rows: request.box.height / 2)
+    let size = thumbnail.fittedCells(columns: SymbolCells.cells(inBox: request.box).columns, rows: SymbolCells.cells(inBox: request.box).rows)
     thumbnail.cells = SymbolCells(symbols: .braille, columns: size.columns, rows: size.rows,
                                   glyphs: Array(repeating: 0x28FF, count: size.columns * size.rows), colors: Array(repeating: 0xFFFFFF, count: size.columns * size.rows * 2))
     _ = state.apply(.decoded(request, .decoded(thumbnail)))

@@ -193,3 +193,34 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     let frame = GalleryView.frame(for: state)
     #expect(frame.cells.contains { if case .indexed = $0.style.background { return true } else { return false } })
 }
+
+/// A disc on a gradient: edges and shades for each symbol set to show.
+func discPixels(width: Int, height: Int) -> [UInt8] {
+    var pixels: [UInt8] = []
+    for y in 0..<height {
+        for x in 0..<width {
+            let dx = Double(x - width / 2) / Double(width), dy = Double(y - height / 2) / Double(height)
+            let inside = dx * dx + dy * dy < 0.09
+            pixels += inside ? [240, 220, 60] : [UInt8(x * 255 / width), 40, UInt8(y * 255 / height)]
+        }
+    }
+    return pixels
+}
+
+@Test(arguments: Graphics.symbolModes)
+func symbolModeSnapshots(_ graphics: Graphics) {
+    var state = GalleryState(library: library([3]), spec: spec, width: 52, height: 12)
+    state.graphics = graphics
+    _ = state.initialEffects()
+    for request in state.demand {
+        // What the provider does: the pixels, and for a symbol set the cells chafa renders from them.
+        let (w, h) = (request.box.width, request.box.height)
+        var thumbnail = Thumbnail(width: w, height: h, pixels: discPixels(width: w, height: h))
+        if request.wantsCells {
+            let box = SymbolCells.cells(inBox: request.box)
+            thumbnail.cells = SymbolCells.render(thumbnail, columns: box.columns, rows: box.rows, symbols: request.symbols, depth: request.depth)
+        }
+        _ = state.apply(.decoded(request, .decoded(thumbnail)))
+    }
+    expectSnapshot(GalleryView.frame(for: state), "symbols-\(graphics.rawValue)")
+}
