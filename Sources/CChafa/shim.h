@@ -12,8 +12,9 @@ enum { LB_DEPTH_TRUECOLOR = 0, LB_DEPTH_256 = 1, LB_DEPTH_16 = 2, LB_DEPTH_8 = 3
 /// `glyphs` gets each cell's code point, `colors` its foreground and background (two entries a
 /// cell), as 0xRRGGBB in true colour or as palette numbers in the indexed depths, which are
 /// dithered. Returns 0, or -1 when chafa could not make a canvas.
-static inline int lb_chafa_render(const uint8_t *pixels, int width, int height, int columns, int rows, int symbols,
-                                  int depth, uint32_t *glyphs, uint32_t *colors) {
+/// Rows of `pixels` are `rowstride` bytes apart, a multiple of four: chafa misreads others.
+static inline int lb_chafa_render(const uint8_t *pixels, int width, int height, int rowstride, int columns, int rows,
+                                  int symbols, int depth, uint32_t *glyphs, uint32_t *colors) {
     ChafaSymbolMap *map = chafa_symbol_map_new();
     switch (symbols) {
     case LB_SYMBOLS_QUADRANT: chafa_symbol_map_add_by_tags(map, CHAFA_SYMBOL_TAG_QUAD | CHAFA_SYMBOL_TAG_HALF | CHAFA_SYMBOL_TAG_SPACE | CHAFA_SYMBOL_TAG_SOLID); break;
@@ -35,7 +36,7 @@ static inline int lb_chafa_render(const uint8_t *pixels, int width, int height, 
     ChafaCanvas *canvas = chafa_canvas_new(config);
     int result = -1;
     if (canvas) {
-        chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGB8, pixels, width, height, width * 3);
+        chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGB8, pixels, width, height, rowstride);
         for (int y = 0; y < rows; y++) {
             for (int x = 0; x < columns; x++) {
                 gint fg = 0, bg = 0;

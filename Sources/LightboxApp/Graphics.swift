@@ -33,14 +33,26 @@ public enum Graphics: String, Hashable, Sendable, CaseIterable {
 
     /// What `auto` picks from the terminal's answers: kitty graphics, then sixel, then symbols
     /// (quadrants, which most fonts have; sextants need a font told about), then half blocks.
-    /// In tmux the terminal's answers are tmux's, so kitty is also believed from the outer
+    /// Kitty graphics needs Unicode placeholders too, which kitty has since 0.28 and Ghostty
+    /// has; other terminals that answer the kitty query (WezTerm, Konsole) go on to sixel.
+    /// In tmux the terminal's answers are tmux's, so kitty is believed from the outer
     /// terminal's name when tmux passes pictures through.
     public static func detected(_ report: TerminalReport?, environment: [String: String], isUnicode: Bool) -> Graphics {
         let outerIsKitty = environment["KITTY_WINDOW_ID"] != nil || environment["TERM"] == "xterm-kitty"
-            || ["ghostty", "WezTerm"].contains(environment["TERM_PROGRAM"] ?? "")
-        if report?.hasKittyGraphics == true || (report == nil || environment["TMUX"] != nil) && outerIsKitty { return .kitty }
+            || environment["TERM_PROGRAM"] == "ghostty"
+        if report?.hasKittyGraphics == true && hasPlaceholders(report?.name) { return .kitty }
+        if (report == nil || environment["TMUX"] != nil) && outerIsKitty { return .kitty }
         if report?.hasSixel == true { return .sixel }
         return isUnicode ? .quadrant : .half
+    }
+
+    /// Whether the terminal named (by XTVERSION) shows kitty's Unicode placeholders.
+    static func hasPlaceholders(_ name: String?) -> Bool {
+        guard let name = name?.lowercased() else { return false }
+        if name.hasPrefix("ghostty") { return true }
+        guard name.hasPrefix("kitty(") else { return false }
+        let version = name.dropFirst("kitty(".count).prefix { $0 != ")" }.split(separator: ".").compactMap { Int($0) }
+        return version.count >= 2 && (version[0], version[1]) >= (0, 28)
     }
 }
 

@@ -88,9 +88,20 @@ public struct SymbolCells: Hashable, Sendable {
         guard columns > 0, rows > 0, columns * rows <= 1 << 20, thumbnail.width > 0, thumbnail.height > 0 else { return nil }
         var glyphs = [UInt32](repeating: 32, count: columns * rows)
         var colors = [UInt32](repeating: 0, count: columns * rows * 2)
-        let result = thumbnail.pixels.withUnsafeBufferPointer { pixels in
-            lb_chafa_render(pixels.baseAddress, Int32(thumbnail.width), Int32(thumbnail.height), Int32(columns), Int32(rows),
-                            symbols.chafaValue, depth.chafaValue, &glyphs, &colors)
+        // Chafa reads rows at four-byte boundaries: rows of other lengths are padded.
+        let row = thumbnail.width * 3, stride = (row + 3) & ~3
+        var pixels = thumbnail.pixels
+        if stride != row {
+            pixels = []
+            pixels.reserveCapacity(stride * thumbnail.height)
+            for y in 0..<thumbnail.height {
+                pixels += thumbnail.pixels[(y * row)..<((y + 1) * row)]
+                pixels += [UInt8](repeating: 0, count: stride - row)
+            }
+        }
+        let result = pixels.withUnsafeBufferPointer { pixels in
+            lb_chafa_render(pixels.baseAddress, Int32(thumbnail.width), Int32(thumbnail.height), Int32(stride), Int32(columns),
+                            Int32(rows), symbols.chafaValue, depth.chafaValue, &glyphs, &colors)
         }
         guard result == 0 else { return nil }
         return SymbolCells(symbols: symbols, depth: depth, columns: columns, rows: rows, glyphs: glyphs, colors: colors)

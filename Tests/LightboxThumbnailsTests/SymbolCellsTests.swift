@@ -36,3 +36,31 @@ import LightboxTestSupport
         #expect(Set(cells.colors).count >= 3, "\(depth): a ramp needs several colours")
     }
 }
+
+@Test func renderingOnManyThreadsAtOnceGivesWhatOneThreadGives() async {
+    var pixels: [UInt8] = []
+    for y in 0..<64 { for x in 0..<76 { pixels += [UInt8(x * 3), UInt8(y * 4), UInt8((x + y) % 256)] } }
+    let image = Thumbnail(width: 76, height: 64, pixels: pixels)
+    let expected = SymbolCells.render(image, columns: 19, rows: 8, symbols: .quadrant)
+    let results = await withTaskGroup(of: SymbolCells?.self) { group in
+        for _ in 0..<32 { group.addTask { SymbolCells.render(image, columns: 19, rows: 8, symbols: .quadrant) } }
+        var all: [SymbolCells?] = []
+        for await result in group { all.append(result) }
+        return all
+    }
+    #expect(results.allSatisfy { $0 == expected })
+}
+
+@Test(arguments: 61...71)
+func picturesOfAnyWidthKeepTheirColours(width: Int) {
+    // Rows of width × 3 bytes that are not a multiple of four once came out scrambled.
+    let image = Thumbnail(width: width, height: 32, pixels: TestImages.halves(width: width, height: 32, left: (250, 0, 0), right: (0, 0, 250)))
+    let size = image.fittedCells(columns: width / 4, rows: 4)
+    guard let cells = SymbolCells.render(image, columns: size.columns, rows: size.rows, symbols: .quadrant) else {
+        Issue.record("no canvas")
+        return
+    }
+    let left = cells.cell(x: 0, y: 1), right = cells.cell(x: size.columns - 1, y: 1)
+    #expect([left.foreground, left.background].contains(0xFA0000), "\(left)")
+    #expect([right.foreground, right.background].contains(0x0000FA), "\(right)")
+}

@@ -49,7 +49,12 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     report.hasSixel = true
     #expect(Graphics.detected(report, environment: [:], isUnicode: true) == .sixel)
     report.hasKittyGraphics = true
-    #expect(Graphics.detected(report, environment: [:], isUnicode: true) == .kitty)
+    #expect(Graphics.detected(report, environment: [:], isUnicode: true) == .sixel, "no name: placeholders unknown")
+    for (name, graphics) in [("kitty(0.35.2)", Graphics.kitty), ("kitty(0.28.0)", .kitty), ("ghostty 1.1.3", .kitty),
+                             ("kitty(0.26.5)", .sixel), ("WezTerm 20240203", .sixel)] {
+        report.name = name
+        #expect(Graphics.detected(report, environment: [:], isUnicode: true) == graphics, "\(name)")
+    }
     // Inside tmux the answers are tmux's: the outer terminal's name decides.
     let inTmux = TerminalReport(parsing: Array("\u{1B}[?1;2c".utf8))
     #expect(Graphics.detected(inTmux, environment: ["TMUX": "/tmp/x", "KITTY_WINDOW_ID": "1"], isUnicode: true) == .kitty)
