@@ -97,6 +97,10 @@ echo "  (/ the 24-file folder's = $(ratio "$lc2k" "$lc24"); the 160x48 screen sh
 echo
 echo "In process ($BENCH):"
 echo "- $("$BENCH" keys "$LIB")"
+echo "- $("$BENCH" keys "$LIB" quadrant)"
+echo "- $("$BENCH" keys "$LIB" sixel)"
+echo "- $("$BENCH" keys "$LIB" kitty)"
 echo "- $("$BENCH" memory 100000)"
 echo "- $("$BENCH" layout)"
+echo "- $("$BENCH" pictures)"
 echo "- $("$BENCH" scan "$M")"

@@ -13,13 +13,26 @@ public struct ImagePainter: Sendable {
     }
     /// Wraps kitty commands for tmux passthrough.
     public var inTmux: Bool
-    public var cellPixels: CellPixelSize
+    public var cellPixels: CellPixelSize {
+        didSet { encoded = [:] }
+    }
     /// Sixel colour registers the terminal has (16 on a VT340).
-    public var colorRegisters: Int
+    public var colorRegisters: Int {
+        didSet { encoded = [:] }
+    }
     /// Kitty images the terminal holds, with the cells of their placement.
     public private(set) var transmitted: [UInt32: (columns: Int, rows: Int)] = [:]
     /// Sixel pictures on screen as last painted.
     var painted: Set<FrameImage> = []
+    /// The sixel strings of the pictures on screen, by picture and shown part: a tile that moves
+    /// without being cut differently is written again, not encoded again.
+    var encoded: [SixelKey: [UInt8]] = [:]
+
+    struct SixelKey: Hashable {
+        var id: UInt32
+        var rows: Range<Int>
+        var columns: Range<Int>
+    }
 
     public init(mode: PixelProtocol? = nil, inTmux: Bool = false, cellPixels: CellPixelSize = .standard, colorRegisters: Int = 256) {
         self.mode = mode
@@ -65,15 +78,21 @@ public struct ImagePainter: Sendable {
         guard mode == .sixel else { return [] }
         let repainted = Set(repaintedRows)
         var out: [UInt8] = []
-        for image in frame.images where !painted.contains(image) || image.screenRows.contains(where: repainted.contains) {
-            out += sixel(image)
+        var kept: [SixelKey: [UInt8]] = [:]
+        for image in frame.images {
+            let key = SixelKey(id: image.id, rows: image.visibleRows, columns: image.visibleColumns)
+            let bytes = encoded[key] ?? sixel(image)
+            kept[key] = bytes
+            guard !painted.contains(image) || image.screenRows.contains(where: repainted.contains), !bytes.isEmpty else { continue }
+            out += Array("\u{1B}[\(image.screenRows.lowerBound + 1);\(image.screenColumns.lowerBound + 1)H".utf8) + bytes
         }
         painted = Set(frame.images)
+        encoded = kept  // only what is on screen is kept
         if !out.isEmpty { out = [0x1B, 0x37] + out + [0x1B, 0x38] }
         return out
     }
 
-    /// One picture's shown part as sixel, positioned at its first shown cell.
+    /// One picture's shown part as sixel.
     func sixel(_ image: FrameImage) -> [UInt8] {
         let left = image.visibleColumns.lowerBound * cellPixels.width
         let right = min(image.pixelWidth, image.visibleColumns.upperBound * cellPixels.width)
@@ -86,12 +105,12 @@ public struct ImagePainter: Sendable {
             let start = (y * image.pixelWidth + left) * 3
             crop += image.pixels[start..<(start + (right - left) * 3)]
         }
-        let position = Array("\u{1B}[\(image.screenRows.lowerBound + 1);\(image.screenColumns.lowerBound + 1)H".utf8)
-        return position + Sixel.encode(pixels: crop, width: right - left, rows: 0..<(bottom - top), registers: colorRegisters)
+        return Sixel.encode(pixels: crop, width: right - left, rows: 0..<(bottom - top), registers: colorRegisters)
     }
 
     /// Everything must be painted again (the screen was cleared or repainted in full).
     public mutating func invalidate() { painted = [] }
+
 
     /// Deletes kitty images that left the app's cache.
     public mutating func forget(_ ids: [UInt32]) -> [UInt8] {

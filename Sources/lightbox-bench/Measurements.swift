@@ -2,6 +2,7 @@ import Foundation
 import LightboxApp
 import LightboxCurses
 import LightboxLayout
+import LightboxTerminal
 import LightboxThumbnails
 import LightboxView
 
@@ -17,12 +18,17 @@ enum Measurements {
     /// Keystroke to painted screen while thumbnails decode: a held key at 30 Hz through a folder,
     /// each key applied, drawn and painted by ncurses into a pseudo-terminal of the same size,
     /// as the run loop does. Returns (p50, p99, max) in milliseconds, and the file count.
-    static func keystrokes(folder: String, width: Int = 160, height: Int = 48, presses: Int = 300) throws -> String {
+    /// In a pixel mode (`graphics`), the pictures are written too: kitty transmissions, or sixel
+    /// strings for every tile that moved, with a 10x20 cell.
+    static func keystrokes(folder: String, graphics: Graphics = .half, width: Int = 160, height: Int = 48, presses: Int = 300) throws -> String {
         let scan = Scanner().scan([ImagePath(folder)])
         var state = GalleryState(library: Library(folders: scan.folders), width: width, height: height)
+        state.graphics = graphics
         let pty = try PseudoTerminal(width: width, height: height)
         let terminal = try CursesTerminal(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], device: pty.devicePath)
         defer { terminal.restore() }
+        let imageMode: PixelProtocol? = graphics == .kitty ? .kitty : graphics == .sixel ? .sixel : nil
+        terminal.setImageMode(imageMode, cellPixels: state.cellPixels)
         let provider = ThumbnailProvider(decoder: ThumbnailPipeline(diskCache: nil))
         for case .load(let requests) in state.initialEffects() { provider.request(requests) }
         terminal.paint(GalleryView.frame(for: state))
@@ -40,8 +46,65 @@ enum Measurements {
             usleep(33_000)
         }
         provider.shutdown()
-        return String(format: "keystroke to painted screen (apply, view, ncurses into a %dx%d pty, 24-bit colour), %d keys at 30 Hz over %d files while decoding: p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-                      width, height, presses, state.library.count, percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.max() ?? 0)
+        return String(format: "keystroke to painted screen (apply, view, ncurses into a %dx%d pty, 24-bit colour, pictures in %@), %d keys at 30 Hz over %d files while decoding: p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                      width, height, graphics.title, presses, state.library.count, percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.max() ?? 0)
+    }
+
+    /// The cost of each picture mode itself: a synthetic library whose thumbnails are all
+    /// decoded (a photo-like gradient each), scrolled a line a key, so every tile on screen moves:
+    /// the view, ncurses, and the pictures written (sixel re-encoded for every moved tile, kitty
+    /// sent once each) into a pty. Returns p50 / p99 / max in ms and the bytes written a key.
+    static func pictureModes(width: Int = 160, height: Int = 48, presses: Int = 120) throws -> String {
+        var lines: [String] = []
+        for graphics in [Graphics.half, .quadrant, .kitty, .sixel] {
+            let folders = [ImageFolder(path: ImagePath("/photos"), files: (0..<2000).map { i in
+                ImageFile(path: ImagePath("/photos/IMG_\(i).jpg"), byteCount: 2_700_000, modified: 0, format: .jpeg)
+            })]
+            var state = GalleryState(library: Library(folders: folders), width: width, height: height)
+            state.graphics = graphics
+            let pty = try PseudoTerminal(width: width, height: height)
+            let terminal = try CursesTerminal(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], device: pty.devicePath)
+            let imageMode: PixelProtocol? = graphics == .kitty ? .kitty : graphics == .sixel ? .sixel : nil
+            terminal.setImageMode(imageMode, cellPixels: state.cellPixels)
+            /// Every thumbnail the state wants, made at once, as the provider would make it.
+            func decodeAll() {
+                for request in state.demand {
+                    var pixels = [UInt8](repeating: 0, count: request.box.width * request.box.height * 3)
+                    for y in 0..<request.box.height {
+                        for x in 0..<request.box.width {
+                            let i = (y * request.box.width + x) * 3
+                            pixels[i] = UInt8((x * 255) / max(1, request.box.width))
+                            pixels[i + 1] = UInt8((y * 255) / max(1, request.box.height))
+                            pixels[i + 2] = UInt8((request.item * 37) % 256)
+                        }
+                    }
+                    var thumbnail = Thumbnail(width: request.box.width, height: request.box.height, pixels: pixels)
+                    if request.wantsCells {
+                        let box = SymbolCells.cells(inBox: request.box)
+                        thumbnail.cells = SymbolCells.render(thumbnail, columns: box.columns, rows: box.rows, symbols: request.symbols, depth: request.depth)
+                    }
+                    _ = state.apply(.decoded(request, .decoded(thumbnail)))
+                }
+            }
+            _ = state.initialEffects()
+            decodeAll()
+            terminal.paint(GalleryView.frame(for: state))
+            var latencies: [Double] = []
+            let written = pty.bytesRead
+            for _ in 0..<presses {
+                let start = now()
+                _ = state.apply(.scroll(lines: 1))
+                terminal.paint(GalleryView.frame(for: state))
+                latencies.append(Double(now() - start) / 1e6)
+                decodeAll()  // the row coming into view, outside the timing
+                terminal.paint(GalleryView.frame(for: state))
+            }
+            let perKey = (pty.bytesRead - written) / presses
+            terminal.restore()
+            lines.append(String(format: "%@: p50 %.2f ms, p99 %.2f ms, max %.2f ms, %d KB written a key", graphics.title,
+                                percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.max() ?? 0, perKey / 1024))
+        }
+        return "picture modes, every tile decoded, scrolled a line a key (\(width)x\(height) pty, 10x20 cells, \(presses) keys): " + lines.joined(separator: "; ")
     }
 
     /// Resident memory of a synthetic library of `count` items laid out and drawn.

@@ -8,6 +8,14 @@ import Glibc
 final class PseudoTerminal: @unchecked Sendable {
     let master: Int32
     let devicePath: String
+    private let lock = NSLock()
+    private var count = 0
+    /// Bytes the terminal has been sent so far.
+    var bytesRead: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
 
     struct Failure: Error { var message: String }
 
@@ -22,9 +30,15 @@ final class PseudoTerminal: @unchecked Sendable {
         var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
         let fd = master
-        Thread {
+        Thread { [self] in
             var buffer = [UInt8](repeating: 0, count: 65536)
-            while read(fd, &buffer, buffer.count) > 0 {}
+            while true {
+                let n = read(fd, &buffer, buffer.count)
+                if n <= 0 { break }
+                lock.lock()
+                count += n
+                lock.unlock()
+            }
         }.start()
     }
 }

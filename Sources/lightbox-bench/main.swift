@@ -1,20 +1,26 @@
 import Foundation
+import LightboxApp
 
 // lightbox-bench: the parts of `make bench` measured inside the process.
 //   corpus DIR     make the benchmark corpus under DIR if missing
-//   keys FOLDER    keystroke-to-frame latency while decoding
+//   keys FOLDER [MODE]  keystroke-to-frame latency while decoding (MODE: a --graphics mode)
 //   memory N       resident memory of a synthetic library of N items
 //   layout         layout of a million items and the visible-range query
+//   pictures       the view, paint and picture bytes of each picture mode while scrolling
 //   scan FOLDER    the streaming scan of a folder, and the memory of its library
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch (arguments.first, arguments.count) {
 case ("corpus", 2): try Corpus.make(at: arguments[1])
 case ("keys", 2): print(try Measurements.keystrokes(folder: arguments[1]))
+case ("keys", 3):
+    guard let graphics = Graphics(rawValue: arguments[2]) else { exit(2) }
+    print(try Measurements.keystrokes(folder: arguments[1], graphics: graphics))
 case ("memory", 2): print(Measurements.memory(items: Int(arguments[1]) ?? 100_000))
 case ("layout", 1): print(Measurements.layout())
+case ("pictures", 1): print(try Measurements.pictureModes())
 case ("scan", 2): print(Measurements.scan(folder: arguments[1]))
 default:
-    FileHandle.standardError.write("usage: lightbox-bench corpus DIR | keys FOLDER | memory N | layout | scan FOLDER\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: lightbox-bench corpus DIR | keys FOLDER [MODE] | memory N | layout | pictures | scan FOLDER\n".data(using: .utf8)!)
     exit(2)
 }
