@@ -40,5 +40,6 @@ let package = Package(
         .testTarget(name: "LightboxAppTests", dependencies: ["LightboxApp", "LightboxTestSupport"]),
         .testTarget(name: "LightboxViewTests", dependencies: ["LightboxView", "LightboxTestSupport"]),
         .testTarget(name: "LightboxThumbnailsTests", dependencies: ["LightboxThumbnails", "LightboxTestSupport"]),
+        .testTarget(name: "LightboxCursesTests", dependencies: ["LightboxCurses", "LightboxTestSupport"]),
     ]
 )

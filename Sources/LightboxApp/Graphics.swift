@@ -40,8 +40,9 @@ public enum Graphics: String, Hashable, Sendable, CaseIterable {
     public static func detected(_ report: TerminalReport?, environment: [String: String], isUnicode: Bool) -> Graphics {
         let outerIsKitty = environment["KITTY_WINDOW_ID"] != nil || environment["TERM"] == "xterm-kitty"
             || environment["TERM_PROGRAM"] == "ghostty"
-        if report?.hasKittyGraphics == true && hasPlaceholders(report?.name) { return .kitty }
-        if (report == nil || environment["TMUX"] != nil) && outerIsKitty { return .kitty }
+        // Placeholders are characters: they need a UTF-8 locale.
+        if isUnicode && report?.hasKittyGraphics == true && hasPlaceholders(report?.name) { return .kitty }
+        if isUnicode && (report == nil || environment["TMUX"] != nil) && outerIsKitty { return .kitty }
         if report?.hasSixel == true { return .sixel }
         return isUnicode ? .quadrant : .half
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LightboxTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,15 +21,10 @@ final class PseudoTerminal: @unchecked Sendable {
     struct Failure: Error { var message: String }
 
     init(width: Int, height: Int) throws {
-        master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-        var unlock: Int32 = 0, number: UInt32 = 0
-        // TIOCSPTLCK and TIOCGPTN (_IOW/_IOR macros Swift cannot import), as on x86_64 and arm64.
-        guard master >= 0, ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0 else {
+        guard let opened = openPseudoTerminal(width: width, height: height) else {
             throw Failure(message: "cannot open a pseudo-terminal")
         }
-        devicePath = "/dev/pts/\(number)"
-        var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
-        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        (master, devicePath) = opened
         let fd = master
         Thread { [self] in
             var buffer = [UInt8](repeating: 0, count: 65536)

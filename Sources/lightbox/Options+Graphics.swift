@@ -1,3 +1,4 @@
+import Foundation
 import LightboxApp
 import LightboxCurses
 import LightboxTerminal
@@ -19,10 +20,33 @@ extension Options {
         state.availableGraphics = pixelModes + Graphics.symbolModes
         state.colorDepth = terminal.colorMode.cellDepth
         state.cellPixels = terminal.reportedCellPixels ?? report?.cellPixels ?? .standard
-        if graphics == .auto, state.graphics.isPixels {
+        if state.graphics == .kitty, environment["TMUX"] != nil, !Self.tmuxPassesThrough() {
+            state.show("tmux drops kitty graphics: set -g allow-passthrough on (t changes the mode)")
+        } else if graphics == .auto, state.graphics.isPixels {
             state.show("pictures in \(state.graphics.title)" + (report?.name.map { " (\($0))" } ?? "") + "; t changes")
         }
         terminal.setImageMode(state.graphics.pixelProtocol, cellPixels: state.cellPixels, colorRegisters: report?.colorRegisters)
+    }
+}
+
+extension Options {
+    /// Whether the tmux Lightbox runs in passes escape sequences through to the outer terminal
+    /// (`allow-passthrough`, for this pane or globally).
+    static func tmuxPassesThrough() -> Bool {
+        for scope in ["-pqv", "-gqv"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["tmux", "show-options", scope, "allow-passthrough"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let value = output.trimmingCharacters(in: .whitespacesAndNewlines)
+            if value == "on" || value == "all" { return true }
+        }
+        return false
     }
 }
 
