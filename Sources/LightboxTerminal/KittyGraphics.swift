@@ -77,9 +77,11 @@ public enum KittyGraphics {
         return out
     }
 
-    /// A new virtual placement for an image already sent (after the cell size changed).
+    /// A new virtual placement for an image already sent (after the cell size changed), in place
+    /// of the old one, so its placeholders find only the new one.
     public static func place(_ image: FrameImage, inTmux: Bool) -> [UInt8] {
-        command(Array("a=p,U=1,q=2,i=\(image.id),c=\(image.columns),r=\(image.rows)".utf8), payload: [], inTmux: inTmux)
+        command(Array("a=d,d=i,q=2,i=\(image.id)".utf8), payload: [], inTmux: inTmux)
+            + command(Array("a=p,U=1,q=2,i=\(image.id),c=\(image.columns),r=\(image.rows)".utf8), payload: [], inTmux: inTmux)
     }
 
     /// Deletes image `id` and frees its data in the terminal.

@@ -229,3 +229,19 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     }
     expectSnapshot(GalleryView.frame(for: state), "symbols-\(graphics.rawValue)")
 }
+
+@Test func aKittyImageShownOverOtherCellsIsPlacedAgainNotSentAgain() {
+    var painter = ImagePainter(mode: .kitty)
+    var image = FrameImage(id: 77, pixelWidth: 40, pixelHeight: 40, pixels: [UInt8](repeating: 9, count: 40 * 40 * 3),
+                           x: 2, y: 3, columns: 4, rows: 2, visibleRows: 0..<2)
+    var frame = Frame(width: 20, height: 10)
+    frame.images = [image]
+    #expect(String(decoding: painter.prepare(frame).bytes, as: UTF8.self).contains("a=T,U=1"))
+    // The font changed: the same picture now covers 5x3 cells.
+    image.columns = 5
+    image.rows = 3
+    image.visibleRows = 0..<3
+    frame.images = [image]
+    let again = String(decoding: painter.prepare(frame).bytes, as: UTF8.self)
+    #expect(!again.contains("a=T") && again.contains("a=d,d=i,q=2,i=77") && again.contains("a=p,U=1,q=2,i=77,c=5,r=3"))
+}
