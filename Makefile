@@ -5,7 +5,7 @@ TEST_PACKAGES := tmux python3 man-db xvfb xterm x11-apps netpbm xdotool xfonts-b
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
-.PHONY: run build deps test-deps bench-deps test unit-test e2e-test test-hostile test-asan test-tsan fuzz bench samples install clean
+.PHONY: run build deps test-deps bench-deps test test-kitty unit-test e2e-test test-hostile test-asan test-tsan fuzz bench samples install clean
 
 ## Installs the Debian packages that are missing (through sudo when not root).
 deps:
@@ -31,6 +31,11 @@ test: test-deps
 	swift test $(SWIFT_FLAGS)
 	bash Tests/EndToEnd/run.sh .build/release/lightbox
 	bash Tests/Hostile/run.sh .build/release/lightbox --fast
+
+## The kitty path in a real kitty 0.41 (from a Debian 13 chroot made once with debootstrap; needs root and network).
+test-kitty: test-deps
+	swift build -c release $(SWIFT_FLAGS)
+	bash Tests/EndToEnd/kitty.sh .build/release/lightbox
 
 ## Every hostile input: generated ones and the broken images Debian packages ship.
 test-hostile:

@@ -62,7 +62,8 @@ enum InteractiveSession {
             pipeline.shutdown()
             if options.printsStatistics {
                 report = statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
-                                          cacheCount: state.thumbnails.count)
+                                          cacheCount: state.thumbnails.count,
+                                          pictures: state.graphics.title + (terminalReport?.name.map { " (terminal: \($0))" } ?? ""))
             }
             return outcome
         }

@@ -47,8 +47,9 @@ struct Decoder {
 }
 
 /// What `--stats` prints.
-func statisticsReport(_ statistics: DecodeStatistics, provider: ThumbnailProvider, cacheBytes: Int, cacheCount: Int) -> String {
-    var lines = ["lightbox statistics:"]
+func statisticsReport(_ statistics: DecodeStatistics, provider: ThumbnailProvider, cacheBytes: Int, cacheCount: Int,
+                      pictures: String) -> String {
+    var lines = ["lightbox statistics:", "  pictures: \(pictures)"]
     for source in DecodeStatistics.Source.allCases {
         lines.append("  \(source.rawValue): \(statistics.count(source))")
     }
