@@ -71,8 +71,12 @@ public enum ColorMode: Sendable {
                                            (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229)]
 
     /// Nearest of the eight ANSI colours.
+    /// A clearly coloured colour keeps a hue (one of the six), even when white or black is
+    /// nearer: a light blue cursor bar as white vanishes on a white terminal.
     static func nearest8(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
-        basic.indices.min { distance(basic[$0], r, g, b) < distance(basic[$1], r, g, b) }!
+        let isColourful = Int(max(r, g, b)) - Int(min(r, g, b)) > 60
+        let candidates = isColourful ? Array(1...6) : Array(basic.indices)
+        return candidates.min { distance(basic[$0], r, g, b) < distance(basic[$1], r, g, b) }!
     }
 
     static func distance(_ c: (Int, Int, Int), _ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
