@@ -15,11 +15,12 @@ public struct TerminalReport: Hashable, Sendable {
 
     public init() {}
 
-    /// The questions, device attributes last (every terminal answers them); the kitty query
-    /// wrapped for tmux when inside it.
+    /// The questions, device attributes last (every terminal answers them, so every other
+    /// answer is in by then). Inside tmux the kitty query is not asked: tmux answers the device
+    /// attributes at once, and the outer terminal's answer through passthrough would come after
+    /// them, and be read as keys. (There, kitty is known from the environment.)
     public static func queries(inTmux: Bool) -> [UInt8] {
-        let kitty = inTmux ? KittyGraphics.tmuxPassthrough(KittyGraphics.query) : KittyGraphics.query
-        return kitty + Array("\u{1B}[>0q\u{1B}[16t\u{1B}[?1;1;0S\u{1B}[c".utf8)
+        (inTmux ? [] : KittyGraphics.query) + Array("\u{1B}[>0q\u{1B}[16t\u{1B}[?1;1;0S\u{1B}[c".utf8)
     }
 
     /// Reads the replies in `bytes`; anything else is skipped.

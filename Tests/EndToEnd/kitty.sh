@@ -22,6 +22,7 @@ mount --rbind /dev "$ROOT/dev" && mount --bind /proc "$ROOT/proc" && mount --bin
     && mount --rbind / "$ROOT/host" || { echo "cannot mount into $ROOT"; exit 1; }
 cleanup() {
     pkill -f "kitty --config NONE --class lightbox-e2e" 2>/dev/null
+    tmux -L lightbox-kitty kill-server 2>/dev/null
     kill "$XVFB" 2>/dev/null
     sleep 0.3
     umount -R -l "$ROOT/host" "$ROOT/tmp/.X11-unix" "$ROOT/proc" "$ROOT/dev" 2>/dev/null
@@ -69,11 +70,29 @@ last=$(check present "${COLOURS[@]:20:5}")
 gone=$(check absent "${COLOURS[@]:0:5}")
 DISPLAY=":$N" xdotool type q
 for _ in $(seq 30); do [ -s "$WORK/rc" ] && break; sleep 0.1; done
-# auto must have chosen kitty graphics (symbols of a flat colour would pass the pixel checks too).
 chosen=$(grep "pictures:" "$WORK/err" 2>/dev/null)
-if [ "$first" = ok ] && [ "$last" = ok ] && [ "$gone" = ok ] && [ "$(cat "$WORK/rc" 2>/dev/null)" = 130 ] && grep -q "kitty graphics" <<< "$chosen"; then
-    echo "ok - kitty $(chroot "$ROOT" kitty --version | awk '{print $2}'): auto chose kitty graphics; pictures in their own colours through placeholders, the pinned header text, none left after G"
+pkill -f "kitty --config NONE --class lightbox-e2e" 2>/dev/null
+sleep 0.5
+
+# Through tmux (allow-passthrough on) in the same kitty: the pictures still show, and no answer
+# of the terminal is taken as a key (Enter prints the first picture, not another).
+printf 'set -g allow-passthrough on\nset -g default-terminal tmux-256color\nset -g status off\n' > "$WORK/tmux.conf"
+chroot "$ROOT" env DISPLAY=":$N" LIBGL_ALWAYS_SOFTWARE=1 HOME=/root kitty --config NONE --class lightbox-e2e -o font_size=10 \
+    -o initial_window_width=1000 -o initial_window_height=620 -o remember_window_size=no -o window_padding_width=0 \
+    chroot /host env HOME="$WORK" tmux -L lightbox-kitty -f "$WORK/tmux.conf" new-session \
+    "cd '$WORK' && XDG_CACHE_HOME='$WORK/cache' '$BIN' --stats pictures > out2 2> err2; echo \$? > rc2" >/dev/null 2>&1 &
+tmuxed=$(check present "${COLOURS[@]:0:5}")
+DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class lightbox-e2e | head -1)" 2>/dev/null
+DISPLAY=":$N" xdotool key Return
+for _ in $(seq 30); do [ -s "$WORK/rc2" ] && break; sleep 0.1; done
+picked=$(cat "$WORK/out2" 2>/dev/null)
+chosen2=$(grep "pictures:" "$WORK/err2" 2>/dev/null)
+
+# auto must have chosen kitty graphics (symbols of a flat colour would pass the pixel checks too).
+if [ "$first" = ok ] && [ "$last" = ok ] && [ "$gone" = ok ] && [ "$(cat "$WORK/rc" 2>/dev/null)" = 130 ] && grep -q "kitty graphics" <<< "$chosen" \
+   && [ "$tmuxed" = ok ] && grep -q "kitty graphics" <<< "$chosen2" && [ "$picked" = pictures/one/00.png ] && [ "$(cat "$WORK/rc2" 2>/dev/null)" = 0 ]; then
+    echo "ok - kitty $(chroot "$ROOT" kitty --version | awk '{print $2}'): auto chose kitty graphics; pictures in their own colours through placeholders, the pinned header text, none left after G; the same through tmux, no answer taken as a key"
 else
-    echo "FAIL - kitty: first screen: $first; after G shown: $last; gone: $gone; rc: $(cat "$WORK/rc" 2>/dev/null); $chosen"
+    echo "FAIL - kitty: first screen: $first; after G shown: $last; gone: $gone; rc: $(cat "$WORK/rc" 2>/dev/null); $chosen; through tmux: $tmuxed, picked '$picked', rc $(cat "$WORK/rc2" 2>/dev/null), $chosen2"
     exit 1
 fi
