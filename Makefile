@@ -21,9 +21,9 @@ test-deps:
 build: deps
 	swift build -c release $(SWIFT_FLAGS)
 
-## Builds and opens the sample library.
+## Builds and opens the sample library (quitting with q is exit 130 by design: not an error here).
 run: build
-	.build/release/lightbox assets
+	@.build/release/lightbox assets; status=$$?; [ $$status = 0 ] || [ $$status = 130 ] || exit $$status
 
 ## Unit and snapshot tests, the end-to-end tests in tmux, and the generated hostile inputs.
 test: test-deps
