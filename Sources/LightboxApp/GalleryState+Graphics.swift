@@ -26,6 +26,11 @@ extension GalleryState {
         KittyGraphics.imageID(serial: serial, directColor: colorDepth == .trueColor)
     }
 
+    /// The kitty image id of the zoomed preview's crop in this frame.
+    public var previewImageID: UInt32 {
+        KittyGraphics.transientID(revision: previewRevision, directColor: colorDepth == .trueColor)
+    }
+
     /// Steps to the next available mode.
     mutating func cycleGraphics() {
         let modes = availableGraphics.isEmpty ? Graphics.symbolModes : availableGraphics

@@ -22,10 +22,15 @@ extension GalleryState {
 
     /// The pixel box the photo is fitted to in the preview: the screen above the status line, in
     /// the terminal's pixels in a pixel mode, in chafa's pixels a cell for cells, else two pixels a
-    /// cell vertically, times the zoom (capped). Zoomed, every mode shows half blocks.
+    /// cell vertically, times the zoom (capped). Zoomed, symbol modes show half blocks.
     public var previewBox: PixelSize {
         let zoom = preview?.zoom ?? 1
-        if zoom == 1 && (graphics.isPixels || wantsCells) {
+        if graphics.isPixels {
+            // Zoomed, the pixels are cropped to the screen: decoded at the zoom.
+            return PixelSize(width: min(Self.previewPixelLimit, max(1, screenWidth) * cellPixels.width * zoom),
+                             height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * cellPixels.height * zoom))
+        }
+        if zoom == 1 && wantsCells {
             let cell = graphics.isPixels ? PixelSize(width: cellPixels.width, height: cellPixels.height) : SymbolCells.pixelsPerCell
             return PixelSize(width: min(Self.previewPixelLimit, max(1, screenWidth) * cell.width),
                              height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * cell.height))

@@ -42,7 +42,11 @@ public struct GalleryState: Sendable {
     /// One cell's size in pixels, for the boxes of the pixel modes.
     public var cellPixels = CellPixelSize.standard
     /// The full-screen preview, when it shows.
-    public internal(set) var preview: Preview?
+    public internal(set) var preview: Preview? {
+        didSet { previewRevision &+= 1 }
+    }
+    /// Counts changes to the preview, to name the pictures made for one of its frames.
+    public internal(set) var previewRevision: UInt32 = 0
     /// A count typed before a move (`5j`), if any.
     public internal(set) var pendingCount: Int?
     /// Where the last jump (`G`, `g`, `n`, a section, a count) started, by id, for `'`.

@@ -19,9 +19,12 @@ public struct FrameImage: Hashable, Sendable {
     public var visibleRows: Range<Int>
     /// The picture's columns of cells that show (the rest is under a header card or an overlay).
     public var visibleColumns: Range<Int>
+    /// Made for this frame (a zoomed crop) rather than kept in the app's cache: the terminal may
+    /// drop it as soon as a frame no longer shows it.
+    public var isTransient: Bool
 
     public init(id: UInt32, pixelWidth: Int, pixelHeight: Int, pixels: [UInt8], x: Int, y: Int, columns: Int, rows: Int,
-                visibleRows: Range<Int>, visibleColumns: Range<Int>? = nil) {
+                visibleRows: Range<Int>, visibleColumns: Range<Int>? = nil, isTransient: Bool = false) {
         precondition(pixels.count == pixelWidth * pixelHeight * 3, "pixels do not match \(pixelWidth)x\(pixelHeight)")
         self.id = id
         self.pixelWidth = pixelWidth
@@ -33,6 +36,7 @@ public struct FrameImage: Hashable, Sendable {
         self.rows = rows
         self.visibleRows = visibleRows
         self.visibleColumns = visibleColumns ?? 0..<columns
+        self.isTransient = isTransient
     }
 
     /// The screen rows the image shows on.

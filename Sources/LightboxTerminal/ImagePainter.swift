@@ -22,6 +22,8 @@ public struct ImagePainter: Sendable {
     }
     /// Kitty images the terminal holds, with the cells of their placement.
     public private(set) var transmitted: [UInt32: (columns: Int, rows: Int)] = [:]
+    /// The transient ones among them, deleted when a frame stops showing them.
+    var transient: Set<UInt32> = []
     /// Sixel pictures on screen as last painted.
     var painted: Set<FrameImage> = []
     /// The sixel strings of the pictures on screen, by picture and shown part: a tile that moves
@@ -58,8 +60,13 @@ public struct ImagePainter: Sendable {
                 } else {
                     out += KittyGraphics.transmit(image, inTmux: inTmux)
                     transmitted[image.id] = (image.columns, image.rows)
+                    if image.isTransient { transient.insert(image.id) }
                 }
             }
+            let shown = Set(frame.images.map(\.id))
+            let gone = transient.filter { !shown.contains($0) }
+            transient.subtract(gone)
+            out += forget(Array(gone))
             return (out, [])
         case .sixel:
             let current = Set(frame.images)
@@ -116,6 +123,7 @@ public struct ImagePainter: Sendable {
     public mutating func forget(_ ids: [UInt32]) -> [UInt8] {
         var out: [UInt8] = []
         for id in ids where transmitted.removeValue(forKey: id) != nil { out += KittyGraphics.delete(id: id, inTmux: inTmux) }
+        transient.subtract(ids)
         return out
     }
 

@@ -33,15 +33,24 @@ public enum KittyGraphics {
     /// The image id for the `serial`th picture, and the colour and extra diacritic that name it in
     /// a placeholder: 24 bits of foreground in direct colour, 8 bits of palette colour otherwise,
     /// the id's top byte as a third diacritic. Serials that would need colours 0–7 (which a
-    /// direct-colour terminfo takes as ANSI colours) or a zero byte are skipped.
+    /// direct-colour terminfo takes as ANSI colours) or a zero byte are skipped. The top byte 255
+    /// is left for `transientID`.
     public static func imageID(serial: UInt32, directColor: Bool) -> UInt32 {
         if directColor {
-            let usable = UInt32(1 << 24) - 8  // low parts 8...0xFFFFFF
-            let low = serial % usable + 8, high = serial / usable % 256
+            let low = serial % usableDirect + 8, high = serial / usableDirect % 255
             return high << 24 | low
         }
-        let low = serial % 255 + 1, high = serial / 255 % 256
+        let low = serial % 255 + 1, high = serial / 255 % 255
         return high << 24 | low
+    }
+
+    /// Low parts of direct-colour ids: 8...0xFFFFFF.
+    static let usableDirect = UInt32(1 << 24) - 8
+
+    /// The id of a picture made for one frame (a zoomed crop), numbered by `revision`: top byte
+    /// 255, so it never names a cached picture; deleted once a frame no longer shows it.
+    public static func transientID(revision: UInt32, directColor: Bool) -> UInt32 {
+        0xFF00_0000 | (directColor ? revision % usableDirect + 8 : revision % 255 + 1)
     }
 
     /// The glyph and colour of the placeholder for cell (`row`, `column`) of image `id`.

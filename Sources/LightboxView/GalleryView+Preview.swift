@@ -17,6 +17,9 @@ extension GalleryView {
                   drawImage(image, id: state.imageID(serial: serial), state: state, x: 0, y: 0, width: frame.width, height: height,
                             alignment: .center, into: &frame, clipHeight: height) {
             // Drawn in pixels.
+        } else if preview.zoom > 1, state.graphics.isPixels, let image = state.thumbnails.peek(state.previewKey),
+                  drawZoomedImage(image, state: state, height: height, into: &frame) {
+            // Drawn in pixels.
         } else if preview.zoom == 1, !state.graphics.isPixels, let image = state.thumbnails.closest(to: state.previewKey),
                   let cells = image.cells, cells.matches(state.symbols, state.colorDepth), cells.columns <= frame.width, cells.rows <= height {
             drawCells(cells, x: 0, y: 0, width: frame.width, height: height, alignment: .center, into: &frame, clipHeight: height)
@@ -55,5 +58,49 @@ extension GalleryView {
         let text = state.message ?? DisplayText.sanitized(bytes: state.library[state.cursor].path.bytes)
         frame.write(DisplayText.truncatedMiddle(DisplayText.sanitized(text), toWidth: room), x: x, y: y, style: Palette.status)
         frame.write(right, x: max(0, frame.width - DisplayWidth.of(right)), y: y, style: Palette.status)
+    }
+
+    /// The zoomed photo in pixels: the part in view, cropped from the picture decoded at the zoom
+    /// and placed where the half-block preview would show it, as one picture made for this frame.
+    /// False when the screen is too large for a placement.
+    /// - Complexity: O(*w* × *h*) in the screen's pixels.
+    static func drawZoomedImage(_ image: Thumbnail, state: GalleryState, height rows: Int, into frame: inout Frame) -> Bool {
+        guard let preview = state.preview, rows > 0, frame.width > 0,
+              frame.width <= KittyGraphics.maxCells, rows <= KittyGraphics.maxCells else { return false }
+        let cell = state.cellPixels, columns = frame.width
+        let viewWidth = columns * cell.width, viewHeight = rows * cell.height
+        // The pan is kept in half-block units (a column, half a row): the same place in pixels.
+        let drawnUnits = state.previewDrawnSize(of: PixelSize(width: image.width, height: image.height))
+        let drawnWidth = max(1, drawnUnits.width * cell.width), drawnHeight = max(1, drawnUnits.height * cell.height / 2)
+        let originX = drawnWidth <= viewWidth ? -(viewWidth - drawnWidth) / 2 : preview.panX * cell.width
+        let originY = drawnHeight <= viewHeight ? -(viewHeight - drawnHeight) / 2 : preview.panY * cell.height / 2
+        let (lr, lg, lb) = Palette.letterbox
+        var pixels = [UInt8](repeating: 0, count: viewWidth * viewHeight * 3)
+        for y in 0..<viewHeight {
+            let zy = originY + y
+            let inside = zy >= 0 && zy < drawnHeight
+            let sourceRow = inside ? zy * image.height / drawnHeight : 0
+            for x in 0..<viewWidth {
+                let zx = originX + x, i = (y * viewWidth + x) * 3
+                if inside && zx >= 0 && zx < drawnWidth {
+                    let s = (sourceRow * image.width + zx * image.width / drawnWidth) * 3
+                    pixels[i] = image.pixels[s]; pixels[i + 1] = image.pixels[s + 1]; pixels[i + 2] = image.pixels[s + 2]
+                } else {
+                    pixels[i] = lr; pixels[i + 1] = lg; pixels[i + 2] = lb
+                }
+            }
+        }
+        let id = state.previewImageID
+        if state.graphics == .kitty {
+            let direct = state.colorDepth == .trueColor
+            for row in 0..<rows {
+                for column in 0..<columns {
+                    frame[column, row] = KittyGraphics.placeholderCell(id: id, row: row, column: column, directColor: direct)
+                }
+            }
+        }
+        frame.images.append(FrameImage(id: id, pixelWidth: viewWidth, pixelHeight: viewHeight, pixels: pixels, x: 0, y: 0,
+                                       columns: columns, rows: rows, visibleRows: 0..<rows, isTransient: true))
+        return true
     }
 }

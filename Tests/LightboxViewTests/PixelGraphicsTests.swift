@@ -245,3 +245,43 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     let again = String(decoding: painter.prepare(frame).bytes, as: UTF8.self)
     #expect(!again.contains("a=T") && again.contains("a=d,d=i,q=2,i=77") && again.contains("a=p,U=1,q=2,i=77,c=5,r=3"))
 }
+
+@Test func aZoomedPreviewInPixelsIsACropOfThePictureDecodedAtTheZoom() {
+    var state = GalleryState(library: library([2]), spec: spec, width: 40, height: 12)
+    state.graphics = .kitty
+    state.cellPixels = CellPixelSize(width: 4, height: 8)
+    _ = state.apply(.openPreview)
+    #expect(state.demand.first?.box == PixelSize(width: 160, height: 88))
+    _ = state.apply(.zoomIn)
+    let request = state.demand[0]
+    #expect(request.box == PixelSize(width: 320, height: 176) && !request.wantsCells)
+    // Left half red, right half blue: zoomed 2x about the middle, the view shows both halves.
+    let (w, h) = (request.box.width, request.box.height)
+    _ = state.apply(.decoded(request, .decoded(Thumbnail(width: w, height: h, pixels: TestImages.halves(width: w, height: h, left: (250, 0, 0), right: (0, 0, 250))))))
+    let frame = GalleryView.frame(for: state)
+    #expect(frame.images.count == 1)
+    guard let crop = frame.images.first else { return }
+    #expect(crop.isTransient && crop.pixelWidth == 160 && crop.pixelHeight == 88 && crop.columns == 40 && crop.rows == 11)
+    func pixel(_ image: FrameImage, _ x: Int, _ y: Int) -> [UInt8] { Array(image.pixels[((y * image.pixelWidth + x) * 3)...].prefix(3)) }
+    #expect(pixel(crop, 2, 40) == [250, 0, 0] && pixel(crop, 60, 40) == [250, 0, 0] && pixel(crop, 157, 40) == [0, 0, 250])
+    #expect(frame[0, 0].glyph.unicodeScalars.first == KittyGraphics.placeholder)
+    // Panned right, another crop (more blue) under another id; the painter sends it and drops the first.
+    var painter = ImagePainter(mode: .kitty)
+    _ = painter.prepare(frame)
+    _ = state.apply(.pan(dx: 1, dy: 0))
+    let panned = GalleryView.frame(for: state)
+    guard let next = panned.images.first else { Issue.record("no crop after the pan"); return }
+    #expect(next.id != crop.id && pixel(next, 2, 40) == [250, 0, 0] && pixel(next, 60, 40) == [0, 0, 250], "ten columns further right")
+    let bytes = String(decoding: painter.prepare(panned).bytes, as: UTF8.self)
+    #expect(bytes.contains("i=\(next.id),s=160,v=88") && bytes.contains("a=d,d=I,q=2,i=\(crop.id)\u{1B}"))
+    #expect(painter.transmitted.keys.sorted() == [next.id], "the terminal holds only the crop on screen")
+}
+
+@Test func transientIDsNeverNameCachedPictures() {
+    for direct in [true, false] {
+        for serial in stride(from: UInt32(0), to: 50_000_000, by: 99_991) {
+            #expect(KittyGraphics.imageID(serial: serial, directColor: direct) >> 24 != 255)
+        }
+        #expect(KittyGraphics.transientID(revision: 7, directColor: direct) >> 24 == 255)
+    }
+}
