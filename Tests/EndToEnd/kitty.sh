@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The kitty path in a real kitty (0.28 or later, for Unicode placeholders), under Xvfb.
 # Debian 12 ships kitty 0.26, so kitty comes from a Debian 13 chroot made once with debootstrap
-# (about 400 MB under .build/kitty-root); Lightbox runs on this machine through a chroot back.
+# (about 700 MB under .build/kitty-root); Lightbox runs on this machine through a chroot back.
 # Needs root (chroot, mounts). Usage: kitty.sh PATH-TO-LIGHTBOX
 set -uo pipefail
 BIN=$(realpath "${1:-.build/release/lightbox}")
