@@ -28,41 +28,18 @@ cleanup() {
     umount -R -l "$ROOT/host" "$ROOT/tmp/.X11-unix" "$ROOT/proc" "$ROOT/dev" 2>/dev/null
     rm -rf "$WORK"
 }
+XVFB=
 trap cleanup EXIT
 
-COLOURS=(d83636 994126 d88436 997826 d8d236 829926 91d836 4a9926 43d836 269938 36d877 26996f 36d8c5 268b99 369ed8
-         265499 3650d8 2f2699 6a36d8 662699 b836d8 992694 d836ab 99265d d8365d)
-mkdir -p "$WORK/pictures/one" "$WORK/pictures/two"
-python3 - "$WORK/pictures" "${COLOURS[@]}" <<'PY'
-import struct, sys, zlib
-folder, colours = sys.argv[1], sys.argv[2:]
-def png(path, rgb, w=120, h=90):
-    raw = b''.join(b'\x00' + bytes(rgb) * w for _ in range(h))
-    chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
-    open(path, 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0))
-                           + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
-for i, c in enumerate(colours):
-    png(f"{folder}/{'one' if i < 5 else 'two'}/{i:02d}.png", bytes.fromhex(c))
-PY
-Xvfb ":$N" -screen 0 1100x700x24 -nolisten tcp >/dev/null 2>&1 &
-XVFB=$!
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$N" ] && break; sleep 0.1; done
+source "$REPO/Tests/EndToEnd/pixels.sh"
+make_pictures "$WORK/pictures"
+start_xvfb
 chroot "$ROOT" env DISPLAY=":$N" LIBGL_ALWAYS_SOFTWARE=1 HOME=/root kitty --config NONE --class lightbox-e2e -o font_size=10 \
     -o initial_window_width=1000 -o initial_window_height=620 -o remember_window_size=no -o window_padding_width=0 \
     chroot /host sh -c "cd '$WORK' && XDG_CACHE_HOME='$WORK/cache' '$BIN' --stats pictures > out 2> err; echo \$? > rc" >/dev/null 2>&1 &
 
-# Screenshots until the check passes (the pictures are decoding) or fifteen seconds pass; the
-# pinned header is found by its colour.
-check() {
-    local result
-    for _ in $(seq 30); do
-        DISPLAY=":$N" xwd -root -silent | xwdtopnm 2>/dev/null > "$WORK/shot.ppm"
-        result=$(python3 "$REPO/Tests/EndToEnd/screenshot.py" "$WORK/shot.ppm" 1 "$@" -- headerband 37415a)
-        [ "$result" = ok ] && break
-        sleep 0.5
-    done
-    echo "$result"
-}
+# The pinned header is found by its colour.
+check() { check_screen 1 "$@" -- headerband 37415a; }
 first=$(check present "${COLOURS[@]:0:5}")
 DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class lightbox-e2e | head -1)" 2>/dev/null
 DISPLAY=":$N" xdotool type --delay 150 G

@@ -627,38 +627,13 @@ fi
 # Pictures in pixels. Sixel in a real xterm (-ti vt340) under Xvfb: auto picks it, each tile shows
 # its image's colour as pixels, headers and the status line stay text, nothing stays behind.
 if command -v Xvfb >/dev/null && command -v xterm >/dev/null && command -v xwd >/dev/null && command -v xdotool >/dev/null; then
-    COLOURS=(d83636 994126 d88436 997826 d8d236 829926 91d836 4a9926 43d836 269938 36d877 26996f 36d8c5 268b99 369ed8
-             265499 3650d8 2f2699 6a36d8 662699 b836d8 992694 d836ab 99265d d8365d)
-    mkdir -p "$WORK/sixel/one" "$WORK/sixel/two"
-    python3 - "$WORK/sixel" "${COLOURS[@]}" <<'PY'
-import struct, sys, zlib
-folder, colours = sys.argv[1], sys.argv[2:]
-def png(path, rgb, w=120, h=90):
-    raw = b''.join(b'\x00' + bytes(rgb) * w for _ in range(h))
-    chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
-    open(path, 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0))
-                           + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
-for i, c in enumerate(colours):
-    png(f"{folder}/{'one' if i < 5 else 'two'}/{i:02d}.png", bytes.fromhex(c))
-PY
-    N=$((50 + $$ % 400))
-    Xvfb ":$N" -screen 0 1100x700x24 -nolisten tcp >/dev/null 2>&1 &
-    XVFB=$!
-    for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$N" ] && break; sleep 0.1; done
+    source "$REPO/Tests/EndToEnd/pixels.sh"
+    make_pictures "$WORK/sixel"
+    start_xvfb
     rm -f "$WORK/sixel-rc"
     DISPLAY=":$N" LANG=C.UTF-8 xterm -ti vt340 -fn 10x20 -b 0 -bw 0 -geometry 100x30+0+0 \
         -e sh -c "cd '$WORK' && '$BIN' --stats sixel > sixel-out 2> sixel-err; echo \$? > sixel-rc" >/dev/null 2>&1 &
-    # Screenshots until the check passes (the pictures are decoding) or ten seconds pass.
-    check() {
-        local result
-        for _ in $(seq 20); do
-            DISPLAY=":$N" xwd -root -silent | xwdtopnm 2>/dev/null > "$WORK/shot.ppm"
-            result=$(python3 "$REPO/Tests/EndToEnd/screenshot.py" "$WORK/shot.ppm" 20 "$@" -- textrows 0 29)
-            [ "$result" = ok ] && break
-            sleep 0.5
-        done
-        echo "$result"
-    }
+    check() { check_screen 20 "$@" -- textrows 0 29; }
     first=$(check present "${COLOURS[@]:0:5}")
     DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class xterm | head -1)" 2>/dev/null
     DISPLAY=":$N" xdotool type --delay 150 G

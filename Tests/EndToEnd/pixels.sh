@@ -1,0 +1,43 @@
+# Shared by the real-terminal tests (run.sh's xterm test, kitty.sh); sourced, with WORK and REPO set.
+
+# One colour a picture, none near another or the 16 ANSI colours: a tile showing it exactly is
+# pixels, not symbols.
+COLOURS=(d83636 994126 d88436 997826 d8d236 829926 91d836 4a9926 43d836 269938 36d877 26996f 36d8c5 268b99 369ed8
+         265499 3650d8 2f2699 6a36d8 662699 b836d8 992694 d836ab 99265d d8365d)
+
+# FOLDER/one holds the first five colours as 120x90 PNGs, FOLDER/two the other twenty.
+make_pictures() {
+    mkdir -p "$1/one" "$1/two"
+    python3 - "$1" "${COLOURS[@]}" <<'PY'
+import struct, sys, zlib
+folder, colours = sys.argv[1], sys.argv[2:]
+def png(path, rgb, w=120, h=90):
+    raw = b''.join(b'\x00' + bytes(rgb) * w for _ in range(h))
+    chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+    open(path, 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0))
+                           + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+for i, c in enumerate(colours):
+    png(f"{folder}/{'one' if i < 5 else 'two'}/{i:02d}.png", bytes.fromhex(c))
+PY
+}
+
+# Starts Xvfb on a display of its own: sets N (the display number) and XVFB (its pid).
+start_xvfb() {
+    N=$((50 + $$ % 400))
+    Xvfb ":$N" -screen 0 1100x700x24 -nolisten tcp >/dev/null 2>&1 &
+    XVFB=$!
+    for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$N" ] && break; sleep 0.1; done
+}
+
+# check_screen CELL-HEIGHT ARGS... -- WHERE...: screenshots of display N until screenshot.py
+# says ok (the pictures are decoding) or fifteen seconds pass; prints its last answer.
+check_screen() {
+    local cell=$1 result; shift
+    for _ in $(seq 30); do
+        DISPLAY=":$N" xwd -root -silent | xwdtopnm 2>/dev/null > "$WORK/shot.ppm"
+        result=$(python3 "$REPO/Tests/EndToEnd/screenshot.py" "$WORK/shot.ppm" "$cell" "$@")
+        [ "$result" = ok ] && break
+        sleep 0.5
+    done
+    echo "$result"
+}
