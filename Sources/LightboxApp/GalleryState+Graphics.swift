@@ -9,6 +9,13 @@ extension GalleryState {
     /// Whether thumbnails need cells rendered by the provider (not just pixels).
     var wantsCells: Bool { !graphics.isPixels && (symbols != .half || colorDepth != .trueColor) }
 
+    /// The pixels a cell's worth of picture is decoded at: the terminal's cell in a pixel mode,
+    /// what chafa renders a cell from for cells, else half blocks (one by two).
+    var pixelsPerCell: PixelSize {
+        graphics.isPixels ? PixelSize(width: cellPixels.width, height: cellPixels.height)
+            : wantsCells ? SymbolCells.pixelsPerCell : PixelSize(width: 1, height: 2)
+    }
+
     /// Whether a cached thumbnail can be drawn as it is in the current mode.
     func isReady(_ thumbnail: Thumbnail) -> Bool {
         !wantsCells || thumbnail.cells?.matches(symbols, colorDepth) == true

@@ -24,26 +24,19 @@ extension GalleryState {
     /// the terminal's pixels in a pixel mode, in chafa's pixels a cell for cells, else two pixels a
     /// cell vertically, times the zoom (capped). Zoomed, symbol modes show half blocks.
     public var previewBox: PixelSize {
-        let zoom = preview?.zoom ?? 1
-        if graphics.isPixels {
-            // Zoomed, the pixels are cropped to the screen: decoded at the zoom.
-            return PixelSize(width: min(Self.previewPixelLimit, max(1, screenWidth) * cellPixels.width * zoom),
-                             height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * cellPixels.height * zoom))
-        }
-        if zoom == 1 && wantsCells {
-            let cell = graphics.isPixels ? PixelSize(width: cellPixels.width, height: cellPixels.height) : SymbolCells.pixelsPerCell
-            return PixelSize(width: min(Self.previewPixelLimit, max(1, screenWidth) * cell.width),
-                             height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * cell.height))
-        }
-        return previewViewBox
+        // Zoomed, a pixel mode crops the picture decoded at the zoom; symbols give way to half blocks.
+        graphics.isPixels || (preview?.zoom ?? 1) == 1 ? previewBox(cell: pixelsPerCell) : previewViewBox
     }
 
     /// The preview in half-block pixels (two a cell vertically) times the zoom: where pictures
     /// drawn in half blocks are fitted and panned.
-    var previewViewBox: PixelSize {
+    var previewViewBox: PixelSize { previewBox(cell: PixelSize(width: 1, height: 2)) }
+
+    /// The screen above the status line at `cell` pixels a cell, times the zoom, capped.
+    func previewBox(cell: PixelSize) -> PixelSize {
         let zoom = preview?.zoom ?? 1
-        return PixelSize(width: min(Self.previewPixelLimit, max(1, screenWidth) * zoom),
-                         height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * 2 * zoom))
+        return PixelSize(width: min(Self.previewPixelLimit, max(1, screenWidth) * cell.width * zoom),
+                         height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * cell.height * zoom))
     }
 
     /// Where a picture of `size` pixels sits in the zoomed preview box: its drawn size, fitted.

@@ -160,10 +160,8 @@ public struct GalleryState: Sendable {
     /// The pixel box an item's thumbnail must fit: its box in the terminal's pixels in the pixel
     /// modes, in the pixels chafa renders a cell from for cells, else two pixels a cell vertically.
     public func pixelBox(ofItem item: Int) -> PixelSize {
-        let box = layout.boxFrame(ofItem: item)
-        let scale = graphics.isPixels ? PixelSize(width: cellPixels.width, height: cellPixels.height)
-            : wantsCells ? SymbolCells.pixelsPerCell : PixelSize(width: 1, height: 2)
-        return PixelSize(width: box.width * scale.width, height: box.height * scale.height)
+        let box = layout.boxFrame(ofItem: item), cell = pixelsPerCell
+        return PixelSize(width: box.width * cell.width, height: box.height * cell.height)
     }
 
     /// The cache key of an item's thumbnail at the current size.

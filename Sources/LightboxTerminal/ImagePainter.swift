@@ -64,9 +64,7 @@ public struct ImagePainter: Sendable {
                 }
             }
             let shown = Set(frame.images.map(\.id))
-            let gone = transient.filter { !shown.contains($0) }
-            transient.subtract(gone)
-            out += forget(Array(gone))
+            out += forget(transient.filter { !shown.contains($0) })
             return (out, [])
         case .sixel:
             let current = Set(frame.images)
@@ -112,7 +110,7 @@ public struct ImagePainter: Sendable {
             let start = (y * image.pixelWidth + left) * 3
             crop += image.pixels[start..<(start + (right - left) * 3)]
         }
-        return Sixel.encode(pixels: crop, width: right - left, rows: 0..<(bottom - top), registers: colorRegisters)
+        return Sixel.encode(pixels: crop, width: right - left, registers: colorRegisters)
     }
 
     /// Everything must be painted again (the screen was cleared or repainted in full).

@@ -1,15 +1,15 @@
 /// Sixel: pictures as DEC device control strings, for terminals without kitty graphics.
 public enum Sixel {
-    /// `pixels` (RGB, `width` wide) from pixel row `rows.lowerBound` to `rows.upperBound`, as one
-    /// sixel string in at most `registers` colours chosen for this picture (median cut).
+    /// `pixels` (RGB, `width` wide, whole rows) as one sixel string in at most `registers` colours
+    /// chosen for this picture (median cut).
     /// Pixels not drawn (below the last row in the last band) stay as they were.
     /// - Complexity: O(*p* + *b* × *k*) for *p* pixels, *b* distinct colours and *k* registers,
     ///   plus O(*w* × *k*) a band to write.
-    public static func encode(pixels: [UInt8], width: Int, rows: Range<Int>, registers: Int) -> [UInt8] {
-        let height = rows.count
-        guard width > 0, height > 0 else { return [] }
-        let start = rows.lowerBound * width * 3
-        var palette = Palette(pixels: pixels[start..<(start + height * width * 3)], size: max(2, min(256, registers)))
+    public static func encode(pixels: [UInt8], width: Int, registers: Int) -> [UInt8] {
+        guard width > 0 else { return [] }
+        let height = pixels.count / (width * 3)
+        guard height > 0 else { return [] }
+        var palette = Palette(pixels: pixels[0..<(height * width * 3)], size: max(2, min(256, registers)))
         var out: [UInt8] = Array("\u{1B}P0;1;0q\"1;1;\(width);\(height)".utf8)
         for (index, color) in palette.colors.enumerated() {
             // Registers take percentages.
@@ -20,7 +20,7 @@ public enum Sixel {
         var used: [Int] = []
         for band in stride(from: 0, to: height, by: 6) {
             for row in band..<min(height, band + 6) {
-                let base = start + row * width * 3
+                let base = row * width * 3
                 for x in 0..<width {
                     let i = base + x * 3
                     let c = palette.index(pixels[i], pixels[i + 1], pixels[i + 2])

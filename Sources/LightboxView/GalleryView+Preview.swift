@@ -9,7 +9,7 @@ extension GalleryView {
     static func drawPreview(_ state: GalleryState, into frame: inout Frame) {
         guard let preview = state.preview else { return }
         let height = max(0, frame.height - 1)
-        frame.fill(x: 0, y: 0, width: frame.width, height: height, with: Cell(" ", style: CellStyle(background: Palette.letterboxColor)))
+        frame.fill(x: 0, y: 0, width: frame.width, height: height, with: Palette.letterboxCell)
         if let reason = state.failure(at: state.cursor) {
             drawBroken(reason, x: 0, y: 0, width: frame.width, height: height, into: &frame, clipHeight: height)
         } else if preview.zoom == 1, state.graphics.isPixels, let image = state.thumbnails.peek(state.previewKey),
@@ -90,17 +90,8 @@ extension GalleryView {
                 }
             }
         }
-        let id = state.previewImageID
-        if state.graphics == .kitty {
-            let direct = state.colorDepth == .trueColor
-            for row in 0..<rows {
-                for column in 0..<columns {
-                    frame[column, row] = KittyGraphics.placeholderCell(id: id, row: row, column: column, directColor: direct)
-                }
-            }
-        }
-        frame.images.append(FrameImage(id: id, pixelWidth: viewWidth, pixelHeight: viewHeight, pixels: pixels, x: 0, y: 0,
-                                       columns: columns, rows: rows, visibleRows: 0..<rows, isTransient: true))
+        place(FrameImage(id: state.previewImageID, pixelWidth: viewWidth, pixelHeight: viewHeight, pixels: pixels, x: 0, y: 0,
+                         columns: columns, rows: rows, visibleRows: 0..<rows, isTransient: true), state: state, into: &frame)
         return true
     }
 }

@@ -110,7 +110,7 @@ extension GalleryView {
     /// A picture rendered as symbols by libchafa, placed in its box like `drawPicture` places pixels.
     static func drawCells(_ cells: SymbolCells, x: Int, y: Int, width: Int, height: Int, alignment: GridItem.Alignment,
                           into frame: inout Frame, clipHeight: Int) {
-        fillBox(x: x, y: y, width: width, height: height, style: CellStyle(background: Palette.letterboxColor), into: &frame, clipHeight: clipHeight)
+        fillBox(x: x, y: y, width: width, height: height, style: Palette.letterboxCell.style, into: &frame, clipHeight: clipHeight)
         let left = x + alignment.offset(of: cells.columns, in: width), top = y + (height - cells.rows) / 2
         for row in 0..<cells.rows where top + row >= 0 && top + row < clipHeight {
             for column in 0..<cells.columns where frame.contains(x: left + column, y: top + row) {
@@ -133,22 +133,26 @@ extension GalleryView {
         let cell = state.cellPixels
         let columns = (image.width + cell.width - 1) / cell.width, rows = (image.height + cell.height - 1) / cell.height
         guard columns <= width, rows <= height, columns <= KittyGraphics.maxCells, rows <= KittyGraphics.maxCells else { return false }
-        let background = Cell(" ", style: CellStyle(background: Palette.letterboxColor))
-        fillBox(x: x, y: y, width: width, height: height, style: background.style, into: &frame, clipHeight: clipHeight)
+        fillBox(x: x, y: y, width: width, height: height, style: Palette.letterboxCell.style, into: &frame, clipHeight: clipHeight)
         let left = x + alignment.offset(of: columns, in: width), top = y + (height - rows) / 2
-        let direct = state.colorDepth == .trueColor
+        let shown = max(0, -top)..<max(0, min(rows, clipHeight - top))
+        place(FrameImage(id: id, pixelWidth: image.width, pixelHeight: image.height, pixels: image.pixels,
+                         x: left, y: top, columns: columns, rows: rows, visibleRows: shown), state: state, into: &frame)
+        return true
+    }
+
+    /// Puts a picture shown in pixels into the frame: in kitty mode its placeholder cells over the
+    /// rows it shows, and the picture itself for the backend (when any of it shows).
+    static func place(_ image: FrameImage, state: GalleryState, into frame: inout Frame) {
         if state.graphics == .kitty {
-            for row in 0..<rows where top + row >= 0 && top + row < clipHeight {
-                for column in 0..<columns where frame.contains(x: left + column, y: top + row) {
-                    frame[left + column, top + row] = KittyGraphics.placeholderCell(id: id, row: row, column: column, directColor: direct)
+            let direct = state.colorDepth == .trueColor
+            for row in image.visibleRows {
+                for column in 0..<image.columns where frame.contains(x: image.x + column, y: image.y + row) {
+                    frame[image.x + column, image.y + row] = KittyGraphics.placeholderCell(id: image.id, row: row, column: column, directColor: direct)
                 }
             }
         }
-        let shown = max(0, -top)..<max(0, min(rows, clipHeight - top))
-        guard !shown.isEmpty else { return true }
-        frame.images.append(FrameImage(id: id, pixelWidth: image.width, pixelHeight: image.height, pixels: image.pixels,
-                                       x: left, y: top, columns: columns, rows: rows, visibleRows: shown))
-        return true
+        if !image.visibleRows.isEmpty { frame.images.append(image) }
     }
 
     static func drawPlaceholder(x: Int, y: Int, width: Int, height: Int, into frame: inout Frame, clipHeight: Int) {

@@ -41,11 +41,10 @@ public enum GalleryView {
     static func clipped(_ frame: Frame, state: GalleryState) -> Frame {
         guard !frame.images.isEmpty else { return frame }
         var frame = frame
-        let blank = Cell(" ", style: CellStyle(background: Palette.letterboxColor))
         if state.graphics == .kitty {
             frame.clipImages { $0.glyph.unicodeScalars.first == KittyGraphics.placeholder }
         } else {
-            frame.clipImages { $0 == blank }
+            frame.clipImages { $0 == Palette.letterboxCell }
         }
         return frame
     }

@@ -36,6 +36,8 @@ public enum Palette {
 
     static let letterbox: (UInt8, UInt8, UInt8) = (30, 30, 30)
     static let letterboxColor = TerminalColor.rgb(30, 30, 30)
+    /// The ground around and under pictures: also what marks a cell as a sixel picture's own.
+    static let letterboxCell = Cell(" ", style: CellStyle(background: letterboxColor))
 
     /// A text style, without its colours when text is not coloured.
     static func style(_ foreground: TerminalColor, _ background: TerminalColor = .standard, _ attributes: CellAttributes = []) -> CellStyle {

@@ -129,7 +129,7 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     var pixels: [UInt8] = []
     let colors: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)]
     for y in 0..<height { for x in 0..<width { let c = colors[(x + y) % 4]; pixels += [c.0, c.1, c.2] } }
-    let bytes = Sixel.encode(pixels: pixels, width: width, rows: 0..<height, registers: 16)
+    let bytes = Sixel.encode(pixels: pixels, width: width, registers: 16)
     let pictures = SixelReader.pictures(in: bytes)
     #expect(pictures.count == 1)
     guard let picture = pictures.first?.picture else { return }
@@ -141,7 +141,7 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
         }
     }
     // Fewer registers than colours: still every pixel, in the nearest of two.
-    let two = SixelReader.pictures(in: Sixel.encode(pixels: pixels, width: width, rows: 0..<height, registers: 2))
+    let two = SixelReader.pictures(in: Sixel.encode(pixels: pixels, width: width, registers: 2))
     #expect(two.first?.picture.pixels.allSatisfy { $0 != nil } == true)
     #expect(bytes.count < 400, "runs are compressed: \(bytes.count) bytes")
 }
