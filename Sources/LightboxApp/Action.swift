@@ -39,6 +39,9 @@ public enum Action: Hashable, Sendable {
     case startFilter
     case filterInput(String)
     case filterBackspace
+    /// Text the user pasted: the filter's while it is typed (newlines and controls left out),
+    /// else nothing but a hint: a paste is never keys.
+    case pasted(String)
     /// Enter: keep the filter and go back to the grid.
     case acceptFilter
     /// Esc: clear the filter.

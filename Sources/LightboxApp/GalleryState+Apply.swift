@@ -14,6 +14,12 @@ extension GalleryState {
         case .metadataRead(let results):
             addMetadata(results)
             return (updatedDemand().map { [.load($0)] } ?? []) + metadataEffects()
+        case .pasted(let text):
+            guard isEditingFilter else {
+                message = "pasted text is only taken by the filter: press / first"
+                return []
+            }
+            return apply(.filterInput(String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))))
         case .startFilter, .filterInput, .filterBackspace, .acceptFilter, .cancelFilter:
             message = nil
             isShowingHelp = false
@@ -68,7 +74,14 @@ extension GalleryState {
             hasUserActed = true
             rearrange { $0.setFilter("") }
         case .filterInput, .filterBackspace:
-            if case .filterInput(let text) = action { filterText += text } else if !filterText.isEmpty { filterText.removeLast() }
+            if case .filterInput(let text) = action {
+                let room = Self.filterLimit - filterText.count
+                if text.count > room { message = "the filter holds at most \(Self.filterLimit) characters" }
+                guard room > 0 else { return }
+                filterText += text.prefix(room)
+            } else if !filterText.isEmpty {
+                filterText.removeLast()
+            }
             hasUserActed = false  // to the top, on the first match
             let query = filterText
             rearrange { $0.setFilter(query) }
@@ -214,7 +227,7 @@ extension GalleryState {
                 moveCursor(to: item)
             }
         case .scroll(let lines): scroll(by: lines)
-        case .scanned, .metadataRead, .startFilter, .filterInput, .filterBackspace, .acceptFilter, .cancelFilter: break
+        case .scanned, .metadataRead, .startFilter, .filterInput, .filterBackspace, .acceptFilter, .cancelFilter, .pasted: break
         case .toggleInfo:
             isShowingInfo.toggle()
             relayout()

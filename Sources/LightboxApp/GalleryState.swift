@@ -106,6 +106,8 @@ public struct GalleryState: Sendable {
 
     /// Cells left free on each side of the grid, so the cursor's side bars show beside edge tiles.
     public static let gridInset = 1
+    /// Most characters the filter holds: a query, not a document (each one costs a pass over the library).
+    public static let filterLimit = 256
 
     /// The grid layout for the grid part of a screen `screenWidth` cells wide.
     static func layout(_ library: Library, _ spec: GridSpec, screenWidth: Int) -> GridLayout {

@@ -20,6 +20,8 @@ public final class CursesTerminal {
     /// Whether the terminal shows UTF-8; when not, frames are painted in ASCII.
     public let isUnicode: Bool
     private var isActive = true
+    private var parser = InputParser()
+    private var lastInput = 0.0
     /// Pictures in pixels: what the terminal holds and shows (see `ImagePainter`).
     public private(set) var images: ImagePainter
 
@@ -80,7 +82,12 @@ public final class CursesTerminal {
         pairs = ColorPairs(capacity: Int(lb_color_pairs()))
         images = ImagePainter(inTmux: environment["TMUX"] != nil)
         TerminalRescue.arm(descriptor: fileno(tty), modes: cookedModes)
+        write(Self.bracketedPasteOn)
     }
+
+    /// Pastes come wrapped in `ESC [200~ … ESC [201~`, so they read as text, never as keys.
+    static let bracketedPasteOn = Array("\u{1B}[?2004h".utf8)
+    static let bracketedPasteOff = Array("\u{1B}[?2004l".utf8)
 
     /// Tells the crash rescue where stderr really goes while it is captured.
     public static func rescueRestoresStderr(to descriptor: Int32) { TerminalRescue.savedStderr = descriptor }
@@ -172,33 +179,31 @@ public final class CursesTerminal {
     public func readEvents() -> [InputEvent] {
         var events: [InputEvent] = []
         var ch: wint_t = 0
+        var readAny = false
         while isActive {
             let kind = wget_wch(lb_stdscr(), &ch)
             if kind == lb_err() { break }
+            readAny = true
             if kind == KEY_CODE_YES {
-                if let event = functionKey(Int32(ch)) { events.append(event) }
-            } else if ch == 27 {
-                // A lone Esc is a key; Esc followed at once by more is Alt+key or a sequence
-                // ncurses does not know, and must not read as Esc (which quits).
-                if !skipEscapeSequence() { events.append(.key(.escape)) }
-            } else if let key = Self.key(forCharacter: UInt32(ch)) {
-                events.append(.key(key))
+                if let event = functionKey(Int32(ch)) { events += parser.feed(.event(event)) }
+            } else if let scalar = Unicode.Scalar(UInt32(ch)) {
+                events += parser.feed(.character(scalar))
             }
         }
+        events += parser.endOfInput()
+        // A sequence, string or paste the terminal never finished must not swallow every key.
+        let now = monotonicSeconds()
+        if readAny { lastInput = now } else if parser.isInsideSequence && now - lastInput > Self.sequenceTimeout { events += parser.abandon() }
         return events
     }
 
-    /// Consumes what follows an Esc that is already waiting; false when nothing was.
-    func skipEscapeSequence() -> Bool {
-        var next: wint_t = 0
-        let kind = wget_wch(lb_stdscr(), &next)
-        if kind == lb_err() { return false }
-        guard kind != KEY_CODE_YES, next == 0x5B || next == 0x4F else { return true }  // after ESC [ or ESC O
-        for _ in 0..<64 {
-            guard wget_wch(lb_stdscr(), &next) != lb_err() else { break }
-            if (0x40...0x7E).contains(next) { break }  // the final byte
-        }
-        return true
+    /// Seconds a sequence, string or paste may stay open with nothing more arriving.
+    static let sequenceTimeout = 1.0
+
+    func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     func functionKey(_ code: Int32) -> InputEvent? {
@@ -230,23 +235,10 @@ public final class CursesTerminal {
         }
     }
 
-    /// The key for a character read in raw mode.
-    static func key(forCharacter value: UInt32) -> Key? {
-        switch value {
-        case 10, 13: return .enter
-        case 27: return .escape
-        case 9: return .tab
-        case 8, 127: return .backspace
-        case 1...26: return .control(Character(Unicode.Scalar(value + 96)!))
-        default:
-            guard let scalar = Unicode.Scalar(value) else { return nil }
-            return .character(Character(scalar))
-        }
-    }
-
     /// Leaves curses for a suspend; `resume()` comes back.
     public func suspend() {
         guard isActive else { return }
+        write(Self.bracketedPasteOff)
         endwin()
     }
 
@@ -254,6 +246,7 @@ public final class CursesTerminal {
     public func resume() {
         guard isActive else { return }
         reset_prog_mode()
+        write(Self.bracketedPasteOn)
         clearok(lb_stdscr(), true)
         images.invalidate()
     }
@@ -261,7 +254,7 @@ public final class CursesTerminal {
     /// Gives the terminal back as it was. Safe to call more than once.
     public func restore() {
         guard isActive else { return }
-        write(images.forgetAll())
+        write(images.forgetAll() + Self.bracketedPasteOff)
         isActive = false
         TerminalRescue.disarm()
         endwin()

@@ -24,12 +24,12 @@ enum TerminalRescue {
     static func arm(descriptor: Int32, modes: termios) {
         ttyDescriptor = descriptor
         savedModes = modes
-        // Leave the alternate screen, show the cursor, plain colours, keypad and mouse off.
+        // Leave the alternate screen, show the cursor, plain colours, keypad, mouse and bracketed paste off.
         var bytes: [UInt8] = []
         for name in ["rmcup", "cnorm", "sgr0", "rmkx"] {
             if let value = lb_tigetstr(name) { bytes += Array(String(cString: value).utf8) }
         }
-        bytes += Array("\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\r\n".utf8)
+        bytes += Array("\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\u{1B}[?2004l\r\n".utf8)
         resetCount = min(bytes.count, 512)
         for i in 0..<resetCount { resetBytes[i] = bytes[i] }
         for signal in fatalSignals {

@@ -52,4 +52,6 @@ public enum InputEvent: Hashable, Sendable {
     case key(Key)
     case mouse(MouseEvent)
     case resize(width: Int, height: Int)
+    /// Text the user pasted (bracketed paste): text, never keys.
+    case paste(String)
 }

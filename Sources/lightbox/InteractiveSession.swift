@@ -123,6 +123,13 @@ enum InteractiveSession {
         let frameInterval = 16.0 / 1000
         var lastPaint = Date.distantPast
         var dirty = false
+        var pendingFilterText = ""
+        /// Applies the characters typed into the filter so far, as one edit.
+        func applyPendingFilterText() -> Outcome? {
+            guard !pendingFilterText.isEmpty else { return nil }
+            defer { pendingFilterText = "" }
+            return perform(state.apply(.filterInput(pendingFilterText)))
+        }
         while true {
             var timeout: Int32 = dirty ? Int32(max(0, (frameInterval - Date().timeIntervalSince(lastPaint)) * 1000)) : 1000
             // Metadata: when dates decide the order, each batch re-sorts, so it is taken at most
@@ -163,6 +170,7 @@ enum InteractiveSession {
                     case .key(let key): mapped = KeyTable.preview.action(for: key)
                     case .resize(let width, let height): mapped = .resize(width: width, height: height)
                     case .mouse(let mouse): mapped = mouse.kind == .press ? nil : .pan(dx: mouse.kind == .wheelDown ? 1 : -1, dy: 0)
+                    case .paste: mapped = nil
                     }
                 }
                 else if case .mouse(let mouse) = event, mouse.kind == .press {
@@ -180,6 +188,12 @@ enum InteractiveSession {
                 }
                 else { mapped = action(for: event, keys: state.keyTable) }
                 guard let action = mapped else { continue }
+                // Characters typed into the filter in one read are one edit: one pass over the library.
+                if case .filterInput(let text) = action {
+                    pendingFilterText += text
+                    continue
+                }
+                if let outcome = applyPendingFilterText() { return outcome }
                 let effects = state.apply(action)
                 saveMarks()  // before a quit the action may bring
                 if effects.allSatisfy({ if case .load = $0 { return true } else { return false } }) {
@@ -190,6 +204,7 @@ enum InteractiveSession {
                     if let outcome { return outcome }
                 }
             }
+            if let outcome = applyPendingFilterText() { return outcome }
             saveMarks()
             if !events.isEmpty {
                 // Input is answered at once.
@@ -253,6 +268,7 @@ enum InteractiveSession {
         switch event {
         case .key(let key): return keys.action(for: key)
         case .resize(let width, let height): return .resize(width: width, height: height)
+        case .paste(let text): return .pasted(text)
         case .mouse(let mouse):
             switch mouse.kind {
             case .press: return .click(x: mouse.x, y: mouse.y)

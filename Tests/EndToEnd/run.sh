@@ -1,52 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests: drive the real binary in tmux (send-keys, capture-pane) on generated images.
 # Usage: run.sh PATH-TO-LIGHTBOX
-set -uo pipefail
-BIN=$(realpath "${1:-.build/release/lightbox}")
-REPO=$(cd "$(dirname "$0")/../.." && pwd)
-SAMPLES=$(dirname "$BIN")/lightbox-samples
-WORK=$(mktemp -d)
-SOCKET="lightbox-e2e-$$"
-trap 'tmux -L "$SOCKET" kill-server 2>/dev/null; sleep 0.3; rm -rf "$WORK" 2>/dev/null' EXIT
-passed=0; failed=0
-export XDG_CACHE_HOME="$WORK/cache"   # never touch the user's thumbnail cache
-
-tm() { tmux -L "$SOCKET" "$@"; }
-pass() { passed=$((passed + 1)); echo "ok - $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && echo "$2" | sed 's/^/    /'; }
-
-# A pane running an interactive bash in $WORK/lib's parent, sized WxH.
-start_shell() {
-    tm kill-server 2>/dev/null
-    for _ in $(seq 20); do tm has-session 2>/dev/null || break; sleep 0.1; done
-    tm -f /dev/null new-session -d -s e2e -x "$1" -y "$2" "env -i HOME=$WORK PATH=$PATH TERM=tmux-256color LANG=C.UTF-8 SWIFT_BACKTRACE=interactive=no PS1='$ ' bash --norc --noprofile"
-    tm send-keys -t e2e "cd $WORK" Enter
-    sleep 0.3
-}
-screen() { tm capture-pane -p -t e2e 2>/dev/null; }
-# Waits until the screen matches a pattern (up to 5 s).
-wait_for() {
-    for _ in $(seq 50); do screen | grep -q -- "$1" && return 0; sleep 0.1; done
-    return 1
-}
-# Runs lightbox in the pane: stdout to out, exit code to rc, terminal state to stty.
-launch() {
-    rm -f "$WORK/out" "$WORK/rc" "$WORK/stty" "$WORK/err"
-    tm send-keys -t e2e "clear; $BIN $* > out; echo \$? > rc; stty -a > stty" Enter
-}
-# Runs lightbox with a list piped to its standard input: launch_from "COMMAND" ARGS...
-launch_from() {
-    local producer=$1; shift
-    rm -f "$WORK/out" "$WORK/rc" "$WORK/stty" "$WORK/err"
-    tm send-keys -t e2e "clear; $producer | $BIN $* > out; echo \$? > rc; stty -a > stty" Enter
-}
-wait_exit() {
-    for _ in $(seq 100); do [ -s "$WORK/rc" ] && [ -s "$WORK/stty" ] && return 0; sleep 0.1; done
-    return 1
-}
-sane() { grep -q -- ' icanon' "$WORK/stty" && grep -q -- ' echo ' "$WORK/stty"; }
-
-"$SAMPLES" "$WORK/lib" >/dev/null || { echo "cannot generate test images"; exit 1; }
+source "$(dirname "$0")/helpers.sh" "$@"
 
 # 1. Mark three items, accept: their paths, in display order, on stdout.
 start_shell 100 30
@@ -375,7 +330,11 @@ fi
 rm -rf "$WORK/cache"
 (cd "$WORK" && exec "$BIN" --warm big 2>"$WORK/warm1") &
 warm=$!
-sleep 1
+# Interrupted as soon as it has written something (the whole tree takes about a second here).
+for _ in $(seq 1 500); do
+    [ -n "$(find "$WORK/cache" -name '*.png' 2>/dev/null | head -1)" ] && break
+    sleep 0.01
+done
 kill -INT $warm
 wait $warm; rc=$?
 first=$(grep -o '[0-9]* written' "$WORK/warm1" | cut -d' ' -f1)

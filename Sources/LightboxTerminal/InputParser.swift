@@ -1,0 +1,176 @@
+/// Turns what the terminal sends into events, whatever arrives and however it is split across reads.
+///
+/// Keys ncurses decoded come in as events; everything else as characters. Escape sequences
+/// ncurses does not know are dropped, never read as the keys they are made of: CSI and SS3
+/// sequences, and the strings terminals answer queries with (APC, DCS, OSC, SOS, PM; a kitty
+/// graphics answer or XTVERSION arriving late). A bracketed paste (`ESC [200~ … ESC [201~`) is
+/// one `.paste` event, so pasted text never acts as keys.
+public struct InputParser: Sendable {
+    /// One thing read from the terminal.
+    public enum Unit: Hashable, Sendable {
+        case character(Unicode.Scalar)
+        /// A key or event ncurses decoded itself (arrows, the mouse, a resize).
+        case event(InputEvent)
+    }
+
+    /// Most characters a paste keeps; the rest is dropped (a filter query is far shorter).
+    public static let pasteLimit = 4096
+    /// Longest CSI sequence read before it is taken as garbage and dropped.
+    static let sequenceLimit = 64
+    static let pasteStart: [UInt8] = Array("200~".utf8)
+    static let pasteEnd: [Unicode.Scalar] = ["\u{1B}", "[", "2", "0", "1", "~"]
+
+    enum State: Hashable, Sendable {
+        case ground
+        /// After ESC: a lone Esc key if nothing follows in the same read.
+        case escape
+        /// After ESC [ (or CSI): parameter and intermediate bytes so far.
+        case csi([UInt8])
+        /// After ESC O: the next character ends it.
+        case ss3
+        /// Inside a control string (DCS, OSC, APC, SOS, PM), until ST or BEL.
+        case string
+        /// ESC inside a control string: `\` ends it, anything else aborts it and starts anew.
+        case stringEscape
+        /// Inside a bracketed paste: how much of the end marker has matched.
+        case paste(matched: Int)
+    }
+
+    var state: State = .ground
+    var pasted: [Unicode.Scalar] = []
+
+    public init() {}
+
+    /// Whether a sequence, string or paste is open, waiting for the rest.
+    public var isInsideSequence: Bool {
+        switch state {
+        case .ground, .escape: return false
+        default: return true
+        }
+    }
+
+    /// The events `unit` completes.
+    public mutating func feed(_ unit: Unit) -> [InputEvent] {
+        switch unit {
+        case .event(let event):
+            if case .resize = event { return [event] }  // from a signal, never part of a sequence
+            switch state {
+            case .ground: return [event]
+            case .escape:
+                state = .ground
+                return [event]
+            default: return []  // a key ncurses found inside a paste or a string is part of it
+            }
+        case .character(let scalar):
+            return feed(scalar)
+        }
+    }
+
+    mutating func feed(_ scalar: Unicode.Scalar) -> [InputEvent] {
+        let value = scalar.value
+        switch state {
+        case .ground:
+            return ground(scalar)
+        case .escape:
+            state = .ground
+            switch value {
+            case 0x1B: state = .escape  // ESC ESC: the first is dropped
+            case 0x5B: state = .csi([])  // [
+            case 0x4F: state = .ss3  // O
+            case 0x50, 0x5D, 0x5F, 0x58, 0x5E: state = .string  // P ] _ X ^
+            default: break  // Alt and a key: not a key of ours
+            }
+            return []
+        case .csi(var bytes):
+            if (0x40...0x7E).contains(value) {
+                state = .ground
+                if value == 0x7E && bytes == Array("200".utf8) { state = .paste(matched: 0); pasted = [] }
+                return []
+            }
+            guard (0x20...0x3F).contains(value), bytes.count < Self.sequenceLimit else {
+                state = .ground  // not a sequence after all: dropped with what came before
+                return value == 0x1B ? feed(scalar) : []
+            }
+            bytes.append(UInt8(value))
+            state = .csi(bytes)
+            return []
+        case .ss3:
+            state = .ground
+            return []
+        case .string:
+            switch value {
+            case 0x07, 0x9C: state = .ground
+            case 0x1B: state = .stringEscape
+            default: break
+            }
+            return []
+        case .stringEscape:
+            state = value == 0x5C ? .ground : .escape  // ESC \ is ST; any other ESC starts a new sequence
+            return value == 0x5C ? [] : feed(scalar)
+        case .paste(let matched):
+            let marker = Self.pasteEnd
+            if scalar == marker[matched] {
+                if matched + 1 == marker.count {
+                    state = .ground
+                    let text = String(String.UnicodeScalarView(pasted))
+                    pasted = []
+                    return [.paste(text)]
+                }
+                state = .paste(matched: matched + 1)
+                return []
+            }
+            for partial in marker.prefix(matched) { keep(partial) }
+            if scalar == marker[0] { state = .paste(matched: 1) } else { keep(scalar); state = .paste(matched: 0) }
+            return []
+        }
+    }
+
+    mutating func keep(_ scalar: Unicode.Scalar) {
+        if pasted.count < Self.pasteLimit { pasted.append(scalar) }
+    }
+
+    mutating func ground(_ scalar: Unicode.Scalar) -> [InputEvent] {
+        switch scalar.value {
+        case 0x1B: state = .escape
+        case 0x9B: state = .csi([])
+        case 0x90, 0x9D, 0x9F, 0x98, 0x9E: state = .string  // C1 DCS, OSC, APC, SOS, PM
+        case 0x80...0x9F: break  // other C1 controls: nothing we read
+        default: return Self.key(for: scalar).map { [.key($0)] } ?? []
+        }
+        return []
+    }
+
+    /// The read ended: an Esc with nothing after it is the Esc key. Sequences, strings and pastes
+    /// stay open for the next read.
+    public mutating func endOfInput() -> [InputEvent] {
+        guard state == .escape else { return [] }
+        state = .ground
+        return [.key(.escape)]
+    }
+
+    /// Nothing more came for a while: a sequence or string left open is dropped, and a paste left
+    /// open ends with what it has, so a terminal that never finishes one cannot swallow every key.
+    public mutating func abandon() -> [InputEvent] {
+        defer { state = .ground; pasted = [] }
+        switch state {
+        case .escape: return [.key(.escape)]
+        case .paste(let matched):
+            for partial in Self.pasteEnd.prefix(matched) { keep(partial) }
+            return [.paste(String(String.UnicodeScalarView(pasted)))]
+        default: return []
+        }
+    }
+
+    /// The key for a character typed in raw mode.
+    static func key(for scalar: Unicode.Scalar) -> Key? {
+        switch scalar.value {
+        case 10, 13: return .enter
+        case 27: return .escape
+        case 9: return .tab
+        case 8, 127: return .backspace
+        case 1...26: return .control(Character(Unicode.Scalar(scalar.value + 96)!))
+        case 0, 28...31: return nil
+        default: return .character(Character(scalar))
+        }
+    }
+}

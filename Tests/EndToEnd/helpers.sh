@@ -1,0 +1,49 @@
+# What the end-to-end scripts share: a tmux server of their own, a pane running a shell, the
+# binary launched in it, waiting for the screen, and the generated sample library in $WORK/lib.
+# Sourced with the path of the binary: source helpers.sh PATH-TO-LIGHTBOX
+set -uo pipefail
+BIN=$(realpath "${1:-.build/release/lightbox}")
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+SAMPLES=$(dirname "$BIN")/lightbox-samples
+WORK=$(mktemp -d)
+SOCKET="lightbox-e2e-$$"
+trap 'tmux -L "$SOCKET" kill-server 2>/dev/null; sleep 0.3; rm -rf "$WORK" 2>/dev/null' EXIT
+passed=0; failed=0
+export XDG_CACHE_HOME="$WORK/cache"   # never touch the user's thumbnail cache
+
+tm() { tmux -L "$SOCKET" "$@"; }
+pass() { passed=$((passed + 1)); echo "ok - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && echo "$2" | sed 's/^/    /'; }
+
+# A pane running an interactive bash in $WORK/lib's parent, sized WxH.
+start_shell() {
+    tm kill-server 2>/dev/null
+    for _ in $(seq 20); do tm has-session 2>/dev/null || break; sleep 0.1; done
+    tm -f /dev/null new-session -d -s e2e -x "$1" -y "$2" "env -i HOME=$WORK PATH=$PATH TERM=tmux-256color LANG=C.UTF-8 SWIFT_BACKTRACE=interactive=no PS1='$ ' bash --norc --noprofile"
+    tm send-keys -t e2e "cd $WORK" Enter
+    sleep 0.3
+}
+screen() { tm capture-pane -p -t e2e 2>/dev/null; }
+# Waits until the screen matches a pattern (up to 5 s).
+wait_for() {
+    for _ in $(seq 50); do screen | grep -q -- "$1" && return 0; sleep 0.1; done
+    return 1
+}
+# Runs lightbox in the pane: stdout to out, exit code to rc, terminal state to stty.
+launch() {
+    rm -f "$WORK/out" "$WORK/rc" "$WORK/stty" "$WORK/err"
+    tm send-keys -t e2e "clear; $BIN $* > out; echo \$? > rc; stty -a > stty" Enter
+}
+# Runs lightbox with a list piped to its standard input: launch_from "COMMAND" ARGS...
+launch_from() {
+    local producer=$1; shift
+    rm -f "$WORK/out" "$WORK/rc" "$WORK/stty" "$WORK/err"
+    tm send-keys -t e2e "clear; $producer | $BIN $* > out; echo \$? > rc; stty -a > stty" Enter
+}
+wait_exit() {
+    for _ in $(seq 100); do [ -s "$WORK/rc" ] && [ -s "$WORK/stty" ] && return 0; sleep 0.1; done
+    return 1
+}
+sane() { grep -q -- ' icanon' "$WORK/stty" && grep -q -- ' echo ' "$WORK/stty"; }
+
+"$SAMPLES" "$WORK/lib" >/dev/null || { echo "cannot generate test images"; exit 1; }

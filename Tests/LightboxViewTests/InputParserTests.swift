@@ -1,0 +1,89 @@
+import Testing
+import LightboxTerminal
+
+/// Feeds `text` to a parser one scalar at a time, then ends the read.
+func parse(_ text: String, parser: inout InputParser) -> [InputEvent] {
+    var events: [InputEvent] = []
+    for scalar in text.unicodeScalars { events += parser.feed(.character(scalar)) }
+    return events + parser.endOfInput()
+}
+
+func parse(_ text: String) -> [InputEvent] {
+    var parser = InputParser()
+    return parse(text, parser: &parser)
+}
+
+@Test func plainKeysAndALoneEsc() {
+    #expect(parse("ab\r") == [.key(.character("a")), .key(.character("b")), .key(.enter)])
+    #expect(parse("\u{1B}") == [.key(.escape)])
+    #expect(parse("\u{3}\u{7F}\t") == [.key(.control("c")), .key(.backspace), .key(.tab)])
+}
+
+@Test func aPasteIsOneEventNeverKeys() {
+    // The audit's paste: "img⏎a⏎" would have marked everything and accepted.
+    #expect(parse("\u{1B}[200~img\na\n\u{1B}[201~") == [.paste("img\na\n")])
+    // Escape sequences inside a paste are its text; a false start of the end marker too.
+    #expect(parse("\u{1B}[200~x\u{1B}[20y\u{1B}[201~q") == [.paste("x\u{1B}[20y"), .key(.character("q"))])
+    #expect(parse("\u{1B}[200~\u{1B}\u{1B}[201~") == [.paste("\u{1B}")])
+}
+
+@Test func aPasteSplitAcrossReadsStaysOnePaste() {
+    var parser = InputParser()
+    #expect(parse("\u{1B}[200~abc\u{1B}[2", parser: &parser) == [])
+    #expect(parser.isInsideSequence)
+    #expect(parse("01~x", parser: &parser) == [.paste("abc"), .key(.character("x"))])
+}
+
+@Test func aHugePasteIsBoundedAndKeysAfterItWork() {
+    let text = String(repeating: "x", count: 100_000)
+    let events = parse("\u{1B}[200~" + text + "\u{1B}[201~G")
+    #expect(events == [.paste(String(repeating: "x", count: InputParser.pasteLimit)), .key(.character("G"))])
+}
+
+@Test func lateTerminalAnswersAreDroppedWholeAtAnyTime() {
+    // kitty's graphics answer (APC), XTVERSION (DCS), OSC 11 (ended by BEL or ST), SOS, PM, and their C1 forms.
+    let answers = ["\u{1B}_Gi=31;OK\u{1B}\\", "\u{1B}P>|XTerm(388)\u{1B}\\", "\u{1B}]11;rgb:ffff/ffff/ffff\u{7}",
+                   "\u{1B}]11;rgb:0/0/0\u{1B}\\", "\u{1B}Xsos\u{1B}\\", "\u{1B}^pm\u{1B}\\", "\u{9F}Gi=1;OK\u{9C}",
+                   "\u{90}>|kitty\u{9C}", "\u{1B}[?62;4c", "\u{1B}[4;600;800t", "\u{9B}6n", "\u{1B}[<0;66;12M"]
+    for answer in answers {
+        #expect(parse("a" + answer + "Gxm") == [.key(.character("a")), .key(.character("G")), .key(.character("x")), .key(.character("m"))],
+                "answer \(answer.debugDescription)")
+    }
+}
+
+@Test func anAnswerSplitAcrossReadsIsStillDropped() {
+    var parser = InputParser()
+    #expect(parse("\u{1B}_Gi=31;", parser: &parser) == [])
+    #expect(parse("OK\u{1B}", parser: &parser) == [])
+    #expect(parse("\\G", parser: &parser) == [.key(.character("G"))])
+}
+
+@Test func anEscInsideAStringEndsItAndStartsANewSequence() {
+    #expect(parse("\u{1B}_Gi=31\u{1B}[Ax") == [.key(.character("x"))])
+    // An ESC at the end of a read may be the start of ST: the string waits for the next read.
+    #expect(parse("\u{1B}Pjunk\u{1B}") == [])
+}
+
+@Test func altKeysAndUnknownSequencesAreNotKeys() {
+    #expect(parse("\u{1B}x") == [])
+    #expect(parse("\u{1B}OPk") == [.key(.character("k"))])
+    #expect(parse("\u{1B}[1;5Ck") == [.key(.character("k"))])
+    #expect(parse("\u{1B}[" + String(repeating: "1", count: 100) + "~k").last == .key(.character("k")))
+}
+
+@Test func aStringNeverEndedIsAbandonedSoKeysComeBack() {
+    var parser = InputParser()
+    #expect(parse("\u{1B}Pno end in sight", parser: &parser) == [])
+    #expect(parser.abandon() == [])
+    #expect(parse("q", parser: &parser) == [.key(.character("q"))])
+    #expect(parse("\u{1B}[200~half a paste", parser: &parser) == [])
+    #expect(parser.abandon() == [.paste("half a paste")])
+}
+
+@Test func decodedKeysPassOutsideSequencesAndResizesAlways() {
+    var parser = InputParser()
+    #expect(parser.feed(.event(.key(.up))) == [.key(.up)])
+    _ = parse("\u{1B}[200~", parser: &parser)
+    #expect(parser.feed(.event(.key(.up))) == [])
+    #expect(parser.feed(.event(.resize(width: 80, height: 24))) == [.resize(width: 80, height: 24)])
+}
