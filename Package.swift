@@ -13,10 +13,12 @@ let package = Package(
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // The C library's character widths (in the C library itself: nothing to install).
+        .systemLibrary(name: "CWidth"),
 
         // Pure parts.
         .target(name: "LightboxLayout"),
-        .target(name: "LightboxTerminal"),
+        .target(name: "LightboxTerminal", dependencies: ["CWidth"]),
         .target(name: "LightboxThumbnails", dependencies: ["CVips", "CTurboJPEG", "CZlib", "CChafa"]),
         .target(name: "LightboxApp", dependencies: ["LightboxLayout", "LightboxTerminal", "LightboxThumbnails"]),
         .target(name: "LightboxView", dependencies: ["LightboxApp", "LightboxTerminal"]),

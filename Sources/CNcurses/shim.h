@@ -37,10 +37,11 @@ static inline int lb_mouse_kind(mmask_t state) {
     return 0;
 }
 
-/// Puts one glyph (a NUL-terminated wide string: base plus combining marks) at y, x.
+/// Puts one glyph (a NUL-terminated wide string: base plus combining marks) at y, x; -2 when
+/// ncurses refuses the glyph itself (ERR also comes for the bottom-right cell, which is written).
 static inline int lb_put(int y, int x, const wchar_t *glyph, attr_t attrs, int pair) {
     cchar_t cell;
-    if (setcchar(&cell, glyph, attrs, 0, &pair) == ERR) return ERR;
+    if (setcchar(&cell, glyph, attrs, 0, &pair) == ERR) return -2;
     return mvwadd_wch(stdscr, y, x, &cell);
 }
 

@@ -85,6 +85,9 @@ public final class CursesTerminal {
         write(Self.bracketedPasteOn)
     }
 
+    /// What a cell shows when ncurses refuses its glyph.
+    static let refusedGlyph: [wchar_t] = [wchar_t(UInt8(ascii: "?")), 0]
+
     /// Pastes come wrapped in `ESC [200~ … ESC [201~`, so they read as text, never as keys.
     static let bracketedPasteOn = Array("\u{1B}[?2004h".utf8)
     static let bracketedPasteOff = Array("\u{1B}[?2004l".utf8)
@@ -146,7 +149,11 @@ public final class CursesTerminal {
                 glyph.removeAll(keepingCapacity: true)
                 for scalar in cell.glyph.unicodeScalars { glyph.append(wchar_t(bitPattern: scalar.value)) }
                 glyph.append(0)
-                _ = lb_put(Int32(y), Int32(x), glyph, attributes(cell.style), pairs.pair(for: pairKey(cell.style)))
+                let attributes = attributes(cell.style), pair = pairs.pair(for: pairKey(cell.style))
+                // A glyph ncurses refuses still covers its cell: nothing of an earlier frame stays.
+                if lb_put(Int32(y), Int32(x), glyph, attributes, pair) == -2 {
+                    _ = lb_put(Int32(y), Int32(x), Self.refusedGlyph, attributes, pair)
+                }
             }
         }
         // Rows a sixel picture left are rewritten in full, so none of its pixels stay.

@@ -88,15 +88,14 @@ public struct Frame: Hashable, Sendable {
         guard y >= 0, y < height, maxWidth > 0 else { return 0 }
         let limit = min(width, x > Int.max - maxWidth ? Int.max : x + maxWidth)
         var column = x
-        for character in text {
-            let w = DisplayWidth.of(character)
-            if w == 0 { continue }
-            if column + w > limit { break }
+        DisplayWidth.forEachCell(of: text) { glyph, w in
+            if column + w > limit { return false }
             if column >= 0 {
-                self[column, y] = Cell(String(character), style: style)
+                self[column, y] = Cell(glyph, style: style)
                 if w == 2, column + 1 < width { self[column + 1, y] = Cell("", style: style) }
             }
             column += w
+            return true
         }
         return column - x
     }

@@ -16,8 +16,10 @@ extension GalleryView {
     static func infoRows(_ state: GalleryState) -> [InfoRow] {
         guard !state.library.isEmpty else { return [] }
         let file = state.library[state.cursor]
-        var rows = [InfoRow(label: "Name", value: DisplayText.sanitized(bytes: Array(file.path.lastComponent))),
-                    InfoRow(label: "Folder", value: DisplayText.sanitized(bytes: file.path.parent.bytes))]
+        // Never wider than the screen; what a row cannot show is cut in the middle later.
+        let width = state.screenWidth
+        var rows = [InfoRow(label: "Name", value: DisplayText.shortened(bytes: file.path.lastComponent, toWidth: width)),
+                    InfoRow(label: "Folder", value: DisplayText.shortened(bytes: file.path.parent.bytes, toWidth: width))]
         guard let read = state.metadata[state.library.id(at: state.cursor)] else {
             return rows + [InfoRow(label: "File size", value: byteText(file.byteCount), isNumber: true),
                            InfoRow(label: "Format", value: formatName(file.format)), InfoRow(label: "Details", value: "reading…")]

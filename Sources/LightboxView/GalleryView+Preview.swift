@@ -55,8 +55,9 @@ extension GalleryView {
         let right = zoom + "  Esc grid "
         let x = frame.write(left, x: 0, y: y, style: Palette.status)
         let room = max(0, frame.width - x - DisplayWidth.of(right))
-        let text = state.message ?? DisplayText.sanitized(bytes: state.library[state.cursor].path.bytes)
-        frame.write(DisplayText.truncatedMiddle(DisplayText.sanitized(text), toWidth: room), x: x, y: y, style: Palette.status)
+        let text = state.message.map { DisplayText.truncatedMiddle(DisplayText.sanitized($0), toWidth: room) }
+            ?? DisplayText.shortened(bytes: state.library[state.cursor].path.bytes, toWidth: room)
+        frame.write(text, x: x, y: y, style: Palette.status)
         frame.write(right, x: max(0, frame.width - DisplayWidth.of(right)), y: y, style: Palette.status)
     }
 

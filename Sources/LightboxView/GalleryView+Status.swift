@@ -29,8 +29,8 @@ extension GalleryView {
             let text = "✗ " + DisplayText.sanitized(reason)
             x += frame.write(DisplayText.truncatedMiddle(text, toWidth: room), x: x, y: y, style: Palette.statusWarning)
         } else if !state.library.isEmpty {
-            let path = DisplayText.sanitized(bytes: state.library[state.cursor].path.bytes)
-            x += frame.write(DisplayText.truncatedMiddle(path, toWidth: room), x: x, y: y, style: Palette.status)
+            let path = DisplayText.shortened(bytes: state.library[state.cursor].path.bytes, toWidth: room)
+            x += frame.write(path, x: x, y: y, style: Palette.status)
         }
         if let problem = state.scanProblems.first, state.message == nil, x + 4 < frame.width - DisplayWidth.of(help) {
             // The count is kept whole; the problem's text is what gets shortened.

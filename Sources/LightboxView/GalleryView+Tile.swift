@@ -52,8 +52,7 @@ extension GalleryView {
         let style = isCursor ? (isMarked ? Palette.cursorMarkedLabel : Palette.cursorLabel)
             : (isMarked ? Palette.markedLabel : Palette.label)
         let prefix = isMarked ? "✓ " : ""
-        let name = DisplayText.sanitized(bytes: state.library[item].path.lastComponent)
-        let text = prefix + DisplayText.truncatedMiddle(name, toWidth: tile.width - prefix.count)
+        let text = prefix + DisplayText.shortened(bytes: state.library[item].path.lastComponent, toWidth: tile.width - prefix.count)
         if isCursor || isMarked { frame.fill(x: tile.x, y: labelY, width: tile.width, height: 1, with: Cell(" ", style: style)) }
         let used = DisplayWidth.of(text)
         let labelX = tile.x + alignment.offset(of: used, in: tile.width)

@@ -109,7 +109,7 @@ public enum GalleryView {
         let height = min(card.height, state.gridHeight)
         frame.fill(x: card.x, y: card.y, width: card.width, height: height, with: Cell(" ", style: style))
         let room = max(1, card.width - 2)
-        let lines = wrapped(DisplayText.sanitized(bytes: info.title), width: room, maxLines: 4)
+        let lines = wrapped(DisplayText.shortened(bytes: info.title, toWidth: room * 4), width: room, maxLines: 4)
         let marked = state.marks.count(in: info.items)
         var counts = ["\(info.items.count) \(info.items.count == 1 ? "image" : "images")"]
         if marked > 0 { counts.append("\(marked) marked") }
@@ -164,10 +164,10 @@ public enum GalleryView {
         let marked = state.marks.count(in: info.items)
         var tail = "\(count) \(count == 1 ? "image" : "images")"
         if marked > 0 { tail += " · \(marked) marked" }
-        let title = DisplayText.sanitized(bytes: info.title)
         if isCollapsed { tail += " · collapsed (z)" }
         let room = max(0, frame.width - DisplayWidth.of(tail) - 6)
-        let used = frame.write((isCollapsed ? "▸ " : "▍ ") + DisplayText.truncatedMiddle(title, toWidth: room), x: 0, y: y, style: style)
+        let title = DisplayText.shortened(bytes: info.title, toWidth: room)
+        let used = frame.write((isCollapsed ? "▸ " : "▍ ") + title, x: 0, y: y, style: style)
         frame.write("  " + tail, x: used, y: y, style: hasCursor ? style : Palette.headerCount)
     }
 

@@ -75,5 +75,39 @@ else
     fail "grid for late answers" "$(screen)"
 fi
 
+# Names the screen cannot draw as they are: shown exactly or escaped, the live screen cell for
+# cell what the frame says (the snapshot is the same frame as text), the status line on one line.
+mkdir -p "$WORK/names"
+for name in $'\u2614\u26a1\U1F004\U1FA90' $'\u2764\ufe0f' $'11\u0378\u0301x' $'\U1F1EB\U1F1F7\U1F1E9\U1F1EA' \
+            $'\U1F468\u200d\U1F469\u200d\U1F467' $'a\u200eb\u200fc' $'\U10EEEE' $'cafe\u0301' $'\u65e5\u672c'; do
+    cp "$WORK/lib/city/IMG_1.jpg" "$WORK/names/$name.jpg"
+done
+start_shell 100 30
+launch --graphics ascii --no-disk-cache names
+if wait_for "1/9"; then
+    sleep 1
+    wait_for "1/9 " >/dev/null
+    # The lines of text (the pictures' characters differ: the snapshot is in true colour, tmux in 256).
+    live=$(screen | sed 's/ *$//' | grep -e names -e '\.jpg')
+    expected=$(cd "$WORK" && "$BIN" --snapshot 100x30 --graphics ascii --no-disk-cache names | sed 's/\x1b\[[0-9;]*m//g; s/ *$//' | grep -e names -e '\.jpg')
+    statuses=""
+    for _ in $(seq 9); do statuses+="$(screen | tail -1 | sed 's/ *$//')"$'\n'; tm send-keys -t e2e l; sleep 0.15; done
+    lines=$(screen | wc -l)
+    top=$(screen | head -1)
+    tm send-keys -t e2e q
+    wait_exit
+    if [ "$live" = "$expected" ] && [ "$lines" = 30 ] && grep -q "names" <<< "$top" \
+       && grep -qF '\U0001f1eb\U0001f1f7\U0001f1e9\U0001f1ea.jpg' <<< "$statuses" && grep -qF $'\u2764\\ufe0f.jpg' <<< "$statuses" \
+       && grep -qF '11\u0378\u0301x.jpg' <<< "$statuses" && grep -qF $'\U1F468\\u200d\U1F469' <<< "$statuses" \
+       && grep -qF 'a\u200eb\u200fc.jpg' <<< "$statuses" && grep -qF '\U0010eeee.jpg' <<< "$statuses" \
+       && grep -qF $'cafe\u0301.jpg' <<< "$statuses" && grep -qF $'\u2614\u26a1\U1F004\U1FA90.jpg' <<< "$statuses"; then
+        pass "names drawn exactly or escaped: the live screen is the frame, line for line; the status line stays one line"
+    else
+        fail "names on screen" "$(diff <(echo "$expected") <(echo "$live"))"$'\n'"statuses: $statuses"$'\n'"top: $top"
+    fi
+else
+    fail "grid for names" "$(screen)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
