@@ -286,8 +286,9 @@ extension GalleryState {
     /// - Complexity: O(*k*) in the number of new files.
     mutating func markPending(fromID first: Int) {
         guard !pendingMarks.isEmpty, allowsMarks else { return }
-        for id in first..<library.totalCount where pendingMarks.remove(library.filesByID[id].path) != nil {
-            if let limit = markLimit, markedCount >= limit { break }
+        for id in first..<library.totalCount {
+            if let limit = markLimit, markedCount >= limit { break }  // the rest stay pending
+            guard pendingMarks.remove(library.filesByID[id].path) else { continue }
             let position = library.position(of: id)
             if position >= 0 { marks.set(position, marked: true) } else { hiddenMarks.insert(id) }
             marksVersion += 1

@@ -23,8 +23,9 @@ public struct GalleryState: Sendable {
     public var allowsMarks = true
     /// The most items that may be marked (`--multi=MAX`), or nil for any number.
     public var markLimit: Int?
-    /// Paths to mark when the scan finds them (`--mark-from`).
-    public var pendingMarks: Set<ImagePath> = []
+    /// Paths to mark when the scan finds them (`--mark-from`); the ones not found yet are kept
+    /// in the marks file too, so a pick resumed and quit early loses none.
+    public var pendingMarks = PathSet()
     /// Marked items the filter hides, by id.
     public internal(set) var hiddenMarks: Set<Int> = []
     /// The filter being typed or kept; empty for none.

@@ -36,10 +36,10 @@ extension Options {
         state.allowsMarks = allowsMarks
         state.markLimit = markLimit
         guard let markFrom else { return }
-        switch FileReader.read(markFrom, limit: 1 << 30) {
+        switch FileReader.read(markFrom, limit: PathSet.byteLimit) {
         case .success(let bytes):
             let separator: UInt8 = bytes.contains(0) ? 0 : 10
-            state.pendingMarks = Set(bytes.split(separator: separator).map { ImagePath(bytes: Array($0)) })
+            state.pendingMarks = PathSet(records: bytes, separator: separator)
         case .failure(let failure) where failure.message == "empty file":
             return
         case .failure(let failure):
@@ -49,14 +49,22 @@ extension Options {
 }
 
 /// `--marks-file`: the marks written out on every change, atomically (a temporary file in the
-/// same folder, then a rename), so a crash or a kill never leaves half a selection.
+/// same folder, then a rename), so a crash or a kill never leaves half a selection. Paths that
+/// `--mark-from` listed and the scan has not found (yet) are kept after the marks, so a pick
+/// resumed from the same file and quit early loses nothing.
+///
+/// The temporary file is made with `mkstemp` (a name nobody can guess, `O_EXCL`, so a planted
+/// symlink is never followed), mode 0600 or the marks file's own; the rename replaces whatever
+/// is at the final name without following it. A symlink the user named is followed once, at start.
 struct MarksFile {
     let path: ImagePath
     let nulSeparated: Bool
     private(set) var writtenVersion = -1
+    /// The unmatched `--mark-from` paths as written, by how many there were (the count only falls).
+    private var pendingBytes: (count: Int, bytes: [UInt8])?
 
     init(path: ImagePath, nulSeparated: Bool) {
-        self.path = path
+        self.path = Self.resolvingSymlink(path)
         self.nulSeparated = nulSeparated
     }
 
@@ -64,20 +72,50 @@ struct MarksFile {
     mutating func update(from state: GalleryState) -> String? {
         guard state.marksVersion != writtenVersion else { return nil }
         writtenVersion = state.marksVersion
-        let bytes: [UInt8]
+        var bytes: [UInt8]
         switch Output.encode(state.markedPaths, nulSeparated: nulSeparated) {
         case .success(let encoded): bytes = encoded
         case .failure(let error): return "--marks-file: \(error.description)"
         }
-        let temporary = path.parent.appending(Array(".\(path.lastComponent.count > 0 ? String(decoding: path.lastComponent, as: UTF8.self) : "marks").lightbox-\(getpid())".utf8))
-        let fd = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
-        guard fd >= 0 else { return "--marks-file: cannot write \(temporary): \(String(cString: strerror(errno)))" }
-        let written = FileReader.writeAll(bytes, to: fd)
+        if !state.pendingMarks.isEmpty {
+            if pendingBytes?.count != state.pendingMarks.count {
+                guard case .success(let encoded) = Output.encode(state.pendingMarks.remaining, nulSeparated: nulSeparated) else {
+                    return "--marks-file: a listed path holds a newline; use -0"
+                }
+                pendingBytes = (state.pendingMarks.count, encoded)
+            }
+            bytes += pendingBytes!.bytes
+        }
+        return write(bytes)
+    }
+
+    /// Replaces the file's contents with `bytes`, atomically.
+    func write(_ bytes: [UInt8]) -> String? {
+        let name = path.lastComponent.isEmpty ? Array("marks".utf8) : Array(path.lastComponent)
+        var template = path.parent.appending([UInt8(ascii: ".")] + name + Array(".lightbox-XXXXXX".utf8)).bytes.map { CChar(bitPattern: $0) } + [0]
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return "--marks-file: cannot write in \(path.parent): \(String(cString: strerror(errno)))" }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let temporary = ImagePath(bytes: template.dropLast().map { UInt8(bitPattern: $0) })
+        var existing = stat()
+        if path.withCString({ stat($0, &existing) }) == 0 { _ = fchmod(fd, existing.st_mode & 0o777) }
+        let written = FileReader.writeAll(bytes, to: fd) && fsync(fd) == 0
+        let problem = errno
         close(fd)
         guard written, temporary.withCString({ from in path.withCString { to in rename(from, to) } }) == 0 else {
+            let reason = String(cString: strerror(written ? errno : problem))
             _ = temporary.withCString { unlink($0) }
-            return "--marks-file: cannot write \(path): \(String(cString: strerror(errno)))"
+            return "--marks-file: cannot write \(path): \(reason)"
         }
         return nil
+    }
+
+    /// The file a symlink named by the user points to (followed once, now); any other path as it is.
+    static func resolvingSymlink(_ path: ImagePath) -> ImagePath {
+        var info = stat()
+        guard path.withCString({ lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFLNK,
+              let resolved = path.withCString({ realpath($0, nil) }) else { return path }
+        defer { free(resolved) }
+        return ImagePath(bytes: Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved))))
     }
 }

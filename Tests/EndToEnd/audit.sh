@@ -109,5 +109,88 @@ else
     fail "grid for names" "$(screen)"
 fi
 
+# --marks-file: symlinks planted at every temporary name the next pids would use are never
+# followed (the victim keeps its bytes), the file is 0600 and regular, nothing is left behind.
+mkdir -p "$WORK/shared"
+echo precious > "$WORK/victim"
+last=$(cat /proc/sys/kernel/ns_last_pid)
+for pid in $(seq $((last + 1)) $((last + 300))); do ln -s "$WORK/victim" "$WORK/shared/.marks.lightbox-$pid"; done
+start_shell 100 30
+launch --marks-file shared/marks lib
+if wait_for "1/40"; then
+    tm send-keys -t e2e Space
+    wait_for "1 marked"
+    sleep 0.3
+    tm send-keys -t e2e q
+    wait_exit
+    links=$(find "$WORK/shared" -name '.marks.lightbox-*' -type l | wc -l)
+    others=$(find "$WORK/shared" -name '.marks.lightbox-*' ! -type l | wc -l)
+    if [ "$(cat "$WORK/victim")" = precious ] && [ -f "$WORK/shared/marks" ] && [ ! -L "$WORK/shared/marks" ] \
+       && [ "$(cat "$WORK/shared/marks")" = "lib/abstract/IMG_1.jpg" ] && [ "$(stat -c %a "$WORK/shared/marks")" = 600 ] \
+       && [ "$links" = 300 ] && [ "$others" = 0 ]; then
+        pass "--marks-file never follows a planted symlink: the target is untouched, the file is 0600, no temporary left"
+    else
+        fail "--marks-file symlinks" "victim: $(cat "$WORK/victim"); marks: $(ls -la "$WORK/shared/marks" 2>&1) $(cat "$WORK/shared/marks" 2>&1); links $links, others $others"
+    fi
+else
+    fail "grid for marks file" "$(screen)"
+fi
+
+# A marks file that is a symlink the user made is followed (its target holds the marks, the
+# link stays) and keeps its mode.
+mkdir -p "$WORK/real" "$WORK/links"
+: > "$WORK/real/marks"; chmod 640 "$WORK/real/marks"
+ln -s ../real/marks "$WORK/links/marks"
+start_shell 100 30
+launch --marks-file links/marks lib
+if wait_for "1/40"; then
+    tm send-keys -t e2e l Space
+    wait_for "1 marked"
+    sleep 0.3
+    tm send-keys -t e2e q
+    wait_exit
+    if [ -L "$WORK/links/marks" ] && [ "$(cat "$WORK/real/marks")" = "lib/abstract/IMG_2.jpg" ] && [ "$(stat -c %a "$WORK/real/marks")" = 640 ]; then
+        pass "a marks file the user named as a symlink: its target holds the marks, mode kept"
+    else
+        fail "user's symlink" "$(ls -la "$WORK/links" "$WORK/real") $(cat "$WORK/real/marks")"
+    fi
+else
+    fail "grid for user's symlink" "$(screen)"
+fi
+
+# Resuming a pick from its own marks file: marks the scan has not found are kept in the file.
+printf 'lib/city/IMG_2.jpg\nelsewhere/never-scanned.jpg\nlib/abstract/IMG_1.jpg\n' > "$WORK/resume"
+start_shell 100 30
+launch --mark-from resume --marks-file resume lib
+if wait_for "2 marked"; then
+    tm send-keys -t e2e q
+    wait_exit
+    expected=$'lib/abstract/IMG_1.jpg\nlib/city/IMG_2.jpg\nelsewhere/never-scanned.jpg'
+    if [ "$(cat "$WORK/resume")" = "$expected" ]; then
+        pass "resuming from the marks file keeps the marks not found (yet) in it"
+    else
+        fail "resume" "$(cat "$WORK/resume")"
+    fi
+else
+    fail "grid for resume" "$(screen)"
+fi
+
+# --mark-from with 20 million lines (about 170 MB): stored compactly.
+seq 1 20000000 > "$WORK/huge-list"
+read -r rss seconds rc < <(cd "$WORK" && python3 - "$BIN" <<'PY'
+import resource, subprocess, sys, time
+start = time.time()
+rc = subprocess.run([sys.argv[1], "--snapshot", "80x24", "--no-disk-cache", "--mark-from", "huge-list", "lib"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024, round(time.time() - start, 1), rc)
+PY
+)
+rm -f "$WORK/huge-list"
+if [ "$rc" = 0 ] && [ "$rss" -lt 700 ]; then
+    pass "--mark-from with 20 million lines: peak $rss MB, $seconds s"
+else
+    fail "huge --mark-from" "rc $rc, peak $rss MB, $seconds s"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
