@@ -267,7 +267,10 @@ extension GalleryState {
     /// the scroll position and the marks stay where they are.
     /// - Complexity: O(*k* + *s*) for *k* new items, the layout being rebuilt once.
     mutating func addScanned(_ batches: [Scanner.Batch], isFinished: Bool) {
-        for batch in batches { scanProblems += batch.problems }
+        for batch in batches {
+            scanProblems += batch.problems
+            unlistedScanProblems += batch.unlistedProblems
+        }
         if isFinished { isScanning = false }
         guard batches.contains(where: { !$0.files.isEmpty }) else { return }
         let added = batches.map { (files: $0.files, folder: $0.folder) }

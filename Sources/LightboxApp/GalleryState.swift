@@ -58,8 +58,12 @@ public struct GalleryState: Sendable {
     public internal(set) var thumbnails: ThumbnailCache
     /// Why a file could not be decoded, by id (see `failure(at:)`).
     public internal(set) var failures: [Int: String] = [:]
-    /// Problems met while scanning (unreadable folders), for the status line.
+    /// Problems met while scanning (unreadable folders), for the status line: the first ones.
     public var scanProblems: [String]
+    /// Problems met past those listed, only counted.
+    public internal(set) var unlistedScanProblems = 0
+    /// How many problems the scan met in all.
+    public var scanProblemCount: Int { scanProblems.count + unlistedScanProblems }
     /// A short message for the status line, cleared by the next key.
     public internal(set) var message: String?
     /// Sections collapsed to their headers, by title (so they stay collapsed as items arrive).

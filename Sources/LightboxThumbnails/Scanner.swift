@@ -13,21 +13,34 @@ public struct Scanner: Sendable {
     public struct Batch: Hashable, Sendable {
         public var folder: ImagePath
         public var files: [ImageFile]
-        /// What could not be read, or was named like an image and was not one.
+        /// What could not be read, or was named like an image and was not one (the first
+        /// `Scanner.problemSampleLimit` of a scan; the rest are only counted).
         public var problems: [String]
+        /// Problems met but not listed: past the sample.
+        public var unlistedProblems: Int
 
-        public init(folder: ImagePath, files: [ImageFile], problems: [String] = []) {
+        public init(folder: ImagePath, files: [ImageFile], problems: [String] = [], unlistedProblems: Int = 0) {
             self.folder = folder
             self.files = files
             self.problems = problems
+            self.unlistedProblems = unlistedProblems
         }
     }
 
     /// What a whole scan found: folders of images in display order, and what could not be read.
     public struct Result: Sendable {
         public var folders: [ImageFolder]
+        /// The first problems met, and how many more there were.
         public var problems: [String]
+        public var unlistedProblems: Int
     }
+
+    /// Problems a scan lists; past these it only counts them (`yes | lightbox` meets millions).
+    public static let problemSampleLimit = 100
+    /// Longest problem text kept, in characters: a message about a huge name keeps its ends.
+    public static let problemTextLimit = 1024
+    /// Longest record of a list read (a path of over a megabyte is not one).
+    public static let listRecordLimit = 1 << 20
 
     /// The most images a batch holds; the first batches are smaller, so a first screen comes quickly.
     public var batchLimit = 8192
@@ -46,13 +59,14 @@ public struct Scanner: Sendable {
 
     /// What a scan run by `body` found, its batches merged by folder.
     func collect(_ body: ((Batch) -> Bool) -> Void) -> Result {
-        var folders: [Batch] = [], problems: [String] = []
+        var folders: [Batch] = [], problems: [String] = [], unlisted = 0
         body { batch in
             problems += batch.problems
+            unlisted += batch.unlistedProblems
             if !batch.files.isEmpty { folders.appendMerging(Batch(folder: batch.folder, files: batch.files)) }
             return true
         }
-        return Result(folders: folders.map { ImageFolder(path: $0.folder, files: $0.files) }, problems: problems)
+        return Result(folders: folders.map { ImageFolder(path: $0.folder, files: $0.files) }, problems: problems, unlistedProblems: unlisted)
     }
 
     /// Scans `paths` in the order given, calling `emit` with each batch; `emit` returns false to
@@ -75,21 +89,43 @@ public struct Scanner: Sendable {
         withoutActuallyEscaping(emit) { emit in
             var walk = Walk(limit: batchLimit, emit: emit)
             var pending: [UInt8] = []
+            var isSkippingLongRecord = false
             var buffer = [UInt8](repeating: 0, count: 65_536)
+            /// A record of the list: a path, unless it holds a NUL (a NUL-separated list read as
+            /// lines, whose one "line" names every file) or is too long to be one.
+            func take(_ record: [UInt8]) {
+                if isSkippingLongRecord {
+                    isSkippingLongRecord = false
+                } else if separator != 0, record.contains(0) {
+                    walk.report("a line of the list holds NUL bytes, so it is not a path: is it NUL-separated? then use --read0", in: ImagePath("."))
+                } else if !record.isEmpty {
+                    walk.scanArgument(ImagePath(bytes: record))
+                }
+            }
             while !walk.isStopped {
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
+                let searchFrom = pending.count
                 pending += buffer[..<count]
                 var start = 0
-                while let end = pending[start...].firstIndex(of: separator), !walk.isStopped {
-                    if end > start { walk.scanArgument(ImagePath(bytes: Array(pending[start..<end]))) }
+                var from = searchFrom
+                while let end = pending[from...].firstIndex(of: separator), !walk.isStopped {
+                    take(Array(pending[start..<end]))
                     start = end + 1
+                    from = start
                 }
                 pending.removeFirst(start)
+                if pending.count > Scanner.listRecordLimit {
+                    if !isSkippingLongRecord {
+                        walk.report("a record of the list is longer than \(Scanner.listRecordLimit >> 20) MB, so it is not a path: skipped", in: ImagePath("."))
+                    }
+                    isSkippingLongRecord = true
+                    pending.removeAll()
+                }
                 walk.flush()
             }
-            if !pending.isEmpty && !walk.isStopped { walk.scanArgument(ImagePath(bytes: pending)) }
+            if !pending.isEmpty && !walk.isStopped { take(pending) }
             walk.flush()
         }
     }
@@ -101,6 +137,7 @@ public struct Scanner: Sendable {
         var batch: Batch?
         var visited = Set<FileIdentity>()
         var emittedFiles = 0
+        var problemCount = 0
         var isStopped = false
 
         init(limit: Int, emit: @escaping (Batch) -> Bool) {
@@ -220,9 +257,18 @@ public struct Scanner: Sendable {
             if batch!.files.count >= min(limit, max(64, emittedFiles)) { flush() }
         }
 
+        /// Records a problem: listed while the sample has room, else counted. Problems alone
+        /// flush a batch now and then, so a list of nothing but problems streams too.
         mutating func report(_ problem: String, in folder: ImagePath) {
             startBatch(for: folder)
-            batch!.problems.append(problem)
+            problemCount += 1
+            if problemCount <= Scanner.problemSampleLimit {
+                let limit = Scanner.problemTextLimit / 2
+                batch!.problems.append(problem.count <= 2 * limit ? problem : problem.prefix(limit) + "…" + problem.suffix(limit))
+            } else {
+                batch!.unlistedProblems += 1
+                if batch!.unlistedProblems >= 4096 { flush() }
+            }
         }
 
         mutating func startBatch(for folder: ImagePath) {
@@ -309,6 +355,7 @@ extension Array where Element == Scanner.Batch {
         if let last = self.last, last.folder == batch.folder {
             self[count - 1].files += batch.files
             self[count - 1].problems += batch.problems
+            self[count - 1].unlistedProblems += batch.unlistedProblems
         } else {
             append(batch)
         }

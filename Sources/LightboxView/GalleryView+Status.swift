@@ -34,7 +34,7 @@ extension GalleryView {
         }
         if let problem = state.scanProblems.first, state.message == nil, x + 4 < frame.width - DisplayWidth.of(help) {
             // The count is kept whole; the problem's text is what gets shortened.
-            let more = state.scanProblems.count > 1 ? " (+\(state.scanProblems.count - 1) more: ? lists them)" : ""
+            let more = state.scanProblemCount > 1 ? " (+\(state.scanProblemCount - 1) more: ? lists them)" : ""
             let room = frame.width - x - DisplayWidth.of(help)
             let text = DisplayText.truncatedMiddle("  ⚠ " + DisplayText.sanitized(problem), toWidth: max(4, room - DisplayWidth.of(more)))
             frame.write(DisplayText.truncatedMiddle(text + more, toWidth: room), x: x, y: y, style: Palette.statusWarning)
@@ -74,13 +74,14 @@ extension GalleryView {
     }
 
     /// What the scan could not read, listed under the help (the status line shows only the first).
-    static func drawProblems(_ problems: [String], into frame: inout Frame, top: Int, height: Int) {
+    /// `total` counts the problems not listed too.
+    static func drawProblems(_ problems: [String], total: Int, into frame: inout Frame, top: Int, height: Int) {
         guard height >= 2 else { return }
         frame.fill(x: 0, y: top, width: frame.width, height: height, with: Cell(" ", style: Palette.overlay))
-        frame.write(" Problems while scanning (\(problems.count)) ", x: 1, y: top, style: Palette.overlayKey)
+        frame.write(" Problems while scanning (\(total)) ", x: 1, y: top, style: Palette.overlayKey)
         for (i, problem) in problems.prefix(height - 1).enumerated() {
             var text = DisplayText.sanitized(problem)
-            if i == height - 2, problems.count > height - 1 { text = "… and \(problems.count - i) more" }
+            if i == height - 2, total > height - 1 { text = "… and \(total - i) more" }
             frame.write(DisplayText.truncatedMiddle(text, toWidth: frame.width - 4), x: 2, y: top + 1 + i, style: Palette.overlay)
         }
     }

@@ -31,7 +31,7 @@ public enum GalleryView {
             // Problems met while scanning take the bottom of the screen; the keys the rest.
             let problemLines = state.scanProblems.isEmpty ? 0 : min(state.scanProblems.count + 1, state.gridHeight / 3)
             drawHelp(keys, into: &frame, height: state.gridHeight - problemLines)
-            drawProblems(state.scanProblems, into: &frame, top: state.gridHeight - problemLines, height: problemLines)
+            drawProblems(state.scanProblems, total: state.scanProblemCount, into: &frame, top: state.gridHeight - problemLines, height: problemLines)
         }
         return clipped(frame, state: state)
     }

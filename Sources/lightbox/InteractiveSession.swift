@@ -17,7 +17,7 @@ enum InteractiveSession {
         case accepted([ImagePath])
         case cancelled(exitCode: Int32)
         /// The scan ended without finding an image: these are the problems it met.
-        case nothingFound([String])
+        case nothingFound([String], unlisted: Int)
     }
 
     static func run(scan: BackgroundScan, first: BackgroundScan.Progress, options: Options, decoder pipeline: Decoder) throws -> Outcome {
@@ -231,7 +231,7 @@ enum InteractiveSession {
                 scanInterval = max(0.1, 10 * lastScanTake.timeIntervalSince(start))
                 if !state.isScanning {
                     fds[3].fd = -1  // poll ignores it from now on
-                    if state.library.totalCount == 0 { return finish(.nothingFound(state.scanProblems)) }
+                    if state.library.totalCount == 0 { return finish(.nothingFound(state.scanProblems, unlisted: state.unlistedScanProblems)) }
                 }
             }
             if fds[4].fd >= 0 && fds[4].revents != 0 {

@@ -34,7 +34,7 @@ enum SnapshotSession {
         if !wanted.isEmpty { effects += state.apply(.metadataRead(readAll(wanted))) }
         if state.library.isEmpty {
             pipeline.shutdown()
-            return reportNothingFound(state.scanProblems, options: options)
+            return reportNothingFound(state.scanProblems, unlisted: state.unlistedScanProblems, options: options)
         }
         let ready = DispatchSemaphore(value: 0)
         let provider = ThumbnailProvider(decoder: pipeline.decoder) { ready.signal() }

@@ -19,13 +19,15 @@ let rawArguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { i in
     let optional: Set<ImageFormat> = [.webp, .tiff, .heif]
     guard batch.files.contains(where: { optional.contains($0.format) }) else { return batch }
     let supported = VipsDecoder.supportedFormats
-    return Scanner.Batch(folder: batch.folder, files: batch.files.filter { supported.contains($0.format) }, problems: batch.problems)
+    return Scanner.Batch(folder: batch.folder, files: batch.files.filter { supported.contains($0.format) }, problems: batch.problems,
+                         unlistedProblems: batch.unlistedProblems)
 }
 
 /// Says that nothing was found, and why; exit code 2 when no path given could be read at all.
-func reportNothingFound(_ problems: [String], options: Options) -> Int32 {
+func reportNothingFound(_ problems: [String], unlisted: Int = 0, options: Options) -> Int32 {
     if options.exitsQuietlyWhenEmpty { return 1 }  // --exit-0
     for problem in problems { Output.error(problem) }
+    if unlisted > 0 { Output.error("… and \(unlisted) more problems") }
     Output.error("no images found in \(options.sourceDescription)")
     return !options.paths.isEmpty && problems.count == options.paths.count ? 2 : 1
 }
@@ -68,8 +70,9 @@ func main() -> Int32 {
         let scan = options.readsStandardInput ? Scanner().scan(listIn: 0, separator: options.readsNul ? 0 : 10)
                                               : Scanner().scan(options.paths)
         let files = scan.folders.flatMap { supportedOnly(Scanner.Batch(folder: $0.path, files: $0.files)).files }
-        guard !files.isEmpty else { return reportNothingFound(scan.problems, options: options) }
+        guard !files.isEmpty else { return reportNothingFound(scan.problems, unlisted: scan.unlistedProblems, options: options) }
         for problem in scan.problems { Output.error(problem) }
+        if scan.unlistedProblems > 0 { Output.error("… and \(scan.unlistedProblems) more problems") }
         return WarmSession.run(files: files, options: options)
     }
     // Decoder processes start loading their libraries while the scan starts.
@@ -93,7 +96,7 @@ func main() -> Int32 {
     }
     if first.isFinished && first.batches.allSatisfy({ $0.files.isEmpty }) {
         decoder.shutdown()
-        return reportNothingFound(first.batches.flatMap(\.problems), options: options)
+        return reportNothingFound(first.batches.flatMap(\.problems), unlisted: first.batches.reduce(0) { $0 + $1.unlistedProblems }, options: options)
     }
     if let size = options.snapshotSize {
         return SnapshotSession.run(scan: scan, first: first, options: options, decoder: decoder, size: size)
@@ -102,8 +105,8 @@ func main() -> Int32 {
         switch try InteractiveSession.run(scan: scan, first: first, options: options, decoder: decoder) {
         case .cancelled(let code):
             return code
-        case .nothingFound(let problems):
-            return reportNothingFound(problems, options: options)
+        case .nothingFound(let problems, let unlisted):
+            return reportNothingFound(problems, unlisted: unlisted, options: options)
         case .accepted(let paths):
             return printAccepted(paths, options: options)
         }

@@ -192,5 +192,32 @@ else
     fail "huge --mark-from" "rc $rc, peak $rss MB, $seconds s"
 fi
 
+# A NUL-separated list read as lines is refused with a hint, never one item printed whole.
+out=$(cd "$WORK" && printf 'lib/city/IMG_1.jpg\0/etc/passwd\0' | "$BIN" -1 2>"$WORK/err"); rc=$?
+if [ $rc = 1 ] && [ -z "$out" ] && grep -q -- "--read0" "$WORK/err"; then
+    pass "a NUL-separated list without --read0: nothing printed, exit 1, the message says --read0"
+else
+    fail "NUL list" "rc $rc out $(printf %q "$out") err $(cat "$WORK/err")"
+fi
+
+# `yes | lightbox`: problems are counted, not kept; memory stays flat.
+start_shell 100 30
+rm -f "$WORK/out" "$WORK/rc" "$WORK/stty"
+tm send-keys -t e2e "clear; yes | $BIN > out; echo \${PIPESTATUS[1]} > rc; stty -a > stty" Enter
+sleep 4
+pid=$(pgrep -f "^$BIN\$" | head -1)
+first=$(ps -o rss= -p "$pid" 2>/dev/null | tr -d ' ')
+sleep 3
+second=$(ps -o rss= -p "$pid" 2>/dev/null | tr -d ' ')
+status=$(screen | tail -1)
+tm send-keys -t e2e q
+wait_exit
+if [ -n "$first" ] && [ "$second" -lt 200000 ] && [ $((second - first)) -lt 20000 ] && grep -q "more" <<< "$status" \
+   && [ "$(cat "$WORK/rc")" = 130 ] && sane; then
+    pass "yes | lightbox: $first KB, then $second KB three seconds later; the problems are counted ($(grep -o '+[0-9]* more' <<< "$status"))"
+else
+    fail "yes | lightbox" "rss $first then $second KB; status: $status; rc $(cat "$WORK/rc")"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -207,3 +207,43 @@ func makeTreeDeeperThanPathMax(in dir: TemporaryDirectory) throws -> ImagePath {
     #expect(results.allSatisfy { $0.metadata?.model == "Test Camera 1" && $0.size == PixelSize(width: 8, height: 8) })
     #expect(results.firstIndex { $0.id == 39 }! < results.firstIndex { $0.id == 30 }!, "the urgent one comes before later ones")
 }
+
+/// Scans `list` as a list file (a regular file, so it may be larger than a pipe holds).
+func scanList(_ list: [UInt8], separator: UInt8, in dir: TemporaryDirectory) throws -> LightboxThumbnails.Scanner.Result {
+    let path = try dir.file("list")
+    try TestImages.bytes(list, at: path)
+    let fd = open(path, O_RDONLY)
+    defer { close(fd) }
+    return Scanner().scan(listIn: fd, separator: separator)
+}
+
+@Test func aLineHoldingNulBytesIsNotAPath() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let jpeg = try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 200, 60, 40), width: 8, height: 8)
+    try TestImages.bytes(jpeg, at: try dir.file("a.jpg"))
+    // A NUL-separated list read as lines: one "line" naming an image, then every other file.
+    let blob = Array((dir.path + "/a.jpg").utf8) + [0] + Array("/etc/passwd".utf8) + [0]
+    let result = try scanList(blob, separator: 10, in: dir)
+    #expect(result.folders.isEmpty)
+    #expect(result.problems.count == 1 && result.problems[0].contains("--read0"))
+}
+
+@Test func problemsAreSampledAndCountedAndRecordsBounded() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let lines = (0..<20_000).map { "missing-\($0)" }.joined(separator: "\n")
+    let result = try scanList(Array(lines.utf8), separator: 10, in: dir)
+    #expect(result.problems.count == Scanner.problemSampleLimit)
+    #expect(result.problems.count + result.unlistedProblems == 20_000)
+    // A record over the limit is skipped whole, with one problem; the records after it are read.
+    let jpeg = try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 200, 60, 40), width: 8, height: 8)
+    try TestImages.bytes(jpeg, at: try dir.file("b.jpg"))
+    let long = Array(repeating: UInt8(ascii: "x"), count: Scanner.listRecordLimit + 200_000) + [10] + Array((dir.path + "/b.jpg").utf8)
+    let second = try scanList(long, separator: 10, in: dir)
+    #expect(second.folders.flatMap(\.files).count == 1)
+    #expect(second.problems.count == 1 && second.problems[0].contains("longer than"))
+    // A problem about a huge name keeps its ends, not the whole name.
+    let huge = try scanList(Array(repeating: UInt8(ascii: "y"), count: 500_000), separator: 10, in: dir)
+    #expect(huge.problems.count == 1 && huge.problems[0].count <= Scanner.problemTextLimit + 1)
+}
