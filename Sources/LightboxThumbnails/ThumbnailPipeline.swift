@@ -141,7 +141,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     /// Decodes at the smallest DCT scale that covers the box, then orients and area-averages.
     func dctDecode(_ data: [UInt8], size: (width: Int, height: Int), orientation: Int, fitting box: PixelSize) -> DecodeResult {
         let needed = Self.neededStoredSize(width: size.width, height: size.height, orientation: orientation, box: box)
-        switch TurboJPEGDecoder.decode(data, width: size.width, height: size.height, covering: needed) {
+        switch TurboJPEGDecoder.decode(data, width: size.width, height: size.height, covering: needed, pixelLimit: vips.pixelLimit) {
         case .decoded(let scaled): return .decoded(scaled.oriented(orientation).downscaled(toFit: box))
         case .failed(let reason): return .failed(reason)
         }
@@ -154,12 +154,14 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
               let header = JPEGHeader(parsing: prefix.bytes), let range = header.exifThumbnail,
               header.width > 0, header.height > 0, ImageHeader.pixelCount(header.width, header.height) <= vips.pixelLimit else { return nil }
         let embedded = Array(prefix.bytes[range])
-        guard let size = TurboJPEGDecoder.size(of: embedded) else { return nil }
+        // A thumbnail larger than its photo lies about its size (and would be decoded at it).
+        guard let size = TurboJPEGDecoder.size(of: embedded), size.width <= header.width, size.height <= header.height else { return nil }
         let needed = Self.neededStoredSize(width: header.width, height: header.height, orientation: header.orientation, box: box)
         let mainAspect = Double(header.width) / Double(header.height)
         let aspect = Double(size.width) / Double(size.height)
         guard size.width >= needed.width, size.height >= needed.height, abs(aspect - mainAspect) <= 0.02 * mainAspect else { return nil }
-        guard case .decoded(let pixels) = TurboJPEGDecoder.decode(embedded, width: size.width, height: size.height, covering: needed) else {
+        guard case .decoded(let pixels) = TurboJPEGDecoder.decode(embedded, width: size.width, height: size.height, covering: needed,
+                                                                  pixelLimit: vips.pixelLimit) else {
             return nil
         }
         return pixels.oriented(header.orientation).downscaled(toFit: box)

@@ -25,8 +25,13 @@ public enum TurboJPEGDecoder {
         return (width, height)
     }
 
-    /// Decodes `data` at the smallest DCT scale covering `needed` (in stored orientation).
-    public static func decode(_ data: [UInt8], width: Int, height: Int, covering needed: PixelSize) -> DecodeResult {
+    /// Decodes `data` at the smallest DCT scale covering `needed` (in stored orientation), if
+    /// its header's `width` x `height` is within `pixelLimit` (every picture is bounded, embedded
+    /// ones too: the buffer is sized from what the header claims).
+    public static func decode(_ data: [UInt8], width: Int, height: Int, covering needed: PixelSize, pixelLimit: Int) -> DecodeResult {
+        guard width > 0, height > 0, ImageHeader.pixelCount(width, height) <= pixelLimit else {
+            return .failed("too large: \(width)x\(height) (limit \(pixelLimit / 1_000_000) MP)")
+        }
         let scaled = scaledSize(width: width, height: height, covering: needed)
         var pixels = [UInt8](repeating: 0, count: scaled.width * scaled.height * 3)
         var message = [CChar](repeating: 0, count: 256)

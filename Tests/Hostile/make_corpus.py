@@ -48,6 +48,12 @@ put('jpeg-exif-ifd-loop.jpg', exif_jpeg(b'II*\0' + struct.pack('<I', 8) + struct
 put('jpeg-exif-lying-thumb.jpg', exif_jpeg(b'II*\0' + struct.pack('<I', 8) + struct.pack('<H', 0) + struct.pack('<I', 14) + struct.pack('<H', 2)
     + struct.pack('<HHII', 0x0201, 4, 1, 0xfffffff0) + struct.pack('<HHII', 0x0202, 4, 1, 0x7fffffff) + struct.pack('<I', 0)))
 put('jpeg-exif-huge-count.jpg', exif_jpeg(b'MM\0*' + struct.pack('>I', 8) + struct.pack('>H', 0xffff)))
+# An EXIF thumbnail whose own header claims 65500x49125, the photo's 4:3 shape (decoded at 1/8: 150 MB).
+if sof > 0:
+    (height, width) = struct.unpack('>HH', good_jpeg[sof + 5:sof + 9])
+    lying = good_jpeg[:sof + 5] + struct.pack('>HH', 65500 * height // width, 65500) + good_jpeg[sof + 9:]
+    ifd1 = struct.pack('<H', 2) + struct.pack('<HHII', 0x0201, 4, 1, 44) + struct.pack('<HHII', 0x0202, 4, 1, len(lying)) + struct.pack('<I', 0)
+    put('jpeg-exif-thumbnail-bomb.jpg', exif_jpeg(b'II*\0' + struct.pack('<I', 8) + struct.pack('<H', 0) + struct.pack('<I', 14) + ifd1 + lying))
 put('jpeg-segment-length-lies.jpg', b'\xff\xd8\xff\xe0\xff\xff' + b'\0' * 100)
 
 # WebP, TIFF, HEIF

@@ -55,6 +55,19 @@ done
 timeout 30 "$BIN" --snapshot 300x200 --no-disk-cache "$WORK/generated" >"$WORK/out" 2>&1
 rc=$?
 if [ $rc = 0 ] && clean "$WORK/out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL - large snapshot: exit $rc"; fi
+# An EXIF thumbnail claiming 65500 pixels a side is held to --max-megapixels like the photo.
+peak=$(python3 - "$BIN" "$WORK/generated/jpeg-exif-thumbnail-bomb.jpg" <<'PY'
+import resource, subprocess, sys
+subprocess.run([sys.argv[1], "--snapshot", "40x12", "--no-disk-cache", "--decoders", "thread", "--max-megapixels", "1", sys.argv[2]],
+               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
+PY
+)
+if [ -n "$peak" ] && [ "$peak" -lt 100 ]; then
+    passed=$((passed + 1)); echo "ok - a lying EXIF thumbnail is bounded: peak $peak MB with --max-megapixels 1"
+else
+    failed=$((failed + 1)); echo "FAIL - EXIF thumbnail bomb: peak $peak MB"
+fi
 # Permission denied, as an unprivileged user: reported in the status line, the rest still shown.
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
     perm="$WORK/perm"

@@ -185,3 +185,32 @@ func isBlue(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.2 > 200 && p.0 < 60 && p.1 <
     #expect(reasons.allSatisfy { $0 != nil }, "\(reasons)")
     #expect(reasons[2]?.contains("No such file") == true)
 }
+
+/// `jpeg` with its frame header claiming `width` x `height`.
+func claimingSize(_ jpeg: [UInt8], width: Int, height: Int) throws -> [UInt8] {
+    var bytes = jpeg
+    let sof = try #require((0..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+    bytes[sof + 5] = UInt8(height >> 8); bytes[sof + 6] = UInt8(height & 0xFF)
+    bytes[sof + 7] = UInt8(width >> 8); bytes[sof + 8] = UInt8(width & 0xFF)
+    return bytes
+}
+
+@Test func anEmbeddedThumbnailIsBoundedLikeEveryPicture() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let main = try TestImages.jpegBytes(TestImages.halves(width: 1600, height: 1200, left: (255, 0, 0), right: (0, 0, 255)), width: 1600, height: 1200)
+    let small = try TestImages.jpegBytes(TestImages.solid(width: 160, height: 120, 0, 255, 0), width: 160, height: 120)
+    // The audit's thumbnail: its own header claims 65500x49125 (the photo's shape), decoded at 1/8 it took 150 MB.
+    let lying = try claimingSize(small, width: 65500, height: 49125)
+    let path = try dir.file("bomb.jpg")
+    try TestImages.bytes(TestImages.withExif(main: main, thumbnail: lying, orientation: 1, thumbnailOffsetError: 0), at: path)
+    let pipeline = ThumbnailPipeline(diskCache: nil)
+    #expect(pipeline.exifThumbnail(imageFile(path), fitting: PixelSize(width: 40, height: 40)) == nil)
+    let result = pipeline.decode(imageFile(path), fitting: PixelSize(width: 40, height: 40))
+    guard case .decoded(let thumbnail) = result else { Issue.record("\(result)"); return }
+    #expect(isRed(thumbnail.pixel(x: 5, y: 15)) && pipeline.statistics.count(.exif) == 0)
+    // The decoder itself refuses what the limit refuses, whoever asks.
+    let refused = TurboJPEGDecoder.decode(lying, width: 65500, height: 49125, covering: PixelSize(width: 40, height: 30), pixelLimit: 1_000_000)
+    guard case .failed(let reason) = refused else { Issue.record("decoded a 3 GP picture"); return }
+    #expect(reason.hasPrefix("too large"))
+}
