@@ -18,7 +18,7 @@ public struct Preview: Hashable, Sendable {
 
 extension GalleryState {
     /// The most pixels a preview decode asks for on a side.
-    static let previewPixelLimit = 4096
+    static let previewPixelLimit = PixelSize.maxSide
 
     /// The pixel box the photo is fitted to in the preview: the screen above the status line, in
     /// the terminal's pixels in a pixel mode, in chafa's pixels a cell for cells, else two pixels a

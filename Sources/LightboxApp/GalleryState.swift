@@ -165,10 +165,11 @@ public struct GalleryState: Sendable {
     public var visibleItems: Range<Int> { layout.visibleItems(offset: scrollOffset, height: viewportLength) }
 
     /// The pixel box an item's thumbnail must fit: its box in the terminal's pixels in the pixel
-    /// modes, in the pixels chafa renders a cell from for cells, else two pixels a cell vertically.
+    /// modes, in the pixels chafa renders a cell from for cells, else two pixels a cell vertically;
+    /// never over `PixelSize.maxSide` a side.
     public func pixelBox(ofItem item: Int) -> PixelSize {
         let box = layout.boxFrame(ofItem: item), cell = pixelsPerCell
-        return PixelSize(width: box.width * cell.width, height: box.height * cell.height)
+        return PixelSize(width: box.width * cell.width, height: box.height * cell.height).limitedToMaxSide
     }
 
     /// The cache key of an item's thumbnail at the current size.

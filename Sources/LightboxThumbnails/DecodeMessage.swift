@@ -1,8 +1,8 @@
 /// The small binary messages between the app and its decoder processes. Each is framed as a
 /// little-endian 32-bit length and a body; every field read is bounds-checked.
 public enum DecodeMessage {
-    /// Largest body accepted: a 4096x4096 thumbnail plus headers.
-    static let maxBody = 4096 * 4096 * 3 + 256
+    /// Largest body accepted: a thumbnail of the largest size plus headers.
+    static let maxBody = PixelSize.maxSide * PixelSize.maxSide * 3 + 256
 
     /// What the app asks a worker.
     public enum Request: Hashable, Sendable {
@@ -97,7 +97,7 @@ public enum DecodeMessage {
         let file = ImageFile(path: ImagePath(bytes: path), byteCount: size, modified: modified, format: ImageFormat.allCases[Int(format)])
         switch kind {
         case 1:
-            guard (1...4096).contains(a), (1...4096).contains(b) else { return nil }
+            guard (1...PixelSize.maxSide).contains(a), (1...PixelSize.maxSide).contains(b) else { return nil }
             return .decode(file, PixelSize(width: a, height: b))
         case 2:
             guard let cacheSize = FreedesktopCache.Size(rawValue: a) else { return nil }
@@ -118,7 +118,7 @@ public enum DecodeMessage {
         counts.writes = writes
         switch status {
         case 0:
-            guard let w = r.u32(), let h = r.u32(), (1...4096).contains(w), (1...4096).contains(h) else { return nil }
+            guard let w = r.u32(), let h = r.u32(), (1...PixelSize.maxSide).contains(w), (1...PixelSize.maxSide).contains(h) else { return nil }
             let pixels = r.rest()
             guard pixels.count == w * h * 3 else { return nil }
             return Response(body: .decoded(.decoded(Thumbnail(width: w, height: h, pixels: pixels))), counts: counts)

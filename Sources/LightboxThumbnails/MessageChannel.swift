@@ -62,12 +62,13 @@ public enum MessageChannel {
 public enum DecodeWorker {
     public static func serve(input: Int32, output: Int32, pipeline: ThumbnailPipeline) {
         while case .success(let body) = MessageChannel.read(from: input) {
-            guard let request = DecodeMessage.request(from: body) else { return }
             let before = pipeline.statistics.counts
             let answer: DecodeMessage.Response.Body
-            switch request {
+            switch DecodeMessage.request(from: body) {
             case .decode(let file, let box): answer = .decoded(pipeline.decode(file, fitting: box))
             case .warm(let file, let size): answer = .warmed(pipeline.warm(file, size: size))
+            // The frame was whole, so the channel is sound: say so and serve the next request.
+            case nil: answer = .decoded(.failed("the decoder could not read the request"))
             }
             let response = DecodeMessage.Response(body: answer, counts: pipeline.statistics.counts.since(before))
             guard MessageChannel.write(DecodeMessage.encode(response), to: output) else { return }

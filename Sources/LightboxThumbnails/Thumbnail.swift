@@ -39,6 +39,17 @@ public struct PixelSize: Hashable, Sendable {
         self.width = width
         self.height = height
     }
+
+    /// The largest side a picture is decoded at, in tiles and the preview alike (a terminal
+    /// reporting huge cells gets pictures it scales, or shows smaller).
+    public static let maxSide = 4096
+
+    /// This size shrunk, shape kept, so neither side is over `maxSide`.
+    public var limitedToMaxSide: PixelSize {
+        let longest = max(width, height)
+        guard longest > Self.maxSide else { return self }
+        return PixelSize(width: max(1, width * Self.maxSide / longest), height: max(1, height * Self.maxSide / longest))
+    }
 }
 
 /// What identifies one decoded thumbnail: the file as it was when found, and the box.

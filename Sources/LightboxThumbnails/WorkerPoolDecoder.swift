@@ -29,7 +29,7 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
 
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
         if let known = local?.fromDiskCache(file, fitting: box, usingLibraries: false) { return known }
-        switch exchange(.decode(file, box)) {
+        switch exchange(.decode(file, box.limitedToMaxSide)) {
         case .success(let response):
             if case .decoded(let result) = response.body { return result }
             return .failed("decoder answered out of turn")

@@ -113,3 +113,34 @@ let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modifi
     #expect(thumbnail.width == 40 && thumbnail.height == 30)
     #expect(pool.statistics.count(.diskCache) == 1)
 }
+
+@Test func theWorkerAnswersARequestItCannotReadAndServesTheNext() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("a.jpg")
+    try TestImages.jpeg(at: path, width: 400, height: 300, color: (10, 20, 230))
+    var toWorker: [Int32] = [0, 0], fromWorker: [Int32] = [0, 0]
+    pipe(&toWorker); pipe(&fromWorker)
+    let pipeline = ThumbnailPipeline(diskCache: nil)
+    let (input, output) = (toWorker[0], fromWorker[1])
+    let worker = Thread { DecodeWorker.serve(input: input, output: output, pipeline: pipeline) }
+    worker.start()
+    defer { close(toWorker[1]) }
+    let file = ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: .jpeg)
+    // A box over the largest side: a well-framed request the worker refuses, then answers.
+    let tooBig = DecodeMessage.encode(.decode(file, PixelSize(width: 5000, height: 40)))
+    #expect(MessageChannel.write(tooBig, to: toWorker[1]))
+    guard case .success(let first) = MessageChannel.read(from: fromWorker[0], within: 10),
+          case .decoded(.failed(let reason))? = DecodeMessage.response(from: first)?.body else { Issue.record("no answer"); return }
+    #expect(reason.contains("request"))
+    #expect(MessageChannel.write(DecodeMessage.encode(.decode(file, PixelSize(width: 40, height: 40))), to: toWorker[1]))
+    guard case .success(let second) = MessageChannel.read(from: fromWorker[0], within: 10),
+          case .decoded(.decoded(let thumbnail))? = DecodeMessage.response(from: second)?.body else { Issue.record("no second answer"); return }
+    #expect(thumbnail.width == 40 && thumbnail.height == 30)
+}
+
+@Test func boxesAreLimitedToTheLargestSideShapeKept() {
+    #expect(PixelSize(width: 200 * 24, height: 400 * 8).limitedToMaxSide == PixelSize(width: 4096, height: 2730))
+    #expect(PixelSize(width: 10, height: 100_000).limitedToMaxSide == PixelSize(width: 1, height: 4096))
+    #expect(PixelSize(width: 300, height: 200).limitedToMaxSide == PixelSize(width: 300, height: 200))
+}

@@ -285,3 +285,20 @@ func symbolModeSnapshots(_ graphics: Graphics) {
         #expect(KittyGraphics.transientID(revision: 7, directColor: direct) >> 24 == 255)
     }
 }
+
+@Test func hugeCellsAskForPicturesNoLargerThanTheDecoderMakes() {
+    // A terminal reporting 200x400-pixel cells: tiles of 16x8 cells would be 3200x3200 pixels and
+    // more when zoomed; every request stays within PixelSize.maxSide, shape kept, and still shows.
+    var state = GalleryState(library: library([6]), spec: spec, width: 120, height: 40)
+    state.graphics = .kitty
+    state.cellPixels = CellPixelSize(width: 200, height: 400)
+    var effects = state.initialEffects()
+    effects += state.apply(.zoomIn)
+    effects += state.apply(.zoomIn)
+    let boxes = state.demand.map(\.box)
+    #expect(!boxes.isEmpty)
+    for box in boxes { #expect(box.width <= PixelSize.maxSide && box.height <= PixelSize.maxSide) }
+    #expect(boxes.contains { max($0.width, $0.height) == PixelSize.maxSide }, "a box was over the limit before: \(boxes)")
+    decodeAll(&state, into: &effects)
+    #expect(!GalleryView.frame(for: state).images.isEmpty)
+}
