@@ -51,11 +51,10 @@ public struct FreedesktopCache: Sendable {
         failFolder = "fail/lightbox-" + version
     }
 
-    /// `$XDG_CACHE_HOME/thumbnails`, or `$HOME/.cache/thumbnails`.
-    public static func defaultRoot(environment: [String: String]) -> ImagePath? {
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return ImagePath(cache).appending(Array("thumbnails".utf8)) }
-        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
-        return ImagePath(home).appending(Array(".cache/thumbnails".utf8))
+    /// `$XDG_CACHE_HOME/thumbnails`, or `$HOME/.cache/thumbnails`, with the variables' values as bytes.
+    public static func defaultRoot(folder: (String) -> ImagePath? = EnvironmentVariable.folder) -> ImagePath? {
+        if let cache = folder("XDG_CACHE_HOME") { return cache.appending(Array("thumbnails".utf8)) }
+        return folder("HOME")?.appending(Array(".cache/thumbnails".utf8))
     }
 
     /// Bytes kept as they are in a file URI, as GLib's `g_filename_to_uri` keeps them

@@ -7,18 +7,23 @@ import Glibc
 /// bad file takes down only its worker: the file gets a broken tile with the reason, the worker
 /// is replaced, and nothing else notices. One worker per calling thread, reused.
 public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
-    /// The worker's argument vector: the executable first.
-    public let command: [String]
+    /// The worker's argument vector, as bytes (paths in it need not be UTF-8): the executable first.
+    public let command: [[UInt8]]
     /// How long one file may take before its worker is killed.
     public let timeLimit: Double
     public let statistics: DecodeStatistics
     private let lock = NSLock()
     private var idle: [WorkerProcess] = []
 
-    public init(command: [String], timeLimit: Double = 5, statistics: DecodeStatistics = DecodeStatistics()) {
+    public init(command: [[UInt8]], timeLimit: Double = 5, statistics: DecodeStatistics = DecodeStatistics()) {
         self.command = command
         self.timeLimit = timeLimit
         self.statistics = statistics
+    }
+
+    /// A pool running `command`, given as text.
+    public convenience init(command: [String], timeLimit: Double = 5, statistics: DecodeStatistics = DecodeStatistics()) {
+        self.init(command: command.map { Array($0.utf8) }, timeLimit: timeLimit, statistics: statistics)
     }
 
     deinit { shutdown() }
@@ -106,7 +111,7 @@ final class WorkerProcess {
 
     /// Spawns `command` with its stdin and stdout on one end of a socket pair (so writing to a
     /// worker that died is an error, not SIGPIPE) and stderr on /dev/null.
-    init?(_ command: [String]) {
+    init?(_ command: [[UInt8]]) {
         var ends: [Int32] = [0, 0]
         guard !command.isEmpty, socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             return nil
@@ -117,10 +122,15 @@ final class WorkerProcess {
         posix_spawn_file_actions_adddup2(&actions, ends[1], 0)
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = command.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { bytes in
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (i, byte) in bytes.enumerated() { copy[i] = CChar(bitPattern: byte) }
+            copy[bytes.count] = 0
+            return copy
+        } + [nil]
+        defer { argv.forEach { $0?.deallocate() } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, command[0], &actions, nil, argv, environ)
+        let status = posix_spawn(&child, argv[0]!, &actions, nil, argv, environ)
         close(ends[1])
         guard status == 0 else { close(ends[0]); return nil }
         pid = child

@@ -49,11 +49,14 @@ enum CommandRunner {
         return code == 0 ? nil : "the command exited with status \(code)"
     }
 
-    /// The key handler, as nsxiv has one: `$XDG_CONFIG_HOME/lightbox/key-handler`.
-    static var keyHandlerPath: String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let config = environment["XDG_CONFIG_HOME"], !config.isEmpty { return config + "/lightbox/key-handler" }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.config/lightbox/key-handler" }
-        return nil
+    /// Lightbox's settings folder: `$XDG_CONFIG_HOME/lightbox`, else `~/.config/lightbox` (as bytes:
+    /// a folder whose name is not UTF-8 is still found).
+    static var configFolder: ImagePath? {
+        let base = EnvironmentVariable.bytes("XDG_CONFIG_HOME").map { ImagePath(bytes: $0) }
+            ?? EnvironmentVariable.bytes("HOME").map { ImagePath(bytes: $0).appending(Array(".config".utf8)) }
+        return base?.appending(Array("lightbox".utf8))
     }
+
+    /// The key handler, as nsxiv has one: `$XDG_CONFIG_HOME/lightbox/key-handler`.
+    static var keyHandlerPath: ImagePath? { configFolder?.appending(Array("key-handler".utf8)) }
 }

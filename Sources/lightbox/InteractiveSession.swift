@@ -89,14 +89,14 @@ enum InteractiveSession {
                         if let problem = CommandRunner.run([Array("/bin/sh".utf8), Array("-c".utf8), command]) { state.show(problem) }
                     }) { return outcome }
                 case .runKeyHandler(let key, let paths):
-                    guard let handler = CommandRunner.keyHandlerPath, access(handler, X_OK) == 0 else {
-                        state.show("no key handler: make \(CommandRunner.keyHandlerPath ?? "$XDG_CONFIG_HOME/lightbox/key-handler") executable")
+                    guard let handler = CommandRunner.keyHandlerPath, handler.withCString({ access($0, X_OK) }) == 0 else {
+                        state.show("no key handler: make \(CommandRunner.keyHandlerPath?.description ?? "$XDG_CONFIG_HOME/lightbox/key-handler") executable")
                         continue
                     }
                     let separator: UInt8 = options.printsNul ? 0 : 10
                     let input = paths.flatMap { $0.bytes + [separator] }
                     if let outcome = stepAside({
-                        if let problem = CommandRunner.run([Array(handler.utf8), Array(key.utf8)], input: input) { state.show("key handler: " + problem) }
+                        if let problem = CommandRunner.run([handler.bytes, Array(key.utf8)], input: input) { state.show("key handler: " + problem) }
                     }) { return outcome }
                 case .suspend:
                     if let outcome = stepAside(Signals.stopSelf) { return outcome }

@@ -6,7 +6,7 @@ extension Options {
     var diskCache: FreedesktopCache? {
         guard usesDiskCache else { return nil }
         if let cacheDirectory { return FreedesktopCache(root: FreedesktopCache.absolute(cacheDirectory), version: version) }
-        return FreedesktopCache.defaultRoot(environment: ProcessInfo.processInfo.environment).map { FreedesktopCache(root: $0, version: version) }
+        return FreedesktopCache.defaultRoot().map { FreedesktopCache(root: $0, version: version) }
     }
 
     /// The in-process decoder for these options.
@@ -21,8 +21,9 @@ extension Options {
             let pipeline = makePipeline()
             return Decoder(decoder: pipeline, statistics: pipeline.statistics, warm: { pipeline.warm($0) }, shutdown: {})
         }
-        var command = [executable, "--decode-worker", "--max-megapixels", String(pixelLimit / 1_000_000)]
-        if let cache = diskCache { command += ["--cache-dir", cache.root.description] } else { command.append("--no-disk-cache") }
+        // Bytes throughout: a cache folder whose name is not UTF-8 reaches the workers as it is.
+        var command = [executable.bytes] + ["--decode-worker", "--max-megapixels", String(pixelLimit / 1_000_000)].map { Array($0.utf8) }
+        if let cache = diskCache { command += [Array("--cache-dir".utf8), cache.root.bytes] } else { command.append(Array("--no-disk-cache".utf8)) }
         let pool = WorkerPoolDecoder(command: command, timeLimit: decodeTimeLimit)
         pool.local = diskCache.map { ThumbnailPipeline(vips: VipsDecoder(pixelLimit: pixelLimit), diskCache: $0, statistics: pool.statistics) }
         if prestartsDecoders { pool.prestart(ProcessInfo.processInfo.activeProcessorCount) }
@@ -30,10 +31,10 @@ extension Options {
     }
 
     /// This program's own executable, for starting decoder processes.
-    static let executablePath: String? = {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return n > 0 ? String(cString: buffer) : nil
+    static let executablePath: ImagePath? = {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBufferPointer { readlink("/proc/self/exe", UnsafeMutableRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count) }
+        return n > 0 && n < buffer.count ? ImagePath(bytes: Array(buffer[..<n])) : nil
     }()
 }
 

@@ -117,10 +117,7 @@ struct Options {
                 case "--cache-mb": options.cacheBytes = try parseNumber(try argument(), name: name, in: 1...65536) << 20
                 case "--max-megapixels": options.pixelLimit = try parseNumber(try argument(), name: name, in: 1...100_000) * 1_000_000
                 case "--no-disk-cache": options.usesDiskCache = false
-                case "--cache-dir":
-                    let dir = try argument()
-                    guard !dir.isEmpty else { throw UsageError(description: "--cache-dir needs a folder") }
-                    options.cacheDirectory = ImagePath(dir)
+                case "--cache-dir": options.cacheDirectory = try pathArgument(inline, for: name)
                 case "--stats": options.printsStatistics = true
                 case "--warm": options.warms = true
                 case "--decoders":
@@ -152,13 +149,16 @@ struct Options {
         return options
 
         /// A path option's value as the kernel gave it (no lossy String).
+        /// A path, as bytes: `--name=PATH` or `--name PATH`.
         func pathArgument(_ inline: String?, for name: String) throws -> ImagePath {
-            if let inline {
-                guard !inline.isEmpty else { throw UsageError(description: "\(name) needs a file") }
-                return ImagePath(inline)
+            if inline != nil {
+                let raw = arguments[index]
+                let value = raw[(raw.firstIndex(of: UInt8(ascii: "="))! + 1)...]
+                guard !value.isEmpty else { throw UsageError(description: "\(name) needs a path") }
+                return ImagePath(bytes: Array(value))
             }
             index += 1
-            guard index < arguments.count, !arguments[index].isEmpty else { throw UsageError(description: "\(name) needs a file") }
+            guard index < arguments.count, !arguments[index].isEmpty else { throw UsageError(description: "\(name) needs a path") }
             return ImagePath(bytes: arguments[index])
         }
     }

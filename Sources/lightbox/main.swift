@@ -35,15 +35,14 @@ func reportNothingFound(_ problems: [String], unlisted: Int = 0, options: Option
 /// The settings file, `$XDG_CONFIG_HOME/lightbox/config` (or `~/.config/lightbox/config`), if any;
 /// its colours and `NO_COLOR` set the theme.
 func loadConfiguration() -> Configuration {
-    func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
     var configuration = Configuration()
-    let folder = variable("XDG_CONFIG_HOME") ?? variable("HOME").map { $0 + "/.config" }
-    if let folder, case .success(let bytes) = FileReader.read(ImagePath(folder + "/lightbox/config"), limit: 1 << 20) {
+    if let file = CommandRunner.configFolder?.appending(Array("config".utf8)),
+       case .success(let bytes) = FileReader.read(file, limit: 1 << 20) {
         configuration = Configuration(parsing: String(decoding: bytes, as: UTF8.self))
     }
     var theme = Theme.standard
     for (slot, rgb) in configuration.colors { theme.set(slot, to: .rgb(rgb.0, rgb.1, rgb.2)) }
-    if variable("NO_COLOR") != nil { theme.colorsText = false }
+    if EnvironmentVariable.bytes("NO_COLOR") != nil { theme.colorsText = false }
     Palette.theme = theme
     return configuration
 }

@@ -219,5 +219,19 @@ else
     fail "yes | lightbox" "rss $first then $second KB; status: $status; rc $(cat "$WORK/rc")"
 fi
 
+# Cache and settings folders whose names are not UTF-8 are the folders they name, in the app
+# and in its decoder processes.
+odd=$(printf "$WORK/caf\xe9")
+mkdir -p "$odd/lightbox"
+echo "columns = 3" > "$odd/lightbox/config"
+columns=$(cd "$WORK" && XDG_CACHE_HOME="$odd" XDG_CONFIG_HOME="$odd" "$BIN" --snapshot 100x30 lib | sed 's/\x1b\[[0-9;]*m//g' | grep -m1 IMG_ | grep -o 'IMG_' | wc -l)
+entries=$(find "$odd/thumbnails" -name '*.png' 2>/dev/null | wc -l)
+lossy=$(find "$WORK" -maxdepth 1 -name $'caf\ufffd*' | wc -l)
+if [ "$columns" = 3 ] && [ "$entries" -gt 0 ] && [ "$lossy" = 0 ]; then
+    pass "a non-UTF-8 XDG_CACHE_HOME and XDG_CONFIG_HOME: the settings are read, $entries cache entries written there"
+else
+    fail "non-UTF-8 folders" "columns $columns, entries $entries, lossy folders $lossy"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -39,8 +39,11 @@ let glibVectors: [([UInt8], String, String)] = [
     #expect(FreedesktopCache.Size.covering(129) == .large)
     #expect(FreedesktopCache.Size.covering(1024) == .xxLarge)
     #expect(FreedesktopCache.Size.covering(1025) == nil)
-    #expect(FreedesktopCache.defaultRoot(environment: ["XDG_CACHE_HOME": "/c"]) == ImagePath("/c/thumbnails"))
-    #expect(FreedesktopCache.defaultRoot(environment: ["HOME": "/h"]) == ImagePath("/h/.cache/thumbnails"))
+    #expect(FreedesktopCache.defaultRoot(folder: { ["XDG_CACHE_HOME": ImagePath("/c")][$0] }) == ImagePath("/c/thumbnails"))
+    #expect(FreedesktopCache.defaultRoot(folder: { ["HOME": ImagePath("/h")][$0] }) == ImagePath("/h/.cache/thumbnails"))
+    // Bytes that are not UTF-8 name the same folder, not a lossy copy of it.
+    let latin1 = ImagePath(bytes: Array("/home/caf".utf8) + [0xE9])
+    #expect(FreedesktopCache.defaultRoot(folder: { ["HOME": latin1][$0] }) == ImagePath(bytes: latin1.bytes + Array("/.cache/thumbnails".utf8)))
 }
 
 func source(_ path: String, mtime: Int64 = 1_700_000_000, size: Int64 = 1234) -> FreedesktopCache.Source {
