@@ -184,7 +184,8 @@ public struct GalleryState: Sendable {
 
     /// Whether every visible item has its thumbnail or a failure.
     public var isVisibleComplete: Bool {
-        visibleItems.allSatisfy { !isOnScreen($0) || failure(at: $0) != nil || thumbnails.contains(thumbnailKey(ofItem: $0)) }
+        // A screen too small for a tile shows none: nothing to wait for.
+        isTooSmall || visibleItems.allSatisfy { !isOnScreen($0) || failure(at: $0) != nil || thumbnails.contains(thumbnailKey(ofItem: $0)) }
     }
 
     /// Why the item at `position` could not be decoded, if it could not.

@@ -67,14 +67,17 @@ enum InteractiveSession {
             }
             return outcome
         }
-        /// Leaves the screen for `body` (a command, a stop), then comes back at the terminal's size.
-        func stepAside(_ body: () -> Void) -> Outcome? {
+        /// Leaves the screen for `body` (a command, a stop), then comes back at the terminal's size
+        /// and shows what `body` had to say (after the resize, which clears the status line).
+        func stepAside(_ body: () -> String?) -> Outcome? {
             terminal.suspend()
-            body()
+            let problem = body()
             terminal.resume()
             let size = terminal.size
             if let cell = terminal.reportedCellPixels { state.cellPixels = cell }
-            return perform(state.apply(.resize(width: size.width, height: size.height)))
+            let outcome = perform(state.apply(.resize(width: size.width, height: size.height)))
+            if let problem { state.show(problem) }
+            return outcome
         }
         func perform(_ effects: [Effect]) -> Outcome? {
             for effect in effects {
@@ -85,9 +88,7 @@ enum InteractiveSession {
                 case .accept(let paths): return finish(.accepted(paths))
                 case .cancel: return finish(.cancelled(exitCode: 130))
                 case .run(let command):
-                    if let outcome = stepAside({
-                        if let problem = CommandRunner.run([Array("/bin/sh".utf8), Array("-c".utf8), command]) { state.show(problem) }
-                    }) { return outcome }
+                    if let outcome = stepAside({ CommandRunner.run([Array("/bin/sh".utf8), Array("-c".utf8), command]) }) { return outcome }
                 case .runKeyHandler(let key, let paths):
                     guard let handler = CommandRunner.keyHandlerPath, handler.withCString({ access($0, X_OK) }) == 0 else {
                         state.show("no key handler: make \(CommandRunner.keyHandlerPath?.description ?? "$XDG_CONFIG_HOME/lightbox/key-handler") executable")
@@ -95,11 +96,11 @@ enum InteractiveSession {
                     }
                     let separator: UInt8 = options.printsNul ? 0 : 10
                     let input = paths.flatMap { $0.bytes + [separator] }
-                    if let outcome = stepAside({
-                        if let problem = CommandRunner.run([handler.bytes, Array(key.utf8)], input: input) { state.show("key handler: " + problem) }
-                    }) { return outcome }
+                    if let outcome = stepAside({ CommandRunner.run([handler.bytes, Array(key.utf8)], input: input).map { "key handler: " + $0 } }) {
+                        return outcome
+                    }
                 case .suspend:
-                    if let outcome = stepAside(Signals.stopSelf) { return outcome }
+                    if let outcome = stepAside({ Signals.stopSelf(); return nil }) { return outcome }
                 case .forgetImages(let ids): terminal.forgetImages(ids)
                 }
             }

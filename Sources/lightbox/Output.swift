@@ -5,9 +5,10 @@ import Glibc
 
 /// Writing to the standard streams, bytes exactly.
 enum Output {
-    /// Writes all of `bytes` to a descriptor (a reader that went away is not worth an error).
-    static func write(_ bytes: [UInt8], to fd: Int32 = 1) {
-        _ = FileReader.writeAll(bytes, to: fd)
+    /// Writes all of `bytes` to a descriptor; false (with `errno` set) when it could not.
+    @discardableResult
+    static func write(_ bytes: [UInt8], to fd: Int32 = 1) -> Bool {
+        FileReader.writeAll(bytes, to: fd)
     }
 
     static func error(_ message: String) {

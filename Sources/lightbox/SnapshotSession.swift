@@ -41,6 +41,13 @@ enum SnapshotSession {
         while true {
             for case .load(let requests) in effects.coalesced { provider.request(requests) }
             if state.isVisibleComplete { break }
+            // Nothing queued or running: what finished is taken, and if nothing did, nothing more will come.
+            if provider.outstandingCount == 0 {
+                let results = provider.takeResults()
+                if results.isEmpty { break }
+                effects = results.flatMap { state.apply(.decoded($0, $1)) }
+                continue
+            }
             ready.wait()
             effects = []
             for (request, result) in provider.takeResults() { effects += state.apply(.decoded(request, result)) }

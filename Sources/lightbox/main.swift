@@ -47,7 +47,18 @@ func loadConfiguration() -> Configuration {
     return configuration
 }
 
+/// Holds closed standard descriptors with /dev/null, so no file opened later becomes one: stdout
+/// is held read-only, so printing the selection fails (and says so) rather than landing in a
+/// file that happened to take descriptor 1.
+func holdClosedStandardDescriptors() {
+    for (fd, mode) in [(Int32(0), O_RDONLY), (1, O_RDONLY), (2, O_WRONLY)] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+        let null = open("/dev/null", mode)
+        if null >= 0 && null != fd { dup2(null, fd); close(null) }
+    }
+}
+
 func main() -> Int32 {
+    holdClosedStandardDescriptors()
     signal(SIGPIPE, SIG_IGN)  // a closed pipe (a reader gone, a decoder crashed) is an error to handle, not death
     let options: Options
     do {
@@ -115,11 +126,17 @@ func main() -> Int32 {
     }
 }
 
-/// Prints accepted paths; exit code 0, or 2 when a name cannot be printed newline-separated.
+/// Prints accepted paths; exit code 0, or 2 when a name cannot be printed newline-separated or
+/// the paths cannot be written (a full disk, a closed pipe): the pick is not lost silently.
 func printAccepted(_ paths: [ImagePath], options: Options) -> Int32 {
     switch Output.encode(paths, nulSeparated: options.printsNul) {
     case .success(let bytes):
-        Output.write(bytes)
+        guard Output.write(bytes) else {
+            let reason = String(cString: strerror(errno))
+            let kept = options.marksFile.map { "; the marks are kept in \($0)" } ?? ""
+            Output.error("cannot write the \(paths.count == 1 ? "accepted path" : "\(paths.count) accepted paths") to standard output: \(reason)\(kept)")
+            return 2
+        }
         return 0
     case .failure(let error):
         Output.error(error.description)

@@ -233,5 +233,53 @@ else
     fail "non-UTF-8 folders" "columns $columns, entries $entries, lossy folders $lossy"
 fi
 
+# A failed command's message reaches the status line (the resize on coming back cleared it).
+start_shell 100 30
+launch --exec "'exit 3'" --bind "'y:exec:/nonexistent/program'" lib
+if wait_for "1/40"; then
+    tm send-keys -t e2e x
+    wait_for "status 3"; exec_status=$(screen | tail -1)
+    tm send-keys -t e2e y
+    wait_for "127"; bind_status=$(screen | tail -1)
+    tm send-keys -t e2e q
+    wait_exit
+    if grep -q "the command exited with status 3" <<< "$exec_status" && grep -q "status 127" <<< "$bind_status"; then
+        pass "a failed --exec or --bind command says so in the status line when the grid comes back"
+    else
+        fail "command failure message" "exec: $exec_status"$'\n'"bind: $bind_status"
+    fi
+else
+    fail "grid for command failure" "$(screen)"
+fi
+
+# Accepted paths that cannot be written: a message, exit 2, and the marks file still holds them.
+for target in /dev/full closed; do
+    start_shell 100 30
+    rm -f "$WORK/rc" "$WORK/stty" "$WORK/err" "$WORK/kept"
+    redirect=$([ $target = closed ] && echo ">&-" || echo "> /dev/full")
+    tm send-keys -t e2e "clear; $BIN --marks-file kept lib $redirect 2> err; echo \$? > rc; stty -a > stty" Enter
+    if wait_for "1/40"; then
+        tm send-keys -t e2e Space Space
+        wait_for "2 marked"
+        tm send-keys -t e2e Enter
+        wait_exit
+        if [ "$(cat "$WORK/rc")" = 2 ] && grep -q "cannot write the 2 accepted paths" "$WORK/err" && grep -q "kept in kept" "$WORK/err" \
+           && [ "$(wc -l < "$WORK/kept")" = 2 ] && sane; then
+            pass "accepting onto $target: exit 2, a message, the marks kept in the marks file"
+        else
+            fail "accept onto $target" "rc $(cat "$WORK/rc"): $(cat "$WORK/err"); kept: $(cat "$WORK/kept" 2>&1)"
+        fi
+    else
+        fail "grid for $target" "$(screen)"
+    fi
+done
+
+# --snapshot ends at any size, even one too small for a tile.
+hung=""
+for size in 40x9 40x5 200x3 5x5 1x1 40x1 9x40 300x2; do
+    (cd "$WORK" && timeout 20 "$BIN" --snapshot "$size" lib > /dev/null 2>&1) || hung+=" $size(rc $?)"
+done
+[ -z "$hung" ] && pass "--snapshot ends at every size, tiny ones too" || fail "--snapshot at small sizes" "$hung"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -75,3 +75,12 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
     #expect(effects.coalesced == [.suspend, .load([a, a])])
     #expect(([] as [Effect]).coalesced.isEmpty)
 }
+
+@Test func aScreenTooSmallForATileIsCompleteAtOnce() {
+    // --snapshot waits for the visible tiles: a screen with none to show must not wait forever.
+    for (width, height) in [(40, 5), (200, 3), (5, 5), (1, 1)] {
+        var state = GalleryState(library: library([6]), spec: threeColumns, width: width, height: height)
+        _ = state.initialEffects()
+        #expect(state.isTooSmall && state.isVisibleComplete, "\(width)x\(height)")
+    }
+}
