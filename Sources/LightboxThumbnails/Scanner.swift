@@ -44,6 +44,8 @@ public struct Scanner: Sendable {
 
     /// The most images a batch holds; the first batches are smaller, so a first screen comes quickly.
     public var batchLimit = 8192
+    /// The most folders a walk keeps open (besides the root), whatever the depth of the tree.
+    public var openFolderLimit = 32
 
     public init() {}
 
@@ -76,7 +78,7 @@ public struct Scanner: Sendable {
     ///   16-byte read per file.
     public func scan(_ paths: [ImagePath], emit: (Batch) -> Bool) {
         withoutActuallyEscaping(emit) { emit in
-            var walk = Walk(limit: batchLimit, emit: emit)
+            var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, emit: emit)
             for path in paths where !walk.isStopped { walk.scanArgument(path) }
             walk.flush()
         }
@@ -87,7 +89,7 @@ public struct Scanner: Sendable {
     /// read waits. Empty records are skipped; a final record need not end in the separator.
     public func scan(listIn fd: Int32, separator: UInt8, emit: (Batch) -> Bool) {
         withoutActuallyEscaping(emit) { emit in
-            var walk = Walk(limit: batchLimit, emit: emit)
+            var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, emit: emit)
             var pending: [UInt8] = []
             var isSkippingLongRecord = false
             var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -133,6 +135,7 @@ public struct Scanner: Sendable {
     /// The state of one scan: the batch being filled and the folders already seen.
     struct Walk {
         let limit: Int
+        var openFolderLimit = 32
         let emit: (Batch) -> Bool
         var batch: Batch?
         var visited = Set<FileIdentity>()
@@ -140,8 +143,9 @@ public struct Scanner: Sendable {
         var problemCount = 0
         var isStopped = false
 
-        init(limit: Int, emit: @escaping (Batch) -> Bool) {
+        init(limit: Int, openFolderLimit: Int, emit: @escaping (Batch) -> Bool) {
             self.limit = limit
+            self.openFolderLimit = openFolderLimit
             self.emit = emit
         }
 
@@ -166,41 +170,103 @@ public struct Scanner: Sendable {
             }
         }
 
-        /// Walks the tree under the open folder `fd` (which it closes), depth first.
+        /// One folder of the walk: its subfolders, which is next, and its descriptor while open.
+        struct Level {
+            /// -1 while closed: only the root and the deepest few folders are kept open.
+            var fd: Int32
+            var path: ImagePath
+            /// Its name in its parent, to open it again from there.
+            var name: [UInt8]
+            var identity: FileIdentity
+            var subfolders: [[UInt8]]
+            var next = 0
+        }
+
+        /// Walks the tree under the open folder `fd` (which it closes), depth first. At most
+        /// `openFolderLimit` folders are open at once, whatever the depth: a folder closed on the
+        /// way down is opened again from its parent on the way back (and must be the same folder).
         mutating func walkTree(_ fd: Int32, path: ImagePath) {
-            struct Level { var fd: Int32; var path: ImagePath; var subfolders: [[UInt8]]; var next = 0 }
+            // A low `ulimit -n` narrows the window: a quarter of it, the rest left to everything else.
+            var files = rlimit()
+            if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < rlim_t(Int32.max) {
+                openFolderLimit = max(1, min(openFolderLimit, Int(files.rlim_cur) / 4))
+            }
             var stack: [Level] = []
-            if let subfolders = listFolder(fd, path: path) { stack.append(Level(fd: fd, path: path, subfolders: subfolders)) }
+            if let (subfolders, identity) = listFolder(fd, path: path) {
+                stack.append(Level(fd: fd, path: path, name: [], identity: identity, subfolders: subfolders))
+            }
             while let top = stack.last, !isStopped {
                 guard top.next < top.subfolders.count else {
-                    close(top.fd)
+                    if top.fd >= 0 { close(top.fd) }
                     stack.removeLast()
                     continue
                 }
                 let name = top.subfolders[top.next]
                 stack[stack.count - 1].next += 1
+                guard reopen(stack.count - 1, in: &stack) else { continue }
                 let childPath = top.path.appending(name)
-                let child = Scanner.withCName(name) { openat(top.fd, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+                var child = Scanner.withCName(name) { openat(stack[stack.count - 1].fd, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+                if child < 0 && (errno == EMFILE || errno == ENFILE) {
+                    // Descriptors ran out elsewhere: give back all but the root's and this folder's, and try once more.
+                    for i in 1..<max(1, stack.count - 1) where stack[i].fd >= 0 { close(stack[i].fd); stack[i].fd = -1 }
+                    child = Scanner.withCName(name) { openat(stack[stack.count - 1].fd, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+                }
                 guard child >= 0 else {
                     report("cannot read \(childPath): \(Scanner.errorText())", in: childPath)
                     continue
                 }
-                if let subfolders = listFolder(child, path: childPath) {
-                    stack.append(Level(fd: child, path: childPath, subfolders: subfolders))
+                if let (subfolders, identity) = listFolder(child, path: childPath) {
+                    stack.append(Level(fd: child, path: childPath, name: name, identity: identity, subfolders: subfolders))
+                    let oldest = stack.count - 1 - openFolderLimit
+                    if oldest > 0, stack[oldest].fd >= 0 {
+                        close(stack[oldest].fd)
+                        stack[oldest].fd = -1
+                    }
                 }
             }
-            for level in stack { close(level.fd) }
+            for level in stack where level.fd >= 0 { close(level.fd) }
+        }
+
+        /// Opens the folder at `index` again if it was closed, from its nearest open ancestor
+        /// down (the root is always open). False, with a problem reported and the rest of those
+        /// folders skipped, when one of them cannot be opened or is no longer the same folder.
+        mutating func reopen(_ index: Int, in stack: inout [Level]) -> Bool {
+            guard stack[index].fd < 0 else { return true }
+            var open = index
+            while stack[open].fd < 0 { open -= 1 }
+            for k in (open + 1)...index {
+                let fd = Scanner.withCName(stack[k].name) { openat(stack[k - 1].fd, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+                var info = stat()
+                guard fd >= 0, fstat(fd, &info) == 0, FileIdentity(info) == stack[k].identity else {
+                    let reason = fd < 0 ? Scanner.errorText() : "it changed during the scan"
+                    if fd >= 0 { close(fd) }
+                    report("cannot read all of \(stack[k].path): \(reason)", in: stack[k].path)
+                    for m in k...index { stack[m].next = stack[m].subfolders.count }
+                    return false
+                }
+                stack[k].fd = fd
+                let oldest = k - openFolderLimit
+                if oldest > 0, stack[oldest].fd >= 0 {
+                    close(stack[oldest].fd)
+                    stack[oldest].fd = -1
+                }
+            }
+            return true
         }
 
         /// Adds the images of the open folder `fd` and returns its subfolders' names in natural
-        /// order; nil (and `fd` closed) when the folder was seen before or cannot be read.
-        mutating func listFolder(_ fd: Int32, path: ImagePath) -> [[UInt8]]? {
+        /// order, and what identifies it; nil (and `fd` closed) when the folder was seen before or
+        /// cannot be read.
+        mutating func listFolder(_ fd: Int32, path: ImagePath) -> ([[UInt8]], FileIdentity)? {
             var info = stat()
             guard fstat(fd, &info) == 0, visited.insert(FileIdentity(info)).inserted else {
                 close(fd)
                 return nil
             }
-            guard let dir = fdopendir(dup(fd)) else {
+            let identity = FileIdentity(info)
+            let copy = dup(fd)
+            guard copy >= 0, let dir = fdopendir(copy) else {
+                if copy >= 0 { close(copy) }
                 report("cannot read \(path): \(Scanner.errorText())", in: path)
                 close(fd)
                 return nil
@@ -246,7 +312,7 @@ public struct Scanner: Sendable {
                 case .ignored: break
                 }
             }
-            return subfolders
+            return (subfolders, identity)
         }
 
         /// Adds an image to the batch, starting a new batch when the folder changes.
@@ -336,7 +402,11 @@ public struct Scanner: Sendable {
 
     static func isDirectory(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFDIR }
 
-    static func errorText() -> String { String(cString: strerror(errno)) }
+    /// What `errno` says, and when it is the limit of open files, which limit.
+    static func errorText() -> String {
+        let text = String(cString: strerror(errno))
+        return errno == EMFILE ? text + " (the limit of open files, ulimit -n, was reached)" : text
+    }
 }
 
 /// Device and inode: what makes a folder the same folder however it is reached.

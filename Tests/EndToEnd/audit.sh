@@ -281,5 +281,19 @@ for size in 40x9 40x5 200x3 5x5 1x1 40x1 9x40 300x2; do
 done
 [ -z "$hung" ] && pass "--snapshot ends at every size, tiny ones too" || fail "--snapshot at small sizes" "$hung"
 
+# A tree 1,100 folders deep under `ulimit -n 1024` (and 40): its deepest image is found.
+deep="$WORK/deep"
+mkdir -p "$deep/$(printf 'd/%.0s' $(seq 1 1100))"
+cp "$WORK/lib/city/IMG_1.jpg" "$deep/$(printf 'd/%.0s' $(seq 1 1100))bottom.jpg"
+cp "$WORK/lib/city/IMG_1.jpg" "$deep/top.jpg"
+for files in 1024 40; do
+    out=$(cd "$WORK" && ulimit -n $files && "$BIN" --snapshot 80x24 --sections none deep 2>&1 | sed 's/\x1b\[[0-9;]*m//g')
+    if grep -q "1/2 " <<< "$out" && grep -q "bottom.jpg" <<< "$out" && ! grep -qi "descriptor\|cannot read\|⚠" <<< "$out"; then
+        pass "a tree 1,100 folders deep under ulimit -n $files: both images found, no problem"
+    else
+        fail "deep tree, ulimit -n $files" "$(echo "$out" | grep -v '^ *$' | tail -3)"
+    fi
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -247,3 +247,26 @@ func scanList(_ list: [UInt8], separator: UInt8, in dir: TemporaryDirectory) thr
     let huge = try scanList(Array(repeating: UInt8(ascii: "y"), count: 500_000), separator: 10, in: dir)
     #expect(huge.problems.count == 1 && huge.problems[0].count <= Scanner.problemTextLimit + 1)
 }
+
+@Test func aDeepTreeIsWalkedWithFewFoldersOpen() throws {
+    // Forty levels, with a side folder and an image at several of them, walked keeping at most
+    // three folders open: folders closed on the way down are opened again on the way back.
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let jpeg = try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 200, 60, 40), width: 8, height: 8)
+    var folder = dir.path + "/root"
+    for level in 0..<40 {
+        try FileManager.default.createDirectory(atPath: folder + "/side", withIntermediateDirectories: true)
+        if level % 3 == 0 { try TestImages.bytes(jpeg, at: folder + "/side/s\(level).jpg") }
+        if level % 7 == 0 { try TestImages.bytes(jpeg, at: folder + "/i\(level).jpg") }
+        folder += "/d"
+    }
+    var scanner = LightboxThumbnails.Scanner()
+    let wide = scanner.scan([ImagePath(dir.path + "/root")])
+    scanner.openFolderLimit = 3
+    let narrow = scanner.scan([ImagePath(dir.path + "/root")])
+    let names = narrow.folders.flatMap(\.files).map(\.path)
+    #expect(names.count == 6 + 14)
+    #expect(names == wide.folders.flatMap(\.files).map(\.path))
+    #expect(narrow.problems.isEmpty, "\(narrow.problems)")
+}
