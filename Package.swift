@@ -34,7 +34,7 @@ let package = Package(
         ]),
 
         // libFuzzer targets; `make fuzz` builds them with -sanitize=fuzzer (libFuzzer supplies main).
-        .executableTarget(name: "lightbox-fuzz", dependencies: ["LightboxThumbnails", "LightboxTerminal"],
+        .executableTarget(name: "lightbox-fuzz", dependencies: ["LightboxThumbnails", "LightboxTerminal", "LightboxApp"],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 
         .target(name: "LightboxTestSupport", dependencies: ["LightboxTerminal", "LightboxThumbnails"]),

@@ -4,7 +4,7 @@ import Foundation
 public enum Documentation {
     static let summary = "Shows the images under PATH (folders recursively; default: the current folder, or the list of paths on standard input when it is not a terminal or PATH is -) as a grid of thumbnails. Mark some and press Enter: their paths are printed to stdout, one per line."
     static let exitCodes = [("0", "accepted: the paths were printed"), ("1", "no images, or nothing accepted"),
-                            ("2", "an error: a bad option, no terminal, an unknown TERM, a name that cannot be printed"),
+                            ("2", "an error: a bad option, no terminal, an unknown TERM, a name that cannot be printed, accepted paths that could not be written"),
                             ("130", "cancelled (q, Esc, Ctrl-C); 143 for SIGTERM, 129 for SIGHUP")]
 
     /// `text` wrapped at `width` columns, each line after the first indented by `indent`.

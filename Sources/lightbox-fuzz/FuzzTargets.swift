@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LightboxApp
 import LightboxTerminal
 import LightboxThumbnails
 
@@ -29,6 +30,36 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         let text = DisplayText.sanitized(bytes: bytes)
         precondition(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) })
         _ = DisplayText.truncatedMiddle(text, toWidth: size % 40)
+        // Laid out, every scalar is in a cell ncurses draws whole, and shortened text fits.
+        var frame = Frame(width: 64, height: 1)
+        frame.write(text, x: 0, y: 0, style: .plain)
+        for cell in frame.cells where !cell.isContinuation {
+            let scalars = Array(cell.glyph.unicodeScalars)
+            precondition(DisplayWidth.of(scalars[0]) >= 1 && scalars.count <= 5 && scalars.dropFirst().allSatisfy { DisplayWidth.of($0) == 0 })
+        }
+        precondition(DisplayWidth.of(DisplayText.shortened(bytes: bytes, toWidth: size % 40)) <= size % 40)
+    case .input:
+        // Terminal input, byte by byte as scalars (every 7th a decoded key): whatever came before,
+        // once the parser gives up on what is open, a key is a key again.
+        var parser = InputParser()
+        for (i, byte) in bytes.enumerated() {
+            let events = parser.feed(i % 7 == 6 ? .event(.key(.up)) : .character(Unicode.Scalar(byte)))
+            for case .paste(let text) in events { precondition(text.unicodeScalars.count <= InputParser.pasteLimit) }
+        }
+        _ = parser.endOfInput()
+        _ = parser.abandon()
+        precondition(parser.feed(.character("q")) == [.key(.character("q"))])
+    case .list:
+        // A --mark-from list: every record found once, the rest kept in order.
+        let separator = bytes.first ?? 10
+        var set = PathSet(records: Array(bytes.dropFirst()), separator: separator)
+        let records = bytes.dropFirst().split(separator: separator).map { ImagePath(bytes: Array($0)) }
+        var unique: [ImagePath] = []
+        var seen = Set<ImagePath>()
+        for record in records where seen.insert(record).inserted { unique.append(record) }
+        precondition(set.count == unique.count && set.remaining == unique)
+        for record in unique.enumerated() where record.offset % 2 == 0 { precondition(set.remove(record.element)) }
+        precondition(set.remaining == unique.enumerated().filter { $0.offset % 2 == 1 }.map(\.element))
     case .message:
         _ = DecodeMessage.request(from: bytes)
         _ = DecodeMessage.response(from: bytes)
@@ -37,7 +68,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 enum FuzzTarget: String, CaseIterable {
-    case header, exif, png, sanitizer, message
+    case header, exif, png, sanitizer, message, input, list
     nonisolated(unsafe) static let current: FuzzTarget = {
         guard let name = getenv("LIGHTBOX_FUZZ_TARGET"), let target = FuzzTarget(rawValue: String(cString: name)) else { return .header }
         return target
