@@ -26,25 +26,46 @@ let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modifi
     #expect(DecodeMessage.request(from: [9, 9, 9]) == nil)
 }
 
+/// `DecodeWorker.serve` on a thread, spoken to over pipes, with a 400x300 JPEG to ask for.
+struct WorkerOverPipes {
+    let dir: TemporaryDirectory
+    let file: ImageFile
+    let toWorker: Int32, fromWorker: Int32
+
+    init() throws {
+        dir = try TemporaryDirectory()
+        let path = try dir.file("a.jpg")
+        try TestImages.jpeg(at: path, width: 400, height: 300, color: (10, 20, 230))
+        file = ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: .jpeg)
+        var to: [Int32] = [0, 0], from: [Int32] = [0, 0]
+        pipe(&to); pipe(&from)
+        (toWorker, fromWorker) = (to[1], from[0])
+        let pipeline = ThumbnailPipeline(diskCache: nil)
+        let (input, output) = (to[0], from[1])
+        Thread { DecodeWorker.serve(input: input, output: output, pipeline: pipeline) }.start()
+    }
+
+    /// Sends `request` framed as the app frames it; the answer, if one came.
+    func ask(_ request: DecodeMessage.Request) -> DecodeMessage.Response? {
+        guard MessageChannel.write(DecodeMessage.encode(request), to: toWorker),
+              case .success(let body) = MessageChannel.read(from: fromWorker, within: 10) else { return nil }
+        return DecodeMessage.response(from: body)
+    }
+
+    /// Ends the worker (it ends when its input closes) and the folder.
+    func end() {
+        close(toWorker)
+        dir.remove()
+    }
+}
+
 @Test func theWorkerLoopAnswersOverPipes() throws {
-    let dir = try TemporaryDirectory()
-    defer { dir.remove() }
-    let path = try dir.file("a.jpg")
-    try TestImages.jpeg(at: path, width: 400, height: 300, color: (10, 20, 230))
-    var toWorker: [Int32] = [0, 0], fromWorker: [Int32] = [0, 0]
-    pipe(&toWorker); pipe(&fromWorker)
-    let pipeline = ThumbnailPipeline(diskCache: nil)
-    let (input, output) = (toWorker[0], fromWorker[1])
-    let worker = Thread { DecodeWorker.serve(input: input, output: output, pipeline: pipeline) }
-    worker.start()
-    let file = ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: .jpeg)
-    #expect(MessageChannel.write(DecodeMessage.encode(.decode(file, PixelSize(width: 40, height: 40))), to: toWorker[1]))
-    guard case .success(let body) = MessageChannel.read(from: fromWorker[0], within: 10),
-          let response = DecodeMessage.response(from: body),
+    let worker = try WorkerOverPipes()
+    defer { worker.end() }
+    guard let response = worker.ask(.decode(worker.file, PixelSize(width: 40, height: 40))),
           case .decoded(.decoded(let thumbnail)) = response.body else { Issue.record("no answer"); return }
     #expect(thumbnail.width == 40 && thumbnail.height == 30)
     #expect(response.counts.bySource[.dct] == 1)
-    close(toWorker[1])  // the worker ends when its input closes
 }
 
 @Test func aWorkerThatCrashesCostsOneFile() {
@@ -115,27 +136,16 @@ let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modifi
 }
 
 @Test func theWorkerAnswersARequestItCannotReadAndServesTheNext() throws {
-    let dir = try TemporaryDirectory()
-    defer { dir.remove() }
-    let path = try dir.file("a.jpg")
-    try TestImages.jpeg(at: path, width: 400, height: 300, color: (10, 20, 230))
-    var toWorker: [Int32] = [0, 0], fromWorker: [Int32] = [0, 0]
-    pipe(&toWorker); pipe(&fromWorker)
-    let pipeline = ThumbnailPipeline(diskCache: nil)
-    let (input, output) = (toWorker[0], fromWorker[1])
-    let worker = Thread { DecodeWorker.serve(input: input, output: output, pipeline: pipeline) }
-    worker.start()
-    defer { close(toWorker[1]) }
-    let file = ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: .jpeg)
+    let worker = try WorkerOverPipes()
+    defer { worker.end() }
     // A box over the largest side: a well-framed request the worker refuses, then answers.
-    let tooBig = DecodeMessage.encode(.decode(file, PixelSize(width: 5000, height: 40)))
-    #expect(MessageChannel.write(tooBig, to: toWorker[1]))
-    guard case .success(let first) = MessageChannel.read(from: fromWorker[0], within: 10),
-          case .decoded(.failed(let reason))? = DecodeMessage.response(from: first)?.body else { Issue.record("no answer"); return }
+    guard case .decoded(.failed(let reason))? = worker.ask(.decode(worker.file, PixelSize(width: 5000, height: 40)))?.body else {
+        Issue.record("no answer"); return
+    }
     #expect(reason.contains("request"))
-    #expect(MessageChannel.write(DecodeMessage.encode(.decode(file, PixelSize(width: 40, height: 40))), to: toWorker[1]))
-    guard case .success(let second) = MessageChannel.read(from: fromWorker[0], within: 10),
-          case .decoded(.decoded(let thumbnail))? = DecodeMessage.response(from: second)?.body else { Issue.record("no second answer"); return }
+    guard case .decoded(.decoded(let thumbnail))? = worker.ask(.decode(worker.file, PixelSize(width: 40, height: 40)))?.body else {
+        Issue.record("no second answer"); return
+    }
     #expect(thumbnail.width == 40 && thumbnail.height == 30)
 }
 
