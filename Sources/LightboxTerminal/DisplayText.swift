@@ -104,11 +104,11 @@ public enum DisplayText {
         }
     }
 
-    /// A mark ncurses adds to the cell before it: zero width, not a format character or a
-    /// variation selector (which change the width terminals give the base).
+    /// A mark ncurses adds to the cell before it: zero width, not a control (NUL is of width 0
+    /// too), a format character or a variation selector (which change the width terminals give the base).
     static func isCombining(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0xFE00...0xFE0F, 0xE0100...0xE01EF: return false
+        case 0..<0xA0, 0xFE00...0xFE0F, 0xE0100...0xE01EF: return false
         default: return DisplayWidth.of(scalar) == 0 && scalar.properties.generalCategory != .format
         }
     }

@@ -21,7 +21,7 @@ public enum DisplayWidth {
                 glyph = String.UnicodeScalarView([scalar])
                 width = w
                 marks = 0
-            } else if w == 0, width > 0, marks < 4 {
+            } else if w == 0, scalar.value >= 0xA0, width > 0, marks < 4 {
                 glyph.append(scalar)
                 marks += 1
             }
