@@ -295,5 +295,16 @@ for files in 1024 40; do
     fi
 done
 
+# A terminal that reports huge cells (200x400 pixels) gets pictures no larger than the decoder
+# makes, not "decoder crashed" on every tile and workers started for ever.
+mkdir -p "$WORK/two"; cp "$WORK/lib/city/IMG_1.jpg" "$WORK/lib/city/IMG_2.jpg" "$WORK/two/"
+report=$(timeout 90 python3 "$(dirname "$0")/huge_cells.py" "$BIN" "$WORK/two")
+if grep -q "exit 130" <<< "$report" && grep -q "no-crash" <<< "$report" && grep -q "failed: 0" <<< "$report" \
+   && ! grep -q "DCT-scaled: 0 libvips: 0" <<< "$report"; then
+    pass "huge cells: pictures decoded within the limit ($report)"
+else
+    fail "huge cells" "$report"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
