@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "LightboxTestSupport", dependencies: ["LightboxTerminal", "LightboxThumbnails"]),
         .testTarget(name: "LightboxLayoutTests", dependencies: ["LightboxLayout"]),
         .testTarget(name: "LightboxAppTests", dependencies: ["LightboxApp", "LightboxTestSupport"]),
-        .testTarget(name: "LightboxViewTests", dependencies: ["LightboxView", "LightboxTestSupport"]),
+        .testTarget(name: "LightboxViewTests", dependencies: ["LightboxView", "LightboxTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "LightboxThumbnailsTests", dependencies: ["LightboxThumbnails", "LightboxTestSupport"]),
         .testTarget(name: "LightboxCursesTests", dependencies: ["LightboxCurses", "LightboxTestSupport"]),
     ]

@@ -19,7 +19,7 @@ fail() { failed=$((failed + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && echo "$2" 
 start_shell() {
     tm kill-server 2>/dev/null
     for _ in $(seq 20); do tm has-session 2>/dev/null || break; sleep 0.1; done
-    tm -f /dev/null new-session -d -s e2e -x "$1" -y "$2" "env -i HOME=$WORK PATH=$PATH TERM=tmux-256color LANG=C.UTF-8 SWIFT_BACKTRACE=interactive=no PS1='$ ' bash --norc --noprofile"
+    tm -f /dev/null new-session -d -s e2e -x "$1" -y "$2" "env -i HOME=$WORK PATH=$PATH TERM=tmux-256color LANG=C.UTF-8 SWIFT_BACKTRACE=interactive=no LIGHTBOX_E2E_RUN=$SOCKET PS1='$ ' bash --norc --noprofile"
     tm send-keys -t e2e "cd $WORK" Enter
     sleep 0.3
 }
@@ -43,6 +43,14 @@ launch_from() {
 wait_exit() {
     for _ in $(seq 100); do [ -s "$WORK/rc" ] && [ -s "$WORK/stty" ] && return 0; sleep 0.1; done
     return 1
+}
+# The pids of decoder processes started by this run's Lightboxes (they inherit the run's
+# marker), not any other Lightbox's on the machine.
+own_decoders() {
+    local pid
+    for pid in $(pgrep -f -- "--decode-worker"); do
+        tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "LIGHTBOX_E2E_RUN=$SOCKET" && echo "$pid"
+    done
 }
 sane() { grep -q -- ' icanon' "$WORK/stty" && grep -q -- ' echo ' "$WORK/stty"; }
 

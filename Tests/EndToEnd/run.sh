@@ -306,11 +306,11 @@ start_shell 120 40
 launch --no-disk-cache big
 if wait_for "1/2000"; then
     sleep 0.5
-    workers=$(pgrep -f -- "--decode-worker" | wc -l)
-    pkill -SEGV -f -- "--decode-worker"
+    workers=$(own_decoders | wc -l)
+    own_decoders | xargs -r kill -SEGV
     tm send-keys -t e2e G
     sleep 2
-    after=$(pgrep -f -- "--decode-worker" | wc -l)
+    after=$(own_decoders | wc -l)
     if [ "$workers" -ge 1 ] && [ "$after" -ge 1 ] && screen | grep -q "2000/2000" && ! screen | grep -q "loading"; then
         pass "decoder processes killed ($workers): new ones decode the next screen"
     else
@@ -320,7 +320,7 @@ if wait_for "1/2000"; then
     wait_exit
     [ "$(cat "$WORK/rc")" = 130 ] && sane && pass "still quits cleanly after decoder crashes" || fail "quit after crash" "rc $(cat "$WORK/rc")"
     sleep 0.3
-    left=$(pgrep -f -- "--decode-worker" | wc -l)
+    left=$(own_decoders | wc -l)
     [ "$left" = 0 ] && pass "no decoder process outlives the app" || fail "leftover decoders" "$left"
 else
     fail "grid on big" "$(screen)"
