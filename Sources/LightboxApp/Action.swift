@@ -22,7 +22,7 @@ public enum Action: Hashable, Sendable {
     /// Switch to the next layout: grid, masonry, strip.
     case cycleLayout
     /// Draw pictures with the next symbol set: half blocks, quadrants, sextants, braille, ASCII.
-    case cycleSymbols
+    case cycleGraphics
     /// `o`: show the cursor photo full-screen.
     case openPreview
     /// Back from the preview to the grid, at the photo shown.

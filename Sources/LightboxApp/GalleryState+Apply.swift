@@ -244,7 +244,7 @@ extension GalleryState {
             isAwaitingHandlerKey = false
             if key == Key.escape.name { return [] }
             return [.runKeyHandler(key: key, paths: acceptedPaths)]
-        case .cycleSymbols:
+        case .cycleGraphics:
             cycleGraphics()
         case .cycleLayout:
             let modes = LayoutMode.allCases

@@ -34,7 +34,7 @@ public struct GalleryState: Sendable {
     public internal(set) var isEditingFilter = false
     /// How pictures are drawn: in pixels (kitty, sixel) or as symbols.
     public var graphics = Graphics.half {
-        didSet { thumbnails.recordsEvictions = graphics == .kitty }
+        didSet { thumbnails.recordsEvictions = graphics.pixelProtocol?.keepsPictures == true }
     }
     /// The modes `t` steps through: a pixel mode the terminal has, then the symbol sets.
     public var availableGraphics = Graphics.symbolModes

@@ -2,6 +2,10 @@ import LightboxTerminal
 import LightboxThumbnails
 
 /// How pictures reach the screen: in pixels through a graphics protocol, or as symbols.
+///
+/// What each mode is lives in one table, `Graphics.table` (as notcurses' blitter table says what
+/// every blitter is): its title, how it draws, and how `auto` finds it. Adding a mode is adding
+/// a case and its row, plus its painter (a `PixelProtocol` in `ImagePainter`, or a `SymbolSet`).
 public enum Graphics: String, Hashable, Sendable, CaseIterable {
     /// kitty's graphics protocol, placed with Unicode placeholders.
     case kitty
@@ -9,41 +13,87 @@ public enum Graphics: String, Hashable, Sendable, CaseIterable {
     case sixel
     case sextant, quadrant, half, braille, ascii
 
-    /// The symbol set of a symbol mode; nil for the pixel modes.
-    public var symbols: SymbolSet? { SymbolSet(rawValue: rawValue) }
-
-    /// Whether the terminal shows the pictures' pixels.
-    public var isPixels: Bool { symbols == nil }
-
-    /// What the status line calls it.
-    public var title: String {
-        switch self {
-        case .kitty: "kitty graphics"
-        case .sixel: "sixel"
-        case .sextant: "sextants"
-        case .quadrant: "quadrants"
-        case .half: "half blocks"
-        case .braille: "braille"
-        case .ascii: "ASCII"
-        }
+    /// What one picture mode is.
+    public struct Traits: Sendable {
+        /// What the status line and `--stats` call it.
+        public let title: String
+        /// How it draws.
+        public let drawing: Drawing
+        /// How `auto` finds it among the terminal's answers; nil when `auto` never picks it first.
+        public let detection: Detection?
     }
 
-    /// The symbol modes, in the order `t` steps through them after any pixel mode.
-    public static let symbolModes: [Graphics] = [.half, .quadrant, .sextant, .braille, .ascii]
+    /// How a mode draws: the pixels, through a graphics protocol, or cells of a symbol set.
+    public enum Drawing: Sendable {
+        case pixels(PixelProtocol)
+        case symbols(SymbolSet)
+    }
 
-    /// What `auto` picks from the terminal's answers: kitty graphics, then sixel, then symbols
-    /// (quadrants, which most fonts have; sextants need a font told about), then half blocks.
-    /// Kitty graphics needs Unicode placeholders too, which kitty has since 0.28 and Ghostty
-    /// has; other terminals that answer the kitty query (WezTerm, Konsole) go on to sixel.
-    /// In tmux the terminal's answers are tmux's, so kitty is believed from the outer
+    /// What in the terminal's answers (or, inside tmux, its environment) makes `auto` choose a mode.
+    public enum Detection: Sendable {
+        /// The kitty graphics query answered, by a terminal that shows Unicode placeholders.
+        case kittyPlaceholders
+        /// Sixel among the device attributes.
+        case sixelAttribute
+    }
+
+    /// Every mode, in the order `auto` tries them and `t` steps through them (the pixel modes the
+    /// terminal has first, then every symbol set).
+    public static let table: [(mode: Graphics, traits: Traits)] = [
+        (.kitty, Traits(title: "kitty graphics", drawing: .pixels(.kitty), detection: .kittyPlaceholders)),
+        (.sixel, Traits(title: "sixel", drawing: .pixels(.sixel), detection: .sixelAttribute)),
+        (.half, Traits(title: "half blocks", drawing: .symbols(.half), detection: nil)),
+        (.quadrant, Traits(title: "quadrants", drawing: .symbols(.quadrant), detection: nil)),
+        (.sextant, Traits(title: "sextants", drawing: .symbols(.sextant), detection: nil)),
+        (.braille, Traits(title: "braille", drawing: .symbols(.braille), detection: nil)),
+        (.ascii, Traits(title: "ASCII", drawing: .symbols(.ascii), detection: nil)),
+    ]
+
+    /// This mode's row of the table.
+    public var traits: Traits { Self.table.first { $0.mode == self }!.traits }
+
+    /// What the status line calls it.
+    public var title: String { traits.title }
+
+    /// The symbol set of a symbol mode; nil for the pixel modes.
+    public var symbols: SymbolSet? {
+        if case .symbols(let set) = traits.drawing { return set }
+        return nil
+    }
+
+    /// The protocol a pixel mode paints with; nil for the symbol modes.
+    public var pixelProtocol: PixelProtocol? {
+        if case .pixels(let pixelProtocol) = traits.drawing { return pixelProtocol }
+        return nil
+    }
+
+    /// Whether the terminal shows the pictures' pixels.
+    public var isPixels: Bool { pixelProtocol != nil }
+
+    /// The symbol modes, in the order `t` steps through them after any pixel mode.
+    public static let symbolModes: [Graphics] = table.filter { $0.mode.symbols != nil }.map(\.mode)
+
+    /// What `auto` picks from the terminal's answers: the first mode of the table whose detection
+    /// the answers show, else quadrants (which most fonts have; sextants need a font told about),
+    /// or half blocks without UTF-8. Kitty graphics needs Unicode placeholders too, which kitty has
+    /// since 0.28 and Ghostty has; other terminals that answer the kitty query (WezTerm, Konsole) go
+    /// on to sixel. In tmux the terminal's answers are tmux's, so kitty is believed from the outer
     /// terminal's name when tmux passes pictures through.
     public static func detected(_ report: TerminalReport?, environment: [String: String], isUnicode: Bool) -> Graphics {
-        let outerIsKitty = environment["KITTY_WINDOW_ID"] != nil || environment["TERM"] == "xterm-kitty"
-            || environment["TERM_PROGRAM"] == "ghostty"
-        // Placeholders are characters: they need a UTF-8 locale.
-        if isUnicode && report?.hasKittyGraphics == true && hasPlaceholders(report?.name) { return .kitty }
-        if isUnicode && (report == nil || environment["TMUX"] != nil) && outerIsKitty { return .kitty }
-        if report?.hasSixel == true { return .sixel }
+        for (mode, traits) in table {
+            switch traits.detection {
+            case .kittyPlaceholders?:
+                let outerIsKitty = environment["KITTY_WINDOW_ID"] != nil || environment["TERM"] == "xterm-kitty"
+                    || environment["TERM_PROGRAM"] == "ghostty"
+                // Placeholders are characters: they need a UTF-8 locale.
+                if isUnicode && report?.hasKittyGraphics == true && hasPlaceholders(report?.name) { return mode }
+                if isUnicode && (report == nil || environment["TMUX"] != nil) && outerIsKitty { return mode }
+            case .sixelAttribute?:
+                if report?.hasSixel == true { return mode }
+            case nil:
+                continue
+            }
+        }
         return isUnicode ? .quadrant : .half
     }
 
@@ -58,9 +108,21 @@ public enum Graphics: String, Hashable, Sendable, CaseIterable {
 }
 
 /// A mode as asked for: one of the modes, or `auto` (ask the terminal).
-public enum GraphicsChoice: String, Hashable, Sendable, CaseIterable {
-    case auto, kitty, sixel, sextant, quadrant, half, braille, ascii
+public enum GraphicsChoice: Hashable, Sendable, RawRepresentable, CaseIterable {
+    case auto
+    case mode(Graphics)
+
+    public init?(rawValue: String) {
+        if rawValue == "auto" { self = .auto } else if let mode = Graphics(rawValue: rawValue) { self = .mode(mode) } else { return nil }
+    }
+
+    public var rawValue: String { graphics?.rawValue ?? "auto" }
+
+    public static var allCases: [GraphicsChoice] { [.auto] + Graphics.allCases.map { .mode($0) } }
 
     /// The mode asked for; nil for `auto`.
-    public var graphics: Graphics? { Graphics(rawValue: rawValue) }
+    public var graphics: Graphics? {
+        if case .mode(let mode) = self { return mode }
+        return nil
+    }
 }

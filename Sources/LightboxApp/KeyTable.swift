@@ -51,7 +51,7 @@ public struct KeyTable: Sendable {
         "mark-and-advance": .toggleMarkAndAdvance, "mark": .toggleMark, "range": .toggleRange, "mark-all": .markAll,
         "mark-section": .markSection, "clear-marks": .clearMarks, "bigger": .zoomIn, "smaller": .zoomOut,
         "sort": .cycleSort, "reverse": .toggleReverse, "collapse": .toggleSection, "collapse-all": .toggleAllSections,
-        "layout": .cycleLayout, "symbols": .cycleSymbols, "info": .toggleInfo, "preview": .openPreview, "filter": .startFilter,
+        "layout": .cycleLayout, "symbols": .cycleGraphics, "info": .toggleInfo, "preview": .openPreview, "filter": .startFilter,
         "key-handler": .keyHandlerPrefix, "help": .toggleHelp, "accept": .accept, "cancel": .cancel, "suspend": .suspend,
     ]
 
@@ -116,7 +116,7 @@ public struct KeyTable: Sendable {
         KeyBinding([.character("z")], .toggleSection, "collapse / expand this section"),
         KeyBinding([.character("Z")], .toggleAllSections, "collapse / expand all sections"),
         KeyBinding([.character("L")], .cycleLayout, "grid, masonry or strip layout"),
-        KeyBinding([.character("t")], .cycleSymbols, "next picture mode"),
+        KeyBinding([.character("t")], .cycleGraphics, "next picture mode"),
         KeyBinding([.character("i")], .toggleInfo, "show / hide the photo's details"),
         KeyBinding([.character("o")], .openPreview, "show this photo full-screen"),
         KeyBinding([.character("/")], .startFilter, "filter by name (Enter keeps, Esc clears)"),

@@ -1,6 +1,14 @@
 /// The graphics protocol pictures are shown with.
 public enum PixelProtocol: String, Hashable, Sendable {
     case kitty, sixel
+
+    /// Whether pictures show through cells of placeholder characters (kitty's Unicode
+    /// placeholders), which clip and scroll like text; else they are painted after the cells.
+    public var showsThroughCells: Bool { self == .kitty }
+
+    /// Whether the terminal keeps each picture sent until it is deleted, so one that leaves the
+    /// memory cache must be deleted from the terminal too.
+    public var keepsPictures: Bool { self == .kitty }
 }
 
 /// What a backend writes, besides cells, to show a frame's pictures: kitty transmissions before

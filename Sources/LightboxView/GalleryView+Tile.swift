@@ -143,7 +143,7 @@ extension GalleryView {
     /// Puts a picture shown in pixels into the frame: in kitty mode its placeholder cells over the
     /// rows it shows, and the picture itself for the backend (when any of it shows).
     static func place(_ image: FrameImage, state: GalleryState, into frame: inout Frame) {
-        if state.graphics == .kitty {
+        if state.graphics.pixelProtocol?.showsThroughCells == true {
             let direct = state.colorDepth == .trueColor
             for row in image.visibleRows {
                 for column in 0..<image.columns where frame.contains(x: image.x + column, y: image.y + row) {

@@ -41,7 +41,7 @@ public enum GalleryView {
     static func clipped(_ frame: Frame, state: GalleryState) -> Frame {
         guard !frame.images.isEmpty else { return frame }
         var frame = frame
-        if state.graphics == .kitty {
+        if state.graphics.pixelProtocol?.showsThroughCells == true {
             frame.clipImages { $0.glyph.unicodeScalars.first == KittyGraphics.placeholder }
         } else {
             frame.clipImages { $0 == Palette.letterboxCell }

@@ -50,17 +50,6 @@ extension Options {
     }
 }
 
-extension Graphics {
-    /// The protocol a pixel mode paints with.
-    var pixelProtocol: PixelProtocol? {
-        switch self {
-        case .kitty: .kitty
-        case .sixel: .sixel
-        default: nil
-        }
-    }
-}
-
 extension ColorMode {
     /// The depth cells are rendered in for this terminal.
     var cellDepth: ColorDepth {

@@ -28,7 +28,7 @@ import LightboxTerminal
     #expect(configuration.spec == GridSpec(columns: [GridItem(.fixed(12), alignment: .leading), GridItem(.flexible(minimum: 1, maximum: Int.max))],
                                            rowSpacing: 0, columnSpacing: 1))
     #expect(configuration.layoutMode == .masonry && configuration.sections == .month && configuration.sort == .date)
-    #expect(configuration.isReversed == true && configuration.showsFooters == true && configuration.graphics == .braille)
+    #expect(configuration.isReversed == true && configuration.showsFooters == true && configuration.graphics == .mode(.braille))
     #expect(configuration.bindings.map(\.action) == [.move(.nextSection), .exec("printf '#%s\\n' {+}")])
     #expect(configuration.bindings.first?.keys == [.character("J")])
     #expect(configuration.colors["accent"].map { [$0.0, $0.1, $0.2] } == [255, 136, 0])

@@ -342,7 +342,7 @@ func decodeDemand(_ state: inout GalleryState) {
 
 @Test func symbolPicturesDrawTheirCellsAndTheKeyCyclesSets() {
     var state = GalleryState(library: library([2]), spec: spec, width: 40, height: 14)
-    _ = state.apply(.cycleSymbols)
+    _ = state.apply(.cycleGraphics)
     #expect(state.symbols == .quadrant && state.message == "pictures in quadrants")
     #expect(state.demand.allSatisfy { $0.symbols == .quadrant })
     for request in state.demand {
@@ -355,7 +355,7 @@ func decodeDemand(_ state: inout GalleryState) {
     }
     #expect(GalleryView.frame(for: state).text.contains("▚"))
     // Another set: what is cached in quadrants is asked for again.
-    _ = state.apply(.cycleSymbols)
+    _ = state.apply(.cycleGraphics)
     #expect(state.symbols == .sextant && !state.demand.isEmpty)
 }
 

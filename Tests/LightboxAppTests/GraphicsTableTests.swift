@@ -1,0 +1,21 @@
+import Testing
+import LightboxApp
+import LightboxTerminal
+import LightboxThumbnails
+
+@Test func everyPictureModeIsOneRowOfTheTable() {
+    let modes = Graphics.table.map(\.mode)
+    #expect(Set(modes) == Set(Graphics.allCases) && modes.count == Graphics.allCases.count)
+    // Each symbol set and each protocol is drawn by exactly one mode.
+    let sets = Graphics.allCases.compactMap(\.symbols)
+    #expect(Set(sets) == Set(SymbolSet.allCases) && sets.count == SymbolSet.allCases.count)
+    let protocols = Graphics.allCases.compactMap(\.pixelProtocol)
+    #expect(Set(protocols).count == protocols.count)
+    // `t` steps through the symbol modes in the table's order, after the pixel modes.
+    #expect(Graphics.symbolModes == [.half, .quadrant, .sextant, .braille, .ascii])
+    #expect(Graphics.table.prefix { $0.mode.isPixels }.count == protocols.count)
+    // A choice is `auto` or a mode, spelled as the mode is.
+    #expect(GraphicsChoice.allCases.map(\.rawValue) == ["auto"] + Graphics.allCases.map(\.rawValue))
+    for choice in GraphicsChoice.allCases { #expect(GraphicsChoice(rawValue: choice.rawValue) == choice) }
+    #expect(GraphicsChoice(rawValue: "iterm") == nil)
+}
