@@ -8,14 +8,7 @@ public enum ImageHeader {
     /// header cannot be read from `data`.
     /// - Complexity: O(*n*) in the prefix.
     public static func dimensions(of data: [UInt8], format: ImageFormat) -> (width: Int, height: Int)? {
-        switch format {
-        case .jpeg: return JPEGHeader(parsing: data).flatMap { $0.width > 0 || $0.height > 0 ? ($0.width, $0.height) : nil }
-        case .png: return png(data)
-        case .gif: return gif(data)
-        case .webp: return webp(data)
-        case .tiff: return tiff(data)
-        case .heif: return heif(data)
-        }
+        format.traits.dimensions(data)
     }
 
     /// `width` x `height`, saturating: headers may declare sizes whose product overflows.

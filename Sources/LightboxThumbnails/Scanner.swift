@@ -380,12 +380,10 @@ public struct Scanner: Sendable {
         (name + [0]).withUnsafeBufferPointer { body(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) }
     }
 
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "gif", "webp", "tif", "tiff", "heic", "heif", "avif"]
-
     static func hasImageName(_ path: ImagePath) -> Bool {
         let name = path.lastComponent
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return false }
-        return imageExtensions.contains(String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased())
+        return ImageFormat.extensions.contains(String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased())
     }
 
     /// A short guess at what a file that is not an image holds, for the message.

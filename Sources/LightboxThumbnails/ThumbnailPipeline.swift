@@ -21,7 +21,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
         let source = diskCache.map { _ in cacheSource(for: file) }
         if let source, let known = fromDiskCache(source, fitting: box, usingLibraries: true) { return known }
-        if file.format == .jpeg, let thumbnail = exifThumbnail(file, fitting: box) {
+        if file.format.traits.decoding == .dctScaled, let thumbnail = exifThumbnail(file, fitting: box) {
             statistics.record(.exif)
             return .decoded(thumbnail)
         }
@@ -97,7 +97,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
 
     /// A thumbnail made from the file itself (EXIF when allowed and enough, DCT, or libvips), fitted to `target`.
     func freshThumbnail(_ file: ImageFile, fitting target: PixelSize, allowingExif: Bool) -> DecodeResult {
-        if allowingExif, file.format == .jpeg, let thumbnail = exifThumbnail(file, fitting: target) {
+        if allowingExif, file.format.traits.decoding == .dctScaled, let thumbnail = exifThumbnail(file, fitting: target) {
             statistics.record(.exif)
             return .decoded(thumbnail)
         }
@@ -111,7 +111,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
             if size.width <= 0 || size.height <= 0 { return .failed("image has no pixels (\(size.width)x\(size.height))") }
             if ImageHeader.pixelCount(size.width, size.height) > vips.pixelLimit { return .failed(tooLarge(size.width, size.height)) }
         }
-        if file.format == .jpeg, let header = JPEGHeader(parsing: data), let size = TurboJPEGDecoder.size(of: data) {
+        if file.format.traits.decoding == .dctScaled, let header = JPEGHeader(parsing: data), let size = TurboJPEGDecoder.size(of: data) {
             guard ImageHeader.pixelCount(size.width, size.height) <= vips.pixelLimit else { return .failed(tooLarge(size.width, size.height)) }
             let result = dctDecode(data, size: size, orientation: header.orientation, fitting: target)
             if case .decoded = result { statistics.record(.dct) }

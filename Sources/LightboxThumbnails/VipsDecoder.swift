@@ -23,13 +23,10 @@ public struct VipsDecoder: ThumbnailDecoding {
     public static func start() { _ = started }
     private static let started: Bool = lb_vips_start() == 0
 
-    /// Formats this libvips build can load.
+    /// Formats this libvips build can load: those that need no optional loader, and those whose loader it has.
     public static var supportedFormats: Set<ImageFormat> {
         start()
-        var formats: Set<ImageFormat> = [.jpeg, .png, .gif]
-        let loaders: [(ImageFormat, String)] = [(.webp, "webpload_buffer"), (.tiff, "tiffload_buffer"), (.heif, "heifload_buffer")]
-        for (format, loader) in loaders where vips_type_find("VipsOperation", loader) != 0 { formats.insert(format) }
-        return formats
+        return Set(ImageFormat.table.filter { row in row.traits.vipsLoader.map { vips_type_find("VipsOperation", $0) != 0 } ?? true }.map(\.format))
     }
 
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {

@@ -69,9 +69,7 @@ extension GalleryView {
         return String(format: "%.1f MB", Double(bytes) / 1_048_576)
     }
 
-    static func formatName(_ format: ImageFormat) -> String {
-        format == .heif ? "HEIF/AVIF" : format.rawValue.uppercased()
-    }
+    static func formatName(_ format: ImageFormat) -> String { format.traits.title }
 
     /// `YYYY:MM:DD HH:MM:SS` as `YYYY-MM-DD HH:MM:SS`.
     static func dateText(_ exif: String) -> String {

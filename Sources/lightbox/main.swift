@@ -16,7 +16,7 @@ let rawArguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { i in
 /// `batch` without the files of formats this libvips cannot load (only WebP, TIFF and HEIF
 /// depend on the build; asking waits for libvips to start, so it is asked only when needed).
 @Sendable func supportedOnly(_ batch: Scanner.Batch) -> Scanner.Batch {
-    let optional: Set<ImageFormat> = [.webp, .tiff, .heif]
+    let optional = Set(ImageFormat.table.filter { $0.traits.vipsLoader != nil }.map(\.format))
     guard batch.files.contains(where: { optional.contains($0.format) }) else { return batch }
     let supported = VipsDecoder.supportedFormats
     return Scanner.Batch(folder: batch.folder, files: batch.files.filter { supported.contains($0.format) }, problems: batch.problems,

@@ -84,3 +84,21 @@ let gifBomb: [UInt8] = Array("GIF89a".utf8) + le16(10) + le16(10) + [0, 0, 0]
     guard case .failed(let reason) = result else { Issue.record("decoded"); return }
     #expect(reason.hasPrefix("too large: 4294967295x4294967295"))
 }
+
+@Test func everyKindOfFileIsOneRowOfTheTable() {
+    #expect(ImageFormat.table.map(\.format) == ImageFormat.allCases)
+    // Each kind's signature is its own: a sample of each is sniffed as that kind and no other.
+    let samples: [ImageFormat: [UInt8]] = [
+        .jpeg: [0xFF, 0xD8, 0xFF, 0xE0], .png: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .gif: Array("GIF89a".utf8),
+        .webp: Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8), .tiff: [0x4D, 0x4D, 0x00, 0x2A],
+        .heif: [0, 0, 0, 0x18] + Array("ftypavif".utf8),
+    ]
+    for format in ImageFormat.allCases {
+        let sample = samples[format]! + [UInt8](repeating: 0, count: 8)
+        #expect(ImageFormat(sniffing: sample) == format)
+        #expect(ImageFormat.table.filter { $0.traits.matches(sample) }.map(\.format) == [format])
+    }
+    #expect(ImageFormat.extensions == ["jpg", "jpeg", "jpe", "png", "gif", "webp", "tif", "tiff", "heic", "heif", "avif"])
+    #expect(ImageFormat.allCases.filter { $0.traits.decoding == .dctScaled } == [.jpeg])
+    #expect(ImageFormat.allCases.filter(\.traits.hasExif) == [.jpeg, .tiff])
+}
