@@ -115,7 +115,7 @@ enum InteractiveSession {
                    pollfd(fd: scan.wakeDescriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: reader.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         var lastMetadata = Date.distantPast
-        var lastPress: (x: Int, y: Int, time: Date)? = nil
+        var router = InputRouter()
         // Each batch of metadata may re-sort or re-lay the whole library: batches come at most
         // every quarter second, or ten times as long as the last one took, so keys stay quick.
         var metadataInterval = 0.25
@@ -162,32 +162,7 @@ enum InteractiveSession {
             for event in events {
                 // A font change resizes the cells too: pixel boxes follow.
                 if case .resize = event, let cell = terminal.reportedCellPixels { state.cellPixels = cell }
-                // After Ctrl-x, the next key is the key handler's.
-                let mapped: Action?
-                if state.isAwaitingHandlerKey, case .key(let key) = event { mapped = .keyHandler(key.name) }
-                else if state.isEditingFilter, case .key(let key) = event { mapped = filterAction(for: key, keys: state.keyTable) }
-                else if state.preview != nil {
-                    switch event {
-                    case .key(let key): mapped = KeyTable.preview.action(for: key)
-                    case .resize(let width, let height): mapped = .resize(width: width, height: height)
-                    case .mouse(let mouse): mapped = mouse.kind == .press ? nil : .pan(dx: mouse.kind == .wheelDown ? 1 : -1, dy: 0)
-                    case .paste: mapped = nil
-                    }
-                }
-                else if case .mouse(let mouse) = event, mouse.kind == .press {
-                    // Modifiers first; a second press on the same cell soon after is a double click.
-                    let now = Date()
-                    if mouse.isShift { mapped = .shiftClick(x: mouse.x, y: mouse.y) }
-                    else if mouse.isControl { mapped = .controlClick(x: mouse.x, y: mouse.y) }
-                    else if let last = lastPress, last.x == mouse.x, last.y == mouse.y, now.timeIntervalSince(last.time) < 0.4 {
-                        mapped = .doubleClick(x: mouse.x, y: mouse.y)
-                        lastPress = nil
-                    } else {
-                        mapped = .click(x: mouse.x, y: mouse.y)
-                        lastPress = (mouse.x, mouse.y, now)
-                    }
-                }
-                else { mapped = action(for: event, keys: state.keyTable) }
+                let mapped = router.action(for: event, in: state, at: ProcessInfo.processInfo.systemUptime)
                 guard let action = mapped else { continue }
                 // Characters typed into the filter in one read are one edit: one pass over the library.
                 if case .filterInput(let text) = action {
@@ -248,33 +223,6 @@ enum InteractiveSession {
                 paint()
                 lastPaint = Date()
                 dirty = false
-            }
-        }
-    }
-
-    /// While the filter is typed: characters go to it, Backspace edits it, Enter keeps it, Esc
-    /// clears it; arrows, pages and Ctrl keys keep their meaning.
-    static func filterAction(for key: Key, keys: KeyTable) -> Action? {
-        switch key {
-        case .character(let c): return .filterInput(String(c))
-        case .backspace: return .filterBackspace
-        case .enter: return .acceptFilter
-        case .escape: return .cancelFilter
-        default: return keys.action(for: key)
-        }
-    }
-
-    /// The action for a terminal event.
-    static func action(for event: InputEvent, keys: KeyTable) -> Action? {
-        switch event {
-        case .key(let key): return keys.action(for: key)
-        case .resize(let width, let height): return .resize(width: width, height: height)
-        case .paste(let text): return .pasted(text)
-        case .mouse(let mouse):
-            switch mouse.kind {
-            case .press: return .click(x: mouse.x, y: mouse.y)
-            case .wheelUp: return .scroll(lines: -3)
-            case .wheelDown: return .scroll(lines: 3)
             }
         }
     }

@@ -1,0 +1,62 @@
+import Testing
+import LightboxApp
+import LightboxLayout
+import LightboxTerminal
+import LightboxThumbnails
+
+func press(_ x: Int, _ y: Int, shift: Bool = false, control: Bool = false) -> InputEvent {
+    .mouse(MouseEvent(kind: .press, x: x, y: y, isShift: shift, isControl: control))
+}
+
+@Test func keysMeanWhatTheModeTheyArriveInSays() {
+    var router = InputRouter()
+    var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
+    #expect(router.action(for: .key(.character("j")), in: state, at: 0) == .move(.down))
+    #expect(router.action(for: .key(.character("5")), in: state, at: 0) == .countDigit(5))
+    #expect(router.action(for: .resize(width: 80, height: 24), in: state, at: 0) == .resize(width: 80, height: 24))
+    // The filter line takes characters, Backspace, Enter and Esc; other keys keep their meaning.
+    state.apply(.startFilter)
+    #expect(router.action(for: .key(.character("j")), in: state, at: 0) == .filterInput("j"))
+    #expect(router.action(for: .key(.backspace), in: state, at: 0) == .filterBackspace)
+    #expect(router.action(for: .key(.enter), in: state, at: 0) == .acceptFilter)
+    #expect(router.action(for: .key(.escape), in: state, at: 0) == .cancelFilter)
+    #expect(router.action(for: .key(.down), in: state, at: 0) == .move(.down))
+    state.apply(.cancelFilter)
+    // After Ctrl-x the next key is the key handler's, by name.
+    state.apply(.keyHandlerPrefix)
+    #expect(router.action(for: .key(.control("k")), in: state, at: 0) == .keyHandler("Ctrl-k"))
+    state.apply(.keyHandler("Ctrl-k"))
+    // The preview has keys of its own.
+    state.apply(.openPreview)
+    #expect(router.action(for: .key(.character("q")), in: state, at: 0) == KeyTable.preview.action(for: .character("q")))
+    #expect(router.action(for: .key(.character("q")), in: state, at: 0) != state.keyTable.action(for: .character("q")))
+}
+
+@Test func pressesClicksAndTheWheelFollowTheMouseTable() {
+    var router = InputRouter()
+    let state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
+    #expect(router.action(for: press(5, 6), in: state, at: 10) == .click(x: 5, y: 6))
+    // A second press on the same cell soon after is a double click; a third starts anew.
+    #expect(router.action(for: press(5, 6), in: state, at: 10.3) == .doubleClick(x: 5, y: 6))
+    #expect(router.action(for: press(5, 6), in: state, at: 10.5) == .click(x: 5, y: 6))
+    // Too late, or elsewhere: two clicks.
+    #expect(router.action(for: press(5, 6), in: state, at: 11) == .click(x: 5, y: 6))
+    #expect(router.action(for: press(7, 6), in: state, at: 11.1) == .click(x: 7, y: 6))
+    #expect(router.action(for: press(7, 6, shift: true), in: state, at: 11.2) == .shiftClick(x: 7, y: 6))
+    #expect(router.action(for: press(7, 6, control: true), in: state, at: 11.3) == .controlClick(x: 7, y: 6))
+    #expect(router.action(for: .mouse(MouseEvent(kind: .wheelDown, x: 1, y: 1)), in: state, at: 12) == .scroll(lines: MouseTable.wheelLines))
+    #expect(router.action(for: .mouse(MouseEvent(kind: .wheelUp, x: 1, y: 1)), in: state, at: 12) == .scroll(lines: -MouseTable.wheelLines))
+}
+
+@Test func thePreviewTakesTheWheelAndNeitherPressesNorPastes() {
+    var router = InputRouter()
+    var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
+    #expect(router.action(for: .paste("x"), in: state, at: 0) == .pasted("x"))
+    state.apply(.openPreview)
+    #expect(router.action(for: press(5, 6), in: state, at: 1) == nil)
+    #expect(router.action(for: .paste("x"), in: state, at: 1) == nil)
+    #expect(router.action(for: .mouse(MouseEvent(kind: .wheelDown, x: 1, y: 1)), in: state, at: 1) == .pan(dx: 1, dy: 0))
+    state.apply(.closePreview)
+    // A press in the preview started no double click.
+    #expect(router.action(for: press(5, 6), in: state, at: 1.1) == .click(x: 5, y: 6))
+}
