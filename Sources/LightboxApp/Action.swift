@@ -1,3 +1,4 @@
+import LightboxTerminal
 import LightboxLayout
 import LightboxThumbnails
 
@@ -61,6 +62,11 @@ public enum Action: Hashable, Sendable {
     case cancel
     case suspend
     case resize(width: Int, height: Int)
+    /// The terminal's cells changed size in pixels (a font change): the pixel modes' boxes follow.
+    case cellSizeChanged(CellPixelSize)
+    /// Something the outside world has to say (a command failed, the marks file cannot be written),
+    /// shown in the status line until the next key.
+    case notice(String)
     /// A click at a screen cell: on a tile it moves the cursor there, on a header to its section.
     case click(x: Int, y: Int)
     /// A double click: a tile opens in the preview, a header collapses or expands.

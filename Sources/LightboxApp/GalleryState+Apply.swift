@@ -8,6 +8,13 @@ extension GalleryState {
         var effects: [Effect] = []
         switch action {
         case .decoded: break
+        case .notice(let text):
+            message = text
+            return []
+        case .cellSizeChanged(let size):
+            guard size != cellPixels else { return [] }
+            cellPixels = size
+            return updatedDemand().map { [.load($0)] } ?? []
         case .scanned(let batches, let isFinished):
             addScanned(batches, isFinished: isFinished)
             return (updatedDemand().map { [.load($0)] } ?? []) + metadataEffects()
@@ -227,7 +234,8 @@ extension GalleryState {
                 moveCursor(to: item)
             }
         case .scroll(let lines): scroll(by: lines)
-        case .scanned, .metadataRead, .startFilter, .filterInput, .filterBackspace, .acceptFilter, .cancelFilter, .pasted: break
+        case .scanned, .metadataRead, .startFilter, .filterInput, .filterBackspace, .acceptFilter, .cancelFilter, .pasted,
+             .notice, .cellSizeChanged: break
         case .toggleInfo:
             isShowingInfo.toggle()
             relayout()

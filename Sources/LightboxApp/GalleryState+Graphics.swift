@@ -42,7 +42,14 @@ extension GalleryState {
     mutating func cycleGraphics() {
         let modes = availableGraphics.isEmpty ? Graphics.symbolModes : availableGraphics
         let next = modes.firstIndex(of: graphics).map { modes[($0 + 1) % modes.count] } ?? modes[0]
-        graphics = next
+        setGraphics(next)
         message = "pictures in " + next.title
+    }
+
+    /// Draws pictures in `mode` from now on; a protocol whose terminal keeps pictures must hear
+    /// of those that leave the memory cache.
+    mutating func setGraphics(_ mode: Graphics) {
+        graphics = mode
+        thumbnails.recordsEvictions = mode.pixelProtocol?.keepsPictures == true
     }
 }

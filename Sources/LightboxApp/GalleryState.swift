@@ -20,12 +20,12 @@ public struct GalleryState: Sendable {
     /// Counts changes to the marks, so a marks file is written only when they change.
     public internal(set) var marksVersion = 0
     /// Whether marking is allowed at all (`--no-multi` turns it off).
-    public var allowsMarks = true
+    public internal(set) var allowsMarks = true
     /// The most items that may be marked (`--multi=MAX`), or nil for any number.
-    public var markLimit: Int?
+    public internal(set) var markLimit: Int?
     /// Paths to mark when the scan finds them (`--mark-from`); the ones not found yet are kept
     /// in the marks file too, so a pick resumed and quit early loses none.
-    public var pendingMarks = PathSet()
+    public internal(set) var pendingMarks = PathSet()
     /// Marked items the filter hides, by id.
     public internal(set) var hiddenMarks: Set<Int> = []
     /// The filter being typed or kept; empty for none.
@@ -33,15 +33,13 @@ public struct GalleryState: Sendable {
     /// Whether keys go to the filter line.
     public internal(set) var isEditingFilter = false
     /// How pictures are drawn: in pixels (kitty, sixel) or as symbols.
-    public var graphics = Graphics.half {
-        didSet { thumbnails.recordsEvictions = graphics.pixelProtocol?.keepsPictures == true }
-    }
+    public internal(set) var graphics = Graphics.half
     /// The modes `t` steps through: a pixel mode the terminal has, then the symbol sets.
-    public var availableGraphics = Graphics.symbolModes
+    public internal(set) var availableGraphics = Graphics.symbolModes
     /// The colours the terminal shows; below true colour, cells are dithered to its palette.
-    public var colorDepth = ColorDepth.trueColor
+    public internal(set) var colorDepth = ColorDepth.trueColor
     /// One cell's size in pixels, for the boxes of the pixel modes.
-    public var cellPixels = CellPixelSize.standard
+    public internal(set) var cellPixels = CellPixelSize.standard
     /// The full-screen preview, when it shows.
     public internal(set) var preview: Preview? {
         didSet { previewRevision &+= 1 }
@@ -69,11 +67,9 @@ public struct GalleryState: Sendable {
     /// Sections collapsed to their headers, by title (so they stay collapsed as items arrive).
     public internal(set) var collapsedTitles: Set<[UInt8]> = []
     /// Whether each section ends with a footer line of counts.
-    public var showsFooters = false {
-        didSet { layout = makeLayout() }
-    }
+    public internal(set) var showsFooters = false
     /// The key table in use: the standard keys and the user's bindings (the help shows it).
-    public var keyTable = KeyTable.standard
+    public internal(set) var keyTable = KeyTable.standard
     /// Whether the next key goes to the key handler (after Ctrl-x).
     public internal(set) var isAwaitingHandlerKey = false
     /// Whether the info panel shows beside (or below) the grid.
@@ -86,7 +82,7 @@ public struct GalleryState: Sendable {
     /// Ids whose metadata has been asked for.
     var metadataRequested = MarkSet(capacity: 0)
     /// Whether to prefetch beyond the viewport (off for snapshots).
-    public var prefetches = true
+    public internal(set) var prefetches = true
     /// The thumbnails the provider was last asked for.
     public internal(set) var demand: [DecodeRequest] = []
     /// The column vertical moves aim for, kept while moving up and down through short rows.
@@ -96,8 +92,30 @@ public struct GalleryState: Sendable {
     /// Direction of the last scroll: +1 down, -1 up.
     var scrollDirection = 1
 
+    /// What the options, the settings file and the terminal decide before the gallery opens.
+    /// The state starts from them; what changes later (the mode with `t`, the cell size on a
+    /// resize, the marks found) changes through actions.
+    public struct Settings: Sendable {
+        public var allowsMarks = true
+        public var markLimit: Int?
+        public var pendingMarks = PathSet()
+        public var graphics = Graphics.half
+        public var availableGraphics = Graphics.symbolModes
+        public var colorDepth = ColorDepth.trueColor
+        public var cellPixels = CellPixelSize.standard
+        public var showsFooters = false
+        public var layoutMode = LayoutMode.grid
+        public var keyTable = KeyTable.standard
+        /// Whether about a screen ahead is decoded too (not for `--snapshot`).
+        public var prefetches = true
+        /// A message for the status line when the gallery opens.
+        public var notice: String?
+
+        public init() {}
+    }
+
     public init(library: Library, spec: GridSpec = .standard, width: Int, height: Int,
-                cacheBudget: Int = 128 << 20, scanProblems: [String] = [], isScanning: Bool = false) {
+                cacheBudget: Int = 128 << 20, scanProblems: [String] = [], isScanning: Bool = false, settings: Settings = Settings()) {
         self.library = library
         self.isScanning = isScanning
         self.spec = spec
@@ -107,6 +125,21 @@ public struct GalleryState: Sendable {
         marks = MarkSet(capacity: library.count)
         thumbnails = ThumbnailCache(budget: cacheBudget)
         self.scanProblems = scanProblems
+        allowsMarks = settings.allowsMarks
+        markLimit = settings.markLimit
+        pendingMarks = settings.pendingMarks
+        availableGraphics = settings.availableGraphics
+        colorDepth = settings.colorDepth
+        cellPixels = settings.cellPixels
+        keyTable = settings.keyTable
+        prefetches = settings.prefetches
+        message = settings.notice
+        setGraphics(settings.graphics)
+        if settings.showsFooters || settings.layoutMode != .grid {
+            showsFooters = settings.showsFooters
+            layoutMode = settings.layoutMode
+            relayout()
+        }
     }
 
     /// Cells left free on each side of the grid, so the cursor's side bars show beside edge tiles.
@@ -201,7 +234,7 @@ public struct GalleryState: Sendable {
     public var markedCount: Int { marks.count + hiddenMarks.count }
 
     /// Puts a message in the status line until the next key.
-    public mutating func show(_ message: String) { self.message = message }
+    mutating func show(_ message: String) { self.message = message }
 
     /// The marked paths in display order.
     public var markedPaths: [ImagePath] {

@@ -22,13 +22,13 @@ enum Measurements {
     /// strings for every tile that moved, with a 10x20 cell.
     static func keystrokes(folder: String, graphics: Graphics = .half, width: Int = 160, height: Int = 48, presses: Int = 300) throws -> String {
         let scan = Scanner().scan([ImagePath(folder)])
-        var state = GalleryState(library: Library(folders: scan.folders), width: width, height: height)
-        state.graphics = graphics
+        var settings = GalleryState.Settings()
+        settings.graphics = graphics
+        var state = GalleryState(library: Library(folders: scan.folders), width: width, height: height, settings: settings)
         let pty = try PseudoTerminal(width: width, height: height)
         let terminal = try CursesTerminal(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], device: pty.devicePath)
         defer { terminal.restore() }
-        let imageMode: PixelProtocol? = graphics == .kitty ? .kitty : graphics == .sixel ? .sixel : nil
-        terminal.setImageMode(imageMode, cellPixels: state.cellPixels)
+        terminal.setImageMode(graphics.pixelProtocol, cellPixels: state.cellPixels)
         let provider = ThumbnailProvider(decoder: ThumbnailPipeline(diskCache: nil))
         for case .load(let requests) in state.initialEffects() { provider.request(requests) }
         terminal.paint(GalleryView.frame(for: state))
@@ -60,12 +60,12 @@ enum Measurements {
             let folders = [ImageFolder(path: ImagePath("/photos"), files: (0..<2000).map { i in
                 ImageFile(path: ImagePath("/photos/IMG_\(i).jpg"), byteCount: 2_700_000, modified: 0, format: .jpeg)
             })]
-            var state = GalleryState(library: Library(folders: folders), width: width, height: height)
-            state.graphics = graphics
+            var settings = GalleryState.Settings()
+            settings.graphics = graphics
+            var state = GalleryState(library: Library(folders: folders), width: width, height: height, settings: settings)
             let pty = try PseudoTerminal(width: width, height: height)
             let terminal = try CursesTerminal(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], device: pty.devicePath)
-            let imageMode: PixelProtocol? = graphics == .kitty ? .kitty : graphics == .sixel ? .sixel : nil
-            terminal.setImageMode(imageMode, cellPixels: state.cellPixels)
+            terminal.setImageMode(graphics.pixelProtocol, cellPixels: state.cellPixels)
             /// Every thumbnail the state wants, made at once, as the provider would make it.
             func decodeAll() {
                 for request in state.demand {

@@ -39,8 +39,9 @@ enum InteractiveSession {
         let provider = ThumbnailProvider(decoder: pipeline.decoder) { wake.signal() }
 
         let size = terminal.size
-        var state = try options.makeState(width: size.width, height: size.height)
-        options.settleGraphics(&state, terminal: terminal, report: terminalReport, environment: environment)
+        var settings = try options.settings()
+        options.settleGraphics(&settings, terminal: terminal, report: terminalReport, environment: environment)
+        var state = options.makeState(width: size.width, height: size.height, settings: settings)
         /// Paints the state, in the mode it is in (`t` may have changed it).
         func paint() {
             if terminal.images.mode != state.graphics.pixelProtocol || terminal.images.cellPixels != state.cellPixels {
@@ -52,7 +53,7 @@ enum InteractiveSession {
         /// Writes the marks file when the marks changed; a failure shows in the status line.
         func saveMarks() {
             guard var file = marksFile else { return }
-            if let problem = file.update(from: state) { state.show(problem) }
+            if let problem = file.update(from: state) { _ = state.apply(.notice(problem)) }
             marksFile = file
         }
         let reader = MetadataReader()
@@ -74,9 +75,9 @@ enum InteractiveSession {
             let problem = body()
             terminal.resume()
             let size = terminal.size
-            if let cell = terminal.reportedCellPixels { state.cellPixels = cell }
-            let outcome = perform(state.apply(.resize(width: size.width, height: size.height)))
-            if let problem { state.show(problem) }
+            let cell = terminal.reportedCellPixels.map { state.apply(.cellSizeChanged($0)) } ?? []
+            let outcome = perform((cell + state.apply(.resize(width: size.width, height: size.height))).coalesced)
+            if let problem { _ = state.apply(.notice(problem)) }
             return outcome
         }
         func perform(_ effects: [Effect]) -> Outcome? {
@@ -91,7 +92,7 @@ enum InteractiveSession {
                     if let outcome = stepAside({ CommandRunner.run([Array("/bin/sh".utf8), Array("-c".utf8), command]) }) { return outcome }
                 case .runKeyHandler(let key, let paths):
                     guard let handler = CommandRunner.keyHandlerPath, handler.withCString({ access($0, X_OK) }) == 0 else {
-                        state.show("no key handler: make \(CommandRunner.keyHandlerPath?.description ?? "$XDG_CONFIG_HOME/lightbox/key-handler") executable")
+                        _ = state.apply(.notice("no key handler: make \(CommandRunner.keyHandlerPath?.description ?? "$XDG_CONFIG_HOME/lightbox/key-handler") executable"))
                         continue
                     }
                     let separator: UInt8 = options.printsNul ? 0 : 10
@@ -161,7 +162,7 @@ enum InteractiveSession {
             let events = terminal.readEvents()
             for event in events {
                 // A font change resizes the cells too: pixel boxes follow.
-                if case .resize = event, let cell = terminal.reportedCellPixels { state.cellPixels = cell }
+                if case .resize = event, let cell = terminal.reportedCellPixels { loads += state.apply(.cellSizeChanged(cell)) }
                 let mapped = router.action(for: event, in: state, at: ProcessInfo.processInfo.systemUptime)
                 guard let action = mapped else { continue }
                 // Characters typed into the filter in one read are one edit: one pass over the library.

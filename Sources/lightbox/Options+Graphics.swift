@@ -9,23 +9,23 @@ extension Options {
     /// the cell size and colour registers a pixel mode needs.
     var asksTerminal: Bool { graphics == .auto || graphics.graphics?.isPixels == true }
 
-    /// Sets the picture mode, the modes `t` steps through, the colour depth and the cell size
-    /// from the options, the terminal and what it answered.
-    func settleGraphics(_ state: inout GalleryState, terminal: CursesTerminal, report: TerminalReport?, environment: [String: String]) {
+    /// Settles the picture mode, the modes `t` steps through, the colour depth and the cell size
+    /// from the options, the terminal and what it answered, and tells the terminal.
+    func settleGraphics(_ settings: inout GalleryState.Settings, terminal: CursesTerminal, report: TerminalReport?, environment: [String: String]) {
         let detected = Graphics.detected(report, environment: environment, isUnicode: terminal.isUnicode)
-        state.graphics = graphics.graphics ?? detected
+        settings.graphics = graphics.graphics ?? detected
         var pixelModes: [Graphics] = []
-        if state.graphics.isPixels { pixelModes.append(state.graphics) }
+        if settings.graphics.isPixels { pixelModes.append(settings.graphics) }
         if detected.isPixels && !pixelModes.contains(detected) { pixelModes.append(detected) }
-        state.availableGraphics = pixelModes + Graphics.symbolModes
-        state.colorDepth = terminal.colorMode.cellDepth
-        state.cellPixels = terminal.reportedCellPixels ?? report?.cellPixels ?? .standard
-        if state.graphics == .kitty, environment["TMUX"] != nil, !Self.tmuxPassesThrough() {
-            state.show("tmux drops kitty graphics: set -g allow-passthrough on (t changes the mode)")
-        } else if graphics == .auto, state.graphics.isPixels {
-            state.show("pictures in \(state.graphics.title)" + (report?.name.map { " (\($0))" } ?? "") + "; t changes")
+        settings.availableGraphics = pixelModes + Graphics.symbolModes
+        settings.colorDepth = terminal.colorMode.cellDepth
+        settings.cellPixels = terminal.reportedCellPixels ?? report?.cellPixels ?? .standard
+        if settings.graphics == .kitty, environment["TMUX"] != nil, !Self.tmuxPassesThrough() {
+            settings.notice = "tmux drops kitty graphics: set -g allow-passthrough on (t changes the mode)"
+        } else if graphics == .auto, settings.graphics.isPixels {
+            settings.notice = "pictures in \(settings.graphics.title)" + (report?.name.map { " (\($0))" } ?? "") + "; t changes"
         }
-        terminal.setImageMode(state.graphics.pixelProtocol, cellPixels: state.cellPixels, colorRegisters: report?.colorRegisters)
+        terminal.setImageMode(settings.graphics.pixelProtocol, cellPixels: settings.cellPixels, colorRegisters: report?.colorRegisters)
     }
 }
 

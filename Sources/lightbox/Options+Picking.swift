@@ -6,18 +6,25 @@ import Glibc
 #endif
 
 extension Options {
-    /// The state a session starts from: an empty library still being scanned, with everything
-    /// the options and the settings file ask for.
-    func makeState(width: Int, height: Int) throws -> GalleryState {
-        var state = GalleryState(library: Library(arrangement: arrangement), spec: spec, width: width, height: height,
-                                 cacheBudget: cacheBytes, isScanning: true)
-        state.showsFooters = showsFooters
-        state.graphics = graphics.graphics ?? .half  // auto is settled by the session
-        state.scanProblems += configurationProblems
-        state.setLayoutMode(layoutMode)
-        state.keyTable = keyTable
-        try configurePicking(&state)
-        return state
+    /// What the options and the settings file ask of the state (the picture mode as asked: the
+    /// interactive session settles `auto` with the terminal's answers).
+    func settings() throws -> GalleryState.Settings {
+        var settings = GalleryState.Settings()
+        settings.showsFooters = showsFooters
+        settings.graphics = graphics.graphics ?? .half
+        settings.layoutMode = layoutMode
+        settings.keyTable = keyTable
+        settings.allowsMarks = allowsMarks
+        settings.markLimit = markLimit
+        settings.pendingMarks = try marksToResume()
+        return settings
+    }
+
+    /// The state a session starts from: an empty library still being scanned, with `settings`
+    /// and the settings file's problems to show.
+    func makeState(width: Int, height: Int, settings: GalleryState.Settings) -> GalleryState {
+        GalleryState(library: Library(arrangement: arrangement), spec: spec, width: width, height: height,
+                     cacheBudget: cacheBytes, scanProblems: configurationProblems, isScanning: true, settings: settings)
     }
 
     /// What the scan reads: the paths given, or the list on standard input.
@@ -30,18 +37,16 @@ extension Options {
         readsStandardInput ? "the list on standard input" : paths.map(\.description).joined(separator: " ")
     }
 
-    /// Sets the state's marking rules and the paths to pre-mark (`--mark-from`, whose records end
-    /// in NUL when the file holds one, else in newlines).
-    func configurePicking(_ state: inout GalleryState) throws {
-        state.allowsMarks = allowsMarks
-        state.markLimit = markLimit
-        guard let markFrom else { return }
+    /// The paths to pre-mark (`--mark-from`), whose records end in NUL when the file holds one,
+    /// else in newlines.
+    func marksToResume() throws -> PathSet {
+        guard let markFrom else { return PathSet() }
         switch FileReader.read(markFrom, limit: PathSet.byteLimit) {
         case .success(let bytes):
             let separator: UInt8 = bytes.contains(0) ? 0 : 10
-            state.pendingMarks = PathSet(records: bytes, separator: separator)
+            return PathSet(records: bytes, separator: separator)
         case .failure(let failure) where failure.message == "empty file":
-            return
+            return PathSet()
         case .failure(let failure):
             throw UsageError(description: "--mark-from \(markFrom): \(failure.message)")
         }

@@ -12,12 +12,13 @@ enum SnapshotSession {
     /// order, an item lies beyond the screen (so nothing more can land in view).
     static func run(scan: BackgroundScan, first: BackgroundScan.Progress, options: Options, decoder pipeline: Decoder,
                     size: (width: Int, height: Int)) -> Int32 {
-        var state: GalleryState
-        do { state = try options.makeState(width: size.width, height: size.height) } catch {
+        var settings: GalleryState.Settings
+        do { settings = try options.settings() } catch {
             Output.error("\(error)")
             return 2
         }
-        state.prefetches = false
+        settings.prefetches = false
+        var state = options.makeState(width: size.width, height: size.height, settings: settings)
         var effects = state.apply(.scanned(first.batches, isFinished: first.isFinished))
         // (In masonry a new item can fill a short column on screen, so there the scan must end.)
         let appendsBelow = options.arrangement.keepsScanOrder && options.layoutMode == .grid

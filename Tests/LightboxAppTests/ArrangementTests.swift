@@ -125,9 +125,8 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
 }
 
 @Test func footersAddALineToEverySection() {
-    var state = GalleryState(library: library([7, 2]), spec: threeColumns, width: 40, height: 20)
-    let without = state.layout.contentHeight
-    state.showsFooters = true
+    let without = GalleryState(library: library([7, 2]), spec: threeColumns, width: 40, height: 20).layout.contentHeight
+    let state = GalleryState(library: library([7, 2]), spec: threeColumns, width: 40, height: 20, settings: settings { $0.showsFooters = true })
     #expect(state.layout.contentHeight == without + 2)
 }
 

@@ -1,6 +1,7 @@
 import Testing
 import LightboxApp
 import LightboxLayout
+import LightboxTerminal
 import LightboxThumbnails
 
 func loads(_ effects: [Effect]) -> [DecodeRequest]? {
@@ -83,4 +84,24 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
         _ = state.initialEffects()
         #expect(state.isTooSmall && state.isVisibleComplete, "\(width)x\(height)")
     }
+}
+
+@Test func aCellSizeChangeIsAnActionAndTheBoxesFollowIt() {
+    var state = GalleryState(library: library([6]), spec: threeColumns, width: 40, height: 30,
+                             settings: settings { $0.graphics = .sixel; $0.cellPixels = CellPixelSize(width: 10, height: 20) })
+    _ = state.initialEffects()
+    let before = state.demand.map(\.box)
+    let effects = state.apply(.cellSizeChanged(CellPixelSize(width: 20, height: 40)))
+    #expect(state.cellPixels == CellPixelSize(width: 20, height: 40))
+    #expect(state.demand.map(\.box) == before.map { PixelSize(width: $0.width * 2, height: $0.height * 2) })
+    #expect(effects == [.load(state.demand)])
+    #expect(state.apply(.cellSizeChanged(CellPixelSize(width: 20, height: 40))).isEmpty, "unchanged: nothing to do")
+}
+
+@Test func aNoticeShowsWithoutClosingTheHelpOrCountingAsAKey() {
+    var state = GalleryState(library: library([6]), spec: threeColumns, width: 40, height: 30)
+    state.apply([.toggleHelp, .notice("the command exited with status 3")])
+    #expect(state.isShowingHelp && state.message == "the command exited with status 3")
+    state.apply(.toggleHelp)
+    #expect(state.message == nil)
 }

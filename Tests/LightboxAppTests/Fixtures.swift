@@ -12,6 +12,13 @@ func library(_ counts: [Int]) -> Library {
     return Library(folders: folders)
 }
 
+/// Settings with `change` made to the defaults.
+func settings(_ change: (inout GalleryState.Settings) -> Void) -> GalleryState.Settings {
+    var settings = GalleryState.Settings()
+    change(&settings)
+    return settings
+}
+
 /// Three fixed columns of 10 cells: easy to reason about.
 let threeColumns = GridSpec(columns: Array(repeating: GridItem(.fixed(10)), count: 3))
 

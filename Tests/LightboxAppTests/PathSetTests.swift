@@ -30,9 +30,11 @@ import LightboxThumbnails
 }
 
 @Test func pendingMarksBeyondTheLimitStayPending() {
-    var state = GalleryState(library: Library(arrangement: Arrangement()), spec: threeColumns, width: 40, height: 30, isScanning: true)
-    state.markLimit = 1
-    state.pendingMarks = PathSet(records: Array("photos/s0/IMG_1.jpg\nphotos/s0/IMG_2.jpg".utf8), separator: 10)
+    var state = GalleryState(library: Library(arrangement: Arrangement()), spec: threeColumns, width: 40, height: 30, isScanning: true,
+                             settings: settings {
+                                 $0.markLimit = 1
+                                 $0.pendingMarks = PathSet(records: Array("photos/s0/IMG_1.jpg\nphotos/s0/IMG_2.jpg".utf8), separator: 10)
+                             })
     let files = (1...2).map { ImageFile(path: ImagePath("photos/s0/IMG_\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg) }
     state.apply(.scanned([Scanner.Batch(folder: ImagePath("photos/s0"), files: files, problems: [])], isFinished: true))
     #expect(state.markedCount == 1)

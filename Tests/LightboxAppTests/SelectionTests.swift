@@ -86,8 +86,7 @@ import LightboxThumbnails
 }
 
 @Test func aMarkLimitRefusesMoreAndNoMultiRefusesAll() {
-    var state = GalleryState(library: library([10]), spec: threeColumns, width: 40, height: 20)
-    state.markLimit = 2
+    var state = GalleryState(library: library([10]), spec: threeColumns, width: 40, height: 20, settings: settings { $0.markLimit = 2 })
     state.apply([.toggleMarkAndAdvance, .toggleMarkAndAdvance, .toggleMarkAndAdvance])
     #expect(state.marks.count == 2 && state.message == "at most 2 may be marked (--multi=2)")
     state.apply(.markAll)
@@ -95,15 +94,15 @@ import LightboxThumbnails
     let version = state.marksVersion
     state.apply(.clearMarks)
     #expect(state.marks.count == 0 && state.marksVersion == version + 1)
-    state.allowsMarks = false
+    state = GalleryState(library: library([10]), spec: threeColumns, width: 40, height: 20, settings: settings { $0.allowsMarks = false })
     state.apply([.move(.right), .toggleMark])
     #expect(state.marks.count == 0 && state.message?.contains("--no-multi") == true)
     #expect(state.apply(.accept) == [.accept([state.library[state.cursor].path])])
 }
 
 @Test func pathsToPreMarkAreMarkedAsTheScanFindsThem() {
-    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
-    state.pendingMarks = PathSet([ImagePath("f/IMG_3.jpg"), ImagePath("f/IMG_7.jpg"), ImagePath("elsewhere.jpg")])
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true,
+                             settings: settings { $0.pendingMarks = PathSet([ImagePath("f/IMG_3.jpg"), ImagePath("f/IMG_7.jpg"), ImagePath("elsewhere.jpg")]) })
     let files = (0..<10).map { ImageFile(path: ImagePath("f/IMG_\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg) }
     state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: Array(files[0..<5]))], isFinished: false))
     #expect(state.marks.sorted == [3])

@@ -16,8 +16,8 @@ import LightboxThumbnails
 }
 
 @Test func bindingsRunCommandsAndTheKeyHandlerTakesTheNextKey() {
-    var state = GalleryState(library: library([5]), spec: threeColumns, width: 40, height: 20)
-    state.keyTable = KeyTable.standard.adding([KeyBinding([.character("x")], .exec("echo {}"), "run: echo {}")])
+    var state = GalleryState(library: library([5]), spec: threeColumns, width: 40, height: 20,
+                             settings: settings { $0.keyTable = KeyTable.standard.adding([KeyBinding([.character("x")], .exec("echo {}"), "run: echo {}")]) })
     #expect(state.keyTable.action(for: .character("x")) == .exec("echo {}"))
     #expect(state.keyTable.bindings.filter { $0.keys.contains(.character("x")) }.count == 1)
     state.apply(.toggleMark)

@@ -17,8 +17,15 @@ func library(_ counts: [Int], name: (Int, Int) -> String = { _, i in "IMG_\(i + 
 let spec = GridSpec(columns: [GridItem(.adaptive(minimum: 12, maximum: 16))])
 
 /// A state with every visible thumbnail decoded as one flat colour, except item 2 which failed.
-func decodedState(_ counts: [Int], width: Int, height: Int, actions: [Action] = []) -> GalleryState {
-    var state = GalleryState(library: library(counts), spec: spec, width: width, height: height)
+/// Settings with `change` made to the defaults.
+func settings(_ change: (inout GalleryState.Settings) -> Void) -> GalleryState.Settings {
+    var settings = GalleryState.Settings()
+    change(&settings)
+    return settings
+}
+
+func decodedState(_ counts: [Int], width: Int, height: Int, settings: GalleryState.Settings = .init(), actions: [Action] = []) -> GalleryState {
+    var state = GalleryState(library: library(counts), spec: spec, width: width, height: height, settings: settings)
     _ = state.initialEffects()
     for action in actions { _ = state.apply(action) }
     for request in state.demand {
@@ -261,8 +268,7 @@ func randomActionsKeepTheStateSane(seed: Int) {
 }
 
 @Test func collapsedSectionsAndPinnedFootersDraw() {
-    var state = decodedState([3, 30, 4], width: 60, height: 24)
-    state.showsFooters = true
+    var state = decodedState([3, 30, 4], width: 60, height: 24, settings: settings { $0.showsFooters = true })
     _ = state.apply(.move(.nextSection))
     _ = state.apply(.toggleSection)
     _ = state.apply(.move(.right))
@@ -360,8 +366,7 @@ func decodeDemand(_ state: inout GalleryState) {
 }
 
 @Test func thePreviewUsesTheSymbolSetWhenNotZoomed() {
-    var state = GalleryState(library: library([2]), spec: spec, width: 40, height: 12)
-    state.graphics = .braille
+    var state = GalleryState(library: library([2]), spec: spec, width: 40, height: 12, settings: settings { $0.graphics = .braille })
     _ = state.apply(.openPreview)
     #expect(state.demand.first?.symbols == .braille)
     let request = state.demand[0]

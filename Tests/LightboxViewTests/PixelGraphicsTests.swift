@@ -9,9 +9,8 @@ import LightboxView
 /// A state in `graphics` with every wanted thumbnail decoded as a flat colour of its own.
 func pixelState(_ graphics: Graphics, counts: [Int] = [6, 6], width: Int = 60, height: Int = 20, cacheBudget: Int = 128 << 20,
                 actions: [Action] = []) -> (GalleryState, [Effect]) {
-    var state = GalleryState(library: library(counts), spec: spec, width: width, height: height, cacheBudget: cacheBudget)
-    state.graphics = graphics
-    state.cellPixels = CellPixelSize(width: 4, height: 8)
+    var state = GalleryState(library: library(counts), spec: spec, width: width, height: height, cacheBudget: cacheBudget,
+                             settings: settings { $0.graphics = graphics; $0.cellPixels = CellPixelSize(width: 4, height: 8) })
     var effects = state.initialEffects()
     for action in actions { effects += state.apply(action) }
     decodeAll(&state, into: &effects)
@@ -187,8 +186,7 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
 }
 
 @Test func inA256ColourTerminalHalfBlocksAreDitheredCells() {
-    var state = GalleryState(library: library([4]), spec: spec, width: 40, height: 14)
-    state.colorDepth = .indexed256
+    var state = GalleryState(library: library([4]), spec: spec, width: 40, height: 14, settings: settings { $0.colorDepth = .indexed256 })
     _ = state.initialEffects()
     #expect(state.demand.allSatisfy { $0.wantsCells && $0.depth == .indexed256 && $0.symbols == .half })
     let request = state.demand[0]
@@ -214,8 +212,7 @@ func discPixels(width: Int, height: Int) -> [UInt8] {
 
 @Test(arguments: Graphics.symbolModes)
 func symbolModeSnapshots(_ graphics: Graphics) {
-    var state = GalleryState(library: library([3]), spec: spec, width: 52, height: 12)
-    state.graphics = graphics
+    var state = GalleryState(library: library([3]), spec: spec, width: 52, height: 12, settings: settings { $0.graphics = graphics })
     _ = state.initialEffects()
     for request in state.demand {
         // What the provider does: the pixels, and for a symbol set the cells chafa renders from them.
@@ -247,9 +244,8 @@ func symbolModeSnapshots(_ graphics: Graphics) {
 }
 
 @Test func aZoomedPreviewInPixelsIsACropOfThePictureDecodedAtTheZoom() {
-    var state = GalleryState(library: library([2]), spec: spec, width: 40, height: 12)
-    state.graphics = .kitty
-    state.cellPixels = CellPixelSize(width: 4, height: 8)
+    var state = GalleryState(library: library([2]), spec: spec, width: 40, height: 12,
+                             settings: settings { $0.graphics = .kitty; $0.cellPixels = CellPixelSize(width: 4, height: 8) })
     _ = state.apply(.openPreview)
     #expect(state.demand.first?.box == PixelSize(width: 160, height: 88))
     _ = state.apply(.zoomIn)
@@ -289,9 +285,8 @@ func symbolModeSnapshots(_ graphics: Graphics) {
 @Test func hugeCellsAskForPicturesNoLargerThanTheDecoderMakes() {
     // A terminal reporting 200x400-pixel cells: tiles of 16x8 cells would be 3200x3200 pixels and
     // more when zoomed; every request stays within PixelSize.maxSide, shape kept, and still shows.
-    var state = GalleryState(library: library([6]), spec: spec, width: 120, height: 40)
-    state.graphics = .kitty
-    state.cellPixels = CellPixelSize(width: 200, height: 400)
+    var state = GalleryState(library: library([6]), spec: spec, width: 120, height: 40,
+                             settings: settings { $0.graphics = .kitty; $0.cellPixels = CellPixelSize(width: 200, height: 400) })
     var effects = state.initialEffects()
     effects += state.apply(.zoomIn)
     effects += state.apply(.zoomIn)
