@@ -214,8 +214,8 @@ extension GalleryState {
             arrangement.isReversed.toggle()
             rearrange { $0.arrange(by: arrangement) }
             message = "sorted by \(arrangement.sort.rawValue)\(arrangement.isReversed ? ", reversed" : "")"
-        case .zoomIn: rescale(by: 4)
-        case .zoomOut: rescale(by: -4)
+        case .zoomIn: rescale(by: Self.zoomStep)
+        case .zoomOut: rescale(by: -Self.zoomStep)
         case .toggleHelp: isShowingHelp = true
         case .accept: return [.accept(acceptedPaths)]
         case .cancel: return [.cancel]

@@ -144,6 +144,8 @@ public struct GalleryState: Sendable {
 
     /// Cells left free on each side of the grid, so the cursor's side bars show beside edge tiles.
     public static let gridInset = 1
+    /// Cells `+` and `-` add to or take from each column's width.
+    public static let zoomStep = 4
     /// Most characters the filter holds: a query, not a document (each one costs a pass over the library).
     public static let filterLimit = 256
 

@@ -1,3 +1,4 @@
+import LightboxLayout
 import LightboxThumbnails
 
 /// One command-line option as data: the parser, `--help`, the man page and the shell
@@ -39,9 +40,9 @@ public enum OptionTable {
         ("Grid", [
             OptionSpec("columns", short: "c", value: "SPEC", "N equal columns, or a comma list of adaptive[:MIN[-MAX]], flexible[:MIN[-MAX]] and fixed:W, each optionally :leading, :center or :trailing (cells; default adaptive:16-24)"),
             OptionSpec("spacing", value: "ROW,COL", "blank lines between rows and cells between columns (default 1,2)"),
-            OptionSpec("layout", value: "MODE", choices: ["grid", "masonry", "strip"], "grid (default), masonry (tiles at their pictures' shapes) or strip (rows scrolling sideways)"),
-            OptionSpec("sections", value: "KIND", choices: ["folder", "date", "month", "year", "none"], "one section per folder (default), day taken, month, year, or none"),
-            OptionSpec("sort", value: "KEY", choices: ["name", "date", "mtime", "size"], "name (default: by path, naturally), date (taken, else modified), mtime or size"),
+            OptionSpec("layout", value: "MODE", choices: LayoutMode.allCases.map(\.rawValue), "grid (default), masonry (tiles at their pictures' shapes) or strip (rows scrolling sideways)"),
+            OptionSpec("sections", value: "KIND", choices: Arrangement.Sections.allCases.map(\.rawValue), "one section per folder (default), day taken, month, year, or none"),
+            OptionSpec("sort", value: "KEY", choices: Arrangement.Sort.allCases.map(\.rawValue), "name (default: by path, naturally), date (taken, else modified), mtime or size"),
             OptionSpec("reverse", short: "r", "reverse the order of sections and items"),
             OptionSpec("footers", "end each section with a line of counts, pinned to the bottom"),
         ]),

@@ -44,6 +44,8 @@ public struct Scanner: Sendable {
 
     /// The most images a batch holds; the first batches are smaller, so a first screen comes quickly.
     public var batchLimit = 8192
+    /// The size of the first batch; each later one is as large as all before it, up to `batchLimit`.
+    public static let firstBatchSize = 64
     /// The most folders a walk keeps open (besides the root), whatever the depth of the tree.
     public var openFolderLimit = 32
 
@@ -320,7 +322,7 @@ public struct Scanner: Sendable {
             startBatch(for: folder)
             batch!.files.append(file)
             // Small first batches bring the first screen early; later ones grow to the limit.
-            if batch!.files.count >= min(limit, max(64, emittedFiles)) { flush() }
+            if batch!.files.count >= min(limit, max(Scanner.firstBatchSize, emittedFiles)) { flush() }
         }
 
         /// Records a problem: listed while the sample has room, else counted. Problems alone

@@ -9,6 +9,20 @@ import LightboxView
 import Glibc
 #endif
 
+/// How often the run loop does each thing, in seconds.
+enum Pacing {
+    /// Results streaming in are painted at most this often (input is painted at once).
+    static let frameInterval = 16.0 / 1000
+    /// Metadata batches that re-sort the library come at most this often...
+    static let metadataInterval = 0.25
+    /// ...and scan batches that re-arrange it this often...
+    static let scanInterval = 0.1
+    /// ...or this many times as long as the last one took, so keys stay quick.
+    static let costFactor = 10.0
+    /// The longest wait for input when nothing else is due.
+    static let idleWait = 1.0
+}
+
 /// The interactive gallery: input and decode results become actions, the state's effects are
 /// carried out, and each change is painted.
 enum InteractiveSession {
@@ -119,10 +133,10 @@ enum InteractiveSession {
         var router = InputRouter()
         // Each batch of metadata may re-sort or re-lay the whole library: batches come at most
         // every quarter second, or ten times as long as the last one took, so keys stay quick.
-        var metadataInterval = 0.25
+        var metadataInterval = Pacing.metadataInterval
         var lastScanTake = Date.distantPast
-        var scanInterval = 0.1
-        let frameInterval = 16.0 / 1000
+        var scanInterval = Pacing.scanInterval
+        let frameInterval = Pacing.frameInterval
         var lastPaint = Date.distantPast
         var dirty = false
         var pendingFilterText = ""
@@ -133,7 +147,7 @@ enum InteractiveSession {
             return perform(state.apply(.filterInput(pendingFilterText)))
         }
         while true {
-            var timeout: Int32 = dirty ? Int32(max(0, (frameInterval - Date().timeIntervalSince(lastPaint)) * 1000)) : 1000
+            var timeout: Int32 = dirty ? Int32(max(0, (frameInterval - Date().timeIntervalSince(lastPaint)) * 1000)) : Int32(Pacing.idleWait * 1000)
             // Metadata: when dates decide the order, each batch re-sorts, so it is taken at most
             // four times a second; otherwise (for the info panel) at once.
             let metadataWait = state.needsAllMetadata ? metadataInterval - Date().timeIntervalSince(lastMetadata) : 0
@@ -205,7 +219,7 @@ enum InteractiveSession {
                     dirty = true
                 }
                 lastScanTake = Date()
-                scanInterval = max(0.1, 10 * lastScanTake.timeIntervalSince(start))
+                scanInterval = max(Pacing.scanInterval, Pacing.costFactor * lastScanTake.timeIntervalSince(start))
                 if !state.isScanning {
                     fds[3].fd = -1  // poll ignores it from now on
                     if state.library.totalCount == 0 { return finish(.nothingFound(state.scanProblems, unlisted: state.unlistedScanProblems)) }
@@ -215,7 +229,7 @@ enum InteractiveSession {
                 let start = Date()
                 loads += state.apply(.metadataRead(reader.take()))
                 lastMetadata = Date()
-                metadataInterval = max(0.25, 10 * lastMetadata.timeIntervalSince(start))
+                metadataInterval = max(Pacing.metadataInterval, Pacing.costFactor * lastMetadata.timeIntervalSince(start))
                 dirty = true
             }
             if let outcome = perform(loads.coalesced) { return outcome }
