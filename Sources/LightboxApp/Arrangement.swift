@@ -25,6 +25,9 @@ public struct Arrangement: Hashable, Sendable {
         self.isReversed = isReversed
     }
 
+    /// Whether dates taken decide the order or the sections (and so must all be read).
+    public var datesDecideOrder: Bool { sort == .date || [.date, .month, .year].contains(sections) }
+
     /// Whether the scan's order is the display order, so new items only ever append.
     public var keepsScanOrder: Bool { sections == .folder && sort == .name && !isReversed }
 }

@@ -335,9 +335,7 @@ extension GalleryState {
     mutating func resize(width: Int, height: Int) {
         screenWidth = max(1, width)
         screenHeight = max(1, height)
-        layout = makeLayout()
-        stickyColumn = nil
-        scrollCursorIntoView()
+        relayout()
     }
 
     /// Scales every column's width by `delta` cells (fixed, adaptive and bounded flexible ones), or
@@ -369,9 +367,7 @@ extension GalleryState {
             columns.append(last)
         }
         spec = GridSpec(columns: columns, rowSpacing: spec.rowSpacing, columnSpacing: spec.columnSpacing)
-        layout = makeLayout()
-        stickyColumn = nil
-        scrollCursorIntoView()
+        relayout()
     }
 
     /// What is at a screen cell: a tile, or a section's header.

@@ -7,7 +7,7 @@ extension GalleryState {
     public var symbols: SymbolSet { graphics.symbols ?? .half }
 
     /// Whether thumbnails need cells rendered by the provider (not just pixels).
-    var wantsCells: Bool { !graphics.isPixels && (symbols != .half || colorDepth != .trueColor) }
+    var wantsCells: Bool { !graphics.isPixels && SymbolCells.areNeeded(symbols: symbols, depth: colorDepth) }
 
     /// The pixels a cell's worth of picture is decoded at: the terminal's cell in a pixel mode,
     /// what chafa renders a cell from for cells, else half blocks (one by two).

@@ -3,10 +3,7 @@ import LightboxThumbnails
 
 extension GalleryState {
     /// Whether the order or the sections depend on dates taken.
-    var needsDatesTaken: Bool {
-        let arrangement = library.arrangement
-        return arrangement.sort == .date || [.date, .month, .year].contains(arrangement.sections)
-    }
+    var needsDatesTaken: Bool { library.arrangement.datesDecideOrder }
 
     /// Whether what the scan finds lands after everything shown without re-laying the library:
     /// scan order, and not masonry (whose columns take new tiles anywhere along the bottom).

@@ -12,7 +12,7 @@ extension Library {
         entries.reserveCapacity(count)
         for id in 0..<totalCount {
             if !filter.isEmpty && !FuzzyMatch.matches(filter, filesByID[id].path.lastComponent) { continue }
-            let date = arrangement.sort == .date || arrangement.sections != .folder && arrangement.sections != .none ? dateForSorting(id) : 0
+            let date = arrangement.datesDecideOrder ? dateForSorting(id) : 0
             let section: Int64
             switch arrangement.sections {
             case .folder: section = Int64(folderIndex(of: id))

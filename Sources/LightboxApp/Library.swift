@@ -100,7 +100,7 @@ public struct Library: Sendable {
     /// - Complexity: O(*k*), plus O(*n* log *n*) when dates decide the order.
     public mutating func setDatesTaken(_ dates: [(id: Int, seconds: Int64?)]) {
         for (id, seconds) in dates where id < datesTaken.count { datesTaken[id] = seconds }
-        if arrangement.sort == .date || arrangement.sections != .folder && arrangement.sections != .none { arrange() }
+        if arrangement.datesDecideOrder { arrange() }
     }
 
     func folderIndex(of id: Int) -> Int { Int(folderOfID[id]) }

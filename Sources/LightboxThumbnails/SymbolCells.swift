@@ -47,6 +47,10 @@ public struct SymbolCells: Hashable, Sendable {
     /// sextants, and to dither (from one pixel by two it dithers noise).
     public static let pixelsPerCell = PixelSize(width: 4, height: 8)
 
+    /// Whether pictures in `symbols` at `depth` need cells rendered by chafa: all but half blocks
+    /// in true colour, which the view draws from the pixels itself.
+    public static func areNeeded(symbols: SymbolSet, depth: ColorDepth) -> Bool { symbols != .half || depth != .trueColor }
+
     /// The cells a request's box holds, for a box of `pixelsPerCell` a cell.
     public static func cells(inBox box: PixelSize) -> (columns: Int, rows: Int) {
         (max(1, box.width / pixelsPerCell.width), max(1, box.height / pixelsPerCell.height))

@@ -20,7 +20,7 @@ public struct DecodeRequest: Hashable, Sendable {
     }
 
     /// Whether the provider renders cells for this request.
-    public var wantsCells: Bool { symbols != .half || depth != .trueColor }
+    public var wantsCells: Bool { SymbolCells.areNeeded(symbols: symbols, depth: depth) }
 
     public var key: ThumbnailKey { ThumbnailKey(file: file, box: box) }
 }

@@ -29,20 +29,8 @@ extension GalleryView {
             let viewWidth = frame.width, viewHeight = height * 2
             let originX = drawn.width <= viewWidth ? -(viewWidth - drawn.width) / 2 : preview.panX
             let originY = drawn.height <= viewHeight ? -(viewHeight - drawn.height) / 2 : preview.panY
-            func color(_ px: Int, _ py: Int) -> TerminalColor {
-                let vx = originX + px, vy = originY + py
-                guard vx >= 0, vx < drawn.width, vy >= 0, vy < drawn.height else { return Palette.letterboxColor }
-                let (r, g, b) = image.pixel(x: vx * image.width / drawn.width, y: vy * image.height / drawn.height)
-                return .rgb(r, g, b)
-            }
-            for row in 0..<height {
-                for column in 0..<frame.width {
-                    let upper = color(column, row * 2), lower = color(column, row * 2 + 1)
-                    frame[column, row] = upper == lower
-                        ? Cell(" ", style: CellStyle(background: lower))
-                        : Cell("▀", style: CellStyle(foreground: upper, background: lower))
-                }
-            }
+            drawHalfBlocks(image, drawn: drawn, originX: originX, originY: originY, x: 0, y: 0, width: frame.width, height: height,
+                           into: &frame, clipHeight: height)
         } else {
             drawPlaceholder(x: 0, y: 0, width: frame.width, height: height, into: &frame, clipHeight: height)
         }

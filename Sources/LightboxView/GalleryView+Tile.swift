@@ -90,10 +90,19 @@ extension GalleryView {
             : (max(1, image.width * boxHeight / image.height), boxHeight)
         let left = alignment.offset(of: drawnWidth, in: boxWidth)
         let top = (boxHeight - drawnHeight) / 2
+        drawHalfBlocks(image, drawn: PixelSize(width: drawnWidth, height: drawnHeight), originX: -left, originY: -top,
+                       x: x, y: y, width: width, height: height, into: &frame, clipHeight: clipHeight)
+    }
+
+    /// `image` scaled (nearest pixel) to `drawn`, in upper half blocks (two pixels a cell) over
+    /// the box of `width` x `height` cells at (x, y), the drawn picture's pixel (originX, originY)
+    /// at the box's top-left: where the box shows no picture, letterbox.
+    static func drawHalfBlocks(_ image: Thumbnail, drawn: PixelSize, originX: Int, originY: Int, x: Int, y: Int, width: Int, height: Int,
+                               into frame: inout Frame, clipHeight: Int) {
         func color(_ px: Int, _ py: Int) -> TerminalColor {
-            let dx = px - left, dy = py - top
-            guard dx >= 0, dx < drawnWidth, dy >= 0, dy < drawnHeight else { return Palette.letterboxColor }
-            let (r, g, b) = image.pixel(x: dx * image.width / drawnWidth, y: dy * image.height / drawnHeight)
+            let dx = originX + px, dy = originY + py
+            guard dx >= 0, dx < drawn.width, dy >= 0, dy < drawn.height else { return Palette.letterboxColor }
+            let (r, g, b) = image.pixel(x: dx * image.width / drawn.width, y: dy * image.height / drawn.height)
             return .rgb(r, g, b)
         }
         for row in 0..<height where y + row >= 0 && y + row < clipHeight {
