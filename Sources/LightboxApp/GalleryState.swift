@@ -159,7 +159,7 @@ public struct GalleryState: Sendable {
     func makeLayout() -> any TileLayout {
         let collapsed = collapsedTitles.isEmpty ? [] : Set(library.sections.indices.filter { collapsedTitles.contains(library.sections[$0].title) })
         let width = max(1, gridAreaWidth - 2 * Self.gridInset)
-        let metrics = GridLayout.Metrics(footerHeight: showsFooters ? 1 : 0)
+        let metrics = TileMetrics(footerHeight: showsFooters ? 1 : 0)
         switch layoutMode {
         case .grid:
             return GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: width, metrics: metrics, collapsed: collapsed)

@@ -6,29 +6,9 @@
 /// numbered globally in reading order. Building is O(*s*) in the number of sections; queries
 /// are O(log *s*).
 public struct GridLayout: Sendable {
-    /// Fixed heights of the non-tile parts.
-    public struct Metrics: Hashable, Sendable {
-        public var headerHeight: Int
-        public var labelHeight: Int
-        public var sectionSpacing: Int
-        /// Lines of each section's footer: 0 (none) or 1.
-        public var footerHeight: Int
-        /// Box height over box width in pixels, as a percentage (a half-block cell is two square pixels).
-        public var boxAspectPercent: Int
-
-        public init(headerHeight: Int = 1, labelHeight: Int = 1, sectionSpacing: Int = 1, boxAspectPercent: Int = 75,
-                    footerHeight: Int = 0) {
-            self.headerHeight = headerHeight
-            self.footerHeight = footerHeight
-            self.labelHeight = labelHeight
-            self.sectionSpacing = sectionSpacing
-            self.boxAspectPercent = boxAspectPercent
-        }
-    }
-
     public let width: Int
     public let columns: [Column]
-    public let metrics: Metrics
+    public let metrics: TileMetrics
     public let rowSpacing: Int
     /// Height of the picture box of every tile, in cells.
     public let boxHeight: Int
@@ -43,7 +23,7 @@ public struct GridLayout: Sendable {
     /// `sectionTops[s]` is the content offset of section `s`'s header; one extra entry holds the end.
     let sectionTops: [Int]
 
-    public init(sectionCounts: [Int], spec: GridSpec, width: Int, metrics: Metrics = Metrics(), collapsed: Set<Int> = []) {
+    public init(sectionCounts: [Int], spec: GridSpec, width: Int, metrics: TileMetrics = TileMetrics(), collapsed: Set<Int> = []) {
         self.width = max(1, width)
         self.metrics = metrics
         self.sectionCounts = sectionCounts.map { max(0, $0) }

@@ -7,7 +7,7 @@
 public struct MasonryLayout: TileLayout {
     public let width: Int
     public let columns: [Column]
-    public let metrics: GridLayout.Metrics
+    public let metrics: TileMetrics
     public let collapsed: [Bool]
     public let sectionCounts: [Int]
     public let tileHeight: Int
@@ -27,7 +27,7 @@ public struct MasonryLayout: TileLayout {
 
     /// `aspects[i]` is item `i`'s picture height over width in thousandths (0 when unknown).
     public init(sectionCounts: [Int], aspects: [Int], spec: GridSpec, width: Int,
-                metrics: GridLayout.Metrics = GridLayout.Metrics(), collapsed: Set<Int> = []) {
+                metrics: TileMetrics = TileMetrics(), collapsed: Set<Int> = []) {
         self.width = max(1, width)
         self.metrics = metrics
         self.sectionCounts = sectionCounts.map { max(0, $0) }

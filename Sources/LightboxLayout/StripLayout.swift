@@ -8,7 +8,7 @@ public struct StripLayout: TileLayout {
     public let width: Int
     /// One column: the tile width, from the spec's widest resolved column.
     public let columns: [Column]
-    public let metrics: GridLayout.Metrics
+    public let metrics: TileMetrics
     public let collapsed: [Bool]
     public let sectionCounts: [Int]
     public let rowCount: Int
@@ -27,7 +27,7 @@ public struct StripLayout: TileLayout {
 
     /// A strip for a viewport `width` cells wide and `height` lines tall.
     public init(sectionCounts: [Int], spec: GridSpec, width: Int, height: Int,
-                metrics: GridLayout.Metrics = GridLayout.Metrics(), collapsed: Set<Int> = []) {
+                metrics: TileMetrics = TileMetrics(), collapsed: Set<Int> = []) {
         self.width = max(1, width)
         self.metrics = metrics
         self.sectionCounts = sectionCounts.map { max(0, $0) }

@@ -6,6 +6,27 @@ public enum ScrollAxis: Hashable, Sendable {
     case horizontal
 }
 
+/// Fixed heights of the non-tile parts of every layout: headers, labels, section spacing,
+/// footers, and the boxes' shape.
+public struct TileMetrics: Hashable, Sendable {
+    public var headerHeight: Int
+    public var labelHeight: Int
+    public var sectionSpacing: Int
+    /// Lines of each section's footer: 0 (none) or 1.
+    public var footerHeight: Int
+    /// Box height over box width in pixels, as a percentage (a half-block cell is two square pixels).
+    public var boxAspectPercent: Int
+
+    public init(headerHeight: Int = 1, labelHeight: Int = 1, sectionSpacing: Int = 1, boxAspectPercent: Int = 75,
+                footerHeight: Int = 0) {
+        self.headerHeight = headerHeight
+        self.footerHeight = footerHeight
+        self.labelHeight = labelHeight
+        self.sectionSpacing = sectionSpacing
+        self.boxAspectPercent = boxAspectPercent
+    }
+}
+
 /// What the app and the view ask of a layout, whichever it is: where tiles, headers and footers
 /// are, what is visible, what is under a cell, and where the cursor goes. Items are numbered
 /// globally in reading order; sections are contiguous ranges of them.
@@ -22,7 +43,7 @@ public protocol TileLayout: Sendable {
     func headerFrame(ofSection s: Int) -> Rect
     var width: Int { get }
     var columns: [Column] { get }
-    var metrics: GridLayout.Metrics { get }
+    var metrics: TileMetrics { get }
     /// Whether each section is collapsed to its header.
     var collapsed: [Bool] { get }
     var itemCount: Int { get }

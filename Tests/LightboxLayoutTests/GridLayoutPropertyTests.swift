@@ -129,7 +129,7 @@ func pinnedHeaderIsTheLastHeaderAtOrAboveTheTop(specIndex: Int) {
 
 @Test(arguments: specs.indices)
 func collapsedSectionsAndFootersKeepEveryShownItemPlacedOnceWithoutOverlap(specIndex: Int) {
-    let metrics = GridLayout.Metrics(footerHeight: 1)
+    let metrics = TileMetrics(footerHeight: 1)
     for width in stride(from: 1, through: 300, by: 7) {
         for collapsed in [Set<Int>(), [0], [3, 5], Set(sectionCounts.indices)] {
             let layout = GridLayout(sectionCounts: sectionCounts, spec: specs[specIndex], width: width, metrics: metrics, collapsed: collapsed)

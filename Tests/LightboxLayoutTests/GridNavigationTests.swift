@@ -73,7 +73,7 @@ let ragged = GridLayout(sectionCounts: [7, 2, 5], spec: GridSpec(columns: Array(
 }
 
 @Test func theFooterOfTheSectionRunningPastTheBottomIsPinnedThere() {
-    let layout = GridLayout(sectionCounts: [40, 40], spec: .flexible(count: 2), width: 40, metrics: GridLayout.Metrics(footerHeight: 1))
+    let layout = GridLayout(sectionCounts: [40, 40], spec: .flexible(count: 2), width: 40, metrics: TileMetrics(footerHeight: 1))
     // Mid-section: pinned on the last line.
     #expect(layout.pinnedFooter(atOffset: 10, height: 20)! == (0, 19))
     // Where the last section's own footer shows, nothing is pinned; above it, the next section's is.

@@ -41,7 +41,7 @@ func masonryPlacesEveryItemOnceWithoutOverlapAndBalancesColumns(specIndex: Int) 
     for width in stride(from: 10, through: 200, by: 13) {
         for collapsed in [Set<Int>(), [3]] {
             let layout = MasonryLayout(sectionCounts: sectionCounts, aspects: aspects(total), spec: specs[1], width: width,
-                                       metrics: GridLayout.Metrics(footerHeight: 1), collapsed: collapsed)
+                                       metrics: TileMetrics(footerHeight: 1), collapsed: collapsed)
             let shown = (0..<total).filter(layout.isShown)
             for offset in stride(from: 0, to: layout.contentHeight, by: 3) {
                 let range = layout.visibleItems(offset: offset, height: 10)
