@@ -18,20 +18,8 @@ let sectionCounts = [7, 1, 0, 13, 4, 25]
 func everyItemPlacedOnceWithoutOverlap(specIndex: Int) {
     for width in 1...300 {
         let layout = GridLayout(sectionCounts: sectionCounts, spec: specs[specIndex], width: width)
-        let frames = (0..<layout.itemCount).map { layout.frame(ofItem: $0) }
+        let frames = expectLayoutInvariants(layout, crossLength: width, "width \(width)")
         #expect(frames.count == sectionCounts.reduce(0, +))
-        for (i, a) in frames.enumerated() {
-            #expect(a.x >= 0 && a.maxX <= width, "item \(i) outside width \(width)")
-            #expect(a.y >= 0 && a.maxY <= layout.contentHeight)
-            for j in (i + 1)..<frames.count where a.intersects(frames[j]) {
-                Issue.record("items \(i) and \(j) overlap at width \(width)")
-            }
-        }
-        // Headers never overlap tiles.
-        for s in 0..<layout.sectionCount {
-            let header = Rect(x: 0, y: layout.headerTop(ofSection: s), width: width, height: 1)
-            #expect(!frames.contains { $0.intersects(header) }, "header \(s) covers a tile at width \(width)")
-        }
     }
 }
 
@@ -135,16 +123,9 @@ func collapsedSectionsAndFootersKeepEveryShownItemPlacedOnceWithoutOverlap(specI
             let layout = GridLayout(sectionCounts: sectionCounts, spec: specs[specIndex], width: width, metrics: metrics, collapsed: collapsed)
             let shown = (0..<layout.itemCount).filter(layout.isShown)
             #expect(shown.count == sectionCounts.enumerated().filter { !collapsed.contains($0.offset) }.reduce(0) { $0 + $1.element })
-            let frames = shown.map { layout.frame(ofItem: $0) }
-            for (i, a) in frames.enumerated() {
-                #expect(a.y >= 0 && a.maxY <= layout.contentHeight)
-                for j in (i + 1)..<frames.count where a.intersects(frames[j]) {
-                    Issue.record("items \(shown[i]) and \(shown[j]) overlap at width \(width), collapsed \(collapsed)")
-                }
-            }
+            let frames = expectLayoutInvariants(layout, crossLength: width, "width \(width), collapsed \(collapsed)")
             for s in 0..<layout.sectionCount {
                 let header = Rect(x: 0, y: layout.headerTop(ofSection: s), width: width, height: 1)
-                #expect(!frames.contains { $0.intersects(header) })
                 if !collapsed.contains(s) {
                     let footer = Rect(x: 0, y: layout.footerTop(ofSection: s), width: width, height: 1)
                     #expect(!frames.contains { $0.intersects(footer) } && !footer.intersects(header), "footer \(s) at width \(width)")

@@ -9,17 +9,9 @@ func masonryPlacesEveryItemOnceWithoutOverlapAndBalancesColumns(specIndex: Int) 
     let total = sectionCounts.reduce(0, +)
     for width in 1...300 {
         let layout = MasonryLayout(sectionCounts: sectionCounts, aspects: aspects(total), spec: specs[specIndex], width: width)
-        let frames = (0..<layout.itemCount).map { layout.frame(ofItem: $0) }
+        let frames = expectLayoutInvariants(layout, crossLength: width, "width \(width)")
         #expect(frames.count == total)
-        for (i, a) in frames.enumerated() {
-            #expect(a.x >= 0 && a.maxX <= width && a.y >= 0 && a.maxY <= layout.contentHeight)
-            for j in (i + 1)..<frames.count where a.intersects(frames[j]) {
-                Issue.record("items \(i) and \(j) overlap at width \(width)")
-            }
-        }
         for s in 0..<layout.sectionCount {
-            let header = Rect(x: 0, y: layout.headerTop(ofSection: s), width: width, height: 1)
-            #expect(!frames.contains { $0.intersects(header) })
             // Balanced: after placement the columns' bottoms differ by at most one tile's height.
             let range = layout.items(inSection: s)
             guard !range.isEmpty else { continue }

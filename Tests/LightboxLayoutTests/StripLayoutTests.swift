@@ -8,17 +8,8 @@ func stripPlacesEveryItemOnceWithoutOverlapAndAgreesWithBruteForce(specIndex: In
             for collapsed in [Set<Int>(), [3]] {
                 let layout = StripLayout(sectionCounts: sectionCounts, spec: specs[specIndex], width: width, height: height, collapsed: collapsed)
                 let shown = (0..<layout.itemCount).filter(layout.isShown)
-                let frames = shown.map { layout.frame(ofItem: $0) }
-                for (i, a) in frames.enumerated() {
-                    #expect(a.x >= 0 && a.maxX <= layout.contentHeight && a.y >= 0)
-                    #expect(a.maxY <= max(height, layout.tileHeight), "rows fit the height \(height)")
-                    for j in (i + 1)..<frames.count where a.intersects(frames[j]) {
-                        Issue.record("items \(shown[i]) and \(shown[j]) overlap at width \(width) height \(height)")
-                    }
-                }
-                for s in 0..<layout.sectionCount {
-                    #expect(!frames.contains { $0.intersects(layout.headerFrame(ofSection: s)) }, "header card \(s) covers a tile")
-                }
+                // Rows fit the height (or one tile, when not even one fits).
+                expectLayoutInvariants(layout, crossLength: max(height, layout.tileHeight), "width \(width) height \(height)")
                 // Queries against brute force at every seventh width (placement is checked at all).
                 for offset in stride(from: 0, to: width % 7 == 0 ? layout.contentHeight : 0, by: 7) {
                     let range = layout.visibleItems(offset: offset, height: 40)
