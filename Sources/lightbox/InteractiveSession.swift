@@ -82,45 +82,9 @@ enum InteractiveSession {
             }
             return outcome
         }
-        /// Leaves the screen for `body` (a command, a stop), then comes back at the terminal's size
-        /// and shows what `body` had to say (after the resize, which clears the status line).
-        func stepAside(_ body: () -> String?) -> Outcome? {
-            terminal.suspend()
-            let problem = body()
-            terminal.resume()
-            let size = terminal.size
-            let cell = terminal.reportedCellPixels.map { state.apply(.cellSizeChanged($0)) } ?? []
-            let outcome = perform((cell + state.apply(.resize(width: size.width, height: size.height))).coalesced)
-            if let problem { _ = state.apply(.notice(problem)) }
-            return outcome
-        }
-        func perform(_ effects: [Effect]) -> Outcome? {
-            for effect in effects {
-                switch effect {
-                case .load(let requests): provider.request(requests)
-                case .readMetadata(let requests, let isUrgent):
-                    if isUrgent { requests.forEach(reader.readFirst) } else { reader.enqueue(requests) }
-                case .accept(let paths): return finish(.accepted(paths))
-                case .cancel: return finish(.cancelled(exitCode: 130))
-                case .run(let command):
-                    if let outcome = stepAside({ CommandRunner.run([Array("/bin/sh".utf8), Array("-c".utf8), command]) }) { return outcome }
-                case .runKeyHandler(let key, let paths):
-                    guard let handler = CommandRunner.keyHandlerPath, handler.withCString({ access($0, X_OK) }) == 0 else {
-                        _ = state.apply(.notice("no key handler: make \(CommandRunner.keyHandlerPath?.description ?? "$XDG_CONFIG_HOME/lightbox/key-handler") executable"))
-                        continue
-                    }
-                    let separator: UInt8 = options.printsNul ? 0 : 10
-                    let input = paths.flatMap { $0.bytes + [separator] }
-                    if let outcome = stepAside({ CommandRunner.run([handler.bytes, Array(key.utf8)], input: input).map { "key handler: " + $0 } }) {
-                        return outcome
-                    }
-                case .suspend:
-                    if let outcome = stepAside({ Signals.stopSelf(); return nil }) { return outcome }
-                case .forgetImages(let ids): terminal.forgetImages(ids)
-                }
-            }
-            return nil
-        }
+        let runner = EffectRunner(terminal: terminal, provider: provider, reader: reader, printsNul: options.printsNul)
+        /// Carries out `effects`; the outcome, finished, when one of them ends the session.
+        func perform(_ effects: [Effect]) -> Outcome? { runner.perform(effects, on: &state).map(finish) }
         if let outcome = perform(state.apply(.scanned(first.batches, isFinished: first.isFinished))) { return outcome }
         paint()
 
