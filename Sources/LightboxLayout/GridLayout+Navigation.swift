@@ -21,10 +21,10 @@ extension GridLayout {
             guard index > 0 else { return 0 }
             // Into a collapsed section: onto its header (its first item).
             let s = section(ofItem: index - 1)
-            return collapsed[s] ? itemStarts[s] : index - 1
+            return collapsed[s] ? sections.starts[s] : index - 1
         case .right:
             let s = section(ofItem: index)
-            if collapsed[s] { return nonEmptySection(after: s).map { itemStarts[$0] } ?? index }
+            if collapsed[s] { return nonEmptySection(after: s).map { sections.starts[$0] } ?? index }
             return min(itemCount - 1, index + 1)
         case .down: return rowBelow(index, column: column) ?? index
         case .up: return rowAbove(index, column: column) ?? index

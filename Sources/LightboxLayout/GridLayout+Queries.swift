@@ -6,20 +6,13 @@ extension GridLayout {
         public var column: Int
     }
 
-    /// The section holding item `index`.
-    /// - Complexity: O(log *s*).
-    public func section(ofItem index: Int) -> Int {
-        precondition(index >= 0 && index < itemCount, "item \(index) out of range")
-        // The last section starting at or before `index` is the non-empty one holding it.
-        return upperBound(itemStarts, index) - 1
-    }
 
     /// Section, row and column of item `index`.
     /// - Complexity: O(log *s*).
     public func position(ofItem index: Int) -> Position {
         let s = section(ofItem: index)
         if collapsed[s] { return Position(section: s, row: 0, column: 0) }
-        let k = index - itemStarts[s]
+        let k = index - sections.starts[s]
         return Position(section: s, row: k / columnCount, column: k % columnCount)
     }
 
@@ -68,23 +61,23 @@ extension GridLayout {
         let first: Int
         let rowsTop0 = rowsTop(ofSection: top)
         if collapsed[top] {
-            first = itemStarts[top + 1]
+            first = sections.starts[top + 1]
         } else if offset < rowsTop0 {
-            first = itemStarts[top]
+            first = sections.starts[top]
         } else {
             var r = (offset - rowsTop0) / rowPitch
             if rowsTop0 + r * rowPitch + tileHeight <= offset { r += 1 }
-            first = r < rowCount(ofSection: top) ? itemStarts[top] + r * columnCount : itemStarts[top + 1]
+            first = r < rowCount(ofSection: top) ? sections.starts[top] + r * columnCount : sections.starts[top + 1]
         }
         // Last item whose tile starts above `offset + height`.
         let last: Int
         let end = offset + height
         let rowsTop1 = rowsTop(ofSection: bottom)
         if end <= rowsTop1 || collapsed[bottom] {
-            last = itemStarts[bottom] - 1
+            last = sections.starts[bottom] - 1
         } else {
             let r = min((end - 1 - rowsTop1) / rowPitch, rowCount(ofSection: bottom) - 1)
-            last = r < 0 ? itemStarts[bottom] - 1 : min(itemStarts[bottom] + (r + 1) * columnCount, itemStarts[bottom + 1]) - 1
+            last = r < 0 ? sections.starts[bottom] - 1 : min(sections.starts[bottom] + (r + 1) * columnCount, sections.starts[bottom + 1]) - 1
         }
         return first <= last ? first..<(last + 1) : first..<first
     }
@@ -98,8 +91,8 @@ extension GridLayout {
         let r = (y - top) / rowPitch
         guard r < rowCount(ofSection: s), y < top + r * rowPitch + tileHeight,
               let c = columns.firstIndex(where: { x >= $0.x && x < $0.x + $0.width }) else { return nil }
-        let index = itemStarts[s] + r * columnCount + c
-        return index < itemStarts[s + 1] ? index : nil
+        let index = sections.starts[s] + r * columnCount + c
+        return index < sections.starts[s + 1] ? index : nil
     }
 }
 

@@ -14,46 +14,32 @@ public struct GridLayout: Sendable {
     public let boxHeight: Int
     /// Height of a whole tile: box plus label.
     public let tileHeight: Int
-    /// Item count of each section.
-    public let sectionCounts: [Int]
-    /// Whether each section is collapsed to its header.
-    public let collapsed: [Bool]
-    /// `itemStarts[s]` is the global index of section `s`'s first item; one extra entry holds the total.
-    let itemStarts: [Int]
+    public let sections: SectionIndex
     /// `sectionTops[s]` is the content offset of section `s`'s header; one extra entry holds the end.
     let sectionTops: [Int]
 
     public init(sectionCounts: [Int], spec: GridSpec, width: Int, metrics: TileMetrics = TileMetrics(), collapsed: Set<Int> = []) {
         self.width = max(1, width)
         self.metrics = metrics
-        self.sectionCounts = sectionCounts.map { max(0, $0) }
-        self.collapsed = sectionCounts.indices.map { collapsed.contains($0) }
+        sections = SectionIndex(counts: sectionCounts, collapsed: collapsed)
         self.rowSpacing = spec.rowSpacing
         columns = spec.resolvedColumns(forWidth: self.width)
         let widest = columns.map(\.width).max() ?? 1
         boxHeight = max(1, (widest * metrics.boxAspectPercent + 100) / 200)
         tileHeight = boxHeight + metrics.labelHeight
 
-        var starts = [0]
         var tops = [0]
-        starts.reserveCapacity(sectionCounts.count + 1)
         tops.reserveCapacity(sectionCounts.count + 1)
         let columnCount = columns.count
-        for (s, count) in self.sectionCounts.enumerated() {
-            starts.append(starts.last! + count)
-            let rows = self.collapsed[s] ? 0 : (count + columnCount - 1) / columnCount
-            let footer = self.collapsed[s] ? 0 : metrics.footerHeight
+        for (s, count) in sections.counts.enumerated() {
+            let rows = sections.collapsed[s] ? 0 : (count + columnCount - 1) / columnCount
+            let footer = sections.collapsed[s] ? 0 : metrics.footerHeight
             let height = metrics.headerHeight + rows * tileHeight + max(0, rows - 1) * spec.rowSpacing + footer
             tops.append(tops.last! + height + metrics.sectionSpacing)
         }
-        itemStarts = starts
         sectionTops = tops
     }
 
-    /// Number of items in all sections.
-    public var itemCount: Int { itemStarts.last! }
-    /// Number of sections.
-    public var sectionCount: Int { sectionCounts.count }
     /// Number of tiles in a full row.
     public var columnCount: Int { columns.count }
     /// Distance from one row's top to the next one's.
@@ -64,7 +50,6 @@ public struct GridLayout: Sendable {
     }
 
     /// Global index range of the items of section `s`.
-    public func items(inSection s: Int) -> Range<Int> { itemStarts[s]..<itemStarts[s + 1] }
     /// Content offset of section `s`'s header.
     public func headerTop(ofSection s: Int) -> Int { sectionTops[s] }
     /// Content offset of section `s`'s first row of tiles.
@@ -73,7 +58,4 @@ public struct GridLayout: Sendable {
     public func rowCount(ofSection s: Int) -> Int { collapsed[s] ? 0 : (sectionCounts[s] + columnCount - 1) / columnCount }
     /// Content offset of section `s`'s footer line (meaningful when footers are on and it is expanded).
     public func footerTop(ofSection s: Int) -> Int { sectionTops[s + 1] - metrics.sectionSpacing - metrics.footerHeight }
-    /// Whether item `index` has a tile: its section is not collapsed.
-    /// - Complexity: O(log *s*).
-    public func isShown(_ index: Int) -> Bool { !collapsed[section(ofItem: index)] }
 }

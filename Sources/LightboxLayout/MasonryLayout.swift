@@ -8,11 +8,9 @@ public struct MasonryLayout: TileLayout {
     public let width: Int
     public let columns: [Column]
     public let metrics: TileMetrics
-    public let collapsed: [Bool]
-    public let sectionCounts: [Int]
+    public let sections: SectionIndex
     public let tileHeight: Int
     public let rowPitch: Int
-    let itemStarts: [Int]
     let sectionTops: [Int]
     /// By item: its tile's top, its box height, its column, and its place in that column's list.
     let tops: [Int32]
@@ -30,23 +28,21 @@ public struct MasonryLayout: TileLayout {
                 metrics: TileMetrics = TileMetrics(), collapsed: Set<Int> = []) {
         self.width = max(1, width)
         self.metrics = metrics
-        self.sectionCounts = sectionCounts.map { max(0, $0) }
-        self.collapsed = sectionCounts.indices.map { collapsed.contains($0) }
+        sections = SectionIndex(counts: sectionCounts, collapsed: collapsed)
         columns = spec.resolvedColumns(forWidth: self.width)
         let columnCount = columns.count
-        let total = self.sectionCounts.reduce(0, +)
+        let total = sections.itemCount
         var tops = [Int32](repeating: 0, count: total)
         var boxHeights = [Int32](repeating: 0, count: total)
         var itemColumns = [Int16](repeating: 0, count: total)
         var slots = [Int32](repeating: -1, count: total)
         var columnItems = [[Int32]](repeating: [], count: columnCount)
-        var starts = [0], sectionTops = [0]
+        var sectionTops = [0]
         var smallest = Int.max
         var item = 0
-        for (s, count) in self.sectionCounts.enumerated() {
-            starts.append(starts.last! + count)
+        for (s, count) in sections.counts.enumerated() {
             let rowsTop = sectionTops.last! + metrics.headerHeight
-            guard !self.collapsed[s] else {
+            guard !sections.collapsed[s] else {
                 for i in item..<(item + count) { tops[i] = Int32(sectionTops.last!); boxHeights[i] = Int32(metrics.headerHeight) }
                 item += count
                 sectionTops.append(rowsTop + metrics.sectionSpacing)
@@ -74,7 +70,6 @@ public struct MasonryLayout: TileLayout {
         let standard = Self.boxHeight(columnWidth: columns.map(\.width).max() ?? 1, aspect: Self.defaultAspect)
         tileHeight = smallest == Int.max ? standard + metrics.labelHeight : smallest
         rowPitch = standard + metrics.labelHeight + spec.rowSpacing
-        itemStarts = starts
         self.sectionTops = sectionTops
         self.tops = tops
         self.boxHeights = boxHeights
@@ -89,12 +84,8 @@ public struct MasonryLayout: TileLayout {
         min(max(2, (columnWidth * aspect + 1000) / 2000), max(2, columnWidth * 2))
     }
 
-    public var itemCount: Int { itemStarts.last! }
-    public var sectionCount: Int { sectionCounts.count }
     public var contentHeight: Int { sectionCounts.isEmpty ? 0 : sectionTops.last! - metrics.sectionSpacing }
 
-    public func items(inSection s: Int) -> Range<Int> { itemStarts[s]..<itemStarts[s + 1] }
-    public func section(ofItem index: Int) -> Int { upperBound(itemStarts, index) - 1 }
     public func section(atOffset y: Int) -> Int? {
         guard sectionCount > 0 else { return nil }
         return max(0, min(sectionCount - 1, upperBound(sectionTops.dropLast(), y) - 1))
@@ -176,13 +167,13 @@ public struct MasonryLayout: TileLayout {
             return slot >= 0 && slot < list.count ? Int(list[slot]) : index
         }
         let s = section(ofItem: index)
-        let next = step > 0 ? destination(from: index, .nextSection) : (s > 0 ? itemStarts[s] - 1 : index)
+        let next = step > 0 ? destination(from: index, .nextSection) : (s > 0 ? sections.starts[s] - 1 : index)
         return next == index || next < 0 ? index : next
     }
 
     /// The tile in the neighbouring column whose middle is nearest this tile's middle.
     func sideways(from index: Int, by step: Int) -> Int {
-        guard isShown(index) else { return step > 0 ? destination(from: index, .nextSection) : max(0, itemStarts[section(ofItem: index)] - 1) }
+        guard isShown(index) else { return step > 0 ? destination(from: index, .nextSection) : max(0, sections.starts[section(ofItem: index)] - 1) }
         let c = Int(itemColumns[index]) + step
         guard c >= 0, c < columns.count, !columnItems[c].isEmpty else { return index }
         let middle = Int(tops[index]) + Int(boxHeights[index]) / 2

@@ -45,9 +45,15 @@ public protocol TileLayout: Sendable {
     var columns: [Column] { get }
     var metrics: TileMetrics { get }
     /// Whether each section is collapsed to its header.
+    /// Which items each section holds, and which sections are collapsed (the queries below on
+    /// sections and items have default implementations that read it).
+    var sections: SectionIndex { get }
     var collapsed: [Bool] { get }
     var itemCount: Int { get }
     var sectionCount: Int { get }
+    func items(inSection s: Int) -> Range<Int>
+    func section(ofItem index: Int) -> Int
+    func isShown(_ index: Int) -> Bool
     /// Total length of the content along the axis.
     var contentHeight: Int { get }
     /// The height of the shortest whole tile: less room than this and a header is "too small".
@@ -55,12 +61,9 @@ public protocol TileLayout: Sendable {
     /// A typical distance between tiles along the axis: what page moves count in.
     var rowPitch: Int { get }
 
-    func items(inSection s: Int) -> Range<Int>
-    func section(ofItem index: Int) -> Int
     func section(atOffset y: Int) -> Int?
     func headerTop(ofSection s: Int) -> Int
     func footerTop(ofSection s: Int) -> Int
-    func isShown(_ index: Int) -> Bool
     /// The column item `index` is in.
     func column(ofItem index: Int) -> Int
     /// The whole tile (box and label), in content coordinates; a collapsed section's header line
