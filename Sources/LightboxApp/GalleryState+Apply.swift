@@ -264,7 +264,7 @@ extension GalleryState {
                 thumbnails.insert(thumbnail, for: request.key)
                 let evicted = thumbnails.takeEvicted()
                 if !evicted.isEmpty { effects.append(.forgetImages(evicted.map(imageID(serial:)))) }
-            case .failed(let reason): failures[request.item] = reason
+            case .failed(let failure): failures[request.item] = failure.message
             }
         }
         if let requests = updatedDemand() { effects.append(.load(requests)) }

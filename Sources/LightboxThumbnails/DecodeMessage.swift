@@ -39,7 +39,7 @@ public enum DecodeMessage {
         put32(response.counts.writes, &out)
         switch response.body {
         case .decoded(.decoded(let t)): out.append(0); put32(t.width, &out); put32(t.height, &out); out += t.pixels
-        case .decoded(.failed(let reason)): out.append(1); out += Array(reason.utf8.prefix(1000))
+        case .decoded(.failed(let failure)): out += [1, failure.kind.rawValue]; out += Array(failure.message.utf8.prefix(1000))
         case .warmed(.written): out.append(2)
         case .warmed(.alreadyCached): out.append(3)
         case .warmed(.failed(let reason)): out.append(4); out += Array(reason.utf8.prefix(1000))
@@ -122,7 +122,9 @@ public enum DecodeMessage {
             let pixels = r.rest()
             guard pixels.count == w * h * 3 else { return nil }
             return Response(body: .decoded(.decoded(Thumbnail(width: w, height: h, pixels: pixels))), counts: counts)
-        case 1: return Response(body: .decoded(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
+        case 1:
+            guard let kind = r.u8().flatMap(DecodeFailure.Kind.init(rawValue:)) else { return nil }
+            return Response(body: .decoded(.failed(DecodeFailure(kind, String(decoding: r.rest(), as: UTF8.self)))), counts: counts)
         case 2: return Response(body: .warmed(.written), counts: counts)
         case 3: return Response(body: .warmed(.alreadyCached), counts: counts)
         case 4: return Response(body: .warmed(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)

@@ -68,7 +68,7 @@ public enum DecodeWorker {
             case .decode(let file, let box): answer = .decoded(pipeline.decode(file, fitting: box))
             case .warm(let file, let size): answer = .warmed(pipeline.warm(file, size: size))
             // The frame was whole, so the channel is sound: say so and serve the next request.
-            case nil: answer = .decoded(.failed("the decoder could not read the request"))
+            case nil: answer = .decoded(.failed(.decoder("the decoder could not read the request")))
             }
             let response = DecodeMessage.Response(body: answer, counts: pipeline.statistics.counts.since(before))
             guard MessageChannel.write(DecodeMessage.encode(response), to: output) else { return }

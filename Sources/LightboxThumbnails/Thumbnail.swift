@@ -81,8 +81,39 @@ extension ThumbnailKey {
 /// What decoding one file gave.
 public enum DecodeResult: Hashable, Sendable {
     case decoded(Thumbnail)
-    /// Decoding failed; the reason is for the status line.
-    case failed(String)
+    /// Decoding failed: why, in words for the status line.
+    case failed(DecodeFailure)
+}
+
+/// Why a picture could not be made: the kind of trouble, which decides what is done about it,
+/// and the words the status line shows.
+public struct DecodeFailure: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: UInt8, Hashable, Sendable {
+        /// The file's own bytes are bad (corrupt, truncated, not what they claim): remembered in
+        /// the disk cache, as the thumbnail spec asks, so it is not tried again.
+        case badFile
+        /// Over a limit, or no pixels to show: limits change, so it is not remembered.
+        case refused
+        /// The file could not be read (gone, no permission, an I/O error).
+        case unreadable
+        /// The decoder process crashed, hung or answered nonsense; the file may be fine.
+        case decoder
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    public static func badFile(_ message: String) -> DecodeFailure { DecodeFailure(.badFile, message) }
+    public static func refused(_ message: String) -> DecodeFailure { DecodeFailure(.refused, message) }
+    public static func unreadable(_ message: String) -> DecodeFailure { DecodeFailure(.unreadable, message) }
+    public static func decoder(_ message: String) -> DecodeFailure { DecodeFailure(.decoder, message) }
 }
 
 /// Something that turns a file into a thumbnail; a later step may move it out of process.

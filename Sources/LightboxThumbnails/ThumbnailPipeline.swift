@@ -34,10 +34,10 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
                 statistics.recordWrite()
             }
             return .decoded(thumbnail.downscaled(toFit: box))
-        case .failed(let reason):
+        case .failed(let failure):
             // Only the file's own faults are worth remembering; limits may change.
-            if let cache = diskCache, let source, reason.hasPrefix("cannot decode") { cache.storeFailure(reason, for: source) }
-            return failed(reason)
+            if let cache = diskCache, let source, failure.kind == .badFile { cache.storeFailure(failure.message, for: source) }
+            return failed(failure)
         }
     }
 
@@ -52,7 +52,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
 
     func fromDiskCache(_ source: FreedesktopCache.Source, fitting box: PixelSize, usingLibraries: Bool) -> DecodeResult? {
         guard let cache = diskCache else { return nil }
-        if cache.contains(source.absolutePath) { return failed("inside the thumbnail cache: not thumbnailed") }
+        if cache.contains(source.absolutePath) { return failed(.refused("inside the thumbnail cache: not thumbnailed")) }
         if let png = cache.lookup(source, needing: max(box.width, box.height)) {
             var thumbnail = PNGDecoder.decode(png, background: vips.background)?.downscaled(toFit: box)
             if thumbnail == nil, usingLibraries, case .decoded(let decoded) = vips.decode(data: png, fitting: box) { thumbnail = decoded }
@@ -62,7 +62,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
             }
             if !usingLibraries { return nil }
         }
-        if let reason = cache.recordedFailure(for: source) { return failed(reason) }
+        if let reason = cache.recordedFailure(for: source) { return failed(.badFile(reason)) }
         return nil
     }
 
@@ -84,9 +84,9 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
             guard cache.store(thumbnail, for: source, size: size) else { return .failed("cannot write to the cache") }
             statistics.recordWrite()
             return .written
-        case .failed(let reason):
-            if reason.hasPrefix("cannot decode") { cache.storeFailure(reason, for: source) }
-            return .failed(reason)
+        case .failed(let failure):
+            if failure.kind == .badFile { cache.storeFailure(failure.message, for: source) }
+            return .failed(failure.message)
         }
     }
 
@@ -104,15 +104,15 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         let data: [UInt8]
         switch FileReader.read(file.path, limit: vips.byteLimit) {
         case .success(let bytes): data = bytes
-        case .failure(let error): return .failed(error.message)
+        case .failure(let error): return .failed(.unreadable(error.message))
         }
         // Our own header check first: no image library sees a bomb or an empty image.
         if let size = ImageHeader.dimensions(of: Array(data.prefix(ImageHeader.prefixLength)), format: file.format) {
-            if size.width <= 0 || size.height <= 0 { return .failed("image has no pixels (\(size.width)x\(size.height))") }
-            if ImageHeader.pixelCount(size.width, size.height) > vips.pixelLimit { return .failed(tooLarge(size.width, size.height)) }
+            if size.width <= 0 || size.height <= 0 { return .failed(.refused("image has no pixels (\(size.width)x\(size.height))")) }
+            if ImageHeader.pixelCount(size.width, size.height) > vips.pixelLimit { return .failed(.refused(tooLarge(size.width, size.height))) }
         }
         if file.format.traits.decoding == .dctScaled, let header = JPEGHeader(parsing: data), let size = TurboJPEGDecoder.size(of: data) {
-            guard ImageHeader.pixelCount(size.width, size.height) <= vips.pixelLimit else { return .failed(tooLarge(size.width, size.height)) }
+            guard ImageHeader.pixelCount(size.width, size.height) <= vips.pixelLimit else { return .failed(.refused(tooLarge(size.width, size.height))) }
             let result = dctDecode(data, size: size, orientation: header.orientation, fitting: target)
             if case .decoded = result { statistics.record(.dct) }
             return result
@@ -122,9 +122,9 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         return result
     }
 
-    func failed(_ reason: String) -> DecodeResult {
+    func failed(_ failure: DecodeFailure) -> DecodeResult {
         statistics.record(.failed)
-        return .failed(reason)
+        return .failed(failure)
     }
 
     func tooLarge(_ width: Int, _ height: Int) -> String {
@@ -143,7 +143,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         let needed = Self.neededStoredSize(width: size.width, height: size.height, orientation: orientation, box: box)
         switch TurboJPEGDecoder.decode(data, width: size.width, height: size.height, covering: needed, pixelLimit: vips.pixelLimit) {
         case .decoded(let scaled): return .decoded(scaled.oriented(orientation).downscaled(toFit: box))
-        case .failed(let reason): return .failed(reason)
+        case .failed(let failure): return .failed(failure)
         }
     }
 

@@ -30,7 +30,7 @@ public enum TurboJPEGDecoder {
     /// ones too: the buffer is sized from what the header claims).
     public static func decode(_ data: [UInt8], width: Int, height: Int, covering needed: PixelSize, pixelLimit: Int) -> DecodeResult {
         guard width > 0, height > 0, ImageHeader.pixelCount(width, height) <= pixelLimit else {
-            return .failed("too large: \(width)x\(height) (limit \(pixelLimit / 1_000_000) MP)")
+            return .failed(.refused("too large: \(width)x\(height) (limit \(pixelLimit / 1_000_000) MP)"))
         }
         let scaled = scaledSize(width: width, height: height, covering: needed)
         var pixels = [UInt8](repeating: 0, count: scaled.width * scaled.height * 3)
@@ -42,7 +42,7 @@ public enum TurboJPEGDecoder {
         }
         guard status == LB_TJ_OK else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return .failed("cannot decode: " + (text.isEmpty ? "bad JPEG data" : text))
+            return .failed(.badFile("cannot decode: " + (text.isEmpty ? "bad JPEG data" : text)))
         }
         return .decoded(Thumbnail(width: scaled.width, height: scaled.height, pixels: pixels))
     }

@@ -32,7 +32,7 @@ public struct VipsDecoder: ThumbnailDecoding {
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
         switch FileReader.read(file.path, limit: byteLimit) {
         case .success(let data): return decode(data: data, fitting: box)
-        case .failure(let error): return .failed(error.message)
+        case .failure(let error): return .failed(.unreadable(error.message))
         }
     }
 
@@ -52,12 +52,12 @@ public struct VipsDecoder: ThumbnailDecoding {
             return .decoded(Thumbnail(width: Int(result.width), height: Int(result.height), pixels: pixels))
         case LB_TOO_LARGE:
             let megapixels = Int(result.source_width) * Int(result.source_height) / 1_000_000
-            return .failed("too large: \(result.source_width)x\(result.source_height) (\(megapixels) MP, limit \(pixelLimit / 1_000_000) MP)")
+            return .failed(.refused("too large: \(result.source_width)x\(result.source_height) (\(megapixels) MP, limit \(pixelLimit / 1_000_000) MP)"))
         default:
             let message = withUnsafeBytes(of: result.message) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            return .failed(Self.cleaned(message))
+            return .failed(.badFile(Self.cleaned(message)))
         }
     }
 

@@ -37,10 +37,10 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         switch exchange(.decode(file, box.limitedToMaxSide)) {
         case .success(let response):
             if case .decoded(let result) = response.body { return result }
-            return .failed("decoder answered out of turn")
+            return .failed(.decoder("decoder answered out of turn"))
         case .failure(let failure):
             statistics.add(DecodeStatistics.Counts(bySource: [.failed: 1]))
-            return .failed(failure.reason)
+            return .failed(.decoder(failure.reason))
         }
     }
 

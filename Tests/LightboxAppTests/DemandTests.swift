@@ -39,7 +39,7 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
     let thumbnail = Thumbnail(width: 1, height: 1, pixels: [1, 2, 3])
     let next = loads(state.apply(.decoded(requests[0], .decoded(thumbnail))))!
     #expect(next.count == 5)
-    let after = loads(state.apply(.decoded(requests[1], .failed("cannot decode: bad"))))!
+    let after = loads(state.apply(.decoded(requests[1], .failed(.badFile("cannot decode: bad")))))!
     #expect(after.count == 4)
     #expect(state.failures[1] == "cannot decode: bad")
     #expect(state.loadingCount == 4)

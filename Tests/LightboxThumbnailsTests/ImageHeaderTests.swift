@@ -62,11 +62,11 @@ let gifBomb: [UInt8] = Array("GIF89a".utf8) + le16(10) + le16(10) + [0, 0, 0]
     try TestImages.bytes(gifBomb, at: bomb)
     let pipeline = ThumbnailPipeline(diskCache: nil)
     let result = pipeline.decode(ImageFile(path: ImagePath(bomb), byteCount: 35, modified: 0, format: .gif), fitting: PixelSize(width: 32, height: 32))
-    #expect(result == .failed("too large: 65535x65535 (4294 MP, limit 100 MP)"))
+    #expect(result == .failed(.refused("too large: 65535x65535 (4294 MP, limit 100 MP)")))
     let empty = try dir.file("empty.png")
     try TestImages.bytes(PNGText.signature + be32(13) + Array("IHDR".utf8) + be32(0) + be32(10) + [8, 2, 0, 0, 0, 0, 0, 0, 0], at: empty)
     let none = pipeline.decode(ImageFile(path: ImagePath(empty), byteCount: 0, modified: 0, format: .png), fitting: PixelSize(width: 32, height: 32))
-    #expect(none == .failed("image has no pixels (0x10)"))
+    #expect(none == .failed(.refused("image has no pixels (0x10)")))
 }
 
 @Test func sizesWhoseProductOverflowsAreRefusedNotATrap() throws {
@@ -81,8 +81,8 @@ let gifBomb: [UInt8] = Array("GIF89a".utf8) + le16(10) + le16(10) + [0, 0, 0]
     try TestImages.bytes(PNGText.signature + be32(13) + Array("IHDR".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + [8, 2, 0, 0, 0, 0, 0, 0, 0], at: path)
     let result = ThumbnailPipeline(diskCache: nil).decode(ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: .png),
                                                          fitting: PixelSize(width: 8, height: 8))
-    guard case .failed(let reason) = result else { Issue.record("decoded"); return }
-    #expect(reason.hasPrefix("too large: 4294967295x4294967295"))
+    guard case .failed(let failure) = result else { Issue.record("decoded"); return }
+    #expect(failure.kind == .refused && failure.message.hasPrefix("too large: 4294967295x4294967295"))
 }
 
 @Test func everyKindOfFileIsOneRowOfTheTable() {

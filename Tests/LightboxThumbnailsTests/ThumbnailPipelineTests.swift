@@ -143,10 +143,10 @@ func isBlue(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.2 > 200 && p.0 < 60 && p.1 <
     let inside = try dir.file("thumbnails/normal/x.jpg")
     try TestImages.jpeg(at: inside, width: 64, height: 64)
     let pipeline = ThumbnailPipeline(diskCache: FreedesktopCache(root: ImagePath(dir.path + "/thumbnails")))
-    guard case .failed(let reason) = pipeline.decode(imageFile(inside), fitting: PixelSize(width: 32, height: 32)) else {
+    guard case .failed(let failure) = pipeline.decode(imageFile(inside), fitting: PixelSize(width: 32, height: 32)) else {
         Issue.record("thumbnailed a cache file"); return
     }
-    #expect(reason.contains("thumbnail cache"))
+    #expect(failure.message.contains("thumbnail cache"))
 }
 
 @Test func resamplingKeepsColourAndTurnsCorrectly() {
@@ -179,7 +179,7 @@ func isBlue(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.2 > 200 && p.0 < 60 && p.1 <
     try FileManager.default.removeItem(atPath: dir.path + "/c.jpg")
     let pipeline = ThumbnailPipeline(diskCache: nil)
     let reasons = files.map { file -> String? in
-        if case .failed(let reason) = pipeline.decode(file, fitting: PixelSize(width: 32, height: 32)) { return reason }
+        if case .failed(let failure) = pipeline.decode(file, fitting: PixelSize(width: 32, height: 32)) { return failure.message }
         return nil
     }
     #expect(reasons.allSatisfy { $0 != nil }, "\(reasons)")
@@ -211,6 +211,6 @@ func claimingSize(_ jpeg: [UInt8], width: Int, height: Int) throws -> [UInt8] {
     #expect(isRed(thumbnail.pixel(x: 5, y: 15)) && pipeline.statistics.count(.exif) == 0)
     // The decoder itself refuses what the limit refuses, whoever asks.
     let refused = TurboJPEGDecoder.decode(lying, width: 65500, height: 49125, covering: PixelSize(width: 40, height: 30), pixelLimit: 1_000_000)
-    guard case .failed(let reason) = refused else { Issue.record("decoded a 3 GP picture"); return }
-    #expect(reason.hasPrefix("too large"))
+    guard case .failed(let failure) = refused else { Issue.record("decoded a 3 GP picture"); return }
+    #expect(failure.kind == .refused && failure.message.hasPrefix("too large"))
 }

@@ -13,7 +13,7 @@ func decoded(_ result: DecodeResult) -> Thumbnail? {
 }
 
 func failure(_ result: DecodeResult) -> String? {
-    if case .failed(let reason) = result { return reason }
+    if case .failed(let failure) = result { return failure.message }
     return nil
 }
 

@@ -13,7 +13,8 @@ let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modifi
     let counts = DecodeStatistics.Counts(bySource: [.dct: 1, .diskCache: 0, .exif: 0, .vips: 0, .failed: 0], writes: 1)
     let responses: [DecodeMessage.Response] = [
         .init(body: .decoded(.decoded(Thumbnail(width: 2, height: 1, pixels: [1, 2, 3, 4, 5, 6]))), counts: counts),
-        .init(body: .decoded(.failed("cannot decode: bad")), counts: counts),
+        .init(body: .decoded(.failed(.badFile("cannot decode: bad"))), counts: counts),
+        .init(body: .decoded(.failed(.decoder("decoder crashed (signal 11)"))), counts: counts),
         .init(body: .warmed(.alreadyCached), counts: counts),
         .init(body: .warmed(.failed("x")), counts: counts),
     ]
@@ -70,38 +71,38 @@ struct WorkerOverPipes {
 
 @Test func aWorkerThatCrashesCostsOneFile() {
     let pool = WorkerPoolDecoder(command: ["/bin/sh", "-c", "kill -SEGV $$"])
-    guard case .failed(let reason) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else {
+    guard case .failed(let failure) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else {
         Issue.record("a crash decoded"); return
     }
-    #expect(reason == "decoder crashed (signal 11)")
+    #expect(failure == .decoder("decoder crashed (signal 11)"))
     #expect(pool.statistics.count(.failed) == 1)
     // The next file gets a new worker (which crashes again here, but is tried).
     guard case .failed(let again) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else { return }
-    #expect(again.hasPrefix("decoder crashed"))
+    #expect(again.message.hasPrefix("decoder crashed"))
 }
 
 @Test func aWorkerThatHangsIsKilledAtTheTimeLimit() {
     let pool = WorkerPoolDecoder(command: ["/bin/sh", "-c", "exec sleep 30"], timeLimit: 1)
     let start = Date()
-    guard case .failed(let reason) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else {
+    guard case .failed(let failure) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else {
         Issue.record("a hang decoded"); return
     }
-    #expect(reason == "timed out after 1 s")
+    #expect(failure == .decoder("timed out after 1 s"))
     #expect(Date().timeIntervalSince(start) < 5)
 }
 
 @Test func aWorkerThatAnswersGarbageIsDropped() {
     let pool = WorkerPoolDecoder(command: ["/bin/sh", "-c", "head -c 4 >/dev/null; printf '\\004\\000\\000\\000junk'; sleep 5"], timeLimit: 3)
-    guard case .failed(let reason) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else {
+    guard case .failed(let failure) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else {
         Issue.record("garbage decoded"); return
     }
-    #expect(reason == "decoder sent a malformed answer")
+    #expect(failure == .decoder("decoder sent a malformed answer"))
 }
 
 @Test func aMissingDecoderProgramIsAClearFailure() {
     let pool = WorkerPoolDecoder(command: ["/nonexistent/lightbox", "--decode-worker"])
-    guard case .failed(let reason) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else { return }
-    #expect(reason.contains("decoder"))
+    guard case .failed(let failure) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else { return }
+    #expect(failure.message.contains("decoder"))
 }
 
 @Test func negativeTimesRoundTripAndFuzzFindingsStayFixed() {
@@ -139,10 +140,10 @@ struct WorkerOverPipes {
     let worker = try WorkerOverPipes()
     defer { worker.end() }
     // A box over the largest side: a well-framed request the worker refuses, then answers.
-    guard case .decoded(.failed(let reason))? = worker.ask(.decode(worker.file, PixelSize(width: 5000, height: 40)))?.body else {
+    guard case .decoded(.failed(let failure))? = worker.ask(.decode(worker.file, PixelSize(width: 5000, height: 40)))?.body else {
         Issue.record("no answer"); return
     }
-    #expect(reason.contains("request"))
+    #expect(failure.kind == .decoder && failure.message.contains("request"))
     guard case .decoded(.decoded(let thumbnail))? = worker.ask(.decode(worker.file, PixelSize(width: 40, height: 40)))?.body else {
         Issue.record("no second answer"); return
     }

@@ -30,7 +30,7 @@ func decodedState(_ counts: [Int], width: Int, height: Int, settings: GallerySta
     for action in actions { _ = state.apply(action) }
     for request in state.demand {
         let result: DecodeResult = request.item == 2
-            ? .failed("cannot decode: Not a JPEG file")
+            ? .failed(.badFile("cannot decode: Not a JPEG file"))
             : .decoded(Thumbnail(width: request.box.width, height: request.box.height - 4,
                                  pixels: TestImages.solid(width: request.box.width, height: request.box.height - 4, 90, 140, 200)))
         _ = state.apply(.decoded(request, result))
@@ -182,7 +182,7 @@ func randomActionsKeepTheStateSane(seed: Int) {
         }
         let effects = state.apply(action)
         for case .load(let requests) in effects {
-            for request in requests.prefix(3) { _ = state.apply(.decoded(request, .failed("x"))) }
+            for request in requests.prefix(3) { _ = state.apply(.decoded(request, .failed(.badFile("x")))) }
         }
         #expect(state.cursor >= 0 && state.cursor < state.library.count)
         #expect(state.scrollOffset >= 0 && state.scrollOffset <= max(0, state.layout.contentHeight - state.gridHeight))
