@@ -159,7 +159,7 @@ extension GalleryState {
             if let next = marks.nextMarked(after: cursor, forward: action == .nextMark) { moveCursor(to: next) }
             else { message = action == .nextMark ? "no marked item after this one" : "no marked item before this one" }
         case .jumpBack:
-            guard let origin = jumpOrigin, origin < library.totalCount, library.position(of: origin) >= 0 else {
+            guard let origin = jumpOrigin, origin.rawValue < library.totalCount, library.position(of: origin) >= 0 else {
                 message = "no jump to go back from"
                 break
             }
@@ -264,7 +264,7 @@ extension GalleryState {
                 thumbnails.insert(thumbnail, for: request.key)
                 let evicted = thumbnails.takeEvicted()
                 if !evicted.isEmpty { effects.append(.forgetImages(evicted.map(imageID(serial:)))) }
-            case .failed(let failure): failures[request.item] = failure.message
+            case .failed(let failure): failures[request.id] = failure.message
             }
         }
         if let requests = updatedDemand() { effects.append(.load(requests)) }
@@ -282,7 +282,7 @@ extension GalleryState {
         if isFinished { isScanning = false }
         guard batches.contains(where: { !$0.files.isEmpty }) else { return }
         let added = batches.map { (files: $0.files, folder: $0.folder) }
-        let firstNew = library.totalCount
+        let firstNew = ItemID(library.totalCount)  // ids are numbered in the order found
         defer { markPending(fromID: firstNew) }
         guard library.arrangement.keepsScanOrder else {
             // Sorted otherwise, new items can land anywhere: everything shown keeps its place on screen.
@@ -295,11 +295,11 @@ extension GalleryState {
 
     /// Marks the files from id `first` on whose paths `--mark-from` listed.
     /// - Complexity: O(*k*) in the number of new files.
-    mutating func markPending(fromID first: Int) {
+    mutating func markPending(fromID first: ItemID) {
         guard !pendingMarks.isEmpty, allowsMarks else { return }
-        for id in first..<library.totalCount {
+        for id in (first.rawValue..<library.totalCount).map(ItemID.init) {
             if let limit = markLimit, markedCount >= limit { break }  // the rest stay pending
-            guard pendingMarks.remove(library.filesByID[id].path) else { continue }
+            guard pendingMarks.remove(library.file(id).path) else { continue }
             let position = library.position(of: id)
             if position >= 0 { marks.set(position, marked: true) } else { hiddenMarks.insert(id) }
             marksVersion += 1

@@ -1,3 +1,5 @@
+import LightboxThumbnails
+
 extension GalleryState {
     /// Changes the library's order with `change`, keeping the cursor item on the same screen line
     /// and every mark and a pending range on its item (marks the filter hides are kept aside).
@@ -39,9 +41,11 @@ extension GalleryState {
 
     /// The position of the first shown item found after `id` (or the last one before it).
     /// - Complexity: O(*n*).
-    func nearestShown(to id: Int) -> Int {
-        for next in id..<library.totalCount where library.position(of: next) >= 0 { return library.position(of: next) }
-        for previous in stride(from: id, through: 0, by: -1) where library.position(of: previous) >= 0 { return library.position(of: previous) }
+    func nearestShown(to id: ItemID) -> Int {
+        for next in (id.rawValue..<library.totalCount).map(ItemID.init) where library.position(of: next) >= 0 { return library.position(of: next) }
+        for previous in stride(from: id.rawValue, through: 0, by: -1).map(ItemID.init) where library.position(of: previous) >= 0 {
+            return library.position(of: previous)
+        }
         return 0
     }
 }

@@ -24,7 +24,7 @@ extension GalleryState {
     /// The request for the item at `position` fitting `box`, in the current mode.
     func decodeRequest(item position: Int, box: PixelSize, symbolsAllowed: Bool = true) -> DecodeRequest {
         let cells = symbolsAllowed && wantsCells
-        return DecodeRequest(item: library.id(at: position), file: library[position], box: box,
+        return DecodeRequest(id: library.id(at: position), file: library[position], box: box,
                              symbols: cells ? symbols : .half, depth: cells ? colorDepth : .trueColor)
     }
 

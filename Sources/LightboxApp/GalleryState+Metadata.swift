@@ -28,7 +28,7 @@ extension GalleryState {
         if layoutMode == .masonry && !library.isEmpty {
             // Shapes on screen first, so the tiles in view settle before the rest.
             var urgent: [MetadataRequest] = []
-            for item in visibleItems where library.aspectsByID[library.id(at: item)] == 0 {
+            for item in visibleItems where library.aspect(of: library.id(at: item)) == 0 {
                 let id = library.id(at: item)
                 guard metadata[id] == nil, urgentMetadataIDs.insert(id).inserted else { continue }
                 urgent.append(MetadataRequest(id: id, file: library[item]))
@@ -37,9 +37,11 @@ extension GalleryState {
         }
         if needsAllMetadata && metadataRequested.count < library.totalCount {
             var requests: [MetadataRequest] = []
-            for id in 0..<library.totalCount where !metadataRequested.contains(id) {
-                requests.append(MetadataRequest(id: id, file: library.filesByID[id]))
-                metadataRequested.set(id, marked: true)
+            // (A mark set by id number: which files have been asked for.)
+            for number in 0..<library.totalCount where !metadataRequested.contains(number) {
+                let id = ItemID(number)
+                requests.append(MetadataRequest(id: id, file: library.file(id)))
+                metadataRequested.set(number, marked: true)
             }
             effects.append(.readMetadata(requests, isUrgent: false))
         }

@@ -27,7 +27,7 @@ public struct GalleryState: Sendable {
     /// in the marks file too, so a pick resumed and quit early loses none.
     public internal(set) var pendingMarks = PathSet()
     /// Marked items the filter hides, by id.
-    public internal(set) var hiddenMarks: Set<Int> = []
+    public internal(set) var hiddenMarks: Set<ItemID> = []
     /// The filter being typed or kept; empty for none.
     public internal(set) var filterText = ""
     /// Whether keys go to the filter line.
@@ -49,13 +49,13 @@ public struct GalleryState: Sendable {
     /// A count typed before a move (`5j`), if any.
     public internal(set) var pendingCount: Int?
     /// Where the last jump (`G`, `g`, `n`, a section, a count) started, by id, for `'`.
-    var jumpOrigin: Int?
+    var jumpOrigin: ItemID?
     /// Where a pending range mark started.
     public internal(set) var rangeAnchor: Int?
     public internal(set) var isShowingHelp = false
     public internal(set) var thumbnails: ThumbnailCache
     /// Why a file could not be decoded, by id (see `failure(at:)`).
-    public internal(set) var failures: [Int: String] = [:]
+    public internal(set) var failures: [ItemID: String] = [:]
     /// Problems met while scanning (unreadable folders), for the status line: the first ones.
     public var scanProblems: [String]
     /// Problems met past those listed, only counted.
@@ -75,10 +75,10 @@ public struct GalleryState: Sendable {
     /// Whether the info panel shows beside (or below) the grid.
     public internal(set) var isShowingInfo = false
     /// Metadata read lately, by id: the info panel's, bounded (see `remember(_:)`).
-    public internal(set) var metadata: [Int: MetadataResult] = [:]
-    var metadataOrder: [Int] = []
+    public internal(set) var metadata: [ItemID: MetadataResult] = [:]
+    var metadataOrder: [ItemID] = []
     /// Ids asked for urgently and not yet answered.
-    var urgentMetadataIDs: Set<Int> = []
+    var urgentMetadataIDs: Set<ItemID> = []
     /// Ids whose metadata has been asked for.
     var metadataRequested = MarkSet(capacity: 0)
     /// Whether to prefetch beyond the viewport (off for snapshots).
@@ -214,7 +214,7 @@ public struct GalleryState: Sendable {
 
     /// Visible items still waiting for their thumbnail.
     public var loadingCount: Int {
-        demand.count { thumbnails.peek($0.key) == nil && failures[$0.item] == nil }
+        demand.count { thumbnails.peek($0.key) == nil && failures[$0.id] == nil }
     }
 
     /// Whether every visible item has its thumbnail or a failure.
@@ -243,6 +243,6 @@ public struct GalleryState: Sendable {
         guard !hiddenMarks.isEmpty else { return marks.sorted.map { library[$0].path } }
         // Some are hidden by the filter: all of them, in the order they were found.
         let ids = (marks.sorted.map { library.id(at: $0) } + hiddenMarks).sorted()
-        return ids.map { library.filesByID[$0].path }
+        return ids.map { library.file($0).path }
     }
 }

@@ -13,14 +13,14 @@ public struct Library: Sendable {
         public var items: Range<Int>
     }
 
-    /// Files by id.
-    public private(set) var filesByID: [ImageFile] = []
+    /// Files by id (`ItemID.rawValue`).
+    private(set) var filesByID: [ImageFile] = []
     public private(set) var sections: [Section] = []
     public private(set) var arrangement: Arrangement
     /// Date taken by id, in seconds of local wall-clock time; `nil` until read or without one.
     private(set) var datesTaken: [Int64?] = []
     /// Picture height over width in thousandths by id, 0 until read from the file's header.
-    public private(set) var aspectsByID: [UInt16] = []
+    private(set) var aspectsByID: [UInt16] = []
     /// Folder index by id, into `folders`.
     private var folderOfID: [Int32] = []
     private var folders: [ImagePath] = []
@@ -49,9 +49,15 @@ public struct Library: Sendable {
     /// The file at a position on screen.
     public subscript(position: Int) -> ImageFile { filesByID[order[position]] }
     /// The id of the file at `position`.
-    public func id(at position: Int) -> Int { order[position] }
+    public func id(at position: Int) -> ItemID { ItemID(order[position]) }
     /// The position of the file with id `id`, or -1 when the filter hides it.
-    public func position(of id: Int) -> Int { positions[id] }
+    public func position(of id: ItemID) -> Int { positions[id.rawValue] }
+    /// The file with id `id`, shown or not.
+    public func file(_ id: ItemID) -> ImageFile { filesByID[id.rawValue] }
+    /// The ids of every file found, shown or not, in the order found.
+    public var ids: [ItemID] { (0..<totalCount).map(ItemID.init) }
+    /// The picture's height over its width in thousandths, 0 while unknown.
+    public func aspect(of id: ItemID) -> Int { Int(aspectsByID[id.rawValue]) }
 
     /// Shows only the files whose names match `query` (see `FuzzyMatch`); empty shows all.
     /// - Complexity: O(*n* × *m*) to test the names, plus O(*n* log *n*) when sorted other than by scan order.
@@ -98,8 +104,8 @@ public struct Library: Sendable {
 
     /// Records dates taken by id (from EXIF), re-arranging when the order depends on them.
     /// - Complexity: O(*k*), plus O(*n* log *n*) when dates decide the order.
-    public mutating func setDatesTaken(_ dates: [(id: Int, seconds: Int64?)]) {
-        for (id, seconds) in dates where id < datesTaken.count { datesTaken[id] = seconds }
+    public mutating func setDatesTaken(_ dates: [(id: ItemID, seconds: Int64?)]) {
+        for (id, seconds) in dates where id.rawValue < datesTaken.count { datesTaken[id.rawValue] = seconds }
         if arrangement.datesDecideOrder { arrange() }
     }
 
@@ -113,9 +119,9 @@ public struct Library: Sendable {
     }
 
     /// Records pictures' sizes (from their headers) by id.
-    public mutating func setSizes(_ sizes: [(id: Int, size: PixelSize)]) {
-        for (id, size) in sizes where id < aspectsByID.count && size.width > 0 {
-            aspectsByID[id] = UInt16(clamping: size.height * 1000 / size.width)
+    public mutating func setSizes(_ sizes: [(id: ItemID, size: PixelSize)]) {
+        for (id, size) in sizes where id.rawValue < aspectsByID.count && size.width > 0 {
+            aspectsByID[id.rawValue] = UInt16(clamping: size.height * 1000 / size.width)
         }
     }
 

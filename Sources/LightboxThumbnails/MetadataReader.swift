@@ -2,10 +2,10 @@ import Foundation
 
 /// A file whose metadata the app wants, by the item's id.
 public struct MetadataRequest: Hashable, Sendable {
-    public var id: Int
+    public var id: ItemID
     public var file: ImageFile
 
-    public init(id: Int, file: ImageFile) {
+    public init(id: ItemID, file: ImageFile) {
         self.id = id
         self.file = file
     }
@@ -13,11 +13,11 @@ public struct MetadataRequest: Hashable, Sendable {
 
 /// What was read of one file: its EXIF (nil without any) and its pixel size from the header.
 public struct MetadataResult: Hashable, Sendable {
-    public var id: Int
+    public var id: ItemID
     public var metadata: ImageMetadata?
     public var size: PixelSize?
 
-    public init(id: Int, metadata: ImageMetadata?, size: PixelSize?) {
+    public init(id: ItemID, metadata: ImageMetadata?, size: PixelSize?) {
         self.id = id
         self.metadata = metadata
         self.size = size

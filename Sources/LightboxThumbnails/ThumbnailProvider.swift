@@ -3,7 +3,7 @@ import Foundation
 /// One thumbnail wanted by the app: the id of the item it is for, its file and its box.
 public struct DecodeRequest: Hashable, Sendable {
     /// The item's id, which a re-sort does not change.
-    public var item: Int
+    public var id: ItemID
     public var file: ImageFile
     public var box: PixelSize
     /// The glyphs the picture is wanted in, and their colours; besides true-colour half blocks
@@ -11,8 +11,8 @@ public struct DecodeRequest: Hashable, Sendable {
     public var symbols: SymbolSet
     public var depth: ColorDepth
 
-    public init(item: Int, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half, depth: ColorDepth = .trueColor) {
-        self.item = item
+    public init(id: ItemID, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half, depth: ColorDepth = .trueColor) {
+        self.id = id
         self.file = file
         self.box = box
         self.symbols = symbols

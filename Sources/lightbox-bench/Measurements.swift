@@ -75,7 +75,7 @@ enum Measurements {
                             let i = (y * request.box.width + x) * 3
                             pixels[i] = UInt8((x * 255) / max(1, request.box.width))
                             pixels[i + 1] = UInt8((y * 255) / max(1, request.box.height))
-                            pixels[i + 2] = UInt8((request.item * 37) % 256)
+                            pixels[i + 2] = UInt8((request.id.rawValue * 37) % 256)
                         }
                     }
                     var thumbnail = Thumbnail(width: request.box.width, height: request.box.height, pixels: pixels)

@@ -42,7 +42,7 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     var library = Library(folders: mixedFolders(), arrangement: Arrangement(sections: .none, sort: .date))
     #expect(names(library) == ["a/2.jpg", "b/1.jpg", "a/1.jpg", "b/2.jpg"])
     // b/2.jpg was taken long before it was copied here.
-    library.setDatesTaken([(id: 3, seconds: 0)])
+    library.setDatesTaken([(id: ItemID(3), seconds: 0)])
     #expect(names(library) == ["b/2.jpg", "a/2.jpg", "b/1.jpg", "a/1.jpg"])
 }
 
@@ -88,7 +88,7 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     let files = (0..<4).map { ImageFile(path: ImagePath("f/\($0).jpg"), byteCount: 1, modified: 1_000_000_000 * 1_000_000_000, format: .jpeg) }
     let effects = state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: files)], isFinished: true))
     let asked = effects.compactMap { effect -> [Int]? in
-        if case .readMetadata(let requests, false) = effect { return requests.map(\.id) } else { return nil }
+        if case .readMetadata(let requests, false) = effect { return requests.map(\.id.rawValue) } else { return nil }
     }
     #expect(asked == [[0, 1, 2, 3]])
     state.apply(.move(.right))
@@ -97,8 +97,8 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     var early = ImageMetadata(), late = ImageMetadata()
     early.dateTaken = "2001:02:03 04:05:06"
     late.dateTaken = "2001:03:01 00:00:00"
-    state.apply(.metadataRead([MetadataResult(id: 3, metadata: early, size: nil), MetadataResult(id: 0, metadata: late, size: nil),
-                               MetadataResult(id: 1, metadata: nil, size: nil), MetadataResult(id: 2, metadata: late, size: nil)]))
+    state.apply(.metadataRead([MetadataResult(id: ItemID(3), metadata: early, size: nil), MetadataResult(id: ItemID(0), metadata: late, size: nil),
+                               MetadataResult(id: ItemID(1), metadata: nil, size: nil), MetadataResult(id: ItemID(2), metadata: late, size: nil)]))
     #expect((0..<4).map { state.library[$0].path.description } == ["f/3.jpg", "f/0.jpg", "f/2.jpg", "f/1.jpg"])
     #expect(state.library.sections.map { String(decoding: $0.title, as: UTF8.self) } == ["February 2001", "March 2001", "September 2001"])
     #expect(state.library[state.cursor].path.description == "f/1.jpg")
@@ -110,7 +110,7 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     var state = GalleryState(library: library([7, 2, 20]), spec: threeColumns, width: 40, height: 20)
     state.apply([.move(.right), .move(.right), .move(.down), .toggleSection])
     #expect(state.cursor == 0 && state.layout.collapsed == [true, false, false])
-    #expect(state.demand.allSatisfy { $0.item >= 7 }, "no thumbnails for a collapsed section")
+    #expect(state.demand.allSatisfy { $0.id.rawValue >= 7 }, "no thumbnails for a collapsed section")
     // Space on a collapsed header marks the whole section; moving on leaves it.
     state.apply(.toggleMarkAndAdvance)
     #expect(state.marks.count == 7 && state.cursor == 7)
@@ -135,24 +135,24 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     let effects = state.apply(.cycleLayout)
     #expect(state.layoutMode == .masonry && state.message == "masonry layout")
     let asked = effects.flatMap { effect -> [Int] in
-        if case .readMetadata(let requests, false) = effect { return requests.map(\.id) } else { return [] }
+        if case .readMetadata(let requests, false) = effect { return requests.map(\.id.rawValue) } else { return [] }
     }
     #expect(asked == Array(0..<80), "every picture's shape is read")
     let urgent = effects.flatMap { effect -> [Int] in
-        if case .readMetadata(let requests, true) = effect { return requests.map(\.id) } else { return [] }
+        if case .readMetadata(let requests, true) = effect { return requests.map(\.id.rawValue) } else { return [] }
     }
-    #expect(!urgent.isEmpty && urgent.allSatisfy { state.isOnScreen(state.library.position(of: $0)) }, "shapes on screen first")
+    #expect(!urgent.isEmpty && urgent.allSatisfy { state.isOnScreen(state.library.position(of: ItemID($0))) }, "shapes on screen first")
     state.apply([.move(.down), .move(.down), .move(.down), .move(.down), .move(.right)])
     let cursor = state.cursor
     let line = state.layout.frame(ofItem: cursor).y - state.scrollOffset
     // Portraits and panoramas arrive: tiles change height, the cursor's stays on its line.
-    let results = (0..<80).map { MetadataResult(id: $0, metadata: nil, size: $0 % 3 == 0 ? PixelSize(width: 600, height: 900) : PixelSize(width: 900, height: 300)) }
+    let results = (0..<80).map { MetadataResult(id: ItemID($0), metadata: nil, size: $0 % 3 == 0 ? PixelSize(width: 600, height: 900) : PixelSize(width: 900, height: 300)) }
     state.apply(.metadataRead(results))
     #expect(state.cursor == cursor)
     #expect(state.layout.frame(ofItem: cursor).y - state.scrollOffset == line)
     #expect(state.layout.boxFrame(ofItem: 0).height > state.layout.boxFrame(ofItem: 1).height)
     // Only tiles on screen are decoded first.
-    #expect(state.demand.prefix { state.isOnScreen(state.library.position(of: $0.item)) }.count > 0)
+    #expect(state.demand.prefix { state.isOnScreen(state.library.position(of: $0.id)) }.count > 0)
     state.apply(.cycleLayout)
     #expect(state.layoutMode == .strip && state.isOnScreen(state.cursor))
     state.apply(.cycleLayout)

@@ -13,8 +13,8 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
     var state = GalleryState(library: library([5000]), spec: threeColumns, width: 40, height: 20)
     let requests = loads(state.initialEffects())!
     let visible = Array(state.visibleItems)
-    #expect(Array(requests.prefix(visible.count).map(\.item)) == visible)
-    let ahead = requests.dropFirst(visible.count).map(\.item)
+    #expect(Array(requests.prefix(visible.count).map(\.id.rawValue)) == visible)
+    let ahead = requests.dropFirst(visible.count).map(\.id.rawValue)
     #expect(!ahead.isEmpty)
     #expect(ahead.allSatisfy { $0 > visible.last! })
     #expect(requests.count <= 3 * visible.count)
@@ -24,12 +24,12 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
     var state = GalleryState(library: library([5000]), spec: threeColumns, width: 40, height: 20)
     _ = state.initialEffects()
     let requests = loads(state.apply(.move(.last)))!
-    #expect(requests.first.map { state.visibleItems.contains($0.item) } == true)
-    #expect(!requests.contains { $0.item < 100 })
+    #expect(requests.first.map { state.visibleItems.contains($0.id.rawValue) } == true)
+    #expect(!requests.contains { $0.id.rawValue < 100 })
     // Scrolling up: the prefetch goes upwards.
     let up = loads(state.apply(.pageUp))!
     let visible = state.visibleItems
-    #expect(up.dropFirst(visible.count).allSatisfy { $0.item < visible.lowerBound })
+    #expect(up.dropFirst(visible.count).allSatisfy { $0.id.rawValue < visible.lowerBound })
 }
 
 @Test func decodedAndFailedItemsLeaveTheDemand() {
@@ -41,7 +41,7 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
     #expect(next.count == 5)
     let after = loads(state.apply(.decoded(requests[1], .failed(.badFile("cannot decode: bad")))))!
     #expect(after.count == 4)
-    #expect(state.failures[1] == "cannot decode: bad")
+    #expect(state.failures[ItemID(1)] == "cannot decode: bad")
     #expect(state.loadingCount == 4)
 }
 
@@ -71,7 +71,7 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
 }
 
 @Test func coalescingKeepsOnlyTheLastLoad() {
-    let a = DecodeRequest(item: 0, file: ImageFile(path: ImagePath("a"), byteCount: 0, modified: 0, format: .jpeg), box: PixelSize(width: 1, height: 1))
+    let a = DecodeRequest(id: ItemID(0), file: ImageFile(path: ImagePath("a"), byteCount: 0, modified: 0, format: .jpeg), box: PixelSize(width: 1, height: 1))
     let effects: [Effect] = [.load([a]), .load([]), .suspend, .load([a, a])]
     #expect(effects.coalesced == [.suspend, .load([a, a])])
     #expect(([] as [Effect]).coalesced.isEmpty)

@@ -39,7 +39,7 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
     #expect(state.apply(.move(.down)).isEmpty)
     let effects = state.apply(.scanned([batch("a", 0..<5)], isFinished: false))
     #expect(effects == [.load(state.demand)])
-    #expect(state.demand.map(\.item) == Array(0..<5))
+    #expect(state.demand.map(\.id.rawValue) == Array(0..<5))
     #expect(state.cursor == 0)
 }
 

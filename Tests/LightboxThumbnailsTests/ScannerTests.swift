@@ -189,7 +189,7 @@ func makeTreeDeeperThanPathMax(in dir: TemporaryDirectory) throws -> ImagePath {
     for i in 0..<40 {
         let path = try dir.file("\(i).jpg")
         try TestImages.bytes(photo, at: path)
-        requests.append(MetadataRequest(id: i, file: ImageFile(path: ImagePath(path), byteCount: Int64(photo.count), modified: 0, format: .jpeg)))
+        requests.append(MetadataRequest(id: ItemID(i), file: ImageFile(path: ImagePath(path), byteCount: Int64(photo.count), modified: 0, format: .jpeg)))
     }
     let reader = MetadataReader()
     reader.enqueue(Array(requests[0..<20]))
@@ -203,9 +203,9 @@ func makeTreeDeeperThanPathMax(in dir: TemporaryDirectory) throws -> ImagePath {
         results += reader.take()
     }
     reader.stop()
-    #expect(results.count == 40 && Set(results.map(\.id)) == Set(0..<40))
+    #expect(results.count == 40 && Set(results.map(\.id.rawValue)) == Set(0..<40))
     #expect(results.allSatisfy { $0.metadata?.model == "Test Camera 1" && $0.size == PixelSize(width: 8, height: 8) })
-    #expect(results.firstIndex { $0.id == 39 }! < results.firstIndex { $0.id == 30 }!, "the urgent one comes before later ones")
+    #expect(results.firstIndex { $0.id == ItemID(39) }! < results.firstIndex { $0.id == ItemID(30) }!, "the urgent one comes before later ones")
 }
 
 /// Scans `list` as a list file (a regular file, so it may be larger than a pipe holds).

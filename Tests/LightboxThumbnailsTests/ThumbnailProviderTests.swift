@@ -21,7 +21,7 @@ final class RecordingDecoder: ThumbnailDecoding, @unchecked Sendable {
 }
 
 func requests(_ range: Range<Int>) -> [DecodeRequest] {
-    range.map { DecodeRequest(item: $0, file: ImageFile(path: ImagePath("f\($0)"), byteCount: 0, modified: 0, format: .jpeg),
+    range.map { DecodeRequest(id: ItemID($0), file: ImageFile(path: ImagePath("f\($0)"), byteCount: 0, modified: 0, format: .jpeg),
                               box: PixelSize(width: 8, height: 8)) }
 }
 
@@ -41,7 +41,7 @@ func waitUntil(_ condition: () -> Bool) {
     waitUntil { provider.outstandingCount == 0 }
     #expect(decoder.askedPaths == ["f0", "f500", "f501", "f502"].map(ImagePath.init))
     // f0 finished after it left the window: its result is discarded.
-    #expect(provider.takeResults().map(\.0.item) == [500, 501, 502])
+    #expect(provider.takeResults().map(\.0.id.rawValue) == [500, 501, 502])
     provider.shutdown()
 }
 
@@ -54,6 +54,6 @@ func waitUntil(_ condition: () -> Bool) {
     provider.request(requests(0..<20))
     waitUntil { provider.outstandingCount == 0 }
     waitUntil { woken.lock(); defer { woken.unlock() }; return wakes == 20 }
-    #expect(Set(provider.takeResults().map(\.0.item)) == Set(0..<20))
+    #expect(Set(provider.takeResults().map(\.0.id.rawValue)) == Set(0..<20))
     provider.shutdown()
 }

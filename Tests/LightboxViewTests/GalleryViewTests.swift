@@ -29,7 +29,7 @@ func decodedState(_ counts: [Int], width: Int, height: Int, settings: GallerySta
     _ = state.initialEffects()
     for action in actions { _ = state.apply(action) }
     for request in state.demand {
-        let result: DecodeResult = request.item == 2
+        let result: DecodeResult = request.id.rawValue == 2
             ? .failed(.badFile("cannot decode: Not a JPEG file"))
             : .decoded(Thumbnail(width: request.box.width, height: request.box.height - 4,
                                  pixels: TestImages.solid(width: request.box.width, height: request.box.height - 4, 90, 140, 200)))
@@ -207,7 +207,7 @@ func randomActionsKeepTheStateSane(seed: Int) {
     var state = GalleryState(library: Library(), spec: spec, width: 60, height: 12, isScanning: true)
     #expect(GalleryView.frame(for: state).text.contains("Looking for images…"))
     let found = library([3])
-    _ = state.apply(.scanned([Scanner.Batch(folder: ImagePath(bytes: found.sections[0].title), files: found.filesByID)], isFinished: false))
+    _ = state.apply(.scanned([Scanner.Batch(folder: ImagePath(bytes: found.sections[0].title), files: found.ids.map(found.file))], isFinished: false))
     #expect(GalleryView.frame(for: state).lines.last!.hasPrefix(" 1/3 found, scanning…"))
     _ = state.apply(.scanned([], isFinished: true))
     #expect(GalleryView.frame(for: state).lines.last!.hasPrefix(" 1/3  "))
@@ -296,7 +296,7 @@ func decodeDemand(_ state: inout GalleryState) {
 @Test func masonryDrawsTilesAtTheirShapesUnderAPinnedHeader() {
     var state = GalleryState(library: library([3, 30]), spec: spec, width: 60, height: 24)
     state.setLayoutMode(.masonry)
-    let sizes = (0..<33).map { MetadataResult(id: $0, metadata: nil, size: $0 % 4 == 0 ? PixelSize(width: 300, height: 450) : PixelSize(width: 400, height: 300)) }
+    let sizes = (0..<33).map { MetadataResult(id: ItemID($0), metadata: nil, size: $0 % 4 == 0 ? PixelSize(width: 300, height: 450) : PixelSize(width: 400, height: 300)) }
     _ = state.apply(.metadataRead(sizes))
     for _ in 0..<4 { _ = state.apply(.move(.down)) }
     decodeDemand(&state)

@@ -20,7 +20,7 @@ func pixelState(_ graphics: Graphics, counts: [Int] = [6, 6], width: Int = 60, h
 func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     for request in state.demand {
         let (w, h) = (request.box.width, request.box.height * 3 / 4)
-        let shade = UInt8(40 + request.item * 15 % 200)
+        let shade = UInt8(40 + request.id.rawValue * 15 % 200)
         effects += state.apply(.decoded(request, .decoded(Thumbnail(width: w, height: h, pixels: TestImages.solid(width: w, height: h, shade, 200, 255 - shade)))))
     }
 }
