@@ -208,7 +208,7 @@ extension GalleryState {
             arrangement.sort = sorts[(sorts.firstIndex(of: arrangement.sort)! + 1) % sorts.count]
             rearrange { $0.arrange(by: arrangement) }
             message = "sorted by \(arrangement.sort.rawValue)\(arrangement.isReversed ? ", reversed" : "")"
-            if arrangement.sort == .date && metadataRequested.count < library.totalCount { message! += " (reading dates…)" }
+            if arrangement.sort == .date && metadataState.requestedCount < library.totalCount { message! += " (reading dates…)" }
         case .toggleReverse:
             var arrangement = library.arrangement
             arrangement.isReversed.toggle()

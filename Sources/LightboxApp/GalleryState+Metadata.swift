@@ -17,49 +17,26 @@ extension GalleryState {
     /// - Complexity: O(*k*) in the number of files not yet asked for.
     mutating func metadataEffects() -> [Effect] {
         var effects: [Effect] = []
-        metadataRequested.grow(to: library.totalCount)
-        if isShowingInfo, !library.isEmpty {
-            let id = library.id(at: cursor)
-            if metadata[id] == nil && !urgentMetadataIDs.contains(id) {
-                urgentMetadataIDs.insert(id)
-                effects.append(.readMetadata([MetadataRequest(id: id, file: library[cursor])], isUrgent: true))
-            }
+        if isShowingInfo, !library.isEmpty, let request = metadataState.urgentRequest(for: library.id(at: cursor), file: library[cursor]) {
+            effects.append(.readMetadata([request], isUrgent: true))
         }
         if layoutMode == .masonry && !library.isEmpty {
             // Shapes on screen first, so the tiles in view settle before the rest.
-            var urgent: [MetadataRequest] = []
-            for item in visibleItems where library.aspect(of: library.id(at: item)) == 0 {
-                let id = library.id(at: item)
-                guard metadata[id] == nil, urgentMetadataIDs.insert(id).inserted else { continue }
-                urgent.append(MetadataRequest(id: id, file: library[item]))
-            }
+            let urgent = visibleItems.filter { library.aspect(of: library.id(at: $0)) == 0 }
+                .compactMap { metadataState.urgentRequest(for: library.id(at: $0), file: library[$0]) }
             if !urgent.isEmpty { effects.append(.readMetadata(urgent, isUrgent: true)) }
         }
-        if needsAllMetadata && metadataRequested.count < library.totalCount {
-            var requests: [MetadataRequest] = []
-            // (A mark set by id number: which files have been asked for.)
-            for number in 0..<library.totalCount where !metadataRequested.contains(number) {
-                let id = ItemID(number)
-                requests.append(MetadataRequest(id: id, file: library.file(id)))
-                metadataRequested.set(number, marked: true)
-            }
-            effects.append(.readMetadata(requests, isUrgent: false))
+        if needsAllMetadata {
+            let requests = metadataState.requestsForAll(in: library)
+            if !requests.isEmpty { effects.append(.readMetadata(requests, isUrgent: false)) }
         }
         return effects
     }
 
     /// Records metadata read in the background: dates go to the library (which re-sorts when they
-    /// decide the order), the rest to a small cache for the info panel.
+    /// decide the order), the rest to the metadata part for the info panel.
     mutating func addMetadata(_ results: [MetadataResult]) {
-        for result in results {
-            urgentMetadataIDs.remove(result.id)
-            if metadata.updateValue(result, forKey: result.id) == nil { metadataOrder.append(result.id) }
-        }
-        // Keep the latest few hundred: the panel shows one at a time.
-        if metadataOrder.count > 512 {
-            for id in metadataOrder.prefix(metadataOrder.count - 256) { metadata[id] = nil }
-            metadataOrder.removeFirst(metadataOrder.count - 256)
-        }
+        metadataState.record(results)
         library.setSizes(results.compactMap { result in result.size.map { (id: result.id, size: $0) } })
         let dates = results.map { (id: $0.id, seconds: $0.metadata?.dateTakenSeconds) }
         if needsDatesTaken {

@@ -74,13 +74,10 @@ public struct GalleryState: Sendable {
     public internal(set) var isAwaitingHandlerKey = false
     /// Whether the info panel shows beside (or below) the grid.
     public internal(set) var isShowingInfo = false
-    /// Metadata read lately, by id: the info panel's, bounded (see `remember(_:)`).
-    public internal(set) var metadata: [ItemID: MetadataResult] = [:]
-    var metadataOrder: [ItemID] = []
-    /// Ids asked for urgently and not yet answered.
-    var urgentMetadataIDs: Set<ItemID> = []
-    /// Ids whose metadata has been asked for.
-    var metadataRequested = MarkSet(capacity: 0)
+    /// Files' metadata: what was read lately (the info panel's), and what is asked for.
+    public internal(set) var metadataState = MetadataState()
+    /// What was read of files' metadata (the latest few hundred), by id.
+    public var metadata: [ItemID: MetadataResult] { metadataState.results }
     /// Whether to prefetch beyond the viewport (off for snapshots).
     public internal(set) var prefetches = true
     /// The thumbnails the provider was last asked for.

@@ -1,0 +1,56 @@
+import LightboxThumbnails
+
+/// The state's part for files' metadata: what was read (the latest few hundred, for the info
+/// panel), which files are being read first, and which have been asked for at all. Its own
+/// reducer: the state asks it for requests and hands it results.
+public struct MetadataState: Sendable {
+    /// What was read, by id: the latest few hundred.
+    public private(set) var results: [ItemID: MetadataResult] = [:]
+    /// Ids of `results`, oldest first.
+    private var order: [ItemID] = []
+    /// Ids asked for first and not answered yet.
+    private var urgent: Set<ItemID> = []
+    /// Which files (by id number) have been asked for in the background.
+    private var requested = MarkSet(capacity: 0)
+
+    /// Results kept once trimmed, and the count that trims them.
+    static let kept = 256
+    static let trimmedAt = 512
+
+    public init() {}
+
+    /// How many files have been asked for in the background.
+    public var requestedCount: Int { requested.count }
+
+    /// A request to read `file` (id `id`) first, unless it was read or asked for already.
+    mutating func urgentRequest(for id: ItemID, file: ImageFile) -> MetadataRequest? {
+        guard results[id] == nil, urgent.insert(id).inserted else { return nil }
+        return MetadataRequest(id: id, file: file)
+    }
+
+    /// Requests for every file of `library` not asked for yet, in the order found.
+    /// - Complexity: O(*k*) in the files not yet asked for.
+    mutating func requestsForAll(in library: Library) -> [MetadataRequest] {
+        requested.grow(to: library.totalCount)
+        guard requested.count < library.totalCount else { return [] }
+        var requests: [MetadataRequest] = []
+        for number in 0..<library.totalCount where !requested.contains(number) {
+            let id = ItemID(number)
+            requests.append(MetadataRequest(id: id, file: library.file(id)))
+            requested.set(number, marked: true)
+        }
+        return requests
+    }
+
+    /// Records what was read; past `trimmedAt` results, only the latest `kept` stay.
+    mutating func record(_ newResults: [MetadataResult]) {
+        for result in newResults {
+            urgent.remove(result.id)
+            if results.updateValue(result, forKey: result.id) == nil { order.append(result.id) }
+        }
+        if order.count > Self.trimmedAt {
+            for id in order.prefix(order.count - Self.kept) { results[id] = nil }
+            order.removeFirst(order.count - Self.kept)
+        }
+    }
+}
