@@ -71,30 +71,17 @@ extension GalleryState {
     /// Edits, keeps or clears the filter. A changed query puts the cursor on the first match, as
     /// fzf does; clearing it leaves the cursor on its item.
     mutating func applyFilter(_ action: Action) {
-        switch action {
-        case .startFilter: isEditingFilter = true
-        case .acceptFilter: isEditingFilter = false
-        case .cancelFilter:
-            isEditingFilter = false
-            guard !filterText.isEmpty else { return }
-            filterText = ""
-            hasUserActed = true
-            rearrange { $0.setFilter("") }
-        case .filterInput, .filterBackspace:
-            if case .filterInput(let text) = action {
-                let room = Self.filterLimit - filterText.count
-                if text.count > room { message = "the filter holds at most \(Self.filterLimit) characters" }
-                guard room > 0 else { return }
-                filterText += text.prefix(room)
-            } else if !filterText.isEmpty {
-                filterText.removeLast()
-            }
+        let change = filter.apply(action)
+        if let text = change.message { message = text }
+        guard change.queryChanged else { return }
+        let query = filter.text
+        if query.isEmpty, case .cancelFilter = action {
+            hasUserActed = true  // cleared: the cursor stays on its item
+        } else {
             hasUserActed = false  // to the top, on the first match
-            let query = filterText
-            rearrange { $0.setFilter(query) }
-            hasUserActed = true
-        default: break
         }
+        rearrange { $0.setFilter(query) }
+        hasUserActed = true
     }
 
     /// The moves `'` comes back from.

@@ -28,10 +28,12 @@ public struct GalleryState: Sendable {
     public internal(set) var pendingMarks = PathSet()
     /// Marked items the filter hides, by id.
     public internal(set) var hiddenMarks: Set<ItemID> = []
+    /// The filter line: its query and whether keys go to it.
+    public internal(set) var filter = FilterState()
     /// The filter being typed or kept; empty for none.
-    public internal(set) var filterText = ""
+    public var filterText: String { filter.text }
     /// Whether keys go to the filter line.
-    public internal(set) var isEditingFilter = false
+    public var isEditingFilter: Bool { filter.isEditing }
     /// How pictures are drawn: in pixels (kitty, sixel) or as symbols.
     public internal(set) var graphics = Graphics.half
     /// The modes `t` steps through: a pixel mode the terminal has, then the symbol sets.
@@ -143,8 +145,8 @@ public struct GalleryState: Sendable {
     public static let gridInset = 1
     /// Cells `+` and `-` add to or take from each column's width.
     public static let zoomStep = 4
-    /// Most characters the filter holds: a query, not a document (each one costs a pass over the library).
-    public static let filterLimit = 256
+    /// Most characters the filter holds.
+    public static let filterLimit = FilterState.limit
 
     /// The grid layout for the grid part of a screen `screenWidth` cells wide.
     static func layout(_ library: Library, _ spec: GridSpec, screenWidth: Int) -> GridLayout {

@@ -1,5 +1,5 @@
 import Testing
-import LightboxApp
+@testable import LightboxApp
 import LightboxLayout
 import LightboxThumbnails
 
@@ -29,4 +29,17 @@ import LightboxThumbnails
     #expect(state.filterText.count == GalleryState.filterLimit)
     state.apply([.filterBackspace, .filterInput("z")])
     #expect(state.filterText.last == "z" && state.filterText.count == GalleryState.filterLimit)
+}
+
+@Test func theFilterPartEditsItsQueryWithinItsLimit() {
+    var filter = FilterState()
+    #expect(filter.apply(.startFilter) == .init() && filter.isEditing)
+    #expect(filter.apply(.filterInput("ab")) == .init(queryChanged: true) && filter.text == "ab")
+    #expect(filter.apply(.filterBackspace).queryChanged && filter.text == "a")
+    let long = filter.apply(.filterInput(String(repeating: "x", count: 300)))
+    #expect(long.queryChanged && long.message != nil && filter.text.count == FilterState.limit)
+    #expect(filter.apply(.filterInput("y")) == .init(message: "the filter holds at most 256 characters"))
+    #expect(filter.apply(.acceptFilter) == .init() && !filter.isEditing && filter.text.count == FilterState.limit)
+    #expect(filter.apply(.cancelFilter).queryChanged && filter.text.isEmpty)
+    #expect(filter.apply(.cancelFilter) == .init(), "nothing to clear")
 }
