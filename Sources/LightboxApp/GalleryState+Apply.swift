@@ -52,17 +52,13 @@ extension GalleryState {
             }
         }
         if Self.changesMarks(action) && !library.isEmpty {
-            guard allowsMarks else {
-                message = "marking is off (--no-multi): Enter picks the photo under the cursor"
+            guard selection.allowsMarks else {
+                message = Selection.markingIsOff
                 return []
             }
-            let before = marks
+            let before = selection.marks
             effects = applyToLibrary(action)
-            if let limit = markLimit, markedCount > limit {
-                marks = before
-                message = "at most \(limit) may be marked (--multi=\(limit))"
-            }
-            if marks != before { marksVersion += 1 }
+            if let problem = selection.settle(since: before) { message = problem }
             return effects
         }
         return applyToLibrary(action)
@@ -104,7 +100,7 @@ extension GalleryState {
         }
     }
 
-    /// The actions that change marks.
+    /// The actions that change selection.marks.
     static func changesMarks(_ action: Action) -> Bool {
         switch action {
         case .toggleMark, .toggleMarkAndAdvance, .toggleRange, .markAll, .markSection, .clearMarks, .shiftClick, .controlClick: return true
@@ -143,7 +139,7 @@ extension GalleryState {
             pendingCount = min(9_999_999, (pendingCount ?? 0) * 10 + digit)
             message = "count \(pendingCount!)"
         case .nextMark, .previousMark:
-            if let next = marks.nextMarked(after: cursor, forward: action == .nextMark) { moveCursor(to: next) }
+            if let next = selection.marks.nextMarked(after: cursor, forward: action == .nextMark) { moveCursor(to: next) }
             else { message = action == .nextMark ? "no marked item after this one" : "no marked item before this one" }
         case .jumpBack:
             guard let origin = jumpOrigin, origin.rawValue < library.totalCount, library.position(of: origin) >= 0 else {
@@ -175,20 +171,20 @@ extension GalleryState {
             cursor = layout.items(inSection: layout.section(ofItem: cursor)).lowerBound
             relayout()
         case .toggleRange:
-            if let anchor = rangeAnchor {
-                marks.set(min(anchor, cursor)..<(max(anchor, cursor) + 1), marked: true)
-                rangeAnchor = nil
+            if let anchor = selection.anchor {
+                selection.marks.set(min(anchor, cursor)..<(max(anchor, cursor) + 1), marked: true)
+                selection.anchor = nil
             } else {
-                rangeAnchor = cursor
+                selection.anchor = cursor
                 message = "range mark: move, then v again"
             }
-        case .markAll: marks.set(0..<library.count, marked: true)
+        case .markAll: selection.marks.set(0..<library.count, marked: true)
         case .markSection:
             let items = layout.items(inSection: layout.section(ofItem: cursor))
-            marks.set(items, marked: !marks.containsAll(items))
+            selection.marks.set(items, marked: !selection.marks.containsAll(items))
         case .clearMarks:
-            marks.removeAll()
-            rangeAnchor = nil
+            selection.marks.removeAll()
+            selection.anchor = nil
         case .cycleSort:
             var arrangement = library.arrangement
             let sorts = Arrangement.Sort.allCases
@@ -212,12 +208,12 @@ extension GalleryState {
         case .doubleClick(let x, let y): doubleClick(x: x, y: y)
         case .shiftClick(let x, let y):
             if case .item(let item) = hit(x: x, y: y) {
-                marks.set(min(item, cursor)..<(max(item, cursor) + 1), marked: true)
+                selection.marks.set(min(item, cursor)..<(max(item, cursor) + 1), marked: true)
                 moveCursor(to: item)
             }
         case .controlClick(let x, let y):
             if case .item(let item) = hit(x: x, y: y) {
-                marks.toggle(item)
+                selection.marks.toggle(item)
                 moveCursor(to: item)
             }
         case .scroll(let lines): scroll(by: lines)
@@ -276,29 +272,27 @@ extension GalleryState {
             return rearrange { $0.append(added) }
         }
         library.append(added)
-        marks.grow(to: library.count)
+        selection.marks.grow(to: library.count)
         layout = makeLayout()
     }
 
     /// Marks the files from id `first` on whose paths `--mark-from` listed.
     /// - Complexity: O(*k*) in the number of new files.
     mutating func markPending(fromID first: ItemID) {
-        guard !pendingMarks.isEmpty, allowsMarks else { return }
+        guard !selection.pending.isEmpty, selection.allowsMarks else { return }
         for id in (first.rawValue..<library.totalCount).map(ItemID.init) {
-            if let limit = markLimit, markedCount >= limit { break }  // the rest stay pending
-            guard pendingMarks.remove(library.file(id).path) else { continue }
-            let position = library.position(of: id)
-            if position >= 0 { marks.set(position, marked: true) } else { hiddenMarks.insert(id) }
-            marksVersion += 1
+            if selection.isFull { break }  // the rest stay pending
+            guard selection.pending.remove(library.file(id).path) else { continue }
+            selection.markFound(id, at: library.position(of: id))
         }
     }
 
     /// Marks or unmarks the cursor item, or its whole section when that is collapsed to its header.
     mutating func toggleMarkAtCursor() {
         let section = layout.section(ofItem: cursor)
-        guard layout.collapsed[section] else { return marks.toggle(cursor) }
+        guard layout.collapsed[section] else { return selection.marks.toggle(cursor) }
         let items = layout.items(inSection: section)
-        marks.set(items, marked: !marks.containsAll(items))
+        selection.marks.set(items, marked: !selection.marks.containsAll(items))
     }
 
     /// Rows of tiles in one screen, at least one.

@@ -7,16 +7,10 @@ extension GalleryState {
     mutating func rearrange(_ change: (inout Library) -> Void) {
         let cursorID = library.isEmpty ? nil : library.id(at: cursor)
         let line = cursorLine
-        let markedIDs = marks.sorted.map { library.id(at: $0) } + hiddenMarks
-        let anchorID = rangeAnchor.map { library.id(at: $0) }
+        let markedIDs = selection.marks.sorted.map { library.id(at: $0) } + selection.hidden
+        let anchorID = selection.anchor.map { library.id(at: $0) }
         change(&library)
-        marks = MarkSet(capacity: library.count)
-        hiddenMarks = []
-        for id in markedIDs {
-            let position = library.position(of: id)
-            if position >= 0 { marks.set(position, marked: true) } else { hiddenMarks.insert(id) }
-        }
-        rangeAnchor = anchorID.map { library.position(of: $0) }.flatMap { $0 >= 0 ? $0 : nil }
+        selection.follow((markedIDs, anchorID), in: library)
         layout = makeLayout()
         stickyColumn = nil
         guard !library.isEmpty else {

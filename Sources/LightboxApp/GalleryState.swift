@@ -16,18 +16,15 @@ public struct GalleryState: Sendable {
     public internal(set) var cursor = 0
     /// Content line shown on the grid's top row.
     public internal(set) var scrollOffset = 0
-    public internal(set) var marks: MarkSet
+    /// What is picked: the marks, a pending range, the paths still to mark, the rules.
+    public internal(set) var selection: Selection
+    public var marks: MarkSet { selection.marks }
     /// Counts changes to the marks, so a marks file is written only when they change.
-    public internal(set) var marksVersion = 0
-    /// Whether marking is allowed at all (`--no-multi` turns it off).
-    public internal(set) var allowsMarks = true
-    /// The most items that may be marked (`--multi=MAX`), or nil for any number.
-    public internal(set) var markLimit: Int?
-    /// Paths to mark when the scan finds them (`--mark-from`); the ones not found yet are kept
-    /// in the marks file too, so a pick resumed and quit early loses none.
-    public internal(set) var pendingMarks = PathSet()
+    public var marksVersion: Int { selection.version }
+    /// Paths `--mark-from` listed that the scan has not found yet.
+    public var pendingMarks: PathSet { selection.pending }
     /// Marked items the filter hides, by id.
-    public internal(set) var hiddenMarks: Set<ItemID> = []
+    public var hiddenMarks: Set<ItemID> { selection.hidden }
     /// The filter line: its query and whether keys go to it.
     public internal(set) var filter = FilterState()
     /// The filter being typed or kept; empty for none.
@@ -53,7 +50,7 @@ public struct GalleryState: Sendable {
     /// Where the last jump (`G`, `g`, `n`, a section, a count) started, by id, for `'`.
     var jumpOrigin: ItemID?
     /// Where a pending range mark started.
-    public internal(set) var rangeAnchor: Int?
+    public var rangeAnchor: Int? { selection.anchor }
     public internal(set) var isShowingHelp = false
     public internal(set) var thumbnails: ThumbnailCache
     /// Why a file could not be decoded, by id (see `failure(at:)`).
@@ -121,12 +118,10 @@ public struct GalleryState: Sendable {
         screenWidth = max(1, width)
         screenHeight = max(1, height)
         layout = Self.layout(library, spec, screenWidth: screenWidth)  // the info panel starts hidden
-        marks = MarkSet(capacity: library.count)
+        selection = Selection(capacity: library.count, allowsMarks: settings.allowsMarks, limit: settings.markLimit,
+                              pending: settings.pendingMarks)
         thumbnails = ThumbnailCache(budget: cacheBudget)
         self.scanProblems = scanProblems
-        allowsMarks = settings.allowsMarks
-        markLimit = settings.markLimit
-        pendingMarks = settings.pendingMarks
         availableGraphics = settings.availableGraphics
         colorDepth = settings.colorDepth
         cellPixels = settings.cellPixels
@@ -227,12 +222,12 @@ public struct GalleryState: Sendable {
 
     /// The paths accept prints: marked items in display order, or else the cursor item.
     public var acceptedPaths: [ImagePath] {
-        if markedCount > 0 && allowsMarks { return markedPaths }
+        if markedCount > 0 && selection.allowsMarks { return markedPaths }
         return library.isEmpty ? [] : [library[cursor].path]
     }
 
     /// How many items are marked, shown or hidden by the filter.
-    public var markedCount: Int { marks.count + hiddenMarks.count }
+    public var markedCount: Int { selection.count }
 
     /// Puts a message in the status line until the next key.
     mutating func show(_ message: String) { self.message = message }

@@ -1,5 +1,5 @@
 import Testing
-import LightboxApp
+@testable import LightboxApp
 import LightboxLayout
 import LightboxThumbnails
 
@@ -209,4 +209,18 @@ import LightboxThumbnails
     c = cell(of: 2)
     state.apply(.doubleClick(x: c.x, y: c.y))
     #expect(state.cursor == 2 && state.preview != nil)
+}
+
+@Test func theSelectionPartKeepsItsRulesAndCountsRealChanges() {
+    var selection = Selection(capacity: 10, allowsMarks: true, limit: 2, pending: PathSet())
+    var before = selection.marks
+    selection.marks.set(0..<2, marked: true)
+    #expect(selection.settle(since: before) == nil && selection.version == 1)
+    before = selection.marks
+    selection.marks.set(5, marked: true)
+    #expect(selection.settle(since: before) == "at most 2 may be marked (--multi=2)")
+    #expect(selection.marks == before && selection.version == 1, "over the limit: back as it was, no change counted")
+    before = selection.marks
+    #expect(selection.settle(since: before) == nil && selection.version == 1, "nothing changed: nothing counted")
+    #expect(selection.isFull)
 }
