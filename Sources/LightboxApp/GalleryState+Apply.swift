@@ -12,8 +12,7 @@ extension GalleryState {
             message = text
             return []
         case .cellSizeChanged(let size):
-            guard size != cellPixels else { return [] }
-            cellPixels = size
+            guard pictures.setCellPixels(size) else { return [] }
             return updatedDemand().map { [.load($0)] } ?? []
         case .scanned(let batches, let isFinished):
             addScanned(batches, isFinished: isFinished)

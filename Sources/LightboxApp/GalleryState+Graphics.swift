@@ -2,19 +2,10 @@ import LightboxTerminal
 import LightboxThumbnails
 
 extension GalleryState {
-    /// The symbol set cells are rendered in: the mode's, or half blocks under a pixel mode (for
-    /// a stand-in of another size while the right one decodes).
-    public var symbols: SymbolSet { graphics.symbols ?? .half }
-
-    /// Whether thumbnails need cells rendered by the provider (not just pixels).
-    var wantsCells: Bool { !graphics.isPixels && SymbolCells.areNeeded(symbols: symbols, depth: colorDepth) }
-
-    /// The pixels a cell's worth of picture is decoded at: the terminal's cell in a pixel mode,
-    /// what chafa renders a cell from for cells, else half blocks (one by two).
-    var pixelsPerCell: PixelSize {
-        graphics.isPixels ? PixelSize(width: cellPixels.width, height: cellPixels.height)
-            : wantsCells ? SymbolCells.pixelsPerCell : PixelSize(width: 1, height: 2)
-    }
+    /// The symbol set cells are rendered in (see `PictureMode.symbols`).
+    public var symbols: SymbolSet { pictures.symbols }
+    var wantsCells: Bool { pictures.wantsCells }
+    var pixelsPerCell: PixelSize { pictures.pixelsPerCell }
 
     /// Whether a cached thumbnail can be drawn as it is in the current mode.
     func isReady(_ thumbnail: Thumbnail) -> Bool {
@@ -40,8 +31,7 @@ extension GalleryState {
 
     /// Steps to the next available mode.
     mutating func cycleGraphics() {
-        let modes = availableGraphics.isEmpty ? Graphics.symbolModes : availableGraphics
-        let next = modes.firstIndex(of: graphics).map { modes[($0 + 1) % modes.count] } ?? modes[0]
+        let next = pictures.step()
         setGraphics(next)
         message = "pictures in " + next.title
     }
@@ -49,7 +39,7 @@ extension GalleryState {
     /// Draws pictures in `mode` from now on; a protocol whose terminal keeps pictures must hear
     /// of those that leave the memory cache.
     mutating func setGraphics(_ mode: Graphics) {
-        graphics = mode
+        pictures.graphics = mode
         thumbnails.recordsEvictions = mode.pixelProtocol?.keepsPictures == true
     }
 }

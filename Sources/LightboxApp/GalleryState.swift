@@ -32,13 +32,14 @@ public struct GalleryState: Sendable {
     /// Whether keys go to the filter line.
     public var isEditingFilter: Bool { filter.isEditing }
     /// How pictures are drawn: in pixels (kitty, sixel) or as symbols.
-    public internal(set) var graphics = Graphics.half
+    public internal(set) var pictures: PictureMode
+    public var graphics: Graphics { pictures.graphics }
     /// The modes `t` steps through: a pixel mode the terminal has, then the symbol sets.
-    public internal(set) var availableGraphics = Graphics.symbolModes
+    public var availableGraphics: [Graphics] { pictures.available }
     /// The colours the terminal shows; below true colour, cells are dithered to its palette.
-    public internal(set) var colorDepth = ColorDepth.trueColor
+    public var colorDepth: ColorDepth { pictures.colorDepth }
     /// One cell's size in pixels, for the boxes of the pixel modes.
-    public internal(set) var cellPixels = CellPixelSize.standard
+    public var cellPixels: CellPixelSize { pictures.cellPixels }
     /// The full-screen preview, when it shows.
     public internal(set) var preview: Preview? {
         didSet { previewRevision &+= 1 }
@@ -56,7 +57,7 @@ public struct GalleryState: Sendable {
     /// Why a file could not be decoded, by id (see `failure(at:)`).
     public internal(set) var failures: [ItemID: String] = [:]
     /// Problems met while scanning (unreadable folders), for the status line: the first ones.
-    public var scanProblems: [String]
+    public internal(set) var scanProblems: [String]
     /// Problems met past those listed, only counted.
     public internal(set) var unlistedScanProblems = 0
     /// How many problems the scan met in all.
@@ -122,9 +123,8 @@ public struct GalleryState: Sendable {
                               pending: settings.pendingMarks)
         thumbnails = ThumbnailCache(budget: cacheBudget)
         self.scanProblems = scanProblems
-        availableGraphics = settings.availableGraphics
-        colorDepth = settings.colorDepth
-        cellPixels = settings.cellPixels
+        pictures = PictureMode(graphics: settings.graphics, available: settings.availableGraphics, colorDepth: settings.colorDepth,
+                               cellPixels: settings.cellPixels)
         keyTable = settings.keyTable
         prefetches = settings.prefetches
         message = settings.notice

@@ -19,3 +19,13 @@ import LightboxThumbnails
     for choice in GraphicsChoice.allCases { #expect(GraphicsChoice(rawValue: choice.rawValue) == choice) }
     #expect(GraphicsChoice(rawValue: "iterm") == nil)
 }
+
+@Test func thePicturePartStepsThroughItsModesAndTakesCellSizes() {
+    var state = GalleryState(library: library([3]), spec: threeColumns, width: 40, height: 20,
+                             settings: settings { $0.graphics = .sixel; $0.availableGraphics = [.sixel] + Graphics.symbolModes })
+    var seen: [Graphics] = []
+    for _ in 0..<6 { state.apply(.cycleGraphics); seen.append(state.graphics) }
+    #expect(seen == [.half, .quadrant, .sextant, .braille, .ascii, .sixel])
+    #expect(state.message == "pictures in sixel")
+    #expect(!state.apply(.cellSizeChanged(CellPixelSize(width: 8, height: 16))).isEmpty && state.cellPixels == CellPixelSize(width: 8, height: 16))
+}
