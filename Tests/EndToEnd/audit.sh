@@ -42,12 +42,14 @@ if wait_for "1/40"; then
     wait_for "/xxxxxxxx"
     start=$(date +%s%N)
     tm send-keys -t e2e Escape
-    for _ in $(seq 100); do screen | tail -1 | grep -q "▏" || break; sleep 0.02; done
+    # Cleared, the status line shows the cursor's path again (the query may be cut in the middle).
+    for _ in $(seq 500); do screen | tail -1 | grep -q "lib/abstract/IMG_1" && break; sleep 0.02; done
     took=$(( ($(date +%s%N) - start) / 1000000 ))
+    cleared=$(screen | tail -1)
     sleep 0.2
     tm send-keys -t e2e q
     wait_exit
-    if [ "$took" -lt 2000 ] && [ "$(cat "$WORK/rc")" = 130 ]; then
+    if [ "$took" -lt 500 ] && grep -q "lib/abstract/IMG_1" <<< "$cleared" && [ "$(cat "$WORK/rc")" = 130 ]; then
         pass "a 100 KB paste into the filter: Esc answered in $took ms"
     else
         fail "big paste" "took $took ms: $(screen | tail -1)"
@@ -113,8 +115,14 @@ fi
 # followed (the victim keeps its bytes), the file is 0600 and regular, nothing is left behind.
 mkdir -p "$WORK/shared"
 echo precious > "$WORK/victim"
-last=$(cat /proc/sys/kernel/ns_last_pid)
-for pid in $(seq $((last + 1)) $((last + 300))); do ln -s "$WORK/victim" "$WORK/shared/.marks.lightbox-$pid"; done
+# One process plants them all (a loop of ln would use up the very pids it plants for).
+python3 - "$WORK" <<'PY'
+import os, sys
+work = sys.argv[1]
+last = int(open('/proc/sys/kernel/ns_last_pid').read())
+for pid in range(last + 1, last + 301):
+    os.symlink(f'{work}/victim', f'{work}/shared/.marks.lightbox-{pid}')
+PY
 start_shell 100 30
 launch --marks-file shared/marks lib
 if wait_for "1/40"; then
