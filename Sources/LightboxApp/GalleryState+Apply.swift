@@ -241,13 +241,8 @@ extension GalleryState {
             setLayoutMode(modes[(modes.firstIndex(of: layoutMode)! + 1) % modes.count])
             message = "\(layoutMode.rawValue) layout"
         case .decoded(let request, let result):
-            switch result {
-            case .decoded(let thumbnail):
-                thumbnails.insert(thumbnail, for: request.key)
-                let evicted = thumbnails.takeEvicted()
-                if !evicted.isEmpty { effects.append(.forgetImages(evicted.map(imageID(serial:)))) }
-            case .failed(let failure): failures[request.id] = failure.message
-            }
+            let evicted = store.record(request, result)
+            if !evicted.isEmpty { effects.append(.forgetImages(evicted.map(imageID(serial:)))) }
         }
         if let requests = updatedDemand() { effects.append(.load(requests)) }
         return effects + metadataEffects()

@@ -6,16 +6,8 @@ extension GalleryState {
     /// direction, nearest first; cached and failed ones left out. Nil when unchanged.
     /// - Complexity: O(*v*) in the number of tiles in the window.
     mutating func updatedDemand() -> [DecodeRequest]? {
-        if preview != nil {
-            let requests = previewDemand
-            if requests == demand { return nil }
-            demand = requests
-            return requests
-        }
-        guard !isTooSmall else {
-            defer { demand = [] }
-            return demand.isEmpty ? nil : []
-        }
+        if preview != nil { return store.want(previewDemand) }
+        guard !isTooSmall else { return store.want([]) }
         let visible = visibleItems
         let (layout, offset, height) = (self.layout, scrollOffset, viewportLength)
         var order = visible.filter { layout.isVisible($0, offset: offset, height: height) }
@@ -30,13 +22,11 @@ extension GalleryState {
         for item in order where layout.isShown(item) && failure(at: item) == nil {
             let key = thumbnailKey(ofItem: item)
             // Cached (and, for symbols, rendered in the current set) needs nothing; this also marks it used.
-            if let cached = thumbnails.thumbnail(for: key), isReady(cached) { continue }
+            if let cached = store.cache.thumbnail(for: key), isReady(cached) { continue }
             // Requests name the file's id: results that arrive after a re-sort still find it.
             requests.append(decodeRequest(item: item, box: key.box))
         }
-        if requests == demand { return nil }
-        demand = requests
-        return requests
+        return store.want(requests)
     }
 
     /// Starts the first demand (before any action).

@@ -40,6 +40,6 @@ extension GalleryState {
     /// of those that leave the memory cache.
     mutating func setGraphics(_ mode: Graphics) {
         pictures.graphics = mode
-        thumbnails.recordsEvictions = mode.pixelProtocol?.keepsPictures == true
+        store.recordEvictions(mode.pixelProtocol?.keepsPictures == true)
     }
 }

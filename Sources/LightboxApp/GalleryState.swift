@@ -53,9 +53,11 @@ public struct GalleryState: Sendable {
     /// Where a pending range mark started.
     public var rangeAnchor: Int? { selection.anchor }
     public internal(set) var isShowingHelp = false
-    public internal(set) var thumbnails: ThumbnailCache
+    /// The pictures the state has and wants: the thumbnail cache, failures, the demand.
+    public internal(set) var store: PictureStore
+    public var thumbnails: ThumbnailCache { store.cache }
     /// Why a file could not be decoded, by id (see `failure(at:)`).
-    public internal(set) var failures: [ItemID: String] = [:]
+    public var failures: [ItemID: String] { store.failures }
     /// Problems met while scanning (unreadable folders), for the status line: the first ones.
     public internal(set) var scanProblems: [String]
     /// Problems met past those listed, only counted.
@@ -81,7 +83,7 @@ public struct GalleryState: Sendable {
     /// Whether to prefetch beyond the viewport (off for snapshots).
     public internal(set) var prefetches = true
     /// The thumbnails the provider was last asked for.
-    public internal(set) var demand: [DecodeRequest] = []
+    public var demand: [DecodeRequest] { store.demand }
     /// The column vertical moves aim for, kept while moving up and down through short rows.
     var stickyColumn: Int?
     /// Whether the user has acted yet; until then re-sorting keeps the view at the top.
@@ -121,7 +123,7 @@ public struct GalleryState: Sendable {
         layout = Self.layout(library, spec, screenWidth: screenWidth)  // the info panel starts hidden
         selection = Selection(capacity: library.count, allowsMarks: settings.allowsMarks, limit: settings.markLimit,
                               pending: settings.pendingMarks)
-        thumbnails = ThumbnailCache(budget: cacheBudget)
+        store = PictureStore(budget: cacheBudget)
         self.scanProblems = scanProblems
         pictures = PictureMode(graphics: settings.graphics, available: settings.availableGraphics, colorDepth: settings.colorDepth,
                                cellPixels: settings.cellPixels)

@@ -1,5 +1,5 @@
 import Testing
-import LightboxApp
+@testable import LightboxApp
 import LightboxLayout
 import LightboxTerminal
 import LightboxThumbnails
@@ -104,4 +104,14 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
     #expect(state.isShowingHelp && state.message == "the command exited with status 3")
     state.apply(.toggleHelp)
     #expect(state.message == nil)
+}
+
+@Test func thePictureStoreKeepsResultsAndAsksOnlyForWhatIsNew() {
+    var store = PictureStore(budget: 1 << 20)
+    let request = DecodeRequest(id: ItemID(4), file: ImageFile(path: ImagePath("a.jpg"), byteCount: 1, modified: 0, format: .jpeg),
+                                box: PixelSize(width: 2, height: 1))
+    #expect(store.want([request]) == [request] && store.want([request]) == nil, "the same demand is not asked twice")
+    #expect(store.record(request, .failed(.badFile("cannot decode: bad"))).isEmpty && store.failures[ItemID(4)] == "cannot decode: bad")
+    #expect(store.record(request, .decoded(Thumbnail(width: 2, height: 1, pixels: [1, 2, 3, 4, 5, 6]))).isEmpty)
+    #expect(store.cache.contains(request.key))
 }

@@ -1,0 +1,38 @@
+import LightboxThumbnails
+
+/// The state's part for the pictures it has and wants: the memory cache of thumbnails, why files
+/// could not be decoded, and the requests out (the demand). Its own reducer takes decode results
+/// and new demands.
+public struct PictureStore: Sendable {
+    /// Decoded thumbnails, bounded in bytes.
+    public internal(set) var cache: ThumbnailCache
+    /// Why a file could not be decoded, by id.
+    public internal(set) var failures: [ItemID: String] = [:]
+    /// What is asked of the provider now, most wanted first.
+    public internal(set) var demand: [DecodeRequest] = []
+
+    init(budget: Int) { cache = ThumbnailCache(budget: budget) }
+
+    /// Records what became of `request`: the thumbnail kept, or why not. Returns the cache serials
+    /// of the thumbnails it pushed out, when the terminal keeps pictures (so they can be deleted there).
+    mutating func record(_ request: DecodeRequest, _ result: DecodeResult) -> [UInt32] {
+        switch result {
+        case .decoded(let thumbnail):
+            cache.insert(thumbnail, for: request.key)
+            return cache.takeEvicted()
+        case .failed(let failure):
+            failures[request.id] = failure.message
+            return []
+        }
+    }
+
+    /// Asks for `requests` from now on; nil when that is what is asked already.
+    mutating func want(_ requests: [DecodeRequest]) -> [DecodeRequest]? {
+        guard requests != demand else { return nil }
+        demand = requests
+        return requests
+    }
+
+    /// Whether thumbnails pushed out of the cache are told of (the terminal keeps pictures).
+    mutating func recordEvictions(_ records: Bool) { cache.recordsEvictions = records }
+}
