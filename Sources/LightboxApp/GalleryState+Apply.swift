@@ -162,12 +162,12 @@ extension GalleryState {
             let section = layout.section(ofItem: cursor)
             let title = library.sections[section].title
             if collapsedTitles.remove(title) == nil { collapsedTitles.insert(title) }
-            cursor = layout.items(inSection: section).lowerBound
+            viewport.cursor = layout.items(inSection: section).lowerBound
             relayout()
         case .toggleAllSections:
             let all = Set(library.sections.map(\.title))
             collapsedTitles = collapsedTitles.isSuperset(of: all) ? [] : all
-            cursor = layout.items(inSection: layout.section(ofItem: cursor)).lowerBound
+            viewport.cursor = layout.items(inSection: layout.section(ofItem: cursor)).lowerBound
             relayout()
         case .toggleRange:
             if let anchor = selection.anchor {
@@ -294,16 +294,16 @@ extension GalleryState {
 
     /// Moves to `item`, forgetting the column vertical moves aimed for.
     mutating func moveCursor(to item: Int) {
-        cursor = item
-        stickyColumn = nil
+        viewport.cursor = item
+        viewport.stickyColumn = nil
         scrollCursorIntoView()
     }
 
     /// Moves up or down keeping the column the user chose, even through short rows.
     mutating func moveVertically(_ movement: Movement) {
         let column = stickyColumn ?? layout.column(ofItem: cursor)
-        cursor = layout.destination(from: cursor, movement, column: column)
-        stickyColumn = column
+        viewport.cursor = layout.destination(from: cursor, movement, column: column)
+        viewport.stickyColumn = column
         scrollCursorIntoView()
     }
 
@@ -383,7 +383,7 @@ extension GalleryState {
             moveCursor(to: item)
             preview = Preview()
         case .header(let s):
-            cursor = layout.items(inSection: s).lowerBound
+            viewport.cursor = layout.items(inSection: s).lowerBound
             let title = library.sections[s].title
             if collapsedTitles.remove(title) == nil { collapsedTitles.insert(title) }
             relayout()

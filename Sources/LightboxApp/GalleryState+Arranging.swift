@@ -12,23 +12,23 @@ extension GalleryState {
         change(&library)
         selection.follow((markedIDs, anchorID), in: library)
         layout = makeLayout()
-        stickyColumn = nil
+        viewport.stickyColumn = nil
         guard !library.isEmpty else {
-            cursor = 0
-            scrollOffset = 0
+            viewport.cursor = 0
+            viewport.offset = 0
             return
         }
         guard hasUserActed, let cursorID else {
-            cursor = 0
-            scrollOffset = 0
+            viewport.cursor = 0
+            viewport.offset = 0
             return
         }
         let position = library.position(of: cursorID)
         if position >= 0 {
-            cursor = position
+            viewport.cursor = position
             keepCursor(atLine: line)
         } else {
-            cursor = nearestShown(to: cursorID)
+            viewport.cursor = nearestShown(to: cursorID)
             scrollCursorIntoView()
         }
     }

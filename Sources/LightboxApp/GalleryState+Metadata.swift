@@ -51,7 +51,7 @@ extension GalleryState {
     mutating func settleLayout() {
         let line = cursorLine
         layout = makeLayout()
-        if hasUserActed { keepCursor(atLine: line) } else { scrollOffset = 0 }
+        if hasUserActed { keepCursor(atLine: line) } else { viewport.offset = 0 }
     }
 
     /// Switches the layout mode, keeping the cursor item in view.
@@ -63,7 +63,7 @@ extension GalleryState {
     /// Rebuilds the layout for the current screen and panels, keeping the cursor in view.
     mutating func relayout() {
         layout = makeLayout()
-        stickyColumn = nil
+        viewport.stickyColumn = nil
         scrollCursorIntoView()
     }
 }

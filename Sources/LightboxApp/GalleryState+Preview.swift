@@ -69,7 +69,7 @@ extension GalleryState {
         case .pan(let dx, let dy):
             guard current.zoom > 1 else {
                 // Not zoomed: the arrows go through the photos.
-                if dx != 0 { cursor = max(0, min(library.count - 1, cursor + dx)) }
+                if dx != 0 { viewport.cursor = max(0, min(library.count - 1, cursor + dx)) }
                 break
             }
             current.panX += dx * max(1, screenWidth / 4)
@@ -77,7 +77,7 @@ extension GalleryState {
             preview = current
             clampPan()
         case .move(.left), .move(.right):
-            cursor = max(0, min(library.count - 1, cursor + (action == .move(.right) ? 1 : -1)))
+            viewport.cursor = max(0, min(library.count - 1, cursor + (action == .move(.right) ? 1 : -1)))
             preview = Preview()
         case .toggleMark, .toggleMarkAndAdvance:
             // Marks go through the usual rules (--multi, --no-multi); the preview stays.

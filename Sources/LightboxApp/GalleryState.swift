@@ -13,9 +13,11 @@ public struct GalleryState: Sendable {
     /// Terminal size in cells; the grid takes all but the status line.
     public internal(set) var screenWidth: Int
     public internal(set) var screenHeight: Int
-    public internal(set) var cursor = 0
+    /// Where the user is: the cursor, the scroll offset, and how moves and scrolls go on.
+    public internal(set) var viewport = Viewport()
+    public var cursor: Int { viewport.cursor }
     /// Content line shown on the grid's top row.
-    public internal(set) var scrollOffset = 0
+    public var scrollOffset: Int { viewport.offset }
     /// What is picked: the marks, a pending range, the paths still to mark, the rules.
     public internal(set) var selection: Selection
     public var marks: MarkSet { selection.marks }
@@ -85,11 +87,11 @@ public struct GalleryState: Sendable {
     /// The thumbnails the provider was last asked for.
     public var demand: [DecodeRequest] { store.demand }
     /// The column vertical moves aim for, kept while moving up and down through short rows.
-    var stickyColumn: Int?
+    var stickyColumn: Int? { viewport.stickyColumn }
     /// Whether the user has acted yet; until then re-sorting keeps the view at the top.
     var hasUserActed = false
     /// Direction of the last scroll: +1 down, -1 up.
-    var scrollDirection = 1
+    var scrollDirection: Int { viewport.direction }
 
     /// What the options, the settings file and the terminal decide before the gallery opens.
     /// The state starts from them; what changes later (the mode with `t`, the cell size on a

@@ -1,5 +1,5 @@
 import Testing
-import LightboxApp
+@testable import LightboxApp
 import LightboxLayout
 import LightboxThumbnails
 
@@ -90,4 +90,17 @@ let ragged = library([7, 2, 20])
                                    GridItem(.flexible(minimum: 16, maximum: 26), alignment: .trailing),
                                    GridItem(.flexible(minimum: 1, maximum: Int.max)), GridItem(.flexible(minimum: 1, maximum: Int.max))])
     #expect(state.tileOfCursorIsVisible)
+}
+
+@Test func theViewportPartScrollsAndKeepsTheCursorInView() {
+    let layout = GridLayout(sectionCounts: [30], spec: threeColumns, width: 36)
+    var viewport = Viewport()
+    viewport.cursor = 29  // the last row
+    viewport.scrollCursorIntoView(in: layout, length: 10)
+    #expect(viewport.offset == Viewport.maxOffset(layout, length: 10) && viewport.direction == 1)
+    // Scrolling back to the top takes the cursor onto a tile still in view.
+    viewport.scroll(by: -1000, in: layout, length: 10)
+    #expect(viewport.offset == 0 && viewport.direction == -1)
+    let tile = layout.frame(ofItem: viewport.cursor)
+    #expect(tile.y >= layout.pinnedHeaderLength && tile.maxY <= 10)
 }
