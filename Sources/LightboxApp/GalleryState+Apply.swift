@@ -219,7 +219,7 @@ extension GalleryState {
         case .scanned, .metadataRead, .startFilter, .filterInput, .filterBackspace, .acceptFilter, .cancelFilter, .pasted,
              .notice, .cellSizeChanged: break
         case .toggleInfo:
-            isShowingInfo.toggle()
+            screen.toggleInfo()
             relayout()
         case .exec(let template):
             guard !template.isEmpty else {
@@ -308,8 +308,7 @@ extension GalleryState {
     }
 
     mutating func resize(width: Int, height: Int) {
-        screenWidth = max(1, width)
-        screenHeight = max(1, height)
+        screen.resize(width: width, height: height)
         relayout()
     }
 

@@ -11,8 +11,9 @@ public struct GalleryState: Sendable {
     public internal(set) var layout: any TileLayout
     public internal(set) var layoutMode: LayoutMode = .grid
     /// Terminal size in cells; the grid takes all but the status line.
-    public internal(set) var screenWidth: Int
-    public internal(set) var screenHeight: Int
+    public internal(set) var screen: Screen
+    public var screenWidth: Int { screen.width }
+    public var screenHeight: Int { screen.height }
     /// Where the user is: the cursor, the scroll offset, and how moves and scrolls go on.
     public internal(set) var viewport = Viewport()
     public var cursor: Int { viewport.cursor }
@@ -77,7 +78,7 @@ public struct GalleryState: Sendable {
     /// Whether the next key goes to the key handler (after Ctrl-x).
     public internal(set) var isAwaitingHandlerKey = false
     /// Whether the info panel shows beside (or below) the grid.
-    public internal(set) var isShowingInfo = false
+    public var isShowingInfo: Bool { screen.isShowingInfo }
     /// Files' metadata: what was read lately (the info panel's), and what is asked for.
     public internal(set) var metadataState = MetadataState()
     /// What was read of files' metadata (the latest few hundred), by id.
@@ -120,9 +121,8 @@ public struct GalleryState: Sendable {
         self.library = library
         self.isScanning = isScanning
         self.spec = spec
-        screenWidth = max(1, width)
-        screenHeight = max(1, height)
-        layout = Self.layout(library, spec, screenWidth: screenWidth)  // the info panel starts hidden
+        screen = Screen(width: width, height: height)
+        layout = Self.layout(library, spec, screenWidth: screen.width)  // the info panel starts hidden
         selection = Selection(capacity: library.count, allowsMarks: settings.allowsMarks, limit: settings.markLimit,
                               pending: settings.pendingMarks)
         store = PictureStore(budget: cacheBudget)
@@ -173,20 +173,14 @@ public struct GalleryState: Sendable {
     /// Whether item `item`'s tile shows on screen.
     public func isOnScreen(_ item: Int) -> Bool { layout.isVisible(item, offset: scrollOffset, height: viewportLength) }
 
-    /// Lines available to the grid: all but the status line, and the info panel when it is below.
-    public var gridHeight: Int { max(0, screenHeight - 1 - (infoPanel.map { $0.y == 0 ? 0 : $0.height } ?? 0)) }
+    /// Lines available to the grid (see `Screen.gridHeight`).
+    public var gridHeight: Int { screen.gridHeight }
 
-    /// Columns available to the grid: all, or what the info panel leaves when it is beside it.
-    public var gridAreaWidth: Int { screenWidth - (infoPanel.map { $0.y == 0 ? $0.width : 0 } ?? 0) }
+    /// Columns available to the grid (see `Screen.gridAreaWidth`).
+    public var gridAreaWidth: Int { screen.gridAreaWidth }
 
-    /// Where the info panel goes when shown: a column on the right of a wide screen, else lines
-    /// above the status line.
-    public var infoPanel: Rect? {
-        guard isShowingInfo else { return nil }
-        if screenWidth >= 100 { return Rect(x: screenWidth - 42, y: 0, width: 42, height: max(0, screenHeight - 1)) }
-        let height = min(15, max(0, (screenHeight - 1) / 2))
-        return Rect(x: 0, y: screenHeight - 1 - height, width: screenWidth, height: height)
-    }
+    /// Where the info panel goes when shown (see `Screen.infoPanel`).
+    public var infoPanel: Rect? { screen.infoPanel }
 
     /// Whether the terminal is too small to show one tile under a header.
     public var isTooSmall: Bool {

@@ -104,3 +104,14 @@ let ragged = library([7, 2, 20])
     let tile = layout.frame(ofItem: viewport.cursor)
     #expect(tile.y >= layout.pinnedHeaderLength && tile.maxY <= 10)
 }
+
+@Test func theScreenPartPlacesTheInfoPanelAndTheGrid() {
+    var screen = Screen(width: 120, height: 30)
+    #expect(screen.infoPanel == nil && screen.gridHeight == 29 && screen.gridAreaWidth == 120)
+    screen.toggleInfo()
+    #expect(screen.infoPanel == Rect(x: 78, y: 0, width: 42, height: 29) && screen.gridAreaWidth == 78 && screen.gridHeight == 29)
+    screen.resize(width: 80, height: 30)  // too narrow: below the grid
+    #expect(screen.infoPanel == Rect(x: 0, y: 15, width: 80, height: 14) && screen.gridHeight == 15 && screen.gridAreaWidth == 80)
+    screen.resize(width: 0, height: -5)
+    #expect(screen.width == 1 && screen.height == 1 && screen.gridHeight == 0)
+}
