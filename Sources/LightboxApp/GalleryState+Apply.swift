@@ -99,7 +99,7 @@ extension GalleryState {
         }
     }
 
-    /// The actions that change selection.marks.
+    /// The actions that change marks.
     static func changesMarks(_ action: Action) -> Bool {
         switch action {
         case .toggleMark, .toggleMarkAndAdvance, .toggleRange, .markAll, .markSection, .clearMarks, .shiftClick, .controlClick: return true
@@ -274,7 +274,8 @@ extension GalleryState {
     /// - Complexity: O(*k*) in the number of new files.
     mutating func markPending(fromID first: ItemID) {
         guard !selection.pending.isEmpty, selection.allowsMarks else { return }
-        for id in (first.rawValue..<library.totalCount).map(ItemID.init) {
+        for number in first.rawValue..<library.totalCount {
+            let id = ItemID(number)
             if selection.isFull { break }  // the rest stay pending
             guard selection.pending.remove(library.file(id).path) else { continue }
             selection.markFound(id, at: library.position(of: id))

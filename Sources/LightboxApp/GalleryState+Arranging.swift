@@ -36,9 +36,10 @@ extension GalleryState {
     /// The position of the first shown item found after `id` (or the last one before it).
     /// - Complexity: O(*n*).
     func nearestShown(to id: ItemID) -> Int {
-        for next in (id.rawValue..<library.totalCount).map(ItemID.init) where library.position(of: next) >= 0 { return library.position(of: next) }
-        for previous in stride(from: id.rawValue, through: 0, by: -1).map(ItemID.init) where library.position(of: previous) >= 0 {
-            return library.position(of: previous)
+        // Stops at the first shown one: no list of every id is made.
+        for number in id.rawValue..<library.totalCount where library.position(of: ItemID(number)) >= 0 { return library.position(of: ItemID(number)) }
+        for number in stride(from: id.rawValue, through: 0, by: -1) where library.position(of: ItemID(number)) >= 0 {
+            return library.position(of: ItemID(number))
         }
         return 0
     }

@@ -219,11 +219,7 @@ public struct Scanner: Sendable {
                 }
                 if let (subfolders, identity) = listFolder(child, path: childPath) {
                     stack.append(Level(fd: child, path: childPath, name: name, identity: identity, subfolders: subfolders))
-                    let oldest = stack.count - 1 - openFolderLimit
-                    if oldest > 0, stack[oldest].fd >= 0 {
-                        close(stack[oldest].fd)
-                        stack[oldest].fd = -1
-                    }
+                    closeOutsideWindow(endingAt: stack.count - 1, in: &stack)
                 }
             }
             for level in stack where level.fd >= 0 { close(level.fd) }
@@ -247,13 +243,18 @@ public struct Scanner: Sendable {
                     return false
                 }
                 stack[k].fd = fd
-                let oldest = k - openFolderLimit
-                if oldest > 0, stack[oldest].fd >= 0 {
-                    close(stack[oldest].fd)
-                    stack[oldest].fd = -1
-                }
+                closeOutsideWindow(endingAt: k, in: &stack)
             }
             return true
+        }
+
+        /// Closes the folder that falls out of the window of `openFolderLimit` open folders
+        /// ending at level `top` (the root, level 0, stays open).
+        func closeOutsideWindow(endingAt top: Int, in stack: inout [Level]) {
+            let oldest = top - openFolderLimit
+            guard oldest > 0, stack[oldest].fd >= 0 else { return }
+            close(stack[oldest].fd)
+            stack[oldest].fd = -1
         }
 
         /// Adds the images of the open folder `fd` and returns its subfolders' names in natural
