@@ -160,13 +160,11 @@ extension GalleryState {
             moveCursor(to: layout.destination(from: cursor, .right))
         case .toggleSection:
             let section = layout.section(ofItem: cursor)
-            let title = library.sections[section].title
-            if collapsedTitles.remove(title) == nil { collapsedTitles.insert(title) }
+            layoutState.toggleCollapsed(library.sections[section].title)
             viewport.cursor = layout.items(inSection: section).lowerBound
             relayout()
         case .toggleAllSections:
-            let all = Set(library.sections.map(\.title))
-            collapsedTitles = collapsedTitles.isSuperset(of: all) ? [] : all
+            layoutState.toggleAllCollapsed(library.sections.map(\.title))
             viewport.cursor = layout.items(inSection: layout.section(ofItem: cursor)).lowerBound
             relayout()
         case .toggleRange:
@@ -196,8 +194,9 @@ extension GalleryState {
             arrangement.isReversed.toggle()
             rearrange { $0.arrange(by: arrangement) }
             message = "sorted by \(arrangement.sort.rawValue)\(arrangement.isReversed ? ", reversed" : "")"
-        case .zoomIn: rescale(by: Self.zoomStep)
-        case .zoomOut: rescale(by: -Self.zoomStep)
+        case .zoomIn, .zoomOut:
+            layoutState.rescale(by: action == .zoomIn ? Self.zoomStep : -Self.zoomStep)
+            relayout()
         case .toggleHelp: isShowingHelp = true
         case .accept: return [.accept(acceptedPaths)]
         case .cancel: return [.cancel]
@@ -237,8 +236,8 @@ extension GalleryState {
         case .cycleGraphics:
             cycleGraphics()
         case .cycleLayout:
-            let modes = LayoutMode.allCases
-            setLayoutMode(modes[(modes.firstIndex(of: layoutMode)! + 1) % modes.count])
+            layoutState.cycleMode()
+            relayout()
             message = "\(layoutMode.rawValue) layout"
         case .decoded(let request, let result):
             let evicted = store.record(request, result)
@@ -267,7 +266,7 @@ extension GalleryState {
         }
         library.append(added)
         selection.marks.grow(to: library.count)
-        layout = makeLayout()
+        rebuildLayout()
     }
 
     /// Marks the files from id `first` on whose paths `--mark-from` listed.
@@ -313,38 +312,6 @@ extension GalleryState {
         relayout()
     }
 
-    /// Scales every column's width by `delta` cells (fixed, adaptive and bounded flexible ones), or
-    /// changes the number of unbounded flexible columns, then reflows keeping the cursor in view.
-    mutating func rescale(by delta: Int) {
-        var columns: [GridItem] = []
-        let unbounded = spec.columns.filter { if case .flexible(_, Int.max) = $0.size { return true } else { return false } }
-        let flexibleCount = unbounded.count
-        var flexibleLeft = delta > 0 ? max(1, flexibleCount - 1) : flexibleCount + 1
-        for item in spec.columns {
-            var scaled = item
-            switch item.size {
-            case .fixed(let w):
-                scaled.size = .fixed(max(4, w + delta))
-                columns.append(scaled)
-            case .adaptive(let lo, let hi):
-                let newLo = max(4, lo + delta)
-                scaled.size = .adaptive(minimum: newLo, maximum: max(newLo, hi + (newLo - lo)))
-                columns.append(scaled)
-            case .flexible(_, Int.max):
-                if flexibleLeft > 0 { columns.append(item); flexibleLeft -= 1 }
-            case .flexible(let lo, let hi):
-                let newLo = max(1, lo + delta)
-                scaled.size = .flexible(minimum: newLo, maximum: max(newLo, hi + (newLo - lo)))
-                columns.append(scaled)
-            }
-        }
-        if delta < 0 && flexibleCount > 0 && flexibleLeft > 0, let last = unbounded.last {
-            columns.append(last)
-        }
-        spec = GridSpec(columns: columns, rowSpacing: spec.rowSpacing, columnSpacing: spec.columnSpacing)
-        relayout()
-    }
-
     /// What is at a screen cell: a tile, or a section's header.
     enum Hit: Equatable {
         case item(Int)
@@ -384,8 +351,7 @@ extension GalleryState {
             preview = Preview()
         case .header(let s):
             viewport.cursor = layout.items(inSection: s).lowerBound
-            let title = library.sections[s].title
-            if collapsedTitles.remove(title) == nil { collapsedTitles.insert(title) }
+            layoutState.toggleCollapsed(library.sections[s].title)
             relayout()
         case nil: break
         }

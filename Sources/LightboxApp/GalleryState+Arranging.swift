@@ -11,7 +11,7 @@ extension GalleryState {
         let anchorID = selection.anchor.map { library.id(at: $0) }
         change(&library)
         selection.follow((markedIDs, anchorID), in: library)
-        layout = makeLayout()
+        rebuildLayout()
         viewport.stickyColumn = nil
         guard !library.isEmpty else {
             viewport.cursor = 0

@@ -50,19 +50,19 @@ extension GalleryState {
     /// Rebuilds the layout as pictures' shapes become known, keeping the cursor tile on its screen line.
     mutating func settleLayout() {
         let line = cursorLine
-        layout = makeLayout()
+        rebuildLayout()
         if hasUserActed { keepCursor(atLine: line) } else { viewport.offset = 0 }
     }
 
-    /// Switches the layout mode, keeping the cursor item in view.
-    public mutating func setLayoutMode(_ mode: LayoutMode) {
-        layoutMode = mode
-        relayout()
+    /// Rebuilds the layout for the library, the grid's area and the layout settings.
+    /// - Complexity: see `LayoutState.rebuild(for:width:height:)`.
+    mutating func rebuildLayout() {
+        layoutState.rebuild(for: library, width: gridAreaWidth - 2 * Self.gridInset, height: gridHeight)
     }
 
     /// Rebuilds the layout for the current screen and panels, keeping the cursor in view.
     mutating func relayout() {
-        layout = makeLayout()
+        rebuildLayout()
         viewport.stickyColumn = nil
         scrollCursorIntoView()
     }

@@ -7,9 +7,11 @@ public struct GalleryState: Sendable {
     public internal(set) var library: Library
     /// Whether the scan is still going on: more items may arrive, always after the ones there are.
     public internal(set) var isScanning: Bool
-    public internal(set) var spec: GridSpec
-    public internal(set) var layout: any TileLayout
-    public internal(set) var layoutMode: LayoutMode = .grid
+    /// How tiles are laid out: the mode, the column spec, collapsed sections, footers, the layout.
+    public internal(set) var layoutState: LayoutState
+    public var layout: any TileLayout { layoutState.current }
+    public var spec: GridSpec { layoutState.spec }
+    public var layoutMode: LayoutMode { layoutState.mode }
     /// Terminal size in cells; the grid takes all but the status line.
     public internal(set) var screen: Screen
     public var screenWidth: Int { screen.width }
@@ -70,9 +72,9 @@ public struct GalleryState: Sendable {
     /// A short message for the status line, cleared by the next key.
     public internal(set) var message: String?
     /// Sections collapsed to their headers, by title (so they stay collapsed as items arrive).
-    public internal(set) var collapsedTitles: Set<[UInt8]> = []
+    public var collapsedTitles: Set<[UInt8]> { layoutState.collapsedTitles }
     /// Whether each section ends with a footer line of counts.
-    public internal(set) var showsFooters = false
+    public var showsFooters: Bool { layoutState.showsFooters }
     /// The key table in use: the standard keys and the user's bindings (the help shows it).
     public internal(set) var keyTable = KeyTable.standard
     /// Whether the next key goes to the key handler (after Ctrl-x).
@@ -120,9 +122,9 @@ public struct GalleryState: Sendable {
                 cacheBudget: Int = 128 << 20, scanProblems: [String] = [], isScanning: Bool = false, settings: Settings = Settings()) {
         self.library = library
         self.isScanning = isScanning
-        self.spec = spec
         screen = Screen(width: width, height: height)
-        layout = Self.layout(library, spec, screenWidth: screen.width)  // the info panel starts hidden
+        layoutState = LayoutState(mode: settings.layoutMode, spec: spec, showsFooters: settings.showsFooters, library: library,
+                                  width: screen.gridAreaWidth - 2 * Self.gridInset, height: screen.gridHeight)
         selection = Selection(capacity: library.count, allowsMarks: settings.allowsMarks, limit: settings.markLimit,
                               pending: settings.pendingMarks)
         store = PictureStore(budget: cacheBudget)
@@ -133,11 +135,6 @@ public struct GalleryState: Sendable {
         prefetches = settings.prefetches
         message = settings.notice
         setGraphics(settings.graphics)
-        if settings.showsFooters || settings.layoutMode != .grid {
-            showsFooters = settings.showsFooters
-            layoutMode = settings.layoutMode
-            relayout()
-        }
     }
 
     /// Cells left free on each side of the grid, so the cursor's side bars show beside edge tiles.
@@ -146,29 +143,6 @@ public struct GalleryState: Sendable {
     public static let zoomStep = 4
     /// Most characters the filter holds.
     public static let filterLimit = FilterState.limit
-
-    /// The grid layout for the grid part of a screen `screenWidth` cells wide.
-    static func layout(_ library: Library, _ spec: GridSpec, screenWidth: Int) -> GridLayout {
-        GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: max(1, screenWidth - 2 * gridInset))
-    }
-
-    /// The layout for the current mode, library, spec, screen, panels and collapsed sections.
-    /// - Complexity: O(*s*) for the grid, O(*n* × *c*) for masonry.
-    func makeLayout() -> any TileLayout {
-        let collapsed = collapsedTitles.isEmpty ? [] : Set(library.sections.indices.filter { collapsedTitles.contains(library.sections[$0].title) })
-        let width = max(1, gridAreaWidth - 2 * Self.gridInset)
-        let metrics = TileMetrics(footerHeight: showsFooters ? 1 : 0)
-        switch layoutMode {
-        case .grid:
-            return GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: width, metrics: metrics, collapsed: collapsed)
-        case .masonry:
-            return MasonryLayout(sectionCounts: library.sectionCounts, aspects: library.aspectsInOrder, spec: spec, width: width,
-                                 metrics: metrics, collapsed: collapsed)
-        case .strip:
-            return StripLayout(sectionCounts: library.sectionCounts, spec: spec, width: width, height: gridHeight,
-                               metrics: metrics, collapsed: collapsed)
-        }
-    }
 
     /// Whether item `item`'s tile shows on screen.
     public func isOnScreen(_ item: Int) -> Bool { layout.isVisible(item, offset: scrollOffset, height: viewportLength) }

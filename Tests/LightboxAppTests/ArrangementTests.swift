@@ -160,8 +160,7 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
 }
 
 @Test func theStripScrollsSidewaysAndKeepsTheCursorTileInView() {
-    var state = GalleryState(library: library([30, 30]), spec: threeColumns, width: 60, height: 20)
-    state.setLayoutMode(.strip)
+    var state = GalleryState(library: library([30, 30]), spec: threeColumns, width: 60, height: 20, settings: settings { $0.layoutMode = .strip })
     #expect(state.layout.axis == .horizontal && state.viewportLength == 58)
     for _ in 0..<25 {
         state.apply(.move(.right))

@@ -294,8 +294,7 @@ func decodeDemand(_ state: inout GalleryState) {
 }
 
 @Test func masonryDrawsTilesAtTheirShapesUnderAPinnedHeader() {
-    var state = GalleryState(library: library([3, 30]), spec: spec, width: 60, height: 24)
-    state.setLayoutMode(.masonry)
+    var state = GalleryState(library: library([3, 30]), spec: spec, width: 60, height: 24, settings: settings { $0.layoutMode = .masonry })
     let sizes = (0..<33).map { MetadataResult(id: ItemID($0), metadata: nil, size: $0 % 4 == 0 ? PixelSize(width: 300, height: 450) : PixelSize(width: 400, height: 300)) }
     _ = state.apply(.metadataRead(sizes))
     for _ in 0..<4 { _ = state.apply(.move(.down)) }
@@ -307,8 +306,7 @@ func decodeDemand(_ state: inout GalleryState) {
 }
 
 @Test func theStripPinsTheSectionCardOnTheLeft() {
-    var state = GalleryState(library: library([3, 30]), spec: spec, width: 80, height: 24)
-    state.setLayoutMode(.strip)
+    var state = GalleryState(library: library([3, 30]), spec: spec, width: 80, height: 24, settings: settings { $0.layoutMode = .strip })
     for _ in 0..<8 { _ = state.apply(.move(.right)) }
     decodeDemand(&state)
     let frame = GalleryView.frame(for: state)
