@@ -1,21 +1,6 @@
 import LightboxLayout
 import LightboxThumbnails
 
-/// The full-screen view of one photo: how far it is zoomed and where the view sits on it.
-public struct Preview: Hashable, Sendable {
-    /// 1 fits the screen; 2, 4 and 8 magnify.
-    public var zoom = 1
-    /// The top-left of the view on the zoomed picture, in its pixels.
-    public var panX = 0
-    public var panY = 0
-
-    public init(zoom: Int = 1, panX: Int = 0, panY: Int = 0) {
-        self.zoom = zoom
-        self.panX = panX
-        self.panY = panY
-    }
-}
-
 extension GalleryState {
     /// The most pixels a preview decode asks for on a side.
     static let previewPixelLimit = PixelSize.maxSide
@@ -56,24 +41,17 @@ extension GalleryState {
             preview = nil
             scrollCursorIntoView()
         case .zoomIn, .zoomOut:
-            let zoom = action == .zoomIn ? min(8, current.zoom * 2) : max(1, current.zoom / 2)
-            // Keep the middle of the view where it was.
-            let factor = Double(zoom) / Double(current.zoom)
-            let width = screenWidth, height = (screenHeight - 1) * 2
-            current.panX = Int((Double(current.panX + width / 2) * factor).rounded()) - width / 2
-            current.panY = Int((Double(current.panY + height / 2) * factor).rounded()) - height / 2
-            current.zoom = zoom
+            current.zoom(in: action == .zoomIn, view: previewView)
             preview = current
             clampPan()
-            message = zoom == 1 ? "fit to the screen" : "zoom \(zoom)x: arrows pan"
+            message = current.zoom == 1 ? "fit to the screen" : "zoom \(current.zoom)x: arrows pan"
         case .pan(let dx, let dy):
             guard current.zoom > 1 else {
                 // Not zoomed: the arrows go through the photos.
                 if dx != 0 { viewport.cursor = max(0, min(library.count - 1, cursor + dx)) }
                 break
             }
-            current.panX += dx * max(1, screenWidth / 4)
-            current.panY += dy * max(1, (screenHeight - 1) / 2)
+            current.pan(dx: dx, dy: dy, view: previewView)
             preview = current
             clampPan()
         case .move(.left), .move(.right):
@@ -92,12 +70,14 @@ extension GalleryState {
         return updatedDemand().map { [.load($0)] } ?? []
     }
 
+    /// The preview's view in half-block pixels: the screen above the status line, two a cell vertically.
+    var previewView: PixelSize { PixelSize(width: screenWidth, height: (screenHeight - 1) * 2) }
+
     /// Keeps the view on the zoomed picture.
     mutating func clampPan() {
         guard var current = preview else { return }
         let drawn = previewDrawnSize(of: thumbnails.closest(to: previewKey).map { PixelSize(width: $0.width, height: $0.height) } ?? previewBox)
-        current.panX = max(0, min(current.panX, drawn.width - screenWidth))
-        current.panY = max(0, min(current.panY, drawn.height - (screenHeight - 1) * 2))
+        current.keepView(on: drawn, view: previewView)
         preview = current
     }
 
