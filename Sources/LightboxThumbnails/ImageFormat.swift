@@ -1,8 +1,8 @@
 /// Kinds of file Lightbox shows, recognised by their first bytes, never by their names.
 ///
 /// What each kind is lives in one table, `ImageFormat.table`: its name, its signature, the names
-/// files of it usually have, the parser of its header's dimensions, how it is decoded, where its
-/// metadata is, and the libvips loader it needs. Adding a kind is adding a case and its row, plus
+/// files of it usually have, the parser of its header's dimensions, how it is decoded, its metadata
+/// reader, and the libvips loader it needs. Adding a kind is adding a case and its row, plus
 /// its own parsers.
 public enum ImageFormat: String, CaseIterable, Sendable {
     case jpeg, png, gif, webp, tiff, heif
@@ -20,9 +20,9 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         public let dimensions: @Sendable (_ prefix: [UInt8]) -> (width: Int, height: Int)?
         /// How its pictures are decoded.
         public let decoding: Decoding
-        /// Whether its EXIF (the TIFF structure, in an APP1 segment or at the start) gives the
-        /// date taken, camera and exposure.
-        public let hasExif: Bool
+        /// Its metadata reader: the date taken, camera and exposure from a file's first bytes
+        /// (`MetadataReader.prefixLength` of them), nil where it keeps none we read.
+        public let metadata: @Sendable (_ prefix: [UInt8]) -> ImageMetadata?
         /// The libvips loader it needs, when libvips may be built without it; nil: always there.
         public let vipsLoader: String?
     }
@@ -39,18 +39,21 @@ public enum ImageFormat: String, CaseIterable, Sendable {
     public static let table: [(format: ImageFormat, traits: Traits)] = [
         (.jpeg, Traits(title: "JPEG", matches: { starts($0, [0xFF, 0xD8, 0xFF]) }, extensions: ["jpg", "jpeg", "jpe"],
                        dimensions: { JPEGHeader(parsing: $0).flatMap { $0.width > 0 || $0.height > 0 ? ($0.width, $0.height) : nil } },
-                       decoding: .dctScaled, hasExif: true, vipsLoader: nil)),
+                       decoding: .dctScaled, metadata: ImageMetadata.init(parsing:), vipsLoader: nil)),
         (.png, Traits(title: "PNG", matches: { starts($0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }, extensions: ["png"],
-                      dimensions: ImageHeader.png, decoding: .vips, hasExif: false, vipsLoader: nil)),
+                      dimensions: ImageHeader.png, decoding: .vips, metadata: none, vipsLoader: nil)),
         (.gif, Traits(title: "GIF", matches: { starts($0, Array("GIF87a".utf8)) || starts($0, Array("GIF89a".utf8)) }, extensions: ["gif"],
-                      dimensions: ImageHeader.gif, decoding: .vips, hasExif: false, vipsLoader: nil)),
+                      dimensions: ImageHeader.gif, decoding: .vips, metadata: none, vipsLoader: nil)),
         (.webp, Traits(title: "WEBP", matches: { starts($0, Array("RIFF".utf8)) && starts($0, Array("WEBP".utf8), at: 8) }, extensions: ["webp"],
-                       dimensions: ImageHeader.webp, decoding: .vips, hasExif: false, vipsLoader: "webpload_buffer")),
+                       dimensions: ImageHeader.webp, decoding: .vips, metadata: none, vipsLoader: "webpload_buffer")),
         (.tiff, Traits(title: "TIFF", matches: { starts($0, [0x49, 0x49, 0x2A, 0x00]) || starts($0, [0x4D, 0x4D, 0x00, 0x2A]) },
-                       extensions: ["tif", "tiff"], dimensions: ImageHeader.tiff, decoding: .vips, hasExif: true, vipsLoader: "tiffload_buffer")),
+                       extensions: ["tif", "tiff"], dimensions: ImageHeader.tiff, decoding: .vips, metadata: ImageMetadata.init(parsing:), vipsLoader: "tiffload_buffer")),
         (.heif, Traits(title: "HEIF/AVIF", matches: { isBMFF($0, brands: ["heic", "heix", "hevc", "heim", "heis", "hevm", "hevs", "mif1", "msf1", "avif", "avis"]) },
-                       extensions: ["heic", "heif", "avif"], dimensions: ImageHeader.heif, decoding: .vips, hasExif: false, vipsLoader: "heifload_buffer")),
+                       extensions: ["heic", "heif", "avif"], dimensions: ImageHeader.heif, decoding: .vips, metadata: none, vipsLoader: "heifload_buffer")),
     ]
+
+    /// The metadata reader of kinds whose metadata Lightbox does not read.
+    static let none: @Sendable ([UInt8]) -> ImageMetadata? = { _ in nil }
 
     /// This kind's row of the table.
     public var traits: Traits { Self.table.first { $0.format == self }!.traits }

@@ -120,7 +120,7 @@ public final class MetadataReader: @unchecked Sendable {
         guard case .success(let prefix) = FileReader.prefix(request.file.path, count: prefixLength) else {
             return MetadataResult(id: request.id, metadata: nil, size: nil)
         }
-        let metadata = request.file.format.traits.hasExif ? ImageMetadata(parsing: prefix.bytes) : nil
+        let metadata = request.file.format.traits.metadata(prefix.bytes)
         let size = ImageHeader.dimensions(of: prefix.bytes, format: request.file.format).map { PixelSize(width: $0.width, height: $0.height) }
         return MetadataResult(id: request.id, metadata: metadata, size: size)
     }

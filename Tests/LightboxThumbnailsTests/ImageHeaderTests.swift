@@ -85,7 +85,7 @@ let gifBomb: [UInt8] = Array("GIF89a".utf8) + le16(10) + le16(10) + [0, 0, 0]
     #expect(failure.kind == .refused && failure.message.hasPrefix("too large: 4294967295x4294967295"))
 }
 
-@Test func everyKindOfFileIsOneRowOfTheTable() {
+@Test func everyKindOfFileIsOneRowOfTheTable() throws {
     #expect(ImageFormat.table.map(\.format) == ImageFormat.allCases)
     // Each kind's signature is its own: a sample of each is sniffed as that kind and no other.
     let samples: [ImageFormat: [UInt8]] = [
@@ -100,5 +100,7 @@ let gifBomb: [UInt8] = Array("GIF89a".utf8) + le16(10) + le16(10) + [0, 0, 0]
     }
     #expect(ImageFormat.extensions == ["jpg", "jpeg", "jpe", "png", "gif", "webp", "tif", "tiff", "heic", "heif", "avif"])
     #expect(ImageFormat.allCases.filter { $0.traits.decoding == .dctScaled } == [.jpeg])
-    #expect(ImageFormat.allCases.filter(\.traits.hasExif) == [.jpeg, .tiff])
+    // A JPEG's EXIF read by each kind's metadata reader: those of the kinds that keep EXIF find it.
+    let photo = TestImages.withMetadata(main: try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 1, 2, 3), width: 8, height: 8), TestMetadata())
+    #expect(ImageFormat.allCases.filter { $0.traits.metadata(photo)?.dateTaken != nil } == [.jpeg, .tiff])
 }
