@@ -13,13 +13,15 @@ let package = Package(
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CFFmpeg",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         // The C library's character widths (in the C library itself: nothing to install).
         .systemLibrary(name: "CWidth"),
 
         // Pure parts.
         .target(name: "LightboxLayout"),
         .target(name: "LightboxTerminal", dependencies: ["CWidth"]),
-        .target(name: "LightboxThumbnails", dependencies: ["CVips", "CTurboJPEG", "CZlib", "CChafa"]),
+        .target(name: "LightboxThumbnails", dependencies: ["CVips", "CTurboJPEG", "CZlib", "CChafa", "CFFmpeg"]),
         .target(name: "LightboxApp", dependencies: ["LightboxLayout", "LightboxTerminal", "LightboxThumbnails"]),
         .target(name: "LightboxView", dependencies: ["LightboxApp", "LightboxTerminal"]),
 

@@ -20,9 +20,11 @@ extension GalleryState {
         if isShowingInfo, !library.isEmpty, let request = metadataState.urgentRequest(for: library.id(at: cursor), file: library[cursor]) {
             effects.append(.readMetadata([request], isUrgent: true))
         }
-        if layoutMode == .masonry && !library.isEmpty {
-            // Shapes on screen first, so the tiles in view settle before the rest.
-            let urgent = visibleItems.filter { library.aspect(of: library.id(at: $0)) == 0 }
+        if !library.isEmpty {
+            // Shapes on screen first in masonry, so the tiles in view settle before the rest; and
+            // the videos on screen, whose durations go in their labels.
+            let masonry = layoutMode == .masonry
+            let urgent = visibleItems.filter { library[$0].format.isVideo || masonry && library.aspect(of: library.id(at: $0)) == 0 }
                 .compactMap { metadataState.urgentRequest(for: library.id(at: $0), file: library[$0]) }
             if !urgent.isEmpty { effects.append(.readMetadata(urgent, isUrgent: true)) }
         }

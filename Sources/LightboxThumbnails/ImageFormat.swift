@@ -6,6 +6,7 @@
 /// its own parsers.
 public enum ImageFormat: String, CaseIterable, Sendable {
     case jpeg, png, gif, webp, tiff, heif
+    case quickTime, matroska, avi
 
     /// What one kind of file is.
     public struct Traits: Sendable {
@@ -20,40 +21,80 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         public let dimensions: @Sendable (_ prefix: [UInt8]) -> (width: Int, height: Int)?
         /// How its pictures are decoded.
         public let decoding: Decoding
-        /// Its metadata reader: the date taken, camera and exposure from a file's first bytes
-        /// (`MetadataReader.prefixLength` of them), nil where it keeps none we read.
-        public let metadata: @Sendable (_ prefix: [UInt8]) -> ImageMetadata?
+        /// Its metadata reader: the date taken, camera and exposure, or what a video is, from a
+        /// file's bytes (its first ones at hand, more on demand); nil where it keeps none we read.
+        public let metadata: @Sendable (_ file: FileBytes) -> ImageMetadata?
         /// The libvips loader it needs, when libvips may be built without it; nil: always there.
         public let vipsLoader: String?
     }
 
     /// How a kind of file is decoded (in the decoder processes).
-    public enum Decoding: Sendable {
+    public enum Decoding: Hashable, Sendable {
         /// Its EXIF thumbnail when large enough, else libjpeg-turbo at the smallest DCT scale that covers the box.
         case dctScaled
         /// libvips' thumbnail operation (shrink-on-load).
         case vips
+        /// One frame, by FFmpeg's libraries, read with the demuxer named.
+        case video(demuxer: String)
     }
 
     /// Every kind, in the order signatures are tried.
     public static let table: [(format: ImageFormat, traits: Traits)] = [
         (.jpeg, Traits(title: "JPEG", matches: { starts($0, [0xFF, 0xD8, 0xFF]) }, extensions: ["jpg", "jpeg", "jpe"],
                        dimensions: { JPEGHeader(parsing: $0).flatMap { $0.width > 0 || $0.height > 0 ? ($0.width, $0.height) : nil } },
-                       decoding: .dctScaled, metadata: ImageMetadata.init(parsing:), vipsLoader: nil)),
+                       decoding: .dctScaled, metadata: exif, vipsLoader: nil)),
         (.png, Traits(title: "PNG", matches: { starts($0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }, extensions: ["png"],
-                      dimensions: ImageHeader.png, decoding: .vips, metadata: none, vipsLoader: nil)),
+                      dimensions: ImageHeader.png, decoding: .vips, metadata: noMetadata, vipsLoader: nil)),
         (.gif, Traits(title: "GIF", matches: { starts($0, Array("GIF87a".utf8)) || starts($0, Array("GIF89a".utf8)) }, extensions: ["gif"],
-                      dimensions: ImageHeader.gif, decoding: .vips, metadata: none, vipsLoader: nil)),
+                      dimensions: ImageHeader.gif, decoding: .vips, metadata: noMetadata, vipsLoader: nil)),
         (.webp, Traits(title: "WEBP", matches: { starts($0, Array("RIFF".utf8)) && starts($0, Array("WEBP".utf8), at: 8) }, extensions: ["webp"],
-                       dimensions: ImageHeader.webp, decoding: .vips, metadata: none, vipsLoader: "webpload_buffer")),
+                       dimensions: ImageHeader.webp, decoding: .vips, metadata: noMetadata, vipsLoader: "webpload_buffer")),
         (.tiff, Traits(title: "TIFF", matches: { starts($0, [0x49, 0x49, 0x2A, 0x00]) || starts($0, [0x4D, 0x4D, 0x00, 0x2A]) },
-                       extensions: ["tif", "tiff"], dimensions: ImageHeader.tiff, decoding: .vips, metadata: ImageMetadata.init(parsing:), vipsLoader: "tiffload_buffer")),
-        (.heif, Traits(title: "HEIF/AVIF", matches: { isBMFF($0, brands: ["heic", "heix", "hevc", "heim", "heis", "hevm", "hevs", "mif1", "msf1", "avif", "avis"]) },
-                       extensions: ["heic", "heif", "avif"], dimensions: ImageHeader.heif, decoding: .vips, metadata: none, vipsLoader: "heifload_buffer")),
+                       extensions: ["tif", "tiff"], dimensions: ImageHeader.tiff, decoding: .vips, metadata: exif, vipsLoader: "tiffload_buffer")),
+        (.heif, Traits(title: "HEIF/AVIF", matches: { isBMFF($0, brands: heifBrands) },
+                       extensions: ["heic", "heif", "avif"], dimensions: ImageHeader.heif, decoding: .vips, metadata: noMetadata, vipsLoader: "heifload_buffer")),
+        // After HEIF: every other ISO base media file but audio is a video (MP4, MOV, M4V, 3GP).
+        (.quickTime, Traits(title: "MP4/MOV video", matches: isQuickTime, extensions: ["mp4", "mov", "m4v", "3gp", "3g2", "qt"],
+                            dimensions: noSize, decoding: .video(demuxer: "mov"),
+                            metadata: { QuickTimeHeader(reading: $0).map { ImageMetadata(video: $0.video, created: $0.created) } }, vipsLoader: nil)),
+        (.matroska, Traits(title: "Matroska/WebM video", matches: { starts($0, [0x1A, 0x45, 0xDF, 0xA3]) }, extensions: ["mkv", "webm"],
+                           dimensions: noSize, decoding: .video(demuxer: "matroska"),
+                           metadata: { MatroskaHeader(reading: $0).map { ImageMetadata(video: $0.video, created: $0.created) } }, vipsLoader: nil)),
+        (.avi, Traits(title: "AVI video", matches: { starts($0, Array("RIFF".utf8)) && starts($0, Array("AVI ".utf8), at: 8) }, extensions: ["avi"],
+                      dimensions: noSize, decoding: .video(demuxer: "avi"),
+                      metadata: { AVIHeader(parsing: $0.prefix).map { ImageMetadata(video: $0.video, created: nil) } }, vipsLoader: nil)),
     ]
 
     /// The metadata reader of kinds whose metadata Lightbox does not read.
-    static let none: @Sendable ([UInt8]) -> ImageMetadata? = { _ in nil }
+    static let noMetadata: @Sendable (FileBytes) -> ImageMetadata? = { _ in nil }
+    /// The metadata reader of kinds with EXIF in their first bytes (a JPEG's APP1, a TIFF's start).
+    static let exif: @Sendable (FileBytes) -> ImageMetadata? = { ImageMetadata(parsing: $0.prefix) }
+    /// The header parser of kinds whose size is not in their first bytes.
+    static let noSize: @Sendable ([UInt8]) -> (width: Int, height: Int)? = { _ in nil }
+
+    /// Whether the kind is a video.
+    public var isVideo: Bool {
+        if case .video = traits.decoding { return true }
+        return false
+    }
+
+    /// Brands of HEIF and AVIF images and sequences.
+    static let heifBrands: Set<String> = ["heic", "heix", "hevc", "heim", "heis", "hevm", "hevs", "mif1", "msf1", "avif", "avis"]
+    /// Brands of ISO base media files that hold sound only.
+    static let audioBrands: Set<String> = ["M4A ", "M4B ", "M4P ", "F4A ", "F4B "]
+    /// Boxes that start QuickTime files written without an `ftyp` box.
+    static let quickTimeAtoms: Set<String> = ["moov", "mdat", "wide", "free", "skip", "pnot"]
+
+    /// Whether `header` starts a QuickTime or MP4 file that is not sound only.
+    static func isQuickTime(_ header: [UInt8]) -> Bool {
+        guard header.count >= 12 else { return false }
+        let box = String(decoding: header[4..<8], as: UTF8.self)
+        if box == "ftyp" {
+            let brand = String(decoding: header[8..<12], as: UTF8.self)
+            return !audioBrands.contains(brand) && !heifBrands.contains(brand)
+        }
+        return quickTimeAtoms.contains(box)
+    }
 
     /// This kind's row of the table.
     public var traits: Traits { Self.table.first { $0.format == self }!.traits }

@@ -19,8 +19,36 @@ public struct ImageMetadata: Hashable, Sendable {
     /// Focal length in millimetres.
     public var focalLength: Double?
     public var hasGPS = false
+    /// What a video's container says of it; nil for photos.
+    public var video: VideoMetadata?
 
     public init() {}
+
+    /// A video's metadata: what its container says, and when it was made (seconds since 1970) as its date.
+    init(video: VideoMetadata, created: Int64?) {
+        self.video = video
+        dateTaken = created.flatMap(Self.dateText(seconds:))
+    }
+
+    /// `seconds` since 1970 as EXIF writes a date, `YYYY:MM:DD HH:MM:SS`; nil before year 1.
+    static func dateText(seconds: Int64) -> String? {
+        guard seconds > -62_135_596_800, seconds < 253_402_300_800 else { return nil }
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = Int(seconds - days * 86_400)
+        // Civil from days (Howard Hinnant's algorithm), the inverse of `dateTakenSeconds`.
+        let z = Int(days) + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(yearText):\(two(month)):\(two(day)) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))"
+    }
 
     /// The date taken as wall-clock seconds since 1970 (the camera's local time read as UTC), for sorting and grouping.
     public var dateTakenSeconds: Int64? {
@@ -88,5 +116,24 @@ public struct ImageMetadata: Hashable, Sendable {
             }
         }
         if dateTaken == nil { dateTaken = dateTime }
+    }
+}
+
+/// What a video's container says of it: how long it runs, how it is coded, its picture.
+public struct VideoMetadata: Hashable, Sendable {
+    /// Seconds.
+    public var duration: Double?
+    /// The video's coding, as the container names it (`avc1`, `hvc1`, `V_VP9`).
+    public var codec: String?
+    /// Frames a second.
+    public var frameRate: Double?
+    /// The picture as shown: its rotation applied.
+    public var size: PixelSize?
+
+    public init(duration: Double? = nil, codec: String? = nil, frameRate: Double? = nil, size: PixelSize? = nil) {
+        self.duration = duration
+        self.codec = codec
+        self.frameRate = frameRate
+        self.size = size
     }
 }

@@ -3,8 +3,9 @@
 /// 1. a valid entry of the freedesktop thumbnail cache, at least as large as needed;
 /// 2. the JPEG's embedded EXIF thumbnail, when large enough and of the same shape;
 /// 3. JPEG through libjpeg-turbo at the smallest DCT scale that covers the box;
-/// 4. libvips' thumbnail (shrink-on-load) for everything else.
-/// What paths 3 and 4 make is written to the disk cache at the standard size.
+/// 4. a video's frame, by FFmpeg's libraries;
+/// 5. libvips' thumbnail (shrink-on-load) for everything else.
+/// What paths 3 to 5 make is written to the disk cache at the standard size.
 public struct ThumbnailPipeline: ThumbnailDecoding {
     public var vips: VipsDecoder
     public var diskCache: FreedesktopCache?
@@ -100,6 +101,12 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         if allowingExif, file.format.traits.decoding == .dctScaled, let thumbnail = exifThumbnail(file, fitting: target) {
             statistics.record(.exif)
             return .decoded(thumbnail)
+        }
+        if case .video(let demuxer) = file.format.traits.decoding {
+            // Never read whole: FFmpeg reads the parts it needs, from our descriptor.
+            let result = VideoDecoder(pixelLimit: vips.pixelLimit).decode(file, demuxer: demuxer, fitting: target).result
+            if case .decoded = result { statistics.record(.video) }
+            return result
         }
         let data: [UInt8]
         switch FileReader.read(file.path, limit: vips.byteLimit) {

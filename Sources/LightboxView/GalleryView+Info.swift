@@ -31,6 +31,13 @@ extension GalleryView {
         func add(_ label: String, _ value: String?, number: Bool = false) {
             rows.append(InfoRow(label: label, value: value.map(DisplayText.sanitized) ?? "–", isNumber: number && value != nil))
         }
+        if let video = exif.video ?? (file.format.isVideo ? VideoMetadata() : nil) {
+            add("Created", exif.dateTaken.map(dateText))
+            add("Duration", video.duration.map(durationText), number: true)
+            add("Codec", video.codec)
+            add("Frame rate", video.frameRate.map { String(format: "%.3g fps", $0) }, number: true)
+            return rows
+        }
         add("Date taken", exif.dateTaken.map(dateText))
         add("Camera make", exif.make)
         add("Camera model", exif.model)

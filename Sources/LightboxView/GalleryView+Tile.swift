@@ -51,8 +51,8 @@ extension GalleryView {
         guard labelY >= 0 && labelY < state.gridHeight else { return }
         let style = isCursor ? (isMarked ? Palette.cursorMarkedLabel : Palette.cursorLabel)
             : (isMarked ? Palette.markedLabel : Palette.label)
-        let prefix = isMarked ? "✓ " : ""
-        let text = prefix + DisplayText.shortened(bytes: state.library[item].path.lastComponent, toWidth: tile.width - prefix.count)
+        let prefix = (isMarked ? "✓ " : "") + videoBadge(item, state: state)
+        let text = prefix + DisplayText.shortened(bytes: state.library[item].path.lastComponent, toWidth: tile.width - DisplayWidth.of(prefix))
         if isCursor || isMarked { frame.fill(x: tile.x, y: labelY, width: tile.width, height: 1, with: Cell(" ", style: style)) }
         let used = DisplayWidth.of(text)
         let labelX = tile.x + alignment.offset(of: used, in: tile.width)
@@ -70,6 +70,21 @@ extension GalleryView {
                 x += width
             }
         }
+    }
+
+    /// What a video's label starts with: a play mark and, once read, its duration (`▶ 1:23 `).
+    static func videoBadge(_ item: Int, state: GalleryState) -> String {
+        guard state.library[item].format.isVideo else { return "" }
+        let duration = state.metadata[state.library.id(at: item)]?.metadata?.video?.duration
+        return "▶ " + (duration.map { durationText($0) + " " } ?? "")
+    }
+
+    /// A duration as a clock shows it: `0:07`, `1:23`, `1:02:03`.
+    static func durationText(_ seconds: Double) -> String {
+        let total = seconds.isFinite ? Int(min(max(0, seconds), 359_999_999)) : 0
+        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+        let twoDigits = { (n: Int) in n < 10 ? "0\(n)" : "\(n)" }
+        return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "\(minutes):\(twoDigits(rest))"
     }
 
     /// A rectangle in content coordinates, on the screen: scrolled along the layout's axis, and

@@ -26,6 +26,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     case .png:
         _ = PNGText.entries(in: bytes)
         _ = PNGDecoder.decode(bytes)
+    case .video:
+        // The video containers' readers, on bytes as a file: whatever they claim, reads stay inside.
+        let file = FileBytes(bytes)
+        for format in [ImageFormat.quickTime, .matroska, .avi] {
+            if let video = format.traits.metadata(file)?.video {
+                precondition(video.size.map { $0.width > 0 && $0.height > 0 } ?? true)
+                precondition((video.codec?.utf8.count ?? 0) <= 96)
+            }
+        }
     case .sanitizer:
         let text = DisplayText.sanitized(bytes: bytes)
         precondition(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) })
@@ -68,7 +77,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 enum FuzzTarget: String, CaseIterable {
-    case header, exif, png, sanitizer, message, input, list
+    case header, exif, png, video, sanitizer, message, input, list
     nonisolated(unsafe) static let current: FuzzTarget = {
         guard let name = getenv("LIGHTBOX_FUZZ_TARGET"), let target = FuzzTarget(rawValue: String(cString: name)) else { return .header }
         return target

@@ -648,5 +648,38 @@ else
     fail "kitty placeholders: no grid" "$(screen)"
 fi
 
+# A phone's camera roll: videos are tiles with a play mark and their duration, the info panel
+# says what they are, marking and accept print them, and a bind hands one to the user's player.
+mkdir -p "$WORK/roll"
+cp "$WORK/lib/city/IMG_1.jpg" "$WORK/roll/IMG_0001.jpg"
+ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc2=s=320x180:r=25:d=83 -g 25 -c:v libx264 -preset ultrafast -pix_fmt yuv420p \
+    -metadata creation_time=2024-05-17T21:30:05Z "$WORK/roll/IMG_0002.mp4"
+ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc2=s=160x120:r=25:d=3 -c:v libvpx -b:v 100k "$WORK/roll/IMG_0003.webm"
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s/played.txt"\n' "$WORK" > "$WORK/play.sh"
+chmod +x "$WORK/play.sh"
+start_shell 100 30
+launch --columns 3 --bind "'p:exec:./play.sh {}'" roll
+if wait_for "1/3" && wait_for "1:23 IMG_0002.mp4" && wait_for "0:03 IMG_0003.webm"; then
+    labels=$(screen | grep -o "▶ [0-9:]* IMG_000[23]\.[a-z0-9]*" | tr '\n' ' ')
+    tm send-keys -t e2e l i
+    wait_for "Duration" && info=$(screen) || info=""
+    tm send-keys -t e2e p
+    for _ in $(seq 30); do [ -s "$WORK/played.txt" ] && break; sleep 0.1; done
+    wait_for "2/3" || true
+    tm send-keys -t e2e a
+    wait_for "3 marked" && tm send-keys -t e2e Enter
+    wait_exit
+    expected=$'roll/IMG_0001.jpg\nroll/IMG_0002.mp4\nroll/IMG_0003.webm'
+    if [ "$labels" = "▶ 1:23 IMG_0002.mp4 ▶ 0:03 IMG_0003.webm " ] && grep -q "MP4/MOV video" <<< "$info" && grep -q "2024-05-17 21:30:05" <<< "$info" \
+       && grep -q "avc1" <<< "$info" && [ "$(cat "$WORK/played.txt" 2>/dev/null)" = "roll/IMG_0002.mp4" ] \
+       && [ "$(cat "$WORK/out")" = "$expected" ] && [ "$(cat "$WORK/rc")" = 0 ] && sane; then
+        pass "a camera roll: videos labelled '$labels', described in the info panel, played by a bind, marked and printed"
+    else
+        fail "camera roll" "labels '$labels' played '$(cat "$WORK/played.txt" 2>/dev/null)' out '$(cat "$WORK/out")' info: $(grep -E 'Format|Created|Codec' <<< "$info")"
+    fi
+else
+    fail "camera roll: no video labels" "$(screen)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -8,11 +8,18 @@ SECONDS_EACH=${1:-60}
 swift build --product lightbox-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIGHTBOX_FUZZING --build-path .build/fuzz || exit 1
 mkdir -p Tests/Fuzz/artifacts
 status=0
-for target in ${FUZZ_TARGETS:-header exif png sanitizer message input list}; do
+for target in ${FUZZ_TARGETS:-header exif png video sanitizer message input list}; do
     corpus=".build/fuzz/corpus/$target"
     mkdir -p "$corpus"
     # Seeds: the sample library's images for the parsers of image bytes.
     case $target in header|exif|png) find assets -type f | head -20 | xargs -I{} cp {} "$corpus/" ;; esac
+    # Seeds for the video containers' readers: a short clip of each, made by ffmpeg.
+    if [ "$target" = video ] && [ ! -e "$corpus/seed.mp4" ]; then
+        for seed in seed.mp4 seed.mov seed.mkv seed.webm seed.avi; do
+            ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc2=s=32x24:r=5:d=1 -metadata creation_time=2024-05-17T21:30:05Z \
+                -c:v "$([ "${seed##*.}" = webm ] && echo libvpx || echo mpeg4)" "$corpus/$seed" || exit 1
+        done
+    fi
     echo "== $target ($SECONDS_EACH s)"
     SWIFT_BACKTRACE=enable=no LIGHTBOX_FUZZ_TARGET=$target .build/fuzz/debug/lightbox-fuzz "$corpus" \
         -max_total_time="$SECONDS_EACH" -max_len=65536 -artifact_prefix="Tests/Fuzz/artifacts/$target-" 2>&1 \

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file's bytes for a parser that needs more than its start: the first ones at hand, the
+/// rest read by position on demand (a movie's index often sits at its end).
+public struct FileBytes {
+    /// The file's first bytes (`MetadataReader.prefixLength` of them, or all of a shorter file).
+    public let prefix: [UInt8]
+    /// The file's length.
+    public let count: Int
+    private let reader: (_ offset: Int, _ count: Int) -> [UInt8]
+
+    /// Bytes held in memory (tests, fuzzing).
+    public init(_ bytes: [UInt8]) {
+        prefix = Array(bytes.prefix(MetadataReader.prefixLength))
+        count = bytes.count
+        reader = { offset, count in Array(bytes[offset..<(offset + count)]) }
+    }
+
+    /// The file open as `fd`, `count` bytes long, whose first bytes are `prefix`; read with `pread`.
+    init(fd: Int32, count: Int, prefix: [UInt8]) {
+        self.prefix = prefix
+        self.count = count
+        reader = { offset, count in
+            var data = [UInt8](repeating: 0, count: count)
+            var filled = 0
+            while filled < count {
+                let n = data.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                filled += n
+            }
+            return Array(data.prefix(filled))
+        }
+    }
+
+    /// The `count` bytes at `offset`, or nil when they are not all in the file.
+    public func bytes(at offset: Int, count: Int) -> [UInt8]? {
+        guard offset >= 0, count >= 0, offset <= self.count - count else { return nil }
+        if offset + count <= prefix.count { return Array(prefix[offset..<(offset + count)]) }
+        let data = reader(offset, count)
+        return data.count == count ? data : nil
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The big-endian number of `width` bytes at `offset`, or nil past the end.
+    func bigEndian(at offset: Int, width: Int) -> UInt64? {
+        guard offset >= 0, width <= 8, offset <= count - width else { return nil }
+        var value: UInt64 = 0
+        for i in offset..<(offset + width) { value = value << 8 | UInt64(self[i]) }
+        return value
+    }
+
+    /// The four characters at `offset` (a box's or a chunk's type), or nil past the end.
+    func fourCC(at offset: Int) -> String? {
+        guard offset >= 0, offset <= count - 4 else { return nil }
+        return String(decoding: self[offset..<(offset + 4)], as: UTF8.self)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// What a QuickTime or MP4 file's movie box says: when it was made, how long it runs, and its
+/// video track's coding, frame rate and picture. Our own bounds-checked reader of the boxes
+/// (ISO/IEC 14496-12): no media data is read, only box headers and the `moov` box.
+struct QuickTimeHeader: Hashable {
+    var created: Int64?
+    var video = VideoMetadata()
+
+    /// Most top-level boxes walked before giving up.
+    static let boxLimit = 4096
+    /// The largest `moov` box read (a long phone video's is a few MB).
+    static let movieLimit = 64 << 20
+    /// Seconds from 1904, where QuickTime counts from, to 1970.
+    static let epochOffset: Int64 = 2_082_844_800
+
+    /// Reads the movie box of `file`; nil when it has none.
+    init?(reading file: FileBytes) {
+        var offset = 0
+        var movie: [UInt8]?
+        for _ in 0..<Self.boxLimit {
+            guard let (type, start, end) = Self.box(in: file, at: offset) else { break }
+            if type == "moov" {
+                guard end - start <= Self.movieLimit else { return nil }
+                movie = file.bytes(at: start, count: end - start)
+                break
+            }
+            offset = end
+        }
+        guard let movie else { return nil }
+        self.init(movie: movie)
+    }
+
+    /// Reads a `moov` box's payload.
+    init(movie: [UInt8]) {
+        for (type, range) in Self.children(of: movie, in: 0..<movie.count) {
+            switch type {
+            case "mvhd":
+                let wide = movie.bigEndian(at: range.lowerBound, width: 1) == 1
+                let created = movie.bigEndian(at: range.lowerBound + 4, width: wide ? 8 : 4)
+                let scale = movie.bigEndian(at: range.lowerBound + (wide ? 20 : 12), width: 4)
+                let duration = movie.bigEndian(at: range.lowerBound + (wide ? 24 : 16), width: wide ? 8 : 4)
+                if let created, created > 0, created < UInt64(Int64.max) { self.created = Int64(created) - Self.epochOffset }
+                if let scale, scale > 0, let duration, duration > 0, duration != (wide ? UInt64.max : 0xFFFF_FFFF) {
+                    video.duration = Double(duration) / Double(scale)
+                }
+            case "trak" where video.codec == nil:
+                readVideoTrack(movie, range)
+            default: break
+            }
+        }
+    }
+
+    /// Reads a `trak` box when it is the first video track: its picture, coding and frame rate.
+    mutating func readVideoTrack(_ bytes: [UInt8], _ trak: Range<Int>) {
+        var size: PixelSize?
+        var turned = false
+        var isVideo = false
+        var codec: String?
+        var frameRate: Double?
+        for (type, range) in Self.children(of: bytes, in: trak) {
+            if type == "tkhd" {
+                let wide = bytes.bigEndian(at: range.lowerBound, width: 1) == 1
+                let matrix = range.lowerBound + (wide ? 52 : 40)
+                if let a = bytes.bigEndian(at: matrix, width: 4), let c = bytes.bigEndian(at: matrix + 12, width: 4),
+                   let w = bytes.bigEndian(at: matrix + 36, width: 4), let h = bytes.bigEndian(at: matrix + 40, width: 4) {
+                    // A turn by a quarter leaves the matrix's first entry at 0 and its fourth at ±1.
+                    turned = a == 0 && c != 0
+                    if w >> 16 > 0, h >> 16 > 0 { size = PixelSize(width: Int(w >> 16), height: Int(h >> 16)) }
+                }
+            }
+            guard type == "mdia" else { continue }
+            var scale: UInt64 = 0, duration: UInt64 = 0
+            for (inner, innerRange) in Self.children(of: bytes, in: range) {
+                switch inner {
+                case "hdlr": isVideo = bytes.fourCC(at: innerRange.lowerBound + 8) == "vide"
+                case "mdhd":
+                    let wide = bytes.bigEndian(at: innerRange.lowerBound, width: 1) == 1
+                    scale = bytes.bigEndian(at: innerRange.lowerBound + (wide ? 20 : 12), width: 4) ?? 0
+                    duration = bytes.bigEndian(at: innerRange.lowerBound + (wide ? 24 : 16), width: wide ? 8 : 4) ?? 0
+                case "minf":
+                    guard let stbl = Self.children(of: bytes, in: innerRange).first(where: { $0.type == "stbl" })?.range else { break }
+                    for (table, tableRange) in Self.children(of: bytes, in: stbl) {
+                        if table == "stsd" { codec = bytes.fourCC(at: tableRange.lowerBound + 12) }
+                        if table == "stts", scale > 0, duration > 0, let entries = bytes.bigEndian(at: tableRange.lowerBound + 4, width: 4) {
+                            var samples: UInt64 = 0
+                            for i in 0..<min(Int(entries), 100_000) {
+                                guard let n = bytes.bigEndian(at: tableRange.lowerBound + 8 + 8 * i, width: 4) else { break }
+                                samples += n
+                            }
+                            if samples > 0 { frameRate = Double(samples) * Double(scale) / Double(duration) }
+                        }
+                    }
+                default: break
+                }
+            }
+        }
+        guard isVideo else { return }
+        video.codec = codec.map { $0.trimmingCharacters(in: .whitespaces) }
+        video.frameRate = frameRate
+        video.size = size.map { turned ? PixelSize(width: $0.height, height: $0.width) : $0 }
+    }
+
+    /// The box at `offset` of a file: its type and where its payload starts and it ends.
+    static func box(in file: FileBytes, at offset: Int) -> (type: String, start: Int, end: Int)? {
+        guard let header = file.bytes(at: offset, count: min(16, file.count - offset)), header.count >= 8,
+              let size32 = header.bigEndian(at: 0, width: 4), let type = header.fourCC(at: 4) else { return nil }
+        var start = offset + 8, size = Int(size32)
+        if size32 == 1 {
+            guard let size64 = header.bigEndian(at: 8, width: 8), size64 < UInt64(Int.max) else { return nil }
+            size = Int(size64)
+            start += 8
+        } else if size32 == 0 {
+            size = file.count - offset  // to the end of the file
+        }
+        guard size >= start - offset, size <= file.count - offset else { return nil }
+        return (type, start, offset + size)
+    }
+
+    /// The boxes inside `range` of `bytes`, by type and payload.
+    static func children(of bytes: [UInt8], in range: Range<Int>) -> [(type: String, range: Range<Int>)] {
+        var boxes: [(type: String, range: Range<Int>)] = []
+        var offset = range.lowerBound
+        while offset <= range.upperBound - 8, boxes.count < boxLimit {
+            guard let size32 = bytes.bigEndian(at: offset, width: 4), let type = bytes.fourCC(at: offset + 4) else { break }
+            var start = offset + 8, size = Int(size32)
+            if size32 == 1 {
+                guard let size64 = bytes.bigEndian(at: offset + 8, width: 8), size64 < UInt64(range.upperBound) else { break }
+                size = Int(size64)
+                start += 8
+            } else if size32 == 0 {
+                size = range.upperBound - offset
+            }
+            guard size >= start - offset, size <= range.upperBound - offset else { break }
+            // A box whose payload is too short for its fixed fields is skipped by the readers' checks.
+            boxes.append((type, start..<(offset + size)))
+            offset += size
+        }
+        return boxes
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+@testable import LightboxThumbnails
+import LightboxTestSupport
+import Testing
+
+/// A video file as the scan finds it.
+func videoFile(_ path: String) throws -> ImageFile {
+    let header = Array(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(ImageFormat.sniffLength))
+    let format = try #require(ImageFormat(sniffing: header), "not recognised: \(path)")
+    return ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: format)
+}
+
+/// The mean colour of a thumbnail's region.
+func meanColour(_ thumbnail: Thumbnail, x: Range<Int>, y: Range<Int>) -> (r: Int, g: Int, b: Int) {
+    var sums = (0, 0, 0)
+    for row in y { for column in x {
+        let (r, g, b) = thumbnail.pixel(x: column, y: row)
+        sums = (sums.0 + Int(r), sums.1 + Int(g), sums.2 + Int(b))
+    } }
+    let count = max(1, x.count * y.count)
+    return (sums.0 / count, sums.1 / count, sums.2 / count)
+}
+
+@Test func videosOfEveryContainerAreRecognisedAndGiveAFrame() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let cases: [(name: String, format: ImageFormat, codec: [String])] = [
+        ("clip.mp4", .quickTime, ["-c:v", "libx264", "-pix_fmt", "yuv420p"]),
+        ("clip.mov", .quickTime, ["-c:v", "mpeg4"]),
+        ("clip.mkv", .matroska, ["-c:v", "libx264", "-pix_fmt", "yuv420p"]),
+        ("clip.webm", .matroska, ["-c:v", "libvpx", "-b:v", "200k"]),
+        ("clip.avi", .avi, ["-c:v", "mpeg4"]),
+    ]
+    for (name, format, codec) in cases {
+        let path = try dir.file(name)
+        try TestVideos.halves(at: path, codec: codec)
+        let file = try videoFile(path)
+        #expect(file.format == format, "\(name)")
+        let (result, facts) = VideoDecoder().decode(file, demuxer: demuxer(of: file), fitting: PixelSize(width: 80, height: 80))
+        guard case .decoded(let thumbnail) = result else { Issue.record("\(name): \(result)"); continue }
+        #expect(thumbnail.width == 80 && thumbnail.height == 60, "\(name): fitted, shape kept")
+        let top = meanColour(thumbnail, x: 0..<80, y: 5..<25), bottom = meanColour(thumbnail, x: 0..<80, y: 35..<55)
+        #expect(top.r > 200 && top.b < 60 && bottom.b > 200 && bottom.r < 60, "\(name): red over blue, got \(top) over \(bottom)")
+        #expect(facts?.size == PixelSize(width: 160, height: 120) && facts.map { abs($0.duration - 3) < 0.2 } == true, "\(name): \(String(describing: facts))")
+    }
+}
+
+func demuxer(of file: ImageFile) -> String {
+    if case .video(let demuxer) = file.format.traits.decoding { return demuxer }
+    return ""
+}
+
+/// Which side of a picture is red: "top", "bottom", "left" or "right".
+func redSide(width: Int, height: Int, pixel: (Int, Int) -> (Int, Int, Int)) -> String {
+    func redness(_ xs: Range<Int>, _ ys: Range<Int>) -> Int {
+        var sum = 0
+        for y in ys { for x in xs { let (r, _, b) = pixel(x, y); sum += r - b } }
+        return sum / max(1, xs.count * ys.count)
+    }
+    let sides = ["top": redness(0..<width, 0..<height / 2), "bottom": redness(0..<width, height / 2..<height),
+                 "left": redness(0..<width / 2, 0..<height), "right": redness(width / 2..<width, 0..<height)]
+    return sides.max { $0.value < $1.value }!.key
+}
+
+@Test func aPhoneVideoRecordedTurnedIsShownUprightAsPlayersShowIt() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    var sides: Set<String> = []
+    for rotation in [0, 90, 180, 270] {
+        let path = try dir.file("turned\(rotation).mov"), shown = try dir.file("shown\(rotation).ppm")
+        try TestVideos.halves(at: path, rotation: rotation)
+        // ffmpeg turns what it decodes by the display matrix, as players do.
+        try TestVideos.ffmpeg(["-i", path, "-frames:v", "1", shown])
+        let ppm = Array(try Data(contentsOf: URL(fileURLWithPath: shown)))
+        let turned = rotation == 90 || rotation == 270
+        let (w, h) = turned ? (120, 160) : (160, 120)
+        let pixels = Array(ppm.suffix(w * h * 3))
+        let expected = redSide(width: w, height: h) { x, y in let i = (y * w + x) * 3; return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2])) }
+        sides.insert(expected)
+
+        let (result, facts) = VideoDecoder().decode(try videoFile(path), demuxer: "mov", fitting: PixelSize(width: 120, height: 120))
+        guard case .decoded(let t) = result else { Issue.record("\(rotation): \(result)"); continue }
+        #expect(turned ? t.width == 90 && t.height == 120 : t.width == 120 && t.height == 90, "\(rotation): \(t.width)x\(t.height)")
+        let side = redSide(width: t.width, height: t.height) { x, y in let (r, g, b) = t.pixel(x: x, y: y); return (Int(r), Int(g), Int(b)) }
+        #expect(side == expected, "rotate=\(rotation): red \(side), ffmpeg shows it \(expected)")
+        #expect(((facts?.rotation ?? 0) == 90 || (facts?.rotation ?? 0) == 270) == turned)
+        // The container's own reading agrees on the shape shown.
+        let metadata = ImageFormat.quickTime.traits.metadata(FileBytes(Array(try Data(contentsOf: URL(fileURLWithPath: path)))))
+        #expect(metadata?.video?.size == (turned ? PixelSize(width: 120, height: 160) : PixelSize(width: 160, height: 120)))
+    }
+    #expect(sides == ["top", "bottom", "left", "right"], "each turn shows red on another side")
+}
+
+@Test func aFadeInDoesNotGiveTheBlackFirstFrame() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("fade.mp4"), first = try dir.file("first.ppm")
+    try TestVideos.fadeIn(at: path)
+    // The first frame is black: what a thumbnailer taking it would show.
+    try TestVideos.ffmpeg(["-i", path, "-frames:v", "1", first])
+    let firstFrame = Array(try Data(contentsOf: URL(fileURLWithPath: first)).suffix(320 * 180 * 3))
+    #expect(firstFrame.map(Int.init).reduce(0, +) / firstFrame.count < 5, "the fixture starts black")
+    let (result, facts) = VideoDecoder().decode(try videoFile(path), demuxer: "mov", fitting: PixelSize(width: 160, height: 90))
+    guard case .decoded(let thumbnail) = result else { Issue.record("\(result)"); return }
+    let mean = meanColour(thumbnail, x: 0..<160, y: 0..<90)
+    #expect((mean.r + mean.g + mean.b) / 3 > 40, "a lit frame, got \(mean)")
+    #expect((facts?.detail ?? 0) > 20)
+}
+
+@Test func aVideoWithoutPicturesIsABrokenTileWithItsReason() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let sound = try dir.file("sound.mp4"), empty = try dir.file("empty.mov"), cut = try dir.file("cut.mp4")
+    try TestVideos.ffmpeg(["-f", "lavfi", "-i", "sine=d=1", "-c:a", "aac", "-f", "mp4", sound])
+    try TestVideos.halves(at: cut)
+    let whole = try Data(contentsOf: URL(fileURLWithPath: cut))
+    try whole.prefix(whole.count / 3).write(to: URL(fileURLWithPath: cut))
+    FileManager.default.createFile(atPath: empty, contents: Data())
+    let pipeline = ThumbnailPipeline(diskCache: nil)
+    let box = PixelSize(width: 64, height: 64)
+    let soundResult = pipeline.decode(try videoFile(sound), fitting: box)
+    #expect(soundResult == .failed(.badFile("no video stream")))
+    let emptyResult = pipeline.decode(ImageFile(path: ImagePath(empty), byteCount: 0, modified: 0, format: .quickTime), fitting: box)
+    #expect(emptyResult == .failed(.unreadable("empty file")))
+    // Cut before its index (ffmpeg writes it last): nothing to find frames by.
+    guard case .failed(let failure) = pipeline.decode(try videoFile(cut), fitting: box) else { Issue.record("a cut video decoded"); return }
+    #expect(failure.kind == .badFile && !failure.message.isEmpty)
+}
+
+@Test func videoContainersGiveTheirDurationCodingAndDate() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let cases: [(name: String, codec: [String], expected: String?)] = [
+        ("a.mp4", ["-c:v", "libx264", "-pix_fmt", "yuv420p"], "avc1"),
+        ("a.webm", ["-c:v", "libvpx", "-b:v", "200k"], "V_VP8"),
+        ("a.avi", ["-c:v", "mpeg4"], "FMP4"),
+    ]
+    for (name, codec, expected) in cases {
+        let path = try dir.file(name)
+        try TestVideos.halves(at: path, seconds: 4, created: "2024-05-17T21:30:05Z", codec: codec)
+        let file = try videoFile(path)
+        let metadata = try #require(file.format.traits.metadata(FileBytes(Array(try Data(contentsOf: URL(fileURLWithPath: path))))), "\(name)")
+        let video = try #require(metadata.video)
+        #expect(video.codec == expected, "\(name)")
+        #expect(video.size == PixelSize(width: 160, height: 120), "\(name)")
+        #expect(video.duration.map { abs($0 - 4) < 0.1 } == true, "\(name): \(String(describing: video.duration))")
+        #expect(video.frameRate.map { abs($0 - 25) < 0.01 } == true, "\(name): \(String(describing: video.frameRate))")
+        // AVI has no creation time.
+        #expect(metadata.dateTaken == (file.format == .avi ? nil : "2024:05:17 21:30:05"), "\(name)")
+    }
+}
+
+@Test func datesAreWrittenAsEXIFWritesThem() {
+    #expect(ImageMetadata.dateText(seconds: 0) == "1970:01:01 00:00:00")
+    #expect(ImageMetadata.dateText(seconds: 1_715_981_405) == "2024:05:17 21:30:05")
+    #expect(ImageMetadata.dateText(seconds: -2_082_844_800) == "1904:01:01 00:00:00")
+    for seconds: Int64 in [0, 951_782_400, 1_715_981_405, -1, 4_102_444_799] {
+        var metadata = ImageMetadata()
+        metadata.dateTaken = ImageMetadata.dateText(seconds: seconds)
+        #expect(metadata.dateTakenSeconds == seconds, "\(seconds)")
+    }
+}
+
+@Test func videoHeadersThatLieAreReadWithinTheirBytes() {
+    // Found by `make fuzz`: an AVI whose header list claims 3 bytes.
+    let shortList: [UInt8] = [82, 73, 70, 70, 222, 27, 0, 0, 65, 70, 73, 32, 76, 73, 83, 84, 3, 0, 0, 0, 104, 100, 114, 108,
+                              0, 0, 0, 0, 0, 0, 0, 0, 199, 255, 0, 16, 7, 0, 0, 1, 182, 17, 182, 24]
+    #expect(AVIHeader(parsing: shortList)?.video == VideoMetadata())
+    // A strl list too short for its own type.
+    let shortStrl = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("AVI LIST".utf8) + [16, 0, 0, 0] + Array("hdrlLIST".utf8) + [2, 0, 0, 0, 0x73, 0x74]
+    #expect(AVIHeader(parsing: shortStrl)?.video.codec == nil)
+    // Boxes and elements whose sizes run past the file.
+    #expect(QuickTimeHeader(reading: FileBytes([0, 0, 0, 40] + Array("moov".utf8) + [0, 0, 0, 200] + Array("mvhd".utf8))) == nil)
+    #expect(MatroskaHeader(reading: FileBytes([0x1A, 0x45, 0xDF, 0xA3, 0x80, 0x18, 0x53, 0x80, 0x67, 0x01, 0xFF])) == nil)
+}
