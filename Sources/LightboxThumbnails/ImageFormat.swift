@@ -5,7 +5,7 @@
 /// reader, and the libvips loader it needs. Adding a kind is adding a case and its row, plus
 /// its own parsers.
 public enum ImageFormat: String, CaseIterable, Sendable {
-    case jpeg, png, gif, webp, tiff, heif
+    case jpeg, png, gif, webp, tiff, heif, jpegXL, jpeg2000
     case quickTime, matroska, avi
 
     /// What one kind of file is.
@@ -53,6 +53,11 @@ public enum ImageFormat: String, CaseIterable, Sendable {
                        extensions: ["tif", "tiff"], dimensions: ImageHeader.tiff, decoding: .vips, metadata: exif, vipsLoader: "tiffload_buffer")),
         (.heif, Traits(title: "HEIF/AVIF", matches: { isBMFF($0, brands: heifBrands) },
                        extensions: ["heic", "heif", "avif"], dimensions: ImageHeader.heif, decoding: .vips, metadata: noMetadata, vipsLoader: "heifload_buffer")),
+        (.jpegXL, Traits(title: "JPEG XL", matches: { starts($0, JPEGXLHeader.codestream) || starts($0, JPEGXLHeader.container) },
+                         extensions: ["jxl"], dimensions: JPEGXLHeader.dimensions, decoding: .vips, metadata: noMetadata, vipsLoader: "jxlload_buffer")),
+        (.jpeg2000, Traits(title: "JPEG 2000", matches: { starts($0, JPEG2000Header.codestream) || starts($0, JPEG2000Header.container) },
+                           extensions: ["jp2", "j2k", "j2c", "jpf", "jpx"], dimensions: JPEG2000Header.dimensions, decoding: .vips,
+                           metadata: noMetadata, vipsLoader: "jp2kload_buffer")),
         // After HEIF: every other ISO base media file but audio is a video (MP4, MOV, M4V, 3GP).
         (.quickTime, Traits(title: "MP4/MOV video", matches: isQuickTime, extensions: ["mp4", "mov", "m4v", "3gp", "3g2", "qt"],
                             dimensions: noSize, decoding: .video(demuxer: "mov"),
