@@ -13,6 +13,7 @@ let package = Package(
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
         .systemLibrary(name: "CFFmpeg",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         // The C library's character widths (in the C library itself: nothing to install).
@@ -21,7 +22,7 @@ let package = Package(
         // Pure parts.
         .target(name: "LightboxLayout"),
         .target(name: "LightboxTerminal", dependencies: ["CWidth"]),
-        .target(name: "LightboxThumbnails", dependencies: ["CVips", "CTurboJPEG", "CZlib", "CChafa", "CFFmpeg"]),
+        .target(name: "LightboxThumbnails", dependencies: ["CVips", "CTurboJPEG", "CZlib", "CChafa", "CFFmpeg", "CLibRaw"]),
         .target(name: "LightboxApp", dependencies: ["LightboxLayout", "LightboxTerminal", "LightboxThumbnails"]),
         .target(name: "LightboxView", dependencies: ["LightboxApp", "LightboxTerminal"]),
 

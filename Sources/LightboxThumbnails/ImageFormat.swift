@@ -5,7 +5,7 @@
 /// reader, and the libvips loader it needs. Adding a kind is adding a case and its row, plus
 /// its own parsers.
 public enum ImageFormat: String, CaseIterable, Sendable {
-    case jpeg, png, gif, webp, tiff, heif, jpegXL, jpeg2000
+    case jpeg, png, gif, webp, cameraRaw, tiff, heif, jpegXL, jpeg2000
     case quickTime, matroska, avi
 
     /// What one kind of file is.
@@ -34,6 +34,8 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         case dctScaled
         /// libvips' thumbnail operation (shrink-on-load).
         case vips
+        /// A camera RAW's embedded JPEG preview, at the smallest DCT scale that covers the box.
+        case embeddedPreview
         /// One frame, by FFmpeg's libraries, read with the demuxer named.
         case video(demuxer: String)
     }
@@ -49,7 +51,11 @@ public enum ImageFormat: String, CaseIterable, Sendable {
                       dimensions: ImageHeader.gif, decoding: .vips, metadata: noMetadata, vipsLoader: nil)),
         (.webp, Traits(title: "WEBP", matches: { starts($0, Array("RIFF".utf8)) && starts($0, Array("WEBP".utf8), at: 8) }, extensions: ["webp"],
                        dimensions: ImageHeader.webp, decoding: .vips, metadata: noMetadata, vipsLoader: "webpload_buffer")),
-        (.tiff, Traits(title: "TIFF", matches: { starts($0, [0x49, 0x49, 0x2A, 0x00]) || starts($0, [0x4D, 0x4D, 0x00, 0x2A]) },
+        // Before TIFF and the ISO base media kinds: most RAWs are TIFFs, CR3 is an ISO base media file.
+        (.cameraRaw, Traits(title: "camera RAW", matches: CameraRaw.matches,
+                            extensions: ["dng", "cr2", "cr3", "nef", "nrw", "arw", "sr2", "srf", "raf", "orf", "rw2", "pef", "srw", "raw"],
+                            dimensions: noSize, decoding: .embeddedPreview, metadata: exif, vipsLoader: nil)),
+        (.tiff, Traits(title: "TIFF", matches: { (starts($0, [0x49, 0x49, 0x2A, 0x00]) || starts($0, [0x4D, 0x4D, 0x00, 0x2A])) && !CameraRaw.matches($0) },
                        extensions: ["tif", "tiff"], dimensions: ImageHeader.tiff, decoding: .vips, metadata: exif, vipsLoader: "tiffload_buffer")),
         (.heif, Traits(title: "HEIF/AVIF", matches: { isBMFF($0, brands: heifBrands) },
                        extensions: ["heic", "heif", "avif"], dimensions: ImageHeader.heif, decoding: .vips, metadata: noMetadata, vipsLoader: "heifload_buffer")),
@@ -96,7 +102,7 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         let box = String(decoding: header[4..<8], as: UTF8.self)
         if box == "ftyp" {
             let brand = String(decoding: header[8..<12], as: UTF8.self)
-            return !audioBrands.contains(brand) && !heifBrands.contains(brand)
+            return !audioBrands.contains(brand) && !heifBrands.contains(brand) && brand != "crx "
         }
         return quickTimeAtoms.contains(box)
     }
@@ -105,7 +111,8 @@ public enum ImageFormat: String, CaseIterable, Sendable {
     public var traits: Traits { Self.table.first { $0.format == self }!.traits }
 
     /// Bytes needed by `init?(sniffing:)`.
-    public static let sniffLength = 16
+    /// (A TIFF's first directory, which tells a RAW from a TIFF, is usually within them.)
+    public static let sniffLength = 4096
 
     /// The kind whose signature starts `header`, if any.
     public init?(sniffing header: [UInt8]) {

@@ -3,7 +3,7 @@
 /// 1. a valid entry of the freedesktop thumbnail cache, at least as large as needed;
 /// 2. the JPEG's embedded EXIF thumbnail, when large enough and of the same shape;
 /// 3. JPEG through libjpeg-turbo at the smallest DCT scale that covers the box;
-/// 4. a video's frame, by FFmpeg's libraries;
+/// 4. a camera RAW's embedded JPEG preview, at the smallest DCT scale; a video's frame, by FFmpeg's libraries;
 /// 5. libvips' thumbnail (shrink-on-load) for everything else.
 /// What paths 3 to 5 make is written to the disk cache at the standard size.
 public struct ThumbnailPipeline: ThumbnailDecoding {
@@ -102,6 +102,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
             statistics.record(.exif)
             return .decoded(thumbnail)
         }
+        if file.format.traits.decoding == .embeddedPreview { return rawPreview(file, fitting: target) }
         if case .video(let demuxer) = file.format.traits.decoding {
             // Never read whole: FFmpeg reads the parts it needs, from our descriptor.
             let result = VideoDecoder(pixelLimit: vips.pixelLimit).decode(file, demuxer: demuxer, fitting: target).result

@@ -35,6 +35,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
                 precondition((video.codec?.utf8.count ?? 0) <= 96)
             }
         }
+    case .raw:
+        // A camera RAW's directories: whatever they claim, previews found lie inside the file.
+        let file = FileBytes(bytes)
+        _ = CameraRaw.matches(Array(bytes.prefix(ImageFormat.sniffLength)))
+        let (previews, orientation) = CameraRaw.previews(in: file)
+        precondition((1...8).contains(orientation))
+        for preview in previews { _ = file.bytes(at: preview.offset, count: preview.length) }
     case .sanitizer:
         let text = DisplayText.sanitized(bytes: bytes)
         precondition(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) })
@@ -77,7 +84,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 enum FuzzTarget: String, CaseIterable {
-    case header, exif, png, video, sanitizer, message, input, list
+    case header, exif, png, video, raw, sanitizer, message, input, list
     nonisolated(unsafe) static let current: FuzzTarget = {
         guard let name = getenv("LIGHTBOX_FUZZ_TARGET"), let target = FuzzTarget(rawValue: String(cString: name)) else { return .header }
         return target

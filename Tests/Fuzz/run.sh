@@ -8,11 +8,11 @@ SECONDS_EACH=${1:-60}
 swift build --product lightbox-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIGHTBOX_FUZZING --build-path .build/fuzz || exit 1
 mkdir -p Tests/Fuzz/artifacts
 status=0
-for target in ${FUZZ_TARGETS:-header exif png video sanitizer message input list}; do
+for target in ${FUZZ_TARGETS:-header exif png video raw sanitizer message input list}; do
     corpus=".build/fuzz/corpus/$target"
     mkdir -p "$corpus"
     # Seeds: the sample library's images for the parsers of image bytes.
-    case $target in header|exif|png) find assets -type f | head -20 | xargs -I{} cp {} "$corpus/" ;; esac
+    case $target in header|exif|png|raw) find assets -type f | head -20 | xargs -I{} cp {} "$corpus/" ;; esac
     # Seeds for the video containers' readers: a short clip of each, made by ffmpeg.
     if [ "$target" = video ] && [ ! -e "$corpus/seed.mp4" ]; then
         for seed in seed.mp4 seed.mov seed.mkv seed.webm seed.avi; do

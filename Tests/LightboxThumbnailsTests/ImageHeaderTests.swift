@@ -92,7 +92,7 @@ let gifBomb: [UInt8] = Array("GIF89a".utf8) + le16(10) + le16(10) + [0, 0, 0]
         .jpeg: [0xFF, 0xD8, 0xFF, 0xE0], .png: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .gif: Array("GIF89a".utf8),
         .webp: Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8), .tiff: [0x4D, 0x4D, 0x00, 0x2A],
         .heif: [0, 0, 0, 0x18] + Array("ftypavif".utf8),
-        .jpegXL: [0xFF, 0x0A], .jpeg2000: [0, 0, 0, 0x0C] + Array("jP  ".utf8) + [0x0D, 0x0A, 0x87, 0x0A],
+        .cameraRaw: [0x49, 0x49, 0x2A, 0x00, 0x10, 0, 0, 0] + Array("CR".utf8) + [2, 0], .jpegXL: [0xFF, 0x0A], .jpeg2000: [0, 0, 0, 0x0C] + Array("jP  ".utf8) + [0x0D, 0x0A, 0x87, 0x0A],
         .quickTime: [0, 0, 0, 0x18] + Array("ftypisom".utf8), .matroska: [0x1A, 0x45, 0xDF, 0xA3],
         .avi: Array("RIFF".utf8) + [0, 0, 0, 0] + Array("AVI LIST".utf8),
     ]
@@ -104,10 +104,11 @@ let gifBomb: [UInt8] = Array("GIF89a".utf8) + le16(10) + le16(10) + [0, 0, 0]
         #expect(ImageFormat(sniffing: sample) == format)
         #expect(ImageFormat.table.filter { $0.traits.matches(sample) }.map(\.format) == [format])
     }
-    #expect(ImageFormat.extensions == ["jpg", "jpeg", "jpe", "png", "gif", "webp", "tif", "tiff", "heic", "heif", "avif",
+    #expect(ImageFormat.extensions == ["jpg", "jpeg", "jpe", "png", "gif", "webp", "dng", "cr2", "cr3", "nef", "nrw", "arw", "sr2", "srf", "raf", "orf", "rw2", "pef", "srw", "raw",
+                                       "tif", "tiff", "heic", "heif", "avif",
                                        "jxl", "jp2", "j2k", "j2c", "jpf", "jpx", "mp4", "mov", "m4v", "3gp", "3g2", "qt", "mkv", "webm", "avi"])
     #expect(ImageFormat.allCases.filter { $0.traits.decoding == .dctScaled } == [.jpeg])
     // A JPEG's EXIF read by each kind's metadata reader: those of the kinds that keep EXIF find it.
     let photo = TestImages.withMetadata(main: try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 1, 2, 3), width: 8, height: 8), TestMetadata())
-    #expect(ImageFormat.allCases.filter { $0.traits.metadata(FileBytes(photo))?.dateTaken != nil } == [.jpeg, .tiff])
+    #expect(ImageFormat.allCases.filter { $0.traits.metadata(FileBytes(photo))?.dateTaken != nil } == [.jpeg, .cameraRaw, .tiff])
 }

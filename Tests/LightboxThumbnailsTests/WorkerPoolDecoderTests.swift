@@ -10,7 +10,9 @@ let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modifi
         let framed = DecodeMessage.encode(request)
         #expect(DecodeMessage.request(from: Array(framed.dropFirst(4))) == request)
     }
-    let counts = DecodeStatistics.Counts(bySource: [.dct: 1, .diskCache: 0, .exif: 0, .vips: 0, .video: 2, .failed: 0], writes: 1)
+    // Every source travels, each with its own count.
+    let bySource = Dictionary(uniqueKeysWithValues: DecodeStatistics.Source.allCases.enumerated().map { ($0.element, $0.offset) })
+    let counts = DecodeStatistics.Counts(bySource: bySource, writes: 1)
     let responses: [DecodeMessage.Response] = [
         .init(body: .decoded(.decoded(Thumbnail(width: 2, height: 1, pixels: [1, 2, 3, 4, 5, 6]))), counts: counts),
         .init(body: .decoded(.failed(.badFile("cannot decode: bad"))), counts: counts),

@@ -1,0 +1,112 @@
+/// Camera RAW files: recognised by content, and their embedded previews (the JPEGs cameras
+/// store beside the sensor data) found without reading that data. TIFF-based RAWs (DNG, CR2,
+/// NEF, NRW, ARW, SR2, ORF, RW2, PEF, SRW) through our bounds-checked TIFF reader; Fujifilm's
+/// RAF through its header; Canon's CR3 through its ISO base media boxes.
+public enum CameraRaw {
+    /// An embedded JPEG: where it is in the file.
+    public struct Preview: Hashable, Sendable {
+        public var offset: Int
+        public var length: Int
+    }
+
+    /// Bytes of a TIFF-based RAW's start read to walk its directories (they sit before the data).
+    static let directoryBytes = 1 << 20
+
+    /// TIFF headers of RAWs that say so in their first bytes: CR2's, ORF's and RW2's own magic.
+    static func hasRawMagic(_ header: [UInt8]) -> Bool {
+        (ImageFormat.starts(header, [0x49, 0x49, 0x2A, 0x00]) && ImageFormat.starts(header, Array("CR".utf8), at: 8))
+            || ImageFormat.starts(header, Array("IIRO".utf8)) || ImageFormat.starts(header, Array("IIRS".utf8))
+            || ImageFormat.starts(header, Array("MMOR".utf8)) || ImageFormat.starts(header, [0x49, 0x49, 0x55, 0x00])
+    }
+
+    /// Whether a file's first bytes are a camera RAW's.
+    public static func matches(_ header: [UInt8]) -> Bool {
+        if hasRawMagic(header) || ImageFormat.starts(header, Array("FUJIFILMCCD-RAW".utf8)) { return true }
+        if ImageFormat.isBMFF(header, brands: ["crx "]) { return true }
+        return isTIFFRaw(header)
+    }
+
+    /// Whether a TIFF's first directory, as far as `header` holds it, is a RAW's: a DNG version,
+    /// sub-directories (where cameras put the sensor data and previews), a vendor's compression
+    /// of raw data, or colour-filter-array pixels.
+    static func isTIFFRaw(_ header: [UInt8]) -> Bool {
+        guard let tiff = TIFFStructure(header, range: 0..<header.count), let ifd0 = tiff.firstDirectory,
+              let (entries, _) = tiff.directory(at: ifd0) else { return false }
+        for entry in entries {
+            switch entry.tag {
+            case 0xC612, 0x014A: return true  // DNGVersion, SubIFDs
+            case 0x0103: if let compression = tiff.number(entry), compression >= 32767 || compression == 34713 { return true }
+            case 0x0106: if let photometric = tiff.number(entry), photometric == 32803 || photometric == 34892 { return true }
+            default: break
+            }
+        }
+        return false
+    }
+
+    /// The JPEG previews a RAW holds, and its orientation (EXIF's 1–8).
+    public static func previews(in file: FileBytes) -> (previews: [Preview], orientation: Int) {
+        let head = file.prefix
+        if ImageFormat.starts(head, Array("FUJIFILMCCD-RAW".utf8)) {
+            // RAF: the JPEG's offset and length at 84, big-endian.
+            guard let offset = head.bigEndian(at: 84, width: 4), let length = head.bigEndian(at: 88, width: 4) else { return ([], 1) }
+            return ([Preview(offset: Int(offset), length: Int(length))], 1)
+        }
+        if ImageFormat.isBMFF(head, brands: ["crx "]) { return (cr3Previews(file), 1) }
+        guard let bytes = file.bytes(at: 0, count: min(file.count, directoryBytes)), let tiff = TIFFStructure(bytes, range: 0..<bytes.count),
+              let first = tiff.firstDirectory else { return ([], 1) }
+        var found: [Preview] = []
+        var orientation = 1
+        var queue = [first]
+        var seen: Set<Int> = []
+        while let offset = queue.popLast(), seen.count < 32 {
+            guard seen.insert(offset).inserted, let (entries, next) = tiff.directory(at: offset) else { continue }
+            let isFirst = offset == first
+            var values: [Int: Int] = [:]
+            for entry in entries {
+                switch entry.tag {
+                case 0x0112 where isFirst: orientation = tiff.number(entry).map { (1...8).contains($0) ? $0 : 1 } ?? 1
+                case 0x014A:
+                    // SubIFDs: one offset in the field, or a list of them elsewhere.
+                    if entry.count == 1 { tiff.u32(entry.field).map { queue.append($0) } }
+                    else if let list = tiff.u32(entry.field) {
+                        for i in 0..<min(entry.count, 8) { tiff.u32(list + 4 * i).map { queue.append($0) } }
+                    }
+                case 0x002E:
+                    // Panasonic's JpgFromRaw: the JPEG is the value itself.
+                    if let start = tiff.u32(entry.field), entry.count > 0 { found.append(Preview(offset: start, length: entry.count)) }
+                case 0x0103, 0x0111, 0x0117, 0x0201, 0x0202:
+                    if entry.count == 1 { values[entry.tag] = tiff.number(entry) }
+                default: break
+                }
+            }
+            if let start = values[0x0201], let length = values[0x0202] { found.append(Preview(offset: start, length: length)) }
+            // A single strip of JPEG (old-style or baseline): CR2's and DNG's previews.
+            if let compression = values[0x0103], compression == 6 || compression == 7,
+               let start = values[0x0111], let length = values[0x0117] { found.append(Preview(offset: start, length: length)) }
+            if let next, next > 0, isFirst || seen.count < 8 { queue.append(next) }
+        }
+        return (Array(Set(found)).sorted { $0.offset < $1.offset }, orientation)
+    }
+
+    /// CR3's preview: the `PRVW` box in its preview `uuid` box (about 1620x1080): the JPEG's
+    /// length at 20 from the box's start, the JPEG at 24 (as Laurent Clévy's notes describe it).
+    static func cr3Previews(_ file: FileBytes) -> [Preview] {
+        var found: [Preview] = []
+        var offset = 0
+        for _ in 0..<64 {
+            guard let (type, start, end) = QuickTimeHeader.box(in: file, at: offset) else { break }
+            if type == "uuid", end - start <= 4 << 20, let payload = file.bytes(at: start, count: end - start) {
+                let pattern = Array("PRVW".utf8)
+                var i = 4
+                while i + 4 <= payload.count, found.count < 4 {
+                    defer { i += 1 }
+                    guard payload[i] == pattern[0], Array(payload[i..<(i + 4)]) == pattern,
+                          let length = payload.bigEndian(at: i + 16, width: 4) else { continue }
+                    found.append(Preview(offset: start + i + 20, length: Int(length)))
+                }
+            }
+            offset = end
+        }
+        return found
+    }
+}

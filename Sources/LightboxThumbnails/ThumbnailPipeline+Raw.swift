@@ -1,0 +1,52 @@
+extension ThumbnailPipeline {
+    /// Bytes of an embedded JPEG read to learn its size before choosing it.
+    static let previewHeaderBytes = 64 << 10
+
+    /// A camera RAW's thumbnail from its embedded JPEG previews: the smallest that covers the
+    /// box (decoded at the smallest DCT scale that does), else the largest; turned by the RAW's
+    /// own orientation (the embedded JPEG usually carries none). The sensor data is read only
+    /// when there is no usable preview: then LibRaw develops it at half size (counted apart).
+    func rawPreview(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
+        let outcome: Result<DecodeResult, FileReader.Failure> = FileReader.withRegularFile(file.path, limit: .max) { fd, count in
+            let bytes = FileBytes(fd: fd, count: count, prefix: FileReader.readUpTo(fd, count: min(count, MetadataReader.prefixLength)))
+            let (previews, orientation) = CameraRaw.previews(in: bytes)
+            // Each candidate's own size, from its header.
+            var sized: [(preview: CameraRaw.Preview, width: Int, height: Int)] = []
+            for preview in previews where preview.length > 4 && preview.length <= vips.byteLimit {
+                guard let head = bytes.bytes(at: preview.offset, count: min(preview.length, Self.previewHeaderBytes)),
+                      head.starts(with: [0xFF, 0xD8]), let header = JPEGHeader(parsing: head), header.width > 0, header.height > 0 else { continue }
+                sized.append((preview, header.width, header.height))
+            }
+            let usable = sized.filter { ImageHeader.pixelCount($0.width, $0.height) <= vips.pixelLimit }
+            guard !usable.isEmpty else {
+                if !sized.isEmpty { return .success(.failed(.refused(tooLarge(sized[0].width, sized[0].height)))) }
+                return .success(develop(file, fitting: box))
+            }
+            let covering = usable.filter { candidate in
+                let needed = Self.neededStoredSize(width: candidate.width, height: candidate.height, orientation: orientation, box: box)
+                return candidate.width >= needed.width && candidate.height >= needed.height
+            }
+            let byArea = { (a: (preview: CameraRaw.Preview, width: Int, height: Int), b: (preview: CameraRaw.Preview, width: Int, height: Int)) in
+                a.width * a.height < b.width * b.height
+            }
+            let chosen = covering.min(by: byArea) ?? usable.max(by: byArea)!
+            guard let data = bytes.bytes(at: chosen.preview.offset, count: chosen.preview.length) else {
+                return .success(.failed(.badFile("the RAW's preview runs past its end")))
+            }
+            let result = dctDecode(data, size: (chosen.width, chosen.height), orientation: orientation, fitting: box)
+            if case .decoded = result { statistics.record(.rawPreview) }
+            return .success(result)
+        }
+        switch outcome {
+        case .success(let result): return result
+        case .failure(let error): return .failed(.unreadable(error.message))
+        }
+    }
+
+    /// The slow path: the sensor data developed by LibRaw at half size.
+    func develop(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
+        let result = RawDeveloper(pixelLimit: vips.pixelLimit, byteLimit: vips.byteLimit).develop(file, fitting: box)
+        if case .decoded = result { statistics.record(.rawDeveloped) }
+        return result
+    }
+}

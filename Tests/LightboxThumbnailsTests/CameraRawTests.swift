@@ -1,0 +1,103 @@
+import Foundation
+@testable import LightboxThumbnails
+import LightboxTestSupport
+import Testing
+
+/// A JPEG of a red left half and a blue right half.
+func redBlue(_ width: Int, _ height: Int) throws -> [UInt8] {
+    try TestImages.jpegBytes(TestImages.halves(width: width, height: height, left: (220, 30, 30), right: (30, 30, 220)), width: width, height: height)
+}
+
+/// Decodes `bytes` written as `name` through the pipeline, as the app does.
+func decodeRaw(_ bytes: [UInt8], named name: String, box: PixelSize, in dir: TemporaryDirectory) throws -> (ImageFormat?, DecodeResult) {
+    let path = try dir.file(name)
+    try TestImages.bytes(bytes, at: path)
+    let format = ImageFormat(sniffing: Array(bytes.prefix(ImageFormat.sniffLength)))
+    let file = ImageFile(path: ImagePath(path), byteCount: Int64(bytes.count), modified: 0, format: format ?? .tiff)
+    return (format, ThumbnailPipeline(diskCache: nil).decode(file, fitting: box))
+}
+
+@Test func everyKindOfRawShowsItsEmbeddedPreviewNotItsSensorData() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let preview = try redBlue(300, 200)
+    let raws: [(String, [UInt8])] = [
+        ("a.dng", TestRaws.dng(preview: preview, previewSize: (300, 200))),
+        ("a.nef", TestRaws.nef(preview: preview)),
+        ("a.cr2", TestRaws.cr2(preview: preview)),
+        ("a.raf", TestRaws.raf(preview: preview)),
+        ("a.cr3", TestRaws.cr3(preview: preview, size: (300, 200))),
+    ]
+    for (name, bytes) in raws {
+        let (format, result) = try decodeRaw(bytes, named: name, box: PixelSize(width: 90, height: 90), in: dir)
+        #expect(format == .cameraRaw, "\(name) recognised as \(String(describing: format))")
+        guard case .decoded(let t) = result else { Issue.record("\(name): \(result)"); continue }
+        #expect(t.width == 90 && t.height == 60, "\(name): \(t.width)x\(t.height)")
+        let (r, _, b) = t.pixel(x: 10, y: 30), (r2, _, b2) = t.pixel(x: 80, y: 30)
+        #expect(r > 180 && b < 80 && b2 > 180 && r2 < 80, "\(name): the preview's colours, not the sensor's")
+    }
+    // A TIFF is still a TIFF.
+    let plain = TestRaws.tiff([[.long(0x100, 2), .long(0x101, 2), .short(0x103, 1)]], blobs: [], references: [])
+    #expect(ImageFormat(sniffing: plain) == .tiff)
+}
+
+@Test func aRawIsTurnedByItsOwnOrientation() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    // Orientation 6: turned a quarter clockwise to show it, the red left half goes to the top.
+    let (_, result) = try decodeRaw(TestRaws.dng(preview: try redBlue(300, 200), previewSize: (300, 200), orientation: 6),
+                                    named: "turned.dng", box: PixelSize(width: 90, height: 90), in: dir)
+    guard case .decoded(let t) = result else { Issue.record("\(result)"); return }
+    #expect(t.width == 60 && t.height == 90)
+    #expect(t.pixel(x: 30, y: 10).0 > 180 && t.pixel(x: 30, y: 80).2 > 180, "red above blue")
+}
+
+@Test func theSmallestPreviewThatCoversTheTileIsTheOneDecoded() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    // IFD0 holds a 40x30 green JPEG; a sub-directory the 300x200 red and blue one.
+    let green = try TestImages.jpegBytes(TestImages.solid(width: 40, height: 30, 30, 200, 30), width: 40, height: 30)
+    let large = try redBlue(300, 200)
+    let raw = TestRaws.tiff([
+        [.long(0x100, 40), .long(0x101, 30), .short(0x103, 6), .ascii(0x10F, "NIKON"), .long(0x201, 0), .long(0x202, green.count), .long(0x14A, 0)],
+        [.long(0xFE, 1), .short(0x103, 6), .long(0x201, 0), .long(0x202, large.count)],
+    ], blobs: [green, large], references: [(0, 0x201, [.blob(0)]), (0, 0x14A, [.directory(1)]), (1, 0x201, [.blob(1)])])
+    let (_, small) = try decodeRaw(raw, named: "two.nef", box: PixelSize(width: 32, height: 32), in: dir)
+    guard case .decoded(let s) = small else { Issue.record("\(small)"); return }
+    #expect(s.pixel(x: s.width / 2, y: s.height / 2).1 > 150, "32 pixels: the 40x30 green one covers them")
+    let (_, big) = try decodeRaw(raw, named: "two.nef", box: PixelSize(width: 120, height: 120), in: dir)
+    guard case .decoded(let b) = big else { Issue.record("\(big)"); return }
+    #expect(b.width == 120 && b.pixel(x: 5, y: 40).0 > 180, "120 pixels: only the large one covers them")
+}
+
+@Test func aRawWithoutAPreviewIsDevelopedAndCountedAsTheSlowPath() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("bare.dng")
+    try TestImages.bytes(TestRaws.dng(preview: nil, sensor: (64, 48)), at: path)
+    let statistics = DecodeStatistics()
+    let pipeline = ThumbnailPipeline(diskCache: nil, statistics: statistics)
+    let result = pipeline.decode(ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: .cameraRaw), fitting: PixelSize(width: 64, height: 64))
+    guard case .decoded(let t) = result else { Issue.record("\(result)"); return }
+    // Developed at half size: 32x24, the sensor's red left and blue right.
+    #expect(t.width == 32 && t.height == 24)
+    let left = meanColour(t, x: 2..<12, y: 4..<20), right = meanColour(t, x: 20..<30, y: 4..<20)
+    #expect(left.r > left.b + 40 && right.b > right.r + 40, "red left \(left), blue right \(right)")
+    #expect(statistics.count(.rawDeveloped) == 1 && statistics.count(.rawPreview) == 0)
+}
+
+@Test func aRawWithALyingPreviewOrNoneUsableIsABrokenTileWithItsReason() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    // A preview whose offset points past the end of the file, and nothing else: LibRaw is tried, and says why it cannot.
+    var lying = TestRaws.raf(preview: try redBlue(30, 20))
+    lying[84] = 0x7F
+    let (_, past) = try decodeRaw(lying, named: "lying.raf", box: PixelSize(width: 64, height: 64), in: dir)
+    guard case .failed(let failure) = past else { Issue.record("decoded"); return }
+    #expect(failure.kind == .badFile && failure.message.hasPrefix("cannot"), "\(failure)")
+}
+
+@Test func aRawsDetailsComeFromItsOwnEXIF() {
+    let metadata = ImageFormat.cameraRaw.traits.metadata(FileBytes(TestRaws.dng(preview: nil)))
+    #expect(metadata?.make == "Lightbox" && metadata?.model == "Test DNG" && metadata?.dateTaken == "2021:07:04 12:00:00")
+}
