@@ -49,3 +49,19 @@ public enum TestVideos {
                     "-c:v", "libx264", "-pix_fmt", "yuv420p", path])
     }
 }
+
+/// Runs a Debian tool the tests make fixtures with (`exiftool`, `heif-enc`), installed by `make test`.
+public func runTool(_ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let message = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw TestVideos.Failure(description: "\(arguments.joined(separator: " ")) failed (make test installs it): " + String(decoding: message, as: UTF8.self))
+    }
+}

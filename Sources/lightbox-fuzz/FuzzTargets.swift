@@ -19,6 +19,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         if let header = JPEGHeader(parsing: bytes), let range = header.exifThumbnail {
             precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count)
         }
+        // The EXIF of PNG, WebP and HEIF containers, found by walking their chunks and boxes.
+        for format in [ImageFormat.png, .webp, .heif] { _ = format.traits.metadata(FileBytes(bytes))?.dateTakenSeconds }
         if let metadata = ImageMetadata(parsing: bytes) {
             precondition((metadata.make?.utf8.count ?? 0) <= 64 * 3 && (metadata.lens?.utf8.count ?? 0) <= 64 * 3)
             _ = metadata.dateTakenSeconds

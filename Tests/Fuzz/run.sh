@@ -13,6 +13,13 @@ for target in ${FUZZ_TARGETS:-header exif png video raw sanitizer message input 
     mkdir -p "$corpus"
     # Seeds: the sample library's images for the parsers of image bytes.
     case $target in header|exif|png|raw) find assets -type f | head -20 | xargs -I{} cp {} "$corpus/" ;; esac
+    # Seeds for the containers' EXIF readers: a PNG, a WebP and a HEIC holding EXIF.
+    if [ "$target" = exif ] && [ ! -e "$corpus/seed.heic" ]; then
+        ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc2=s=32x24 -frames:v 1 "$corpus/seed.png" || exit 1
+        ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc2=s=32x24 -frames:v 1 -c:v libwebp "$corpus/seed.webp" || exit 1
+        heif-enc -q 30 "$corpus/seed.png" -o "$corpus/seed.heic" >/dev/null || exit 1
+        exiftool -q -overwrite_original "-DateTimeOriginal=2022:03:04 05:06:07" "$corpus"/seed.png "$corpus"/seed.webp "$corpus"/seed.heic || exit 1
+    fi
     # Seeds for the video containers' readers: a short clip of each, made by ffmpeg.
     if [ "$target" = video ] && [ ! -e "$corpus/seed.mp4" ]; then
         for seed in seed.mp4 seed.mov seed.mkv seed.webm seed.avi; do
