@@ -11,6 +11,7 @@ import LightboxThumbnails
 /// columns = adaptive:18-26
 /// spacing = 1,2
 /// layout = masonry          # grid, masonry or strip
+/// pairs = picture            # together, picture or apart
 /// sections = month          # folder, date, month, year or none
 /// sort = date               # name, date, mtime or size
 /// reverse = no
@@ -27,6 +28,7 @@ public struct Configuration: Sendable {
     public var sort: Arrangement.Sort?
     public var isReversed: Bool?
     public var showsFooters: Bool?
+    public var pairing: Pairing?
     public var graphics: GraphicsChoice?
     public var bindings: [KeyBinding] = []
     /// Colours by slot name, as red, green, blue.
@@ -87,6 +89,7 @@ public struct Configuration: Sendable {
         case "sort": sort = try choice(Arrangement.Sort.self)
         case "reverse": isReversed = try yesNo()
         case "footers": showsFooters = try yesNo()
+        case "pairs": pairing = try choice(Pairing.self)
         case "graphics": graphics = try choice(GraphicsChoice.self)
         case "bind": bindings.append(try Self.binding(value))
         default:

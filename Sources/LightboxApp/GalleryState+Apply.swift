@@ -276,7 +276,9 @@ extension GalleryState {
         for number in first.rawValue..<library.totalCount {
             let id = ItemID(number)
             if selection.isFull { break }  // the rest stay pending
-            guard selection.pending.remove(library.file(id).path) else { continue }
+            // A pair is marked when any of its members was listed; the others are found with it.
+            let members = library.file(id).memberPaths
+            guard members.map({ selection.pending.remove($0) }).contains(true) else { continue }
             selection.markFound(id, at: library.position(of: id))
         }
     }

@@ -87,6 +87,8 @@ public struct GalleryState: Sendable {
     public var metadata: [ItemID: MetadataResult] { metadataState.results }
     /// Whether to prefetch beyond the viewport (off for snapshots).
     public internal(set) var prefetches = true
+    /// What accept prints of a pair: every member, or the picture.
+    public internal(set) var pairing = Pairing.together
     /// The thumbnails the provider was last asked for.
     public var demand: [DecodeRequest] { store.demand }
     /// The column vertical moves aim for, kept while moving up and down through short rows.
@@ -114,6 +116,8 @@ public struct GalleryState: Sendable {
         public var prefetches = true
         /// A message for the status line when the gallery opens.
         public var notice: String?
+        /// Whether accept prints a pair's every member (`--pairs together`) or its picture only.
+        public var pairing = Pairing.together
 
         public init() {}
     }
@@ -133,6 +137,7 @@ public struct GalleryState: Sendable {
                                cellPixels: settings.cellPixels)
         keyTable = settings.keyTable
         prefetches = settings.prefetches
+        pairing = settings.pairing
         message = settings.notice
         setGraphics(settings.graphics)
     }
@@ -192,11 +197,15 @@ public struct GalleryState: Sendable {
     /// Why the item at `position` could not be decoded, if it could not.
     public func failure(at position: Int) -> String? { failures[library.id(at: position)] }
 
-    /// The paths accept prints: marked items in display order, or else the cursor item.
+    /// The paths accept prints: marked items in display order, or else the cursor item; a pair's
+    /// members after its picture (unless `--pairs picture`).
     public var acceptedPaths: [ImagePath] {
         if markedCount > 0 && selection.allowsMarks { return markedPaths }
-        return library.isEmpty ? [] : [library[cursor].path]
+        return library.isEmpty ? [] : paths(of: library[cursor])
     }
+
+    /// The paths an item stands for: its picture, then a pair's other members.
+    func paths(of file: ImageFile) -> [ImagePath] { pairing == .together ? file.memberPaths : [file.path] }
 
     /// How many items are marked, shown or hidden by the filter.
     public var markedCount: Int { selection.count }
@@ -206,9 +215,9 @@ public struct GalleryState: Sendable {
 
     /// The marked paths in display order.
     public var markedPaths: [ImagePath] {
-        guard !hiddenMarks.isEmpty else { return marks.sorted.map { library[$0].path } }
+        guard !hiddenMarks.isEmpty else { return marks.sorted.flatMap { paths(of: library[$0]) } }
         // Some are hidden by the filter: all of them, in the order they were found.
         let ids = (marks.sorted.map { library.id(at: $0) } + hiddenMarks).sorted()
-        return ids.map { library.file($0).path }
+        return ids.flatMap { paths(of: library.file($0)) }
     }
 }

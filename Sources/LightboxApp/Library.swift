@@ -40,8 +40,10 @@ public struct Library: Sendable {
     /// Items shown: all, or those the filter lets through.
     public var count: Int { order.count }
     public var isEmpty: Bool { order.isEmpty }
-    /// Every file found, shown or not.
+    /// Every item found, shown or not.
     public var totalCount: Int { filesByID.count }
+    /// Every file found, a pair's members each counted.
+    public private(set) var fileCount = 0
     /// The filter: names must hold these characters in this order (case aside); empty shows all.
     public private(set) var filter: [UInt8] = []
     public var sectionCounts: [Int] { sections.map(\.items.count) }
@@ -86,6 +88,7 @@ public struct Library: Sendable {
         let folderIndex = Int32(folders.count - 1)
         let first = filesByID.count
         filesByID.append(contentsOf: newFiles)
+        fileCount += newFiles.reduce(0) { $0 + 1 + $1.companions.count }
         folderOfID.append(contentsOf: repeatElement(folderIndex, count: newFiles.count))
         datesTaken.append(contentsOf: repeatElement(nil, count: newFiles.count))
         aspectsByID.append(contentsOf: repeatElement(0, count: newFiles.count))

@@ -55,6 +55,7 @@ public enum OptionTable {
             OptionSpec("exit-0", "with no images, exit 1 at once without a message"),
             OptionSpec("mark-from", value: "FILE", path: true, "pre-mark the paths FILE lists (one a line, or NUL-separated)"),
             OptionSpec("marks-file", value: "FILE", path: true, "keep FILE holding the marks (and the --mark-from paths not found yet), rewritten safely on every change"),
+            OptionSpec("pairs", value: "MODE", choices: Pairing.allCases.map(\.rawValue), "files a camera or phone writes together (RAW+JPEG, Live Photos): together (default: one item, accept prints every file), picture (one item, accept prints its picture) or apart (a tile each)"),
             OptionSpec("exec", value: "CMD", "the command x runs: {} is the cursor's path, {+} the marked paths (or the cursor's), shell-quoted; with neither, the paths are appended"),
             OptionSpec("bind", value: "KEY:exec:CMD", "run CMD the same way on KEY (a character, ctrl-X, space, enter, tab or esc)"),
         ]),

@@ -1,16 +1,19 @@
-/// One image found by the scanner.
+/// One image found by the scanner (with the files shown as one item with it).
 public struct ImageFile: Hashable, Sendable {
     public var path: ImagePath
     public var byteCount: Int64
     /// Modification time in nanoseconds since the epoch.
     public var modified: Int64
     public var format: ImageFormat
+    /// Files written with this one and shown as one item with it (a RAW, a Live Photo's video); see `Pairing`.
+    public var companions: [ImageFile] = []
 
-    public init(path: ImagePath, byteCount: Int64, modified: Int64, format: ImageFormat) {
+    public init(path: ImagePath, byteCount: Int64, modified: Int64, format: ImageFormat, companions: [ImageFile] = []) {
         self.path = path
         self.byteCount = byteCount
         self.modified = modified
         self.format = format
+        self.companions = companions
     }
 }
 

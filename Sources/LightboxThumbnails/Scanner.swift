@@ -48,8 +48,12 @@ public struct Scanner: Sendable {
     public static let firstBatchSize = 64
     /// The most folders a walk keeps open (besides the root), whatever the depth of the tree.
     public var openFolderLimit = 32
+    /// Whether files written together (RAW+JPEG, Live Photos) become one item.
+    public var pairing = Pairing.together
 
-    public init() {}
+    public init(pairing: Pairing = .together) {
+        self.pairing = pairing
+    }
 
     /// Scans everything, then returns it.
     public func scan(_ paths: [ImagePath]) -> Result {
@@ -80,7 +84,7 @@ public struct Scanner: Sendable {
     ///   16-byte read per file.
     public func scan(_ paths: [ImagePath], emit: (Batch) -> Bool) {
         withoutActuallyEscaping(emit) { emit in
-            var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, emit: emit)
+            var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, pairs: pairing != .apart, emit: emit)
             for path in paths where !walk.isStopped { walk.scanArgument(path) }
             walk.flush()
         }
@@ -91,7 +95,7 @@ public struct Scanner: Sendable {
     /// read waits. Empty records are skipped; a final record need not end in the separator.
     public func scan(listIn fd: Int32, separator: UInt8, emit: (Batch) -> Bool) {
         withoutActuallyEscaping(emit) { emit in
-            var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, emit: emit)
+            var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, pairs: pairing != .apart, emit: emit)
             var pending: [UInt8] = []
             var isSkippingLongRecord = false
             var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -144,10 +148,13 @@ public struct Scanner: Sendable {
         var emittedFiles = 0
         var problemCount = 0
         var isStopped = false
+        /// Whether files of one stem are grouped into pairs (see `Pairing`).
+        let pairs: Bool
 
-        init(limit: Int, openFolderLimit: Int, emit: @escaping (Batch) -> Bool) {
+        init(limit: Int, openFolderLimit: Int, pairs: Bool = false, emit: @escaping (Batch) -> Bool) {
             self.limit = limit
             self.openFolderLimit = openFolderLimit
+            self.pairs = pairs
             self.emit = emit
         }
 
@@ -321,9 +328,19 @@ public struct Scanner: Sendable {
         /// Adds an image to the batch, starting a new batch when the folder changes.
         mutating func add(_ file: ImageFile, in folder: ImagePath) {
             startBatch(for: folder)
-            batch!.files.append(file)
             // Small first batches bring the first screen early; later ones grow to the limit.
-            if batch!.files.count >= min(limit, max(Scanner.firstBatchSize, emittedFiles)) { flush() }
+            let fullCount = min(limit, max(Scanner.firstBatchSize, emittedFiles))
+            if pairs {
+                // A full batch waits for a file of another stem, so a pair never straddles two batches.
+                if let last = batch!.files.last, Pairing.stem(last.path) != Pairing.stem(file.path), batch!.files.count >= fullCount {
+                    flush()
+                    startBatch(for: folder)
+                }
+                batch!.files.append(file)
+            } else {
+                batch!.files.append(file)
+                if batch!.files.count >= fullCount { flush() }
+            }
         }
 
         /// Records a problem: listed while the sample has room, else counted. Problems alone
@@ -346,9 +363,11 @@ public struct Scanner: Sendable {
         }
 
         /// Hands out the batch being filled, if any.
+        /// Hands the batch out, files of one stem grouped into pairs (see `add`).
         mutating func flush() {
-            guard let current = batch, !isStopped else { return }
+            guard var current = batch, !isStopped else { return }
             batch = nil
+            if pairs { current.files = Pairing.group(current.files) }
             emittedFiles += current.files.count
             if !emit(current) { isStopped = true }
         }

@@ -27,6 +27,10 @@ extension GalleryView {
         if let size = read.size { rows.append(InfoRow(label: "Dimensions", value: "\(size.width) × \(size.height)", isNumber: true)) }
         rows.append(InfoRow(label: "File size", value: byteText(file.byteCount), isNumber: true))
         rows.append(InfoRow(label: "Format", value: formatName(file.format)))
+        // A pair's other files.
+        for (i, member) in file.companions.enumerated() {
+            rows.append(InfoRow(label: i == 0 ? "With" : "", value: DisplayText.shortened(bytes: member.path.lastComponent, toWidth: width)))
+        }
         let exif = read.metadata ?? ImageMetadata()
         func add(_ label: String, _ value: String?, number: Bool = false) {
             rows.append(InfoRow(label: label, value: value.map(DisplayText.sanitized) ?? "–", isNumber: number && value != nil))

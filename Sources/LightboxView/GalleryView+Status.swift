@@ -13,6 +13,8 @@ extension GalleryView {
             let cursor = state.isEditingFilter ? "▏" : ""
             left = " /" + DisplayText.sanitized(state.filterText) + cursor + "  " + left.dropFirst() + " of \(state.library.totalCount)"
         }
+        // Pairs make fewer items than files: both are counted.
+        if state.library.fileCount != state.library.totalCount { left += " (\(state.library.fileCount) files)" }
         if state.isScanning { left += " found, scanning…" }
         if state.markedCount > 0 {
             left += "  ✓\(state.markedCount) marked"

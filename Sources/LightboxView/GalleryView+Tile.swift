@@ -51,7 +51,7 @@ extension GalleryView {
         guard labelY >= 0 && labelY < state.gridHeight else { return }
         let style = isCursor ? (isMarked ? Palette.cursorMarkedLabel : Palette.cursorLabel)
             : (isMarked ? Palette.markedLabel : Palette.label)
-        let prefix = (isMarked ? "✓ " : "") + videoBadge(item, state: state)
+        let prefix = (isMarked ? "✓ " : "") + labelBadge(item, state: state)
         let text = prefix + DisplayText.shortened(bytes: state.library[item].path.lastComponent, toWidth: tile.width - DisplayWidth.of(prefix))
         if isCursor || isMarked { frame.fill(x: tile.x, y: labelY, width: tile.width, height: 1, with: Cell(" ", style: style)) }
         let used = DisplayWidth.of(text)
@@ -72,8 +72,10 @@ extension GalleryView {
         }
     }
 
-    /// What a video's label starts with: a play mark and, once read, its duration (`▶ 1:23 `).
-    static func videoBadge(_ item: Int, state: GalleryState) -> String {
+    /// What a label starts with: a pair's badge (`RAW+JPG `, `LIVE `), or a video's play mark and,
+    /// once read, its duration (`▶ 1:23 `).
+    static func labelBadge(_ item: Int, state: GalleryState) -> String {
+        if let badge = state.library[item].pairBadge { return badge + " " }
         guard state.library[item].format.isVideo else { return "" }
         let duration = state.metadata[state.library.id(at: item)]?.metadata?.video?.duration
         return "▶ " + (duration.map { durationText($0) + " " } ?? "")

@@ -78,7 +78,7 @@ enum InteractiveSession {
             if options.printsStatistics {
                 report = statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
                                           cacheCount: state.thumbnails.count,
-                                          pictures: state.graphics.title + (terminalReport?.name.map { " (terminal: \($0))" } ?? ""))
+                                          pictures: state.graphics.title + (terminalReport?.name.map { " (terminal: \($0))" } ?? ""), library: state.library)
             }
             return outcome
         }

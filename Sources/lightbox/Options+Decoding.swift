@@ -1,5 +1,6 @@
 import Foundation
 import LightboxThumbnails
+import LightboxApp
 
 extension Options {
     /// The disk cache the options ask for, if any.
@@ -49,8 +50,9 @@ struct Decoder {
 
 /// What `--stats` prints.
 func statisticsReport(_ statistics: DecodeStatistics, provider: ThumbnailProvider, cacheBytes: Int, cacheCount: Int,
-                      pictures: String) -> String {
-    var lines = ["lightbox statistics:", "  pictures: \(pictures)"]
+                      pictures: String, library: Library) -> String {
+    var lines = ["lightbox statistics:", "  pictures: \(pictures)",
+                 "  items: \(library.totalCount), files: \(library.fileCount) (pairs are one item)"]
     for source in DecodeStatistics.Source.allCases {
         lines.append("  \(source.rawValue): \(statistics.count(source))")
     }

@@ -13,6 +13,7 @@ extension Options {
         settings.showsFooters = showsFooters
         settings.graphics = graphics.graphics ?? .half
         settings.layoutMode = layoutMode
+        settings.pairing = pairing
         settings.keyTable = keyTable
         settings.allowsMarks = allowsMarks
         settings.markLimit = markLimit

@@ -29,6 +29,7 @@ struct Options {
     var arrangement = Arrangement()
     var showsFooters = false
     var layoutMode = LayoutMode.grid
+    var pairing = Pairing.together
     var graphics = GraphicsChoice.auto
     var printsNul = false
     var snapshotSize: (width: Int, height: Int)? = nil
@@ -64,6 +65,7 @@ struct Options {
         if let sort = configuration.sort { options.arrangement.sort = sort }
         if let reversed = configuration.isReversed { options.arrangement.isReversed = reversed }
         if let footers = configuration.showsFooters { options.showsFooters = footers }
+        if let pairing = configuration.pairing { options.pairing = pairing }
         if let graphics = configuration.graphics { options.graphics = graphics }
         // LIGHTBOX_GRAPHICS over the settings file, the command line over both.
         if let name = getenv("LIGHTBOX_GRAPHICS").map({ String(cString: $0) }), !name.isEmpty {
@@ -98,6 +100,7 @@ struct Options {
                 case "-r", "--reverse": options.arrangement.isReversed = true
                 case "--footers": options.showsFooters = true
                 case "--layout": options.layoutMode = try parseChoice(try argument(), name: name)
+                case "--pairs": options.pairing = try parseChoice(try argument(), name: name)
                 case "--graphics": options.graphics = try parseChoice(try argument(), name: name)
                 case "-0", "--print0": options.printsNul = true
                 case "--read0": options.readsNul = true

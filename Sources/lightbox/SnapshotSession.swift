@@ -63,7 +63,7 @@ enum SnapshotSession {
         Output.write(before + Array(frame.ansiText.utf8) + painter.finish(frame, repaintedRows: []))
         if options.printsStatistics {
             Output.write(Array(statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
-                                                cacheCount: state.thumbnails.count, pictures: state.graphics.title).utf8), to: 2)
+                                                cacheCount: state.thumbnails.count, pictures: state.graphics.title, library: state.library).utf8), to: 2)
         }
         return 0
     }

@@ -19,7 +19,9 @@ let rawArguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { i in
     let optional = Set(ImageFormat.table.filter { $0.traits.vipsLoader != nil }.map(\.format))
     guard batch.files.contains(where: { optional.contains($0.format) }) else { return batch }
     let supported = VipsDecoder.supportedFormats
-    return Scanner.Batch(folder: batch.folder, files: batch.files.filter { supported.contains($0.format) }, problems: batch.problems,
+    // A pair whose picture this libvips cannot show stays: a broken tile says why, and its files are still picked.
+    return Scanner.Batch(folder: batch.folder, files: batch.files.filter { supported.contains($0.format) || !$0.companions.isEmpty },
+                         problems: batch.problems,
                          unlistedProblems: batch.unlistedProblems)
 }
 
@@ -77,8 +79,8 @@ func main() -> Int32 {
     if let shell = options.completionShell, let script = Documentation.completions(for: shell) { Output.write(Array(script.utf8)); return 0 }
 
     if options.warms {
-        let scan = options.readsStandardInput ? Scanner().scan(listIn: 0, separator: options.readsNul ? 0 : 10)
-                                              : Scanner().scan(options.paths)
+        let scanner = Scanner(pairing: options.pairing)
+        let scan = options.readsStandardInput ? scanner.scan(listIn: 0, separator: options.readsNul ? 0 : 10) : scanner.scan(options.paths)
         let files = scan.folders.flatMap { supportedOnly(Scanner.Batch(folder: $0.path, files: $0.files)).files }
         guard !files.isEmpty else { return reportNothingFound(scan.problems, unlisted: scan.unlistedProblems, options: options) }
         for problem in scan.problems { Output.error(problem) }
@@ -87,7 +89,7 @@ func main() -> Int32 {
     }
     // Decoder processes start loading their libraries while the scan starts.
     let decoder = options.makeDecoder(prestartsDecoders: true)
-    let scan = BackgroundScan(source: options.scanSource, transform: supportedOnly)
+    let scan = BackgroundScan(source: options.scanSource, scanner: Scanner(pairing: options.pairing), transform: supportedOnly)
     // A small folder is scanned before the first screen; a folder with nothing in it never opens the UI.
     scan.waitForImages(timeout: 0.5)
     var first = scan.take()

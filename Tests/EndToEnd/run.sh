@@ -681,5 +681,36 @@ else
     fail "camera roll: no video labels" "$(screen)"
 fi
 
+# A camera's card: RAW+JPEG pairs and a Live Photo are one tile each, badged; the info panel
+# names the other file; accept prints every member, the picture first; --pairs apart splits them.
+mkdir -p "$WORK/card"
+cp "$WORK/lib/city/IMG_1.jpg" "$WORK/card/IMG_0001.JPG"
+python3 "$(dirname "$0")/make_cr2.py" "$WORK/lib/city/IMG_1.jpg" "$WORK/card/IMG_0001.CR2"
+heif-enc -q 40 "$WORK/lib/city/IMG_4.png" -o "$WORK/card/IMG_0002.HEIC" >/dev/null
+ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc2=s=160x120:r=25:d=2 -c:v libx264 -pix_fmt yuv420p "$WORK/card/IMG_0002.MOV"
+cp "$WORK/lib/city/IMG_2.jpg" "$WORK/card/IMG_0003.JPG"
+start_shell 100 30
+launch --columns 3 card
+if wait_for "1/3 (5 files)" && wait_for "RAW+JPG IMG_0001.JPG" && wait_for "LIVE IMG_0002.HEIC"; then
+    tm send-keys -t e2e i
+    wait_for "With  *IMG_0001.CR2" && info=yes || info=no
+    tm send-keys -t e2e Space Space
+    wait_for "2 marked" && tm send-keys -t e2e Enter
+    wait_exit
+    expected=$'card/IMG_0001.JPG\ncard/IMG_0001.CR2\ncard/IMG_0002.HEIC\ncard/IMG_0002.MOV'
+    if [ "$info" = yes ] && [ "$(cat "$WORK/out")" = "$expected" ] && [ "$(cat "$WORK/rc")" = 0 ] && sane; then
+        pass "a camera card: RAW+JPEG and Live Photo pairs are one badged tile each, accept prints every file"
+    else
+        fail "camera card pairs" "info $info out '$(cat "$WORK/out")' rc $(cat "$WORK/rc" 2>/dev/null)"
+    fi
+    start_shell 100 30
+    launch --pairs apart card
+    if wait_for "1/5" && ! screen | grep -q "RAW+JPG"; then pass "--pairs apart: a tile for each of the 5 files"; else fail "--pairs apart" "$(screen | tail -1)"; fi
+    tm send-keys -t e2e q
+    wait_exit
+else
+    fail "camera card: no pair badges" "$(screen)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

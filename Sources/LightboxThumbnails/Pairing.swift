@@ -1,0 +1,77 @@
+/// Files a camera or a phone writes together, shown as one item: a RAW beside its JPEG or HEIC
+/// (RAW+JPEG), a HEIC or JPEG beside its MOV (an iPhone's Live Photo). They share a folder and a
+/// name stem (`IMG_0001.CR2`, `IMG_0001.JPG`), which natural order keeps next to each other.
+public enum Pairing: String, CaseIterable, Sendable {
+    /// One item; accept prints every member, the picture first.
+    case together
+    /// One item; accept prints only the picture.
+    case picture
+    /// Every file its own item.
+    case apart
+
+    /// What a file is in a pair: the picture shown, or a companion of it.
+    enum Role { case picture, companion }
+
+    /// A kind of file's role in pairs: JPEG and HEIF are pictures, RAWs and QuickTime videos companions.
+    static func role(of format: ImageFormat) -> Role? {
+        switch format {
+        case .jpeg, .heif: .picture
+        case .cameraRaw, .quickTime: .companion
+        default: nil
+        }
+    }
+
+    /// A file's name without its last extension.
+    static func stem(_ path: ImagePath) -> ArraySlice<UInt8> {
+        let name = path.lastComponent
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex else { return name[...] }
+        return name[..<dot]
+    }
+
+    /// How many files at the end of `files` share the last one's stem (and so may still gain a member).
+    static func trailingGroupCount(_ files: [ImageFile]) -> Int {
+        guard let last = files.last else { return 0 }
+        let lastStem = stem(last.path)
+        return files.reversed().prefix { stem($0.path) == lastStem }.count
+    }
+
+    /// `files` (one folder's, in natural order) with each run of one stem holding a picture and
+    /// companions made one item: the picture, the companions its members. Other files are left as they are.
+    /// - Complexity: O(*n*).
+    static func group(_ files: [ImageFile]) -> [ImageFile] {
+        var result: [ImageFile] = []
+        result.reserveCapacity(files.count)
+        var start = 0
+        while start < files.count {
+            let runStem = stem(files[start].path)
+            var end = start + 1
+            while end < files.count, stem(files[end].path) == runStem { end += 1 }
+            let run = files[start..<end]
+            if run.count > 1, let picture = run.firstIndex(where: { role(of: $0.format) == .picture }),
+               run.contains(where: { role(of: $0.format) == .companion }) {
+                var item = files[picture]
+                item.companions = run.filter { role(of: $0.format) == .companion }
+                result.append(item)
+                result += run.filter { $0 != files[picture] && role(of: $0.format) != .companion }
+            } else {
+                result += run
+            }
+            start = end
+        }
+        return result
+    }
+}
+
+extension ImageFile {
+    /// The badge a pair's tile shows: `RAW+JPG`, `RAW+HEIC`, `LIVE`; nil for a single file.
+    public var pairBadge: String? {
+        guard !companions.isEmpty else { return nil }
+        var parts: [String] = []
+        if companions.contains(where: { $0.format == .cameraRaw }) { parts.append("RAW+" + (format == .heif ? "HEIC" : "JPG")) }
+        if companions.contains(where: { $0.format == .quickTime }) { parts.append("LIVE") }
+        return parts.joined(separator: " ")
+    }
+
+    /// The paths this item stands for: the picture, then its companions.
+    public var memberPaths: [ImagePath] { [path] + companions.map(\.path) }
+}
