@@ -41,7 +41,7 @@ test-kitty: test-deps
 
 ## Every hostile input: generated ones and the broken images Debian packages ship.
 test-hostile:
-	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="gdk-pixbuf-tests golang-github-rwcarlsen-goexif-dev golang-1.19-src golang-golang-x-image-dev"
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="ffmpeg gdk-pixbuf-tests golang-github-rwcarlsen-goexif-dev golang-1.19-src golang-golang-x-image-dev"
 	swift build -c release $(SWIFT_FLAGS)
 	bash Tests/Hostile/run.sh .build/release/lightbox
 
