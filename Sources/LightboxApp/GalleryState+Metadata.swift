@@ -22,9 +22,12 @@ extension GalleryState {
         }
         if !library.isEmpty {
             // Shapes on screen first in masonry, so the tiles in view settle before the rest; and
-            // the videos on screen, whose durations go in their labels.
+            // the videos and animations on screen, whose durations and frame counts go in their labels.
             let masonry = layoutMode == .masonry
-            let urgent = visibleItems.filter { library[$0].format.isVideo || masonry && library.aspect(of: library.id(at: $0)) == 0 }
+            let urgent = visibleItems.filter {
+                let format = library[$0].format
+                return format.isVideo || format.mayAnimate || masonry && library.aspect(of: library.id(at: $0)) == 0
+            }
                 .compactMap { metadataState.urgentRequest(for: library.id(at: $0), file: library[$0]) }
             if !urgent.isEmpty { effects.append(.readMetadata(urgent, isUrgent: true)) }
         }

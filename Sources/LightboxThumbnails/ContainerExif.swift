@@ -1,6 +1,7 @@
 /// The EXIF that image containers other than JPEG and TIFF carry, found by our own
 /// bounds-checked readers of their structure: PNG's `eXIf` chunk, WebP's `EXIF` chunk, and the
 /// `Exif` item of a HEIF or AVIF file. Each holds a TIFF structure, read as a TIFF file's start is.
+/// The same walks count an animation's frames (APNG's `acTL`, WebP's `ANMF` chunks; GIF's frames).
 enum ContainerExif {
     /// Most chunks or boxes walked in one file.
     static let walkLimit = 10_000
@@ -13,28 +14,47 @@ enum ContainerExif {
         return ImageMetadata(parsing: block.starts(with: exifPrefix) ? Array(block.dropFirst(6)) : block)
     }
 
+    /// The metadata found, with `frames` counted when there are more than one; nil when there is neither.
+    static func result(_ found: ImageMetadata?, frames: Int) -> ImageMetadata? {
+        guard found != nil || frames > 1 else { return nil }
+        var metadata = found ?? ImageMetadata()
+        if frames > 1 { metadata.frameCount = frames }
+        return metadata
+    }
+
     /// PNG: chunks of a length, a type, the data and a CRC, from byte 8 to `IEND`.
     static func png(_ file: FileBytes) -> ImageMetadata? {
-        var offset = 8
+        var offset = 8, found: ImageMetadata?, frames = 0
         for _ in 0..<walkLimit {
             guard let header = file.bytes(at: offset, count: 8), let length = header.bigEndian(at: 0, width: 4),
-                  let type = header.fourCC(at: 4), type != "IEND" else { return nil }
-            if type == "eXIf", length <= blockLimit { return file.bytes(at: offset + 8, count: Int(length)).flatMap(metadata) }
+                  let type = header.fourCC(at: 4), type != "IEND" else { break }
+            if type == "eXIf", length <= blockLimit { found = file.bytes(at: offset + 8, count: Int(length)).flatMap(metadata) }
+            if type == "acTL", let count = file.bytes(at: offset + 8, count: 4)?.bigEndian(at: 0, width: 4) { frames = Int(min(count, 1 << 20)) }
             offset += 12 + Int(length)
         }
-        return nil
+        return result(found, frames: frames)
     }
 
     /// WebP: RIFF chunks of a type and a little-endian size, padded to even lengths, from byte 12.
     static func webp(_ file: FileBytes) -> ImageMetadata? {
-        var offset = 12
+        var offset = 12, found: ImageMetadata?, frames = 0
         for _ in 0..<walkLimit {
             guard let header = file.bytes(at: offset, count: 8), let type = header.fourCC(at: 0),
-                  let size = header.bigEndian(at: 4, width: 4).map({ Int(UInt32($0).byteSwapped) }) else { return nil }
-            if type == "EXIF", size <= blockLimit { return file.bytes(at: offset + 8, count: size).flatMap(metadata) }
+                  let size = header.bigEndian(at: 4, width: 4).map({ Int(UInt32($0).byteSwapped) }) else { break }
+            if type == "EXIF", size <= blockLimit { found = file.bytes(at: offset + 8, count: size).flatMap(metadata) }
+            if type == "ANMF" { frames += 1 }
             offset += 8 + size + size % 2
         }
-        return nil
+        return result(found, frames: frames)
+    }
+
+    /// The most of a GIF read to count its frames.
+    static let gifLimit = 64 << 20
+
+    /// GIF: its frames, counted by walking its blocks (GIF keeps no EXIF).
+    static func gif(_ file: FileBytes) -> ImageMetadata? {
+        guard let data = file.bytes(at: 0, count: min(file.count, gifLimit)) else { return nil }
+        return result(nil, frames: ImageHeader.gifFrames(data).frames)
     }
 
     /// HEIF and AVIF: the `meta` box's item information (`iinf`) names the `Exif` item, its

@@ -48,7 +48,7 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         (.png, Traits(title: "PNG", matches: { starts($0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }, extensions: ["png"],
                       dimensions: ImageHeader.png, decoding: .vips, metadata: ContainerExif.png, vipsLoader: nil)),
         (.gif, Traits(title: "GIF", matches: { starts($0, Array("GIF87a".utf8)) || starts($0, Array("GIF89a".utf8)) }, extensions: ["gif"],
-                      dimensions: ImageHeader.gif, decoding: .vips, metadata: noMetadata, vipsLoader: nil)),
+                      dimensions: ImageHeader.gif, decoding: .vips, metadata: ContainerExif.gif, vipsLoader: nil)),
         (.webp, Traits(title: "WEBP", matches: { starts($0, Array("RIFF".utf8)) && starts($0, Array("WEBP".utf8), at: 8) }, extensions: ["webp"],
                        dimensions: ImageHeader.webp, decoding: .vips, metadata: ContainerExif.webp, vipsLoader: "webpload_buffer")),
         // Before TIFF and the ISO base media kinds: most RAWs are TIFFs, CR3 is an ISO base media file.
@@ -82,6 +82,9 @@ public enum ImageFormat: String, CaseIterable, Sendable {
     static let exif: @Sendable (FileBytes) -> ImageMetadata? = { ImageMetadata(parsing: $0.prefix) }
     /// The header parser of kinds whose size is not in their first bytes.
     static let noSize: @Sendable ([UInt8]) -> (width: Int, height: Int)? = { _ in nil }
+
+    /// Whether a file of this kind may be an animation (GIF, APNG, WebP).
+    public var mayAnimate: Bool { self == .gif || self == .png || self == .webp }
 
     /// Whether the kind is a video.
     public var isVideo: Bool {

@@ -39,8 +39,11 @@ public enum ImageHeader {
     }
 
     /// The logical screen, and every image descriptor in the prefix: the largest counts.
-    static func gif(_ d: [UInt8]) -> (Int, Int)? {
-        guard let sw = le16(d, 6), let sh = le16(d, 8), d.count > 10 else { return nil }
+    static func gif(_ d: [UInt8]) -> (Int, Int)? { gifFrames(d).largest }
+
+    /// A GIF's largest frame (or screen) and how many frames `d` holds, walking its blocks.
+    static func gifFrames(_ d: [UInt8]) -> (largest: (Int, Int)?, frames: Int) {
+        guard let sw = le16(d, 6), let sh = le16(d, 8), d.count > 10 else { return (nil, 0) }
         var largest = (sw, sh)
         var i = 13
         if d[10] & 0x80 != 0 { i += 3 << (Int(d[10] & 7) + 1) }  // global colour table
@@ -48,21 +51,21 @@ public enum ImageHeader {
         while i < d.count, frames < 10_000 {
             switch d[i] {
             case 0x2C:  // image descriptor
-                guard let w = le16(d, i + 5), let h = le16(d, i + 7), i + 9 < d.count else { return largest }
+                guard let w = le16(d, i + 5), let h = le16(d, i + 7), i + 9 < d.count else { return (largest, frames) }
                 if pixelCount(w, h) > pixelCount(largest.0, largest.1) { largest = (w, h) }
                 frames += 1
                 var j = i + 10
                 if d[i + 9] & 0x80 != 0 { j += 3 << (Int(d[i + 9] & 7) + 1) }  // local colour table
                 j += 1  // LZW minimum code size
-                guard let end = skipSubBlocks(d, j) else { return largest }
+                guard let end = skipSubBlocks(d, j) else { return (largest, frames) }
                 i = end
             case 0x21:  // extension: label, then sub-blocks
-                guard let end = skipSubBlocks(d, i + 2) else { return largest }
+                guard let end = skipSubBlocks(d, i + 2) else { return (largest, frames) }
                 i = end
-            default: return largest  // trailer or garbage
+            default: return (largest, frames)  // trailer or garbage
             }
         }
-        return largest
+        return (largest, frames)
     }
 
     /// Index after a chain of sub-blocks starting at `i`, or nil when it runs past the data.

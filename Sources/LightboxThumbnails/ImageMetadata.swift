@@ -21,6 +21,8 @@ public struct ImageMetadata: Hashable, Sendable {
     public var hasGPS = false
     /// What a video's container says of it; nil for photos.
     public var video: VideoMetadata?
+    /// An animation's frames (GIF, APNG, animated WebP); nil for a still picture.
+    public var frameCount: Int?
 
     public init() {}
 

@@ -72,12 +72,14 @@ extension GalleryView {
         }
     }
 
-    /// What a label starts with: a pair's badge (`RAW+JPG `, `LIVE `), or a video's play mark and,
-    /// once read, its duration (`▶ 1:23 `).
+    /// What a label starts with: a pair's badge (`RAW+JPG `, `LIVE `), an animation's frame count
+    /// (`×12 `), or a video's play mark and, once read, its duration (`▶ 1:23 `).
     static func labelBadge(_ item: Int, state: GalleryState) -> String {
         if let badge = state.library[item].pairBadge { return badge + " " }
+        let metadata = state.metadata[state.library.id(at: item)]?.metadata
+        if let frames = metadata?.frameCount { return "×\(frames) " }
         guard state.library[item].format.isVideo else { return "" }
-        let duration = state.metadata[state.library.id(at: item)]?.metadata?.video?.duration
+        let duration = metadata?.video?.duration
         return "▶ " + (duration.map { durationText($0) + " " } ?? "")
     }
 
