@@ -47,29 +47,10 @@ static inline void lb_vips_free(void *p) { g_free(p); }
 
 enum { LB_OK = 0, LB_TOO_LARGE = 1, LB_FAILED = 2 };
 
-/// Decodes an encoded image held in memory to RGB pixels that fit inside box_w x box_h,
-/// shrinking on load, with EXIF orientation applied, in sRGB, alpha flattened onto grey `bg`.
-/// Refuses, before decoding, images of more than max_pixels.
-static inline int lb_vips_thumbnail(const void *buf, size_t len, int box_w, int box_h, double max_pixels,
-                                    unsigned char bg, lb_thumbnail *t) {
-    memset(t, 0, sizeof *t);
-    VipsImage *header = vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
-    if (!header) { lb_vips_take_error(t); return LB_FAILED; }
-    t->source_width = vips_image_get_width(header);
-    t->source_height = vips_image_get_height(header);
-    g_object_unref(header);
-    if (t->source_width <= 0 || t->source_height <= 0) {
-        snprintf(t->message, sizeof t->message, "image has no pixels");
-        return LB_FAILED;
-    }
-    if ((double)t->source_width * (double)t->source_height > max_pixels) return LB_TOO_LARGE;
-
-    VipsImage *image = NULL, *next = NULL;
-    if (vips_thumbnail_buffer((void *)buf, len, &image, box_w, "height", box_h,
-                              "option_string", "fail_on=truncated", NULL)) {
-        lb_vips_take_error(t);
-        return LB_FAILED;
-    }
+/// Turns a thumbnail into 8-bit sRGB, alpha flattened onto grey `bg`, and takes its pixels
+/// (consuming `image`).
+static inline int lb_vips_finish(VipsImage *image, unsigned char bg, lb_thumbnail *t) {
+    VipsImage *next = NULL;
 #define LB_STEP(call) do { if (call) { g_object_unref(image); lb_vips_take_error(t); return LB_FAILED; } \
                            g_object_unref(image); image = next; next = NULL; } while (0)
     if (vips_image_get_interpretation(image) != VIPS_INTERPRETATION_sRGB)
@@ -98,6 +79,68 @@ static inline int lb_vips_thumbnail(const void *buf, size_t len, int box_w, int 
         return LB_FAILED;
     }
     return LB_OK;
+}
+
+
+/// Decodes an encoded image held in memory to RGB pixels that fit inside box_w x box_h,
+/// shrinking on load, with EXIF orientation applied, in sRGB, alpha flattened onto grey `bg`.
+/// Refuses, before decoding, images of more than max_pixels.
+static inline int lb_vips_thumbnail(const void *buf, size_t len, int box_w, int box_h, double max_pixels,
+                                    unsigned char bg, lb_thumbnail *t) {
+    memset(t, 0, sizeof *t);
+    VipsImage *header = vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (!header) { lb_vips_take_error(t); return LB_FAILED; }
+    t->source_width = vips_image_get_width(header);
+    t->source_height = vips_image_get_height(header);
+    g_object_unref(header);
+    if (t->source_width <= 0 || t->source_height <= 0) {
+        snprintf(t->message, sizeof t->message, "image has no pixels");
+        return LB_FAILED;
+    }
+    if ((double)t->source_width * (double)t->source_height > max_pixels) return LB_TOO_LARGE;
+
+    VipsImage *image = NULL;
+    if (vips_thumbnail_buffer((void *)buf, len, &image, box_w, "height", box_h,
+                              "option_string", "fail_on=truncated", NULL)) {
+        lb_vips_take_error(t);
+        return LB_FAILED;
+    }
+    return lb_vips_finish(image, bg, t);
+}
+
+/// An animation's frames (GIF, WebP) fitted to box_w x box_h, one above the other in one
+/// picture: at most max_frames of them (the first ones), their delays in milliseconds in
+/// `delays` (up to max_delays), their count in *frames. Refuses frames of more than max_pixels.
+static inline int lb_vips_animation(const void *buf, size_t len, int box_w, int box_h, double max_pixels,
+                                    unsigned char bg, int max_frames, lb_thumbnail *t,
+                                    int *delays, int max_delays, int *frames) {
+    memset(t, 0, sizeof *t);
+    *frames = 0;
+    VipsImage *header = vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (!header) { lb_vips_take_error(t); return LB_FAILED; }
+    t->source_width = vips_image_get_width(header);
+    t->source_height = vips_image_get_page_height(header);
+    int pages = vips_image_get_n_pages(header);
+    g_object_unref(header);
+    if (t->source_width <= 0 || t->source_height <= 0) { snprintf(t->message, sizeof t->message, "image has no pixels"); return LB_FAILED; }
+    if ((double)t->source_width * (double)t->source_height > max_pixels) return LB_TOO_LARGE;
+    int n = pages < max_frames ? pages : max_frames;
+    if (n < 1) n = 1;
+    char options[64];
+    snprintf(options, sizeof options, "n=%d,fail_on=truncated", n);
+    VipsImage *image = NULL;
+    if (vips_thumbnail_buffer((void *)buf, len, &image, box_w, "height", box_h, "option_string", options, NULL)) {
+        lb_vips_take_error(t);
+        return LB_FAILED;
+    }
+    int page_height = vips_image_get_page_height(image);
+    int *array = NULL, count = 0;
+    if (vips_image_get_typeof(image, "delay") && vips_image_get_array_int(image, "delay", &array, &count) == 0) {
+        for (int i = 0; i < count && i < max_delays; i++) delays[i] = array[i];
+    }
+    int status = lb_vips_finish(image, bg, t);
+    if (status == LB_OK) *frames = page_height > 0 ? t->height / page_height : 1;
+    return status;
 }
 
 /// Writes RGB pixels as JPEG (with an EXIF orientation tag when orientation > 1) or PNG.

@@ -30,6 +30,10 @@ public enum Action: Hashable, Sendable {
     case closePreview
     /// Arrows in the preview: pan when zoomed, else the previous or next photo.
     case pan(dx: Int, dy: Int)
+    /// `p` in the preview: pause or play an animation.
+    case togglePlayback
+    /// The clock, in seconds of uptime, when an animation's next frame is due.
+    case tick(Double)
     /// A digit of a count: `5j` moves five rows, `12G` goes to the twelfth item.
     case countDigit(Int)
     /// `n` / `N`: to the next or previous marked item.

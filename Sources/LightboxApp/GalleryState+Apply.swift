@@ -8,6 +8,9 @@ extension GalleryState {
         var effects: [Effect] = []
         switch action {
         case .decoded: break
+        case .tick:
+            // The clock moves an animation on; it is not the user acting, and clears no message.
+            return preview == nil || library.isEmpty ? [] : applyPreview(action)
         case .notice(let text):
             message = text
             return []
@@ -132,7 +135,7 @@ extension GalleryState {
         case .openPreview:
             preview = Preview()
             message = "h l: previous, next · + -: zoom · m: mark · Esc: back"
-        case .closePreview, .pan: break
+        case .closePreview, .pan, .togglePlayback, .tick: break
         case .countDigit(let digit):
             guard digit > 0 || pendingCount != nil else { break }
             pendingCount = min(9_999_999, (pendingCount ?? 0) * 10 + digit)

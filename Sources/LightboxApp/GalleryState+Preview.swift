@@ -63,12 +63,48 @@ extension GalleryState {
             let effects = apply(.toggleMark)
             preview = current
             return effects + (updatedDemand().map { [.load($0)] } ?? [])
+        case .togglePlayback:
+            guard animation != nil else {
+                message = "not an animation"
+                break
+            }
+            current.isPaused.toggle()
+            current.nextFrameAt = nil
+            preview = current
+            message = current.isPaused ? "paused: p plays" : nil
+            return []
+        case .tick(let now):
+            guard let delays = animation?.delays else { return [] }
+            current.play(delays, now: now)
+            if current != preview { preview = current }
+            return []
         case .accept: return [.accept(acceptedPaths)]
         case .cancel: return [.cancel]
         default: break
         }
         return updatedDemand().map { [.load($0)] } ?? []
     }
+
+    /// The frames of the animation the preview shows, once decoded.
+    public var animation: Thumbnail? {
+        guard preview != nil, !library.isEmpty, let frames = thumbnails.peek(animationKey), frames.frameCount > 1 else { return nil }
+        return frames
+    }
+
+    /// When the preview's animation next changes frame, in seconds of uptime; nil when nothing plays.
+    /// Before the first tick it is due at once, which starts the clock.
+    public var nextFrameTime: Double? {
+        guard let preview, !preview.isPaused, animation != nil else { return nil }
+        return preview.nextFrameAt ?? 0
+    }
+
+    /// Whether the cursor item is an animation (its metadata says so), so the preview asks for every frame.
+    var cursorIsAnimated: Bool {
+        !library.isEmpty && (metadata[library.id(at: cursor)]?.metadata?.frameCount ?? 0) > 1
+    }
+
+    /// The cache key of the cursor animation's frames at the preview's size.
+    var animationKey: ThumbnailKey { ThumbnailKey(file: library[cursor], box: previewBox, isAnimated: true) }
 
     /// The preview's view in half-block pixels: the screen above the status line, two a cell vertically.
     var previewView: PixelSize { PixelSize(width: screenWidth, height: (screenHeight - 1) * 2) }
@@ -84,10 +120,17 @@ extension GalleryState {
     /// The cache key of the cursor photo at the preview's size.
     public var previewKey: ThumbnailKey { ThumbnailKey(file: library[cursor], box: previewBox) }
 
-    /// What the preview wants decoded: the photo on screen, then its neighbours.
+    /// What the preview wants decoded: the photo on screen (every frame of an animation, after
+    /// its still), then its neighbours.
     var previewDemand: [DecodeRequest] {
         guard preview != nil, !library.isEmpty else { return [] }
-        return [cursor, cursor + 1, cursor - 1].filter { $0 >= 0 && $0 < library.count }.compactMap { item in
+        var frames: [DecodeRequest] = []
+        if cursorIsAnimated, preview?.zoom == 1, thumbnails.peek(animationKey) == nil, failure(at: cursor) == nil {
+            var request = decodeRequest(item: cursor, box: previewBox, symbolsAllowed: false)
+            request.wantsFrames = true
+            frames = [request]
+        }
+        return frames + [cursor, cursor + 1, cursor - 1].filter { $0 >= 0 && $0 < library.count }.compactMap { item in
             let key = ThumbnailKey(file: library[item], box: previewBox)
             // Symbols only when not zoomed: a zoomed view is a crop of the pixels.
             let unzoomed = preview?.zoom == 1

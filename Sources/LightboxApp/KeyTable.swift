@@ -80,6 +80,7 @@ public struct KeyTable: Sendable {
         KeyBinding([.character("+"), .character("=")], .zoomIn, "zoom in"),
         KeyBinding([.character("-")], .zoomOut, "zoom out"),
         KeyBinding([.character("m"), .character(" ")], .toggleMark, "mark / unmark"),
+        KeyBinding([.character("p")], .togglePlayback, "pause / play an animation"),
         KeyBinding([.enter], .accept, "print marked (or this) and quit"),
         KeyBinding([.escape, .character("q"), .character("o")], .closePreview, "back to the grid"),
         KeyBinding([.control("c")], .cancel, "quit, print nothing"),

@@ -9,6 +9,10 @@ public struct Preview: Hashable, Sendable {
     /// The top-left of the view on the zoomed picture, in its pixels.
     public var panX = 0
     public var panY = 0
+    /// The animation frame shown (0 for a still), whether it is paused, and when the next is due.
+    public var frame = 0
+    public var isPaused = false
+    public var nextFrameAt: Double?
 
     /// The largest zoom.
     static let maxZoom = 8
@@ -32,6 +36,21 @@ public struct Preview: Hashable, Sendable {
     mutating func pan(dx: Int, dy: Int, view: PixelSize) {
         panX += dx * max(1, view.width / 4)
         panY += dy * max(1, view.height / 4)
+    }
+
+    /// Shows the frames whose time has come at `now` of an animation with `delays` (milliseconds),
+    /// and says when the next is due; the first call starts the clock.
+    mutating func play(_ delays: [Int], now: Double) {
+        guard delays.count > 1, !isPaused else { return nextFrameAt = nil }
+        guard var due = nextFrameAt else { return nextFrameAt = now + Double(delays[frame % delays.count]) / 1000 }
+        // Frames whose time passed while the loop was busy are skipped, not hurried through.
+        var steps = 0
+        while due <= now, steps < delays.count {
+            frame = (frame + 1) % delays.count
+            due += Double(delays[frame]) / 1000
+            steps += 1
+        }
+        nextFrameAt = due <= now ? now + Double(delays[frame]) / 1000 : due
     }
 
     /// Keeps the view on a picture drawn at `drawn` pixels.

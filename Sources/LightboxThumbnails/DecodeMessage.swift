@@ -7,6 +7,7 @@ public enum DecodeMessage {
     /// What the app asks a worker.
     public enum Request: Hashable, Sendable {
         case decode(ImageFile, PixelSize)
+        case decodeFrames(ImageFile, PixelSize)
         case warm(ImageFile, FreedesktopCache.Size)
     }
 
@@ -29,6 +30,8 @@ public enum DecodeMessage {
             out.append(1); put32(box.width, &out); put32(box.height, &out); putFile(file, &out)
         case .warm(let file, let size):
             out.append(2); put32(size.rawValue, &out); put32(0, &out); putFile(file, &out)
+        case .decodeFrames(let file, let box):
+            out.append(3); put32(box.width, &out); put32(box.height, &out); putFile(file, &out)
         }
         return framed(out)
     }
@@ -38,6 +41,11 @@ public enum DecodeMessage {
         for source in DecodeStatistics.Source.allCases { put32(response.counts.bySource[source, default: 0], &out) }
         put32(response.counts.writes, &out)
         switch response.body {
+        case .decoded(.decoded(let t)) where !t.delays.isEmpty:
+            // An animation: its frames' delays, then the frames one above the other.
+            out.append(5); put32(t.width, &out); put32(t.height, &out); put32(t.delays.count, &out)
+            for delay in t.delays { put32(delay, &out) }
+            out += t.pixels
         case .decoded(.decoded(let t)): out.append(0); put32(t.width, &out); put32(t.height, &out); out += t.pixels
         case .decoded(.failed(let failure)): out += [1, failure.kind.rawValue]; out += Array(failure.message.utf8.prefix(1000))
         case .warmed(.written): out.append(2)
@@ -102,6 +110,9 @@ public enum DecodeMessage {
         case 2:
             guard let cacheSize = FreedesktopCache.Size(rawValue: a) else { return nil }
             return .warm(file, cacheSize)
+        case 3:
+            guard (1...PixelSize.maxSide).contains(a), (1...PixelSize.maxSide).contains(b) else { return nil }
+            return .decodeFrames(file, PixelSize(width: a, height: b))
         default: return nil
         }
     }
@@ -125,6 +136,20 @@ public enum DecodeMessage {
         case 1:
             guard let kind = r.u8().flatMap(DecodeFailure.Kind.init(rawValue:)) else { return nil }
             return Response(body: .decoded(.failed(DecodeFailure(kind, String(decoding: r.rest(), as: UTF8.self)))), counts: counts)
+        case 5:
+            // An animation's frames are taller than one picture together, within the body's bound.
+            guard let w = r.u32(), let h = r.u32(), let count = r.u32(), (1...PixelSize.maxSide).contains(w), h >= count, count >= 1,
+                  count <= 100_000, w * h * 3 <= maxBody, h % count == 0 else { return nil }
+            var delays: [Int] = []
+            for _ in 0..<count {
+                guard let delay = r.u32() else { return nil }
+                delays.append(delay)
+            }
+            let pixels = r.rest()
+            guard pixels.count == w * h * 3 else { return nil }
+            var thumbnail = Thumbnail(width: w, height: h, pixels: pixels)
+            thumbnail.delays = delays
+            return Response(body: .decoded(.decoded(thumbnail)), counts: counts)
         case 2: return Response(body: .warmed(.written), counts: counts)
         case 3: return Response(body: .warmed(.alreadyCached), counts: counts)
         case 4: return Response(body: .warmed(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)

@@ -66,6 +66,7 @@ public enum DecodeWorker {
             let answer: DecodeMessage.Response.Body
             switch DecodeMessage.request(from: body) {
             case .decode(let file, let box): answer = .decoded(pipeline.decode(file, fitting: box))
+            case .decodeFrames(let file, let box): answer = .decoded(pipeline.decodeFrames(file, fitting: box))
             case .warm(let file, let size): answer = .warmed(pipeline.warm(file, size: size))
             // The frame was whole, so the channel is sound: say so and serve the next request.
             case nil: answer = .decoded(.failed(.decoder("the decoder could not read the request")))

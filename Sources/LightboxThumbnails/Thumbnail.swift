@@ -6,12 +6,26 @@ public struct Thumbnail: Hashable, Sendable {
     public var pixels: [UInt8]
     /// The picture as terminal symbols, rendered off the UI thread for a symbol set other than half blocks.
     public var cells: SymbolCells?
+    /// An animation's frames, one above the other: each one's delay in milliseconds. Empty for a still.
+    public var delays: [Int] = []
 
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 3, "pixel buffer does not match \(width)x\(height)")
         self.width = width
         self.height = height
         self.pixels = pixels
+    }
+
+    /// How many frames the pixels hold: one for a still.
+    public var frameCount: Int { max(1, delays.count) }
+
+    /// Frame `index` of an animation (the whole picture for a still).
+    /// - Complexity: O(*w* × *h*) of one frame.
+    public func frame(_ index: Int) -> Thumbnail {
+        guard delays.count > 1 else { return self }
+        let frameHeight = height / delays.count
+        let start = (index % delays.count) * frameHeight * width * 3
+        return Thumbnail(width: width, height: frameHeight, pixels: Array(pixels[start..<(start + frameHeight * width * 3)]))
     }
 
     /// Memory held by the pixels and the cells.
@@ -58,12 +72,15 @@ public struct ThumbnailKey: Hashable, Sendable {
     public var byteCount: Int64
     public var modified: Int64
     public var box: PixelSize
+    /// Whether every frame of an animation is wanted, not only the first.
+    public var isAnimated: Bool
 
-    public init(file: ImageFile, box: PixelSize) {
+    public init(file: ImageFile, box: PixelSize, isAnimated: Bool = false) {
         path = file.path
         byteCount = file.byteCount
         modified = file.modified
         self.box = box
+        self.isAnimated = isAnimated
     }
 }
 
@@ -119,4 +136,16 @@ public struct DecodeFailure: Hashable, Sendable, CustomStringConvertible {
 /// Something that turns a file into a thumbnail; a later step may move it out of process.
 public protocol ThumbnailDecoding: Sendable {
     func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult
+    /// Every frame of an animation (at most what `Thumbnail.animationBudget` holds), fitted to `box`.
+    func decodeFrames(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult
+}
+
+extension ThumbnailDecoding {
+    /// Decoders that know no animation give the still.
+    public func decodeFrames(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult { decode(file, fitting: box) }
+}
+
+extension Thumbnail {
+    /// The most bytes an animation's frames take (then fewer frames are kept).
+    public static let animationBudget = 48 << 20
 }

@@ -42,6 +42,23 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         }
     }
 
+    /// Every frame of an animation (GIF, WebP) fitted to `box`; a still for other kinds.
+    /// Never from or to the disk cache, which keeps stills.
+    public func decodeFrames(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
+        guard file.format == .gif || file.format == .webp else { return decode(file, fitting: box) }
+        switch FileReader.read(file.path, limit: vips.byteLimit) {
+        case .success(let data):
+            if let size = ImageHeader.dimensions(of: Array(data.prefix(ImageHeader.prefixLength)), format: file.format),
+               ImageHeader.pixelCount(size.width, size.height) > vips.pixelLimit {
+                return failed(.refused(tooLarge(size.width, size.height)))
+            }
+            let result = vips.decodeFrames(data: data, fitting: box)
+            if case .decoded = result { statistics.record(.vips) }
+            return result
+        case .failure(let error): return .failed(.unreadable(error.message))
+        }
+    }
+
     /// What the disk cache already knows of `file`: a valid entry (decoded by our own PNG decoder,
     /// or by libvips too when `usingLibraries`), a recorded failure, or a refusal; nil when the
     /// file itself must be decoded. Without libraries no image library runs, so it is safe in the

@@ -10,19 +10,22 @@ public struct DecodeRequest: Hashable, Sendable {
     /// (which the view draws from the pixels), the provider renders them.
     public var symbols: SymbolSet
     public var depth: ColorDepth
+    /// Whether every frame of an animation is wanted (the preview plays it).
+    public var wantsFrames: Bool
 
-    public init(id: ItemID, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half, depth: ColorDepth = .trueColor) {
+    public init(id: ItemID, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half, depth: ColorDepth = .trueColor, wantsFrames: Bool = false) {
         self.id = id
         self.file = file
         self.box = box
         self.symbols = symbols
         self.depth = depth
+        self.wantsFrames = wantsFrames
     }
 
     /// Whether the provider renders cells for this request.
     public var wantsCells: Bool { SymbolCells.areNeeded(symbols: symbols, depth: depth) }
 
-    public var key: ThumbnailKey { ThumbnailKey(file: file, box: box) }
+    public var key: ThumbnailKey { ThumbnailKey(file: file, box: box, isAnimated: wantsFrames) }
 }
 
 /// Decodes requested thumbnails on worker threads (one per core), most wanted first.
@@ -116,7 +119,8 @@ public final class ThumbnailProvider: @unchecked Sendable {
             let request = pending.removeLast()
             running.insert(request.key)
             condition.unlock()
-            var result = decoder.decode(request.file, fitting: request.box)
+            var result = request.wantsFrames ? decoder.decodeFrames(request.file, fitting: request.box)
+                                             : decoder.decode(request.file, fitting: request.box)
             // Symbols are rendered here too, off the UI thread, and kept with the pixels.
             if request.wantsCells, case .decoded(var thumbnail) = result {
                 let box = SymbolCells.cells(inBox: request.box)

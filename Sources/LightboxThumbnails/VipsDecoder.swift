@@ -61,6 +61,39 @@ public struct VipsDecoder: ThumbnailDecoding {
         }
     }
 
+    /// An animation's frames (GIF, WebP) fitted to `box`, one above the other, with their delays:
+    /// as many of the first frames as `Thumbnail.animationBudget` holds at that size.
+    public func decodeFrames(data: [UInt8], fitting box: PixelSize) -> DecodeResult {
+        Self.start()
+        var result = lb_thumbnail()
+        let maxFrames = max(1, Thumbnail.animationBudget / max(1, box.width * box.height * 3))
+        var delays = [Int32](repeating: 0, count: min(maxFrames, 10_000))
+        var frames: Int32 = 0
+        let status = data.withUnsafeBytes { raw in
+            delays.withUnsafeMutableBufferPointer { delayBuffer in
+                lb_vips_animation(raw.baseAddress, raw.count, Int32(max(1, box.width)), Int32(max(1, box.height)), Double(pixelLimit),
+                                  background, Int32(delayBuffer.count), &result, delayBuffer.baseAddress, Int32(delayBuffer.count), &frames)
+            }
+        }
+        switch Int(status) {
+        case LB_OK:
+            defer { lb_vips_free(result.pixels) }
+            let (width, height) = (Int(result.width), Int(result.height))
+            var thumbnail = Thumbnail(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: result.pixels, count: width * height * 3)))
+            let count = Int(frames)
+            if count > 1, height % count == 0 {
+                // Browsers play delays of 10 ms or less at 100 ms: so do we.
+                thumbnail.delays = delays.prefix(count).map { $0 > 10 ? Int($0) : 100 }
+            }
+            return .decoded(thumbnail)
+        case LB_TOO_LARGE:
+            let megapixels = Int(result.source_width) * Int(result.source_height) / 1_000_000
+            return .failed(.refused("too large: \(result.source_width)x\(result.source_height) (\(megapixels) MP, limit \(pixelLimit / 1_000_000) MP)"))
+        default:
+            return .failed(.badFile(Self.cleaned(withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })))
+        }
+    }
+
     /// A libvips message without its operation prefix, or a generic one.
     static func cleaned(_ message: String) -> String {
         var text = message

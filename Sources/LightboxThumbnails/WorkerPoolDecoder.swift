@@ -34,7 +34,17 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
 
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
         if let known = local?.fromDiskCache(file, fitting: box, usingLibraries: false) { return known }
-        switch exchange(.decode(file, box.limitedToMaxSide)) {
+        return answer(exchange(.decode(file, box.limitedToMaxSide)))
+    }
+
+    /// Every frame of an animation, decoded in a worker (the disk cache keeps stills only).
+    public func decodeFrames(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
+        answer(exchange(.decodeFrames(file, box.limitedToMaxSide)))
+    }
+
+    /// The decode result in a worker's answer.
+    func answer(_ exchanged: Result<DecodeMessage.Response, Failure>) -> DecodeResult {
+        switch exchanged {
         case .success(let response):
             if case .decoded(let result) = response.body { return result }
             return .failed(.decoder("decoder answered out of turn"))

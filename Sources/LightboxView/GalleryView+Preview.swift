@@ -10,9 +10,15 @@ extension GalleryView {
         guard let preview = state.preview else { return }
         let height = max(0, frame.height - 1)
         frame.fill(x: 0, y: 0, width: frame.width, height: height, with: Palette.letterboxCell)
+        // An animation shows its current frame, in pixels under an id of this frame's own.
+        let animationFrame = preview.zoom == 1 ? state.animation?.frame(preview.frame) : nil
         if let reason = state.failure(at: state.cursor) {
             drawBroken(reason, x: 0, y: 0, width: frame.width, height: height, into: &frame, clipHeight: height)
-        } else if preview.zoom == 1, state.graphics.isPixels, let image = state.thumbnails.peek(state.previewKey),
+        } else if let image = animationFrame, state.graphics.isPixels,
+                  drawImage(image, id: state.previewImageID, state: state, x: 0, y: 0, width: frame.width, height: height,
+                            alignment: .center, into: &frame, clipHeight: height) {
+            // Drawn in pixels.
+        } else if animationFrame == nil, preview.zoom == 1, state.graphics.isPixels, let image = state.thumbnails.peek(state.previewKey),
                   let serial = state.thumbnails.serial(of: state.previewKey),
                   drawImage(image, id: state.imageID(serial: serial), state: state, x: 0, y: 0, width: frame.width, height: height,
                             alignment: .center, into: &frame, clipHeight: height) {
@@ -20,10 +26,10 @@ extension GalleryView {
         } else if preview.zoom > 1, state.graphics.isPixels, let image = state.thumbnails.peek(state.previewKey),
                   drawZoomedImage(image, state: state, height: height, into: &frame) {
             // Drawn in pixels.
-        } else if preview.zoom == 1, !state.graphics.isPixels, let image = state.thumbnails.closest(to: state.previewKey),
+        } else if animationFrame == nil, preview.zoom == 1, !state.graphics.isPixels, let image = state.thumbnails.closest(to: state.previewKey),
                   let cells = image.cells, cells.matches(state.symbols, state.colorDepth), cells.columns <= frame.width, cells.rows <= height {
             drawCells(cells, x: 0, y: 0, width: frame.width, height: height, alignment: .center, into: &frame, clipHeight: height)
-        } else if let image = state.thumbnails.closest(to: state.previewKey) {
+        } else if let image = animationFrame ?? state.thumbnails.closest(to: state.previewKey) {
             let drawn = state.previewDrawnSize(of: PixelSize(width: image.width, height: image.height))
             // The zoomed picture is centred when smaller than the screen, else seen from the pan.
             let viewWidth = frame.width, viewHeight = height * 2
@@ -40,7 +46,8 @@ extension GalleryView {
         var left = " \(state.cursor + 1)/\(state.library.count)  "
         if state.marks.contains(state.cursor) { left += "✓ " }
         let zoom = preview.zoom > 1 ? "  \(preview.zoom)x" : ""
-        let right = zoom + "  Esc grid "
+        let playing = state.animation.map { "  frame \(preview.frame % $0.frameCount + 1)/\($0.frameCount)" + (preview.isPaused ? " paused" : "") } ?? ""
+        let right = playing + zoom + "  Esc grid "
         let x = frame.write(left, x: 0, y: y, style: Palette.status)
         let room = max(0, frame.width - x - DisplayWidth.of(right))
         let text = state.message.map { DisplayText.truncatedMiddle(DisplayText.sanitized($0), toWidth: room) }

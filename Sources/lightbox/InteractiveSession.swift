@@ -124,7 +124,15 @@ enum InteractiveSession {
             } else if state.isScanning {
                 fds[3].fd = scan.wakeDescriptor
             }
+            // An animation in the preview: wake for its next frame.
+            if let due = state.nextFrameTime {
+                timeout = min(timeout, Int32(max(0, (due - ProcessInfo.processInfo.systemUptime) * 1000)))
+            }
             _ = poll(&fds, nfds_t(fds.count), timeout)
+            if let due = state.nextFrameTime, ProcessInfo.processInfo.systemUptime >= due {
+                _ = state.apply(.tick(ProcessInfo.processInfo.systemUptime))
+                dirty = true
+            }
 
             // Signals first, then input, then results: a key is never kept waiting behind decodes.
             for signal in Signals.drain(signalFD) {

@@ -23,3 +23,33 @@ import Testing
     #expect(ImageFormat.png.traits.metadata(FileBytes(Array(try Data(contentsOf: URL(fileURLWithPath: still))))) == nil)
     #expect(ImageFormat.gif.traits.metadata(FileBytes(Array(try Data(contentsOf: URL(fileURLWithPath: stillGIF)))))?.frameCount == nil)
 }
+
+@Test func anAnimationsFramesAreDecodedWithTheirDelaysWithinTheBudget() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for (name, arguments) in [("a.gif", [String]()), ("a.webp", ["-loop", "0"])] {
+        let path = try dir.file(name)
+        // Five frames of 200 ms: the test pattern moves between them.
+        try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=80x60:r=5:d=1"] + arguments + [path])
+        let format: ImageFormat = name.hasSuffix("gif") ? .gif : .webp
+        let file = ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: format)
+        guard case .decoded(let t) = ThumbnailPipeline(diskCache: nil).decodeFrames(file, fitting: PixelSize(width: 40, height: 40)) else {
+            Issue.record("\(name) did not decode"); continue
+        }
+        #expect(t.frameCount == 5 && t.delays == [200, 200, 200, 200, 200], "\(name): \(t.delays)")
+        #expect(t.width == 40 && t.height == 5 * 30, "\(name): frames fitted one above the other, \(t.width)x\(t.height)")
+        #expect(t.frame(0).height == 30 && t.frame(0) != t.frame(3), "\(name): frames differ")
+        // A still is what decode gives.
+        guard case .decoded(let still) = ThumbnailPipeline(diskCache: nil).decode(file, fitting: PixelSize(width: 40, height: 40)) else { continue }
+        #expect(still.delays.isEmpty && still.height == 30)
+    }
+}
+
+@Test func anAnimationTravelsFromADecoderProcessWithItsDelays() {
+    var thumbnail = Thumbnail(width: 2, height: 4, pixels: Array(0..<24))
+    thumbnail.delays = [100, 250]
+    let response = DecodeMessage.Response(body: .decoded(.decoded(thumbnail)), counts: DecodeStatistics.Counts())
+    #expect(DecodeMessage.response(from: Array(DecodeMessage.encode(response).dropFirst(4)))?.body == .decoded(.decoded(thumbnail)))
+    let request = DecodeMessage.Request.decodeFrames(ImageFile(path: ImagePath("a.gif"), byteCount: 1, modified: 2, format: .gif), PixelSize(width: 9, height: 9))
+    #expect(DecodeMessage.request(from: Array(DecodeMessage.encode(request).dropFirst(4))) == request)
+}
