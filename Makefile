@@ -59,11 +59,12 @@ test-tsan: test-deps
 
 ## Figures beside timg, chafa, djpeg and vipsthumbnail, on a generated corpus (about 6 GB, made once).
 bench-deps:
-	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="timg chafa libjpeg-turbo-progs libvips-tools time"
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="timg chafa libjpeg-turbo-progs libvips-tools time ffmpeg ffmpegthumbnailer libimage-exiftool-perl libheif-examples"
 
 bench: bench-deps
 	swift build -c release $(SWIFT_FLAGS)
 	bash bench/run.sh $(CORPUS)
+	bash bench/media.sh $(CORPUS)
 
 unit-test: test-deps
 	swift test $(SWIFT_FLAGS)

@@ -3,6 +3,7 @@ import LightboxApp
 
 // lightbox-bench: the parts of `make bench` measured inside the process.
 //   corpus DIR     make the benchmark corpus under DIR if missing
+//   media DIR      make the phone and camera corpus under DIR/media if missing
 //   keys FOLDER [MODE]  keystroke-to-frame latency while decoding (MODE: a --graphics mode)
 //   memory N       resident memory of a synthetic library of N items
 //   layout         layout of a million items and the visible-range query
@@ -12,6 +13,7 @@ import LightboxApp
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch (arguments.first, arguments.count) {
 case ("corpus", 2): try Corpus.make(at: arguments[1])
+case ("media", 2): try Corpus.makeMedia(at: arguments[1])
 case ("keys", 2): print(try Measurements.keystrokes(folder: arguments[1]))
 case ("keys", 3):
     guard let graphics = Graphics(rawValue: arguments[2]) else { exit(2) }
@@ -21,6 +23,6 @@ case ("layout", 1): print(Measurements.layout())
 case ("pictures", 1): print(try Measurements.pictureModes())
 case ("scan", 2): print(Measurements.scan(folder: arguments[1]))
 default:
-    FileHandle.standardError.write("usage: lightbox-bench corpus DIR | keys FOLDER [MODE] | memory N | layout | pictures | scan FOLDER\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | layout | pictures | scan FOLDER\n".data(using: .utf8)!)
     exit(2)
 }
