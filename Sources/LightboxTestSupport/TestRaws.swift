@@ -146,15 +146,21 @@ public enum TestRaws {
         return header + preview + [UInt8](repeating: 0x33, count: 4096)
     }
 
-    /// A Canon CR3: `ftyp` of brand `crx `, then the preview `uuid` box holding `PRVW` (the
-    /// JPEG's length at 20, the JPEG at 24), then an `mdat` of sensor data.
+    /// A Canon CR3: `ftyp` of brand `crx `, `moov` with the metadata `uuid` box (`CMT1`: IFD0 as
+    /// a TIFF, with the make and model; `CMT2`: the Exif directory as a TIFF, with the date taken),
+    /// the preview `uuid` box holding `PRVW` (the JPEG's length at 20, the JPEG at 24), then an
+    /// `mdat` of sensor data.
     public static func cr3(preview: [UInt8], size: (Int, Int)) -> [UInt8] {
         func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
         func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
         func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { be32(8 + payload.count) + Array(type.utf8) + payload }
         let prvw = box("PRVW", be32(0) + be16(1) + be16(size.0) + be16(size.1) + be16(1) + be32(preview.count) + preview)
         let uuid: [UInt8] = [0xEA, 0xF4, 0x2B, 0x5E, 0x1C, 0x98, 0x4B, 0x88, 0xB9, 0xFB, 0xB7, 0xDC, 0x40, 0x6E, 0x4D, 0x16]
-        return box("ftyp", Array("crx ".utf8) + be32(1) + Array("crx isom".utf8)) + box("uuid", uuid + be32(0) + prvw)
+        let cmt1 = tiff([[.ascii(0x10F, "Canon"), .ascii(0x110, "Canon EOS Test"), .ascii(0x132, "2020:01:01 00:00:00")]], blobs: [], references: [])
+        let cmt2 = tiff([[.ascii(0x9003, "2023:08:09 10:11:12"), .short(0x8827, 800)]], blobs: [], references: [])
+        let metadataUUID: [UInt8] = [0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48]
+        let moov = box("moov", box("uuid", metadataUUID + box("CMT1", cmt1) + box("CMT2", cmt2)))
+        return box("ftyp", Array("crx ".utf8) + be32(1) + Array("crx isom".utf8)) + moov + box("uuid", uuid + be32(0) + prvw)
             + box("mdat", [UInt8](repeating: 0x44, count: 8192))
     }
 }

@@ -43,6 +43,42 @@ public enum CameraRaw {
         return false
     }
 
+    /// A RAW's details and date: a TIFF-based RAW's own EXIF, a RAF's in its preview JPEG, a
+    /// CR3's in the `CMT1` and `CMT2` boxes of its metadata `uuid` box.
+    public static func metadata(_ file: FileBytes) -> ImageMetadata? {
+        let head = file.prefix
+        if ImageFormat.starts(head, Array("FUJIFILMCCD-RAW".utf8)) {
+            guard let preview = previews(in: file).previews.first,
+                  let jpeg = file.bytes(at: preview.offset, count: min(preview.length, MetadataReader.prefixLength)) else { return nil }
+            return ImageMetadata(parsing: jpeg)
+        }
+        if ImageFormat.isBMFF(head, brands: ["crx "]) { return cr3Metadata(file) }
+        return ImageMetadata(parsing: head)
+    }
+
+    /// Canon's metadata `uuid` box (85c0b687-820f-11e0-8111-f4ce462b6a48) inside `moov`.
+    static let cr3MetadataUUID: [UInt8] = [0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48]
+
+    static func cr3Metadata(_ file: FileBytes) -> ImageMetadata? {
+        var offset = 0
+        for _ in 0..<64 {
+            guard let (type, start, end) = QuickTimeHeader.box(in: file, at: offset) else { return nil }
+            if type == "moov" {
+                guard end - start <= QuickTimeHeader.movieLimit, let movie = file.bytes(at: start, count: end - start) else { return nil }
+                for (child, range) in QuickTimeHeader.children(of: movie, in: 0..<movie.count)
+                where child == "uuid" && range.count > 16 && Array(movie[range.lowerBound..<(range.lowerBound + 16)]) == cr3MetadataUUID {
+                    let boxes = QuickTimeHeader.children(of: movie, in: (range.lowerBound + 16)..<range.upperBound)
+                    guard let cmt1 = boxes.first(where: { $0.type == "CMT1" })?.range else { return nil }
+                    let cmt2 = boxes.first(where: { $0.type == "CMT2" }).map { Array(movie[$0.range]) }
+                    return ImageMetadata(ifd0: Array(movie[cmt1]), exif: cmt2)
+                }
+                return nil
+            }
+            offset = end
+        }
+        return nil
+    }
+
     /// The JPEG previews a RAW holds, and its orientation (EXIF's 1–8).
     public static func previews(in file: FileBytes) -> (previews: [Preview], orientation: Int) {
         let head = file.prefix

@@ -54,7 +54,7 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         // Before TIFF and the ISO base media kinds: most RAWs are TIFFs, CR3 is an ISO base media file.
         (.cameraRaw, Traits(title: "camera RAW", matches: CameraRaw.matches,
                             extensions: ["dng", "cr2", "cr3", "nef", "nrw", "arw", "sr2", "srf", "raf", "orf", "rw2", "pef", "srw", "raw"],
-                            dimensions: noSize, decoding: .embeddedPreview, metadata: exif, vipsLoader: nil)),
+                            dimensions: noSize, decoding: .embeddedPreview, metadata: CameraRaw.metadata, vipsLoader: nil)),
         (.tiff, Traits(title: "TIFF", matches: { (starts($0, [0x49, 0x49, 0x2A, 0x00]) || starts($0, [0x4D, 0x4D, 0x00, 0x2A])) && !CameraRaw.matches($0) },
                        extensions: ["tif", "tiff"], dimensions: ImageHeader.tiff, decoding: .vips, metadata: exif, vipsLoader: "tiffload_buffer")),
         (.heif, Traits(title: "HEIF/AVIF", matches: { isBMFF($0, brands: heifBrands) },

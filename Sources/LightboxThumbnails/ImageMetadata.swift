@@ -104,20 +104,36 @@ public struct ImageMetadata: Hashable, Sendable {
             default: break
             }
         }
-        if let exifIFD, exifIFD != ifd0, let (exif, _) = tiff.directory(at: exifIFD) {
-            for entry in exif {
-                switch entry.tag {
-                case 0x829A: exposure = tiff.rational(entry).map { Fraction(numerator: $0.numerator, denominator: $0.denominator) }
-                case 0x829D: fNumber = tiff.rational(entry).map { Double($0.numerator) / Double($0.denominator) }
-                case 0x8827: iso = tiff.number(entry)
-                case 0x9003: dateTaken = tiff.text(entry)
-                case 0x920A: focalLength = tiff.rational(entry).map { Double($0.numerator) / Double($0.denominator) }
-                case 0xA434: lens = tiff.text(entry)
-                default: break
-                }
+        if let exifIFD, exifIFD != ifd0 { readExif(tiff, at: exifIFD) }
+        if dateTaken == nil { dateTaken = dateTime }
+    }
+
+    /// Reads an Exif directory: exposure, aperture, ISO, the date taken, focal length, lens.
+    mutating func readExif(_ tiff: TIFFStructure, at offset: Int) {
+        guard let (exif, _) = tiff.directory(at: offset) else { return }
+        for entry in exif {
+            switch entry.tag {
+            case 0x829A: exposure = tiff.rational(entry).map { Fraction(numerator: $0.numerator, denominator: $0.denominator) }
+            case 0x829D: fNumber = tiff.rational(entry).map { Double($0.numerator) / Double($0.denominator) }
+            case 0x8827: iso = tiff.number(entry)
+            case 0x9003: dateTaken = tiff.text(entry)
+            case 0x920A: focalLength = tiff.rational(entry).map { Double($0.numerator) / Double($0.denominator) }
+            case 0xA434: lens = tiff.text(entry)
+            default: break
             }
         }
-        if dateTaken == nil { dateTaken = dateTime }
+    }
+
+    /// A CR3's metadata: `CMT1` holds IFD0 as a TIFF, `CMT2` the Exif directory as a TIFF of its own.
+    init?(ifd0: [UInt8], exif: [UInt8]?) {
+        guard var metadata = ImageMetadata(parsing: ifd0) else { return nil }
+        if let exif, let tiff = TIFFStructure(exif, range: 0..<exif.count), let first = tiff.firstDirectory {
+            let fallback = metadata.dateTaken
+            metadata.dateTaken = nil
+            metadata.readExif(tiff, at: first)
+            if metadata.dateTaken == nil { metadata.dateTaken = fallback }
+        }
+        self = metadata
     }
 }
 

@@ -44,6 +44,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         let (previews, orientation) = CameraRaw.previews(in: file)
         precondition((1...8).contains(orientation))
         for preview in previews { _ = file.bytes(at: preview.offset, count: preview.length) }
+        _ = CameraRaw.metadata(file)?.dateTakenSeconds
     case .sanitizer:
         let text = DisplayText.sanitized(bytes: bytes)
         precondition(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) })

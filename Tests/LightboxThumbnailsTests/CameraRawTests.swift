@@ -97,7 +97,17 @@ func decodeRaw(_ bytes: [UInt8], named name: String, box: PixelSize, in dir: Tem
     #expect(failure.kind == .badFile && failure.message.hasPrefix("cannot"), "\(failure)")
 }
 
-@Test func aRawsDetailsComeFromItsOwnEXIF() {
+@Test func aRawsDetailsComeFromItsOwnEXIF() throws {
     let metadata = ImageFormat.cameraRaw.traits.metadata(FileBytes(TestRaws.dng(preview: nil)))
     #expect(metadata?.make == "Lightbox" && metadata?.model == "Test DNG" && metadata?.dateTaken == "2021:07:04 12:00:00")
+    // A CR3's from its CMT1 and CMT2 boxes: the Exif directory's date taken over IFD0's date.
+    let cr3 = ImageFormat.cameraRaw.traits.metadata(FileBytes(TestRaws.cr3(preview: try redBlue(30, 20), size: (30, 20))))
+    #expect(cr3?.make == "Canon" && cr3?.model == "Canon EOS Test" && cr3?.dateTaken == "2023:08:09 10:11:12" && cr3?.iso == 800)
+    // A RAF's from the EXIF of the JPEG it holds.
+    var details = TestMetadata()
+    details.make = "FUJIFILM"
+    details.dateTaken = "2022:02:02 02:02:02"
+    let jpeg = TestImages.withMetadata(main: try redBlue(30, 20), details)
+    let raf = ImageFormat.cameraRaw.traits.metadata(FileBytes(TestRaws.raf(preview: jpeg)))
+    #expect(raf?.make == "FUJIFILM" && raf?.dateTaken == "2022:02:02 02:02:02")
 }
