@@ -67,7 +67,7 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         // After HEIF: every other ISO base media file but audio is a video (MP4, MOV, M4V, 3GP).
         (.quickTime, Traits(title: "MP4/MOV video", matches: isQuickTime, extensions: ["mp4", "mov", "m4v", "3gp", "3g2", "qt"],
                             dimensions: noSize, decoding: .video(demuxer: "mov"),
-                            metadata: { QuickTimeHeader(reading: $0).map { ImageMetadata(video: $0.video, created: $0.created) } }, vipsLoader: nil)),
+                            metadata: { QuickTimeHeader(reading: $0).map { ImageMetadata(video: $0.video, created: $0.created, local: $0.localCreated) } }, vipsLoader: nil)),
         (.matroska, Traits(title: "Matroska/WebM video", matches: { starts($0, [0x1A, 0x45, 0xDF, 0xA3]) }, extensions: ["mkv", "webm"],
                            dimensions: noSize, decoding: .video(demuxer: "matroska"),
                            metadata: { MatroskaHeader(reading: $0).map { ImageMetadata(video: $0.video, created: $0.created) } }, vipsLoader: nil)),

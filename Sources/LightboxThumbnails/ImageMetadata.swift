@@ -26,10 +26,11 @@ public struct ImageMetadata: Hashable, Sendable {
 
     public init() {}
 
-    /// A video's metadata: what its container says, and when it was made (seconds since 1970) as its date.
-    init(video: VideoMetadata, created: Int64?) {
+    /// A video's metadata: what its container says, and when it was made as its date: the local
+    /// time when the container gives it (`local`, as EXIF writes dates), else `created` (seconds since 1970, UTC).
+    init(video: VideoMetadata, created: Int64?, local: String? = nil) {
         self.video = video
-        dateTaken = created.flatMap(Self.dateText(seconds:))
+        dateTaken = local ?? created.flatMap(Self.dateText(seconds:))
     }
 
     /// `seconds` since 1970 as EXIF writes a date, `YYYY:MM:DD HH:MM:SS`; nil before year 1.

@@ -5,6 +5,9 @@ import Foundation
 /// (ISO/IEC 14496-12): no media data is read, only box headers and the `moov` box.
 struct QuickTimeHeader: Hashable {
     var created: Int64?
+    /// The local time Apple's phones write (`com.apple.quicktime.creationdate`), as EXIF writes
+    /// a date: `mvhd`'s time is UTC, a photo's EXIF date is local, so this one sorts beside photos.
+    var localCreated: String?
     var video = VideoMetadata()
 
     /// Most top-level boxes walked before giving up.
@@ -46,6 +49,13 @@ struct QuickTimeHeader: Hashable {
                 }
             case "trak" where video.codec == nil:
                 readVideoTrack(movie, range)
+            case "meta":
+                localCreated = localCreated ?? Self.appleCreationDate(movie, range)
+            case "udta":
+                // iPhones put the meta box in moov, ffmpeg in moov/udta.
+                if let meta = Self.children(of: movie, in: range).first(where: { $0.type == "meta" }) {
+                    localCreated = localCreated ?? Self.appleCreationDate(movie, meta.range)
+                }
             default: break
             }
         }
@@ -99,6 +109,36 @@ struct QuickTimeHeader: Hashable {
         video.codec = codec.map { $0.trimmingCharacters(in: .whitespaces) }
         video.frameRate = frameRate
         video.size = size.map { turned ? PixelSize(width: $0.height, height: $0.width) : $0 }
+    }
+
+    /// `com.apple.quicktime.creationdate` (`2024-05-17T23:30:05+0200`) from a `meta` box's
+    /// `keys` and `ilst`, as `2024:05:17 23:30:05`: the local time, its offset dropped.
+    static func appleCreationDate(_ bytes: [UInt8], _ meta: Range<Int>) -> String? {
+        // QuickTime's meta box has no version and flags; ISO's has: its first child tells.
+        let start = bytes.fourCC(at: meta.lowerBound + 4) == "hdlr" ? meta.lowerBound : meta.lowerBound + 4
+        guard start <= meta.upperBound else { return nil }
+        let boxes = children(of: bytes, in: start..<meta.upperBound)
+        guard let keys = boxes.first(where: { $0.type == "keys" })?.range,
+              let ilst = boxes.first(where: { $0.type == "ilst" })?.range,
+              let count = bytes.bigEndian(at: keys.lowerBound + 4, width: 4) else { return nil }
+        // Keys are numbered from 1: find the creation date's number.
+        var at = keys.lowerBound + 8, index: UInt64?
+        for number in 1...max(1, min(count, 1000)) {
+            guard let size = bytes.bigEndian(at: at, width: 4), size >= 8, at + Int(size) <= keys.upperBound else { return nil }
+            if Array(bytes[(at + 8)..<(at + Int(size))]) == Array("com.apple.quicktime.creationdate".utf8) { index = number; break }
+            at += Int(size)
+        }
+        guard let index else { return nil }
+        for (_, item) in children(of: bytes, in: ilst) where bytes.bigEndian(at: item.lowerBound - 4, width: 4) == index {
+            // The item's data box: type and locale, then the text.
+            guard let data = children(of: bytes, in: item).first(where: { $0.type == "data" })?.range, data.count >= 8 + 19 else { continue }
+            let text = Array(bytes[(data.lowerBound + 8)..<(data.lowerBound + 8 + 19)])
+            guard text[4] == UInt8(ascii: "-"), text[10] == UInt8(ascii: "T") else { return nil }
+            var exif = String(decoding: text, as: UTF8.self).replacingOccurrences(of: "T", with: " ")
+            exif = String(exif.prefix(10).replacingOccurrences(of: "-", with: ":")) + exif.dropFirst(10)
+            return exif
+        }
+        return nil
     }
 
     /// The box at `offset` of a file: its type and where its payload starts and it ends.

@@ -173,3 +173,14 @@ func redSide(width: Int, height: Int, pixel: (Int, Int) -> (Int, Int, Int)) -> S
     #expect(QuickTimeHeader(reading: FileBytes([0, 0, 0, 40] + Array("moov".utf8) + [0, 0, 0, 200] + Array("mvhd".utf8))) == nil)
     #expect(MatroskaHeader(reading: FileBytes([0x1A, 0x45, 0xDF, 0xA3, 0x80, 0x18, 0x53, 0x80, 0x67, 0x01, 0xFF])) == nil)
 }
+
+@Test func aPhoneVideosDateIsItsLocalTimeAsAPhotosIs() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    // As an iPhone writes it: the local time with its offset in the metadata keys, UTC in mvhd.
+    let path = try dir.file("IMG_0001.MOV")
+    try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=5:d=1", "-metadata", "com.apple.quicktime.creationdate=2024-05-17T23:30:05+0200",
+                           "-metadata", "creation_time=2024-05-17T21:30:05Z", "-movflags", "use_metadata_tags", path])
+    let metadata = ImageFormat.quickTime.traits.metadata(FileBytes(Array(try Data(contentsOf: URL(fileURLWithPath: path)))))
+    #expect(metadata?.dateTaken == "2024:05:17 23:30:05")
+}
