@@ -42,11 +42,17 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         }
     }
 
-    /// Every frame of an animation (GIF, WebP) fitted to `box`; a still for other kinds.
+    /// Every frame of an animation (GIF, WebP; APNG by our own decoder) fitted to `box`; a still for other kinds.
     /// Never from or to the disk cache, which keeps stills.
     public func decodeFrames(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
-        guard file.format == .gif || file.format == .webp else { return decode(file, fitting: box) }
+        guard file.format.mayAnimate else { return decode(file, fitting: box) }
         switch FileReader.read(file.path, limit: vips.byteLimit) {
+        case .success(let data) where file.format == .png:
+            // libvips shows an APNG as a still: our own decoder plays it.
+            guard let frames = APNGDecoder.decode(data, fitting: box, background: vips.background, pixelLimit: vips.pixelLimit) else {
+                return decode(file, fitting: box)
+            }
+            return .decoded(frames)
         case .success(let data):
             if let size = ImageHeader.dimensions(of: Array(data.prefix(ImageHeader.prefixLength)), format: file.format),
                ImageHeader.pixelCount(size.width, size.height) > vips.pixelLimit {

@@ -13,6 +13,10 @@ for target in ${FUZZ_TARGETS:-header exif png video raw sanitizer message input 
     mkdir -p "$corpus"
     # Seeds: the sample library's images for the parsers of image bytes.
     case $target in header|exif|png|raw) find assets -type f | head -20 | xargs -I{} cp {} "$corpus/" ;; esac
+    # A seed for the APNG decoder: a small animation with sub-rectangle frames, made by ffmpeg.
+    if [ "$target" = png ] && [ ! -e "$corpus/seed-apng.png" ]; then
+        ffmpeg -nostdin -loglevel error -y -f lavfi -i "testsrc2=s=24x16:r=5:d=1,format=rgba" -plays 0 -f apng "$corpus/seed-apng.png" || exit 1
+    fi
     # Seeds for the containers' EXIF readers: a PNG, a WebP and a HEIC holding EXIF.
     if [ "$target" = exif ] && [ ! -e "$corpus/seed.heic" ]; then
         ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc2=s=32x24 -frames:v 1 "$corpus/seed.png" || exit 1

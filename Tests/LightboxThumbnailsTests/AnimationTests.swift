@@ -27,11 +27,11 @@ import Testing
 @Test func anAnimationsFramesAreDecodedWithTheirDelaysWithinTheBudget() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
-    for (name, arguments) in [("a.gif", [String]()), ("a.webp", ["-loop", "0"])] {
+    for (name, arguments) in [("a.gif", [String]()), ("a.webp", ["-loop", "0"]), ("a.png", ["-plays", "0", "-f", "apng"])] {
         let path = try dir.file(name)
         // Five frames of 200 ms: the test pattern moves between them.
         try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=80x60:r=5:d=1"] + arguments + [path])
-        let format: ImageFormat = name.hasSuffix("gif") ? .gif : .webp
+        let format: ImageFormat = name.hasSuffix("gif") ? .gif : name.hasSuffix("png") ? .png : .webp
         let file = ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: format)
         guard case .decoded(let t) = ThumbnailPipeline(diskCache: nil).decodeFrames(file, fitting: PixelSize(width: 40, height: 40)) else {
             Issue.record("\(name) did not decode"); continue
@@ -52,4 +52,26 @@ import Testing
     #expect(DecodeMessage.response(from: Array(DecodeMessage.encode(response).dropFirst(4)))?.body == .decoded(.decoded(thumbnail)))
     let request = DecodeMessage.Request.decodeFrames(ImageFile(path: ImagePath("a.gif"), byteCount: 1, modified: 2, format: .gif), PixelSize(width: 9, height: 9))
     #expect(DecodeMessage.request(from: Array(DecodeMessage.encode(request).dropFirst(4))) == request)
+}
+
+@Test func apngFramesAreComposedAsFFmpegComposesThem() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("moving.png"), frames = try dir.file("frames.rgb")
+    // A small moving pattern with transparency: ffmpeg writes sub-rectangles that blend over what is there.
+    try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=48x32:r=5:d=1.2,format=rgba,colorchannelmixer=aa=0.6", "-plays", "0", "-f", "apng", path])
+    let data = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    guard let decoded = APNGDecoder.decode(data, fitting: PixelSize(width: 48, height: 32), background: 0, pixelLimit: 1 << 24) else {
+        Issue.record("not decoded"); return
+    }
+    #expect(decoded.frameCount == 6)
+    // ffmpeg's own decoding, premultiplied onto black as ours flattens onto background 0.
+    try TestVideos.ffmpeg(["-i", path, "-vf", "premultiply=inplace=1,format=rgb24", "-f", "rawvideo", frames])
+    let reference = Array(try Data(contentsOf: URL(fileURLWithPath: frames)))
+    #expect(reference.count == 6 * 48 * 32 * 3)
+    for k in 0..<6 {
+        let ours = decoded.frame(k).pixels, theirs = reference[(k * 48 * 32 * 3)..<((k + 1) * 48 * 32 * 3)]
+        let difference = zip(ours, theirs).map { abs(Int($0) - Int($1)) }.reduce(0, +) / ours.count
+        #expect(difference <= 3, "frame \(k): mean difference \(difference)")
+    }
 }
