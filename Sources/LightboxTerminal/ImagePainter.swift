@@ -77,7 +77,15 @@ public struct ImagePainter: Sendable {
         case .sixel:
             let current = Set(frame.images)
             var rows = Set<Int>()
-            for old in painted where !current.contains(old) { rows.formUnion(old.screenRows) }
+            for old in painted where !current.contains(old) {
+                // A new picture on exactly the same cells (the next frame of an animation) covers
+                // every pixel of the old: erasing first would only show black until it is drawn.
+                let replaced = frame.images.contains {
+                    !painted.contains($0) && $0.screenRows == old.screenRows && $0.screenColumns == old.screenColumns
+                        && $0.pixelWidth == old.pixelWidth && $0.pixelHeight == old.pixelHeight
+                }
+                if !replaced { rows.formUnion(old.screenRows) }
+            }
             return ([], rows.sorted())
         case nil:
             return ([], [])

@@ -297,3 +297,48 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     decodeAll(&state, into: &effects)
     #expect(!GalleryView.frame(for: state).images.isEmpty)
 }
+
+@Test func anAnimationInThePreviewIsPaintedFrameByFrameInPixels() {
+    for graphics in [Graphics.sixel, .kitty] {
+        var (state, _) = pixelState(graphics, counts: [2])
+        var metadata = ImageMetadata()
+        metadata.frameCount = 2
+        _ = state.apply(.metadataRead([MetadataResult(id: ItemID(0), metadata: metadata, size: PixelSize(width: 40, height: 30))]))
+        let effects = state.apply(.openPreview)
+        let requests = effects.flatMap { effect -> [DecodeRequest] in if case .load(let r) = effect { return r } else { return [] } }
+        guard let request = requests.first(where: \.wantsFrames) else { Issue.record("\(graphics): no frames asked"); continue }
+        let (w, h) = (request.box.width / 2, request.box.height / 2)
+        var frames = Thumbnail(width: w, height: 2 * h, pixels: TestImages.solid(width: w, height: h, 255, 0, 0) + TestImages.solid(width: w, height: h, 0, 0, 255))
+        frames.delays = [100, 100]
+        _ = state.apply(.decoded(request, .decoded(frames)))
+        var painter = ImagePainter(mode: graphics.pixelProtocol, cellPixels: state.cellPixels)
+        var seen: [UInt8] = []
+        for now in [1.0, 1.1] {
+            state.apply(.tick(now))
+            let frame = GalleryView.frame(for: state)
+            #expect(frame.images.count == 1 && frame.images.first?.pixelWidth == w && frame.images.first?.pixelHeight == h, "\(graphics): the frame in pixels")
+            let bytes = painter.prepare(frame).bytes + painter.finish(frame, repaintedRows: [])
+            #expect(bytes.count > 100, "\(graphics): frame \(state.preview?.frame ?? -1) sent, \(bytes.count) bytes")
+            seen.append(frame.images.first?.pixels.first ?? 0)
+        }
+        #expect(seen == [255, 0], "\(graphics): red, then blue")
+    }
+}
+
+@Test func theNextSixelFrameOnTheSameCellsIsDrawnOverTheLastNotAfterErasingIt() {
+    func image(_ id: UInt32, shade: UInt8, width: Int = 16) -> FrameImage {
+        FrameImage(id: id, pixelWidth: width, pixelHeight: 16, pixels: [UInt8](repeating: shade, count: width * 16 * 3),
+                   x: 2, y: 1, columns: 4, rows: 2, visibleRows: 0..<2)
+    }
+    var painter = ImagePainter(mode: .sixel, cellPixels: CellPixelSize(width: 4, height: 8))
+    var frame = Frame(width: 20, height: 6)
+    frame.images = [image(1, shade: 10)]
+    _ = painter.prepare(frame)
+    _ = painter.finish(frame, repaintedRows: [])
+    frame.images = [image(2, shade: 200)]
+    #expect(painter.prepare(frame).repaintRows.isEmpty, "the next frame covers the last: no erasing, so no black between frames")
+    #expect(!painter.finish(frame, repaintedRows: []).isEmpty, "and it is drawn")
+    // Another picture on the same cells but fewer pixels would leave some of the old: its rows are erased.
+    frame.images = [image(3, shade: 90, width: 13)]
+    #expect(painter.prepare(frame).repaintRows == [1, 2])
+}
