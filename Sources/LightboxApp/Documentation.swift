@@ -1,6 +1,7 @@
 import Foundation
+import LightboxThumbnails
 
-/// `--help`, the manual page and the shell completions, all made from `OptionTable` and `KeyTable`.
+/// `--help`, the manual page and the shell completions, all made from `OptionTable`, `KeyTable` and `ImageFormat.table`.
 public enum Documentation {
     static let summary = "Shows the images under PATH (folders recursively; default: the current folder, or the list of paths on standard input when it is not a terminal or PATH is -) as a grid of thumbnails. Mark some and press Enter: their paths are printed to stdout, one per line."
     static let exitCodes = [("0", "accepted: the paths were printed"), ("1", "no images, or nothing accepted"),
@@ -67,6 +68,11 @@ public enum Documentation {
             }
             return text
         }
+        // What it shows: the kinds of file, from their table.
+        out += ".SH KINDS OF FILE\nRecognised by content, not by name; files named as these are and are not are reported.\n"
+        for (_, traits) in ImageFormat.table {
+            out += ".TP\n.B " + roff(traits.title) + "\n" + roff(traits.extensions.map { "." + $0 }.joined(separator: " ")) + "\n"
+        }
         out += keys(.standard, "KEYS")
         out += keys(.preview, "KEYS IN THE PREVIEW")
         out += ".SH EXIT STATUS\n"
@@ -77,7 +83,9 @@ public enum Documentation {
         out += ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nthe interface's text without colour (thumbnails keep theirs)\n"
         out += ".TP\n.B LIGHTBOX_GRAPHICS\nthe picture mode, as \\-\\-graphics (which wins over it; it wins over the settings file)\n"
         out += ".TP\n.B TMUX, KITTY_WINDOW_ID, TERM_PROGRAM\ninside tmux, whether the outer terminal has kitty graphics\n"
-        out += ".SH SEE ALSO\n.BR fzf (1),\n.BR nsxiv (1)\n"
+        out += ".SH EXAMPLES\n.TP\n.B lightbox \\-\\-bind 'p:exec:mpv {}' ~/DCIM\nplay the video under the cursor with p, in mpv\n"
+        out += ".TP\n.B lightbox \\-\\-pairs picture card/ > picked\nprint the JPEGs of the RAW+JPEG pairs marked, not their RAWs\n"
+        out += ".SH SEE ALSO\n.BR fzf (1),\n.BR nsxiv (1),\n.BR mpv (1)\n"
         return out
     }
 
