@@ -10,16 +10,10 @@ public enum Pairing: String, CaseIterable, Sendable {
     case apart
 
     /// What a file is in a pair: the picture shown, or a companion of it.
-    enum Role { case picture, companion }
+    public enum Role: Sendable { case picture, companion }
 
-    /// A kind of file's role in pairs: JPEG and HEIF are pictures, RAWs and QuickTime videos companions.
-    static func role(of format: ImageFormat) -> Role? {
-        switch format {
-        case .jpeg, .heif: .picture
-        case .cameraRaw, .quickTime: .companion
-        default: nil
-        }
-    }
+    /// A kind of file's role in pairs, from its row (JPEG and HEIF pictures, RAWs and QuickTime videos companions).
+    static func role(of format: ImageFormat) -> Role? { format.traits.pairRole }
 
     /// A file's name without its last extension.
     static func stem(_ path: ImagePath) -> ArraySlice<UInt8> {
