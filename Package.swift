@@ -21,7 +21,7 @@ let package = Package(
 
         // Pure parts.
         .target(name: "LightboxLayout"),
-        .target(name: "LightboxTerminal", dependencies: ["CWidth"]),
+        .target(name: "LightboxTerminal", dependencies: ["CWidth", "CZlib"]),
         .target(name: "LightboxThumbnails", dependencies: ["CVips", "CTurboJPEG", "CZlib", "CChafa", "CFFmpeg", "CLibRaw"]),
         .target(name: "LightboxApp", dependencies: ["LightboxLayout", "LightboxTerminal", "LightboxThumbnails"]),
         .target(name: "LightboxView", dependencies: ["LightboxApp", "LightboxTerminal"]),
@@ -33,7 +33,7 @@ let package = Package(
         ]),
         .executableTarget(name: "lightbox-samples", dependencies: ["LightboxThumbnails", "LightboxTestSupport"]),
         .executableTarget(name: "lightbox-bench", dependencies: [
-            "LightboxApp", "LightboxView", "LightboxThumbnails", "LightboxTestSupport", "LightboxCurses",
+            "LightboxApp", "LightboxView", "LightboxThumbnails", "LightboxTestSupport", "LightboxCurses", "CZlib",
         ]),
 
         // libFuzzer targets; `make fuzz` builds them with -sanitize=fuzzer (libFuzzer supplies main).

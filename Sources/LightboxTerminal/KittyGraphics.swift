@@ -70,7 +70,7 @@ public enum KittyGraphics {
     /// for placeholders to show; quiet (the terminal answers nothing). Chunked, as the protocol asks.
     /// - Complexity: O(*w* × *h*).
     public static func transmit(_ image: FrameImage, inTmux: Bool) -> [UInt8] {
-        let data = Base64.encode(image.pixels)
+        let data = Base64.encode(png(width: image.pixelWidth, height: image.pixelHeight, pixels: image.pixels))
         var out: [UInt8] = []
         let chunk = 4096
         var start = 0
@@ -78,7 +78,7 @@ public enum KittyGraphics {
             let end = min(data.count, start + chunk)
             let more = end < data.count ? 1 : 0
             let control = start == 0
-                ? "a=T,U=1,q=2,f=24,i=\(image.id),s=\(image.pixelWidth),v=\(image.pixelHeight),c=\(image.columns),r=\(image.rows),m=\(more)"
+                ? "a=T,U=1,q=2,f=100,i=\(image.id),c=\(image.columns),r=\(image.rows),m=\(more)"
                 : "m=\(more)"
             out += command(Array(control.utf8), payload: data[start..<end], inTmux: inTmux)
             start = end

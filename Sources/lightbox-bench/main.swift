@@ -9,6 +9,7 @@ import LightboxApp
 //   layout         layout of a million items and the visible-range query
 //   pictures       the view, paint and picture bytes of each picture mode while scrolling
 //   scan FOLDER    the streaming scan of a folder, and the memory of its library
+//   kitty FOLDER   bytes and time of each way to send the folder's thumbnails to kitty
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch (arguments.first, arguments.count) {
@@ -22,7 +23,8 @@ case ("memory", 2): print(Measurements.memory(items: Int(arguments[1]) ?? 100_00
 case ("layout", 1): print(Measurements.layout())
 case ("pictures", 1): print(try Measurements.pictureModes())
 case ("scan", 2): print(Measurements.scan(folder: arguments[1]))
+case ("kitty", 2): print(try Measurements.kittyEncodings(folder: arguments[1]))
 default:
-    FileHandle.standardError.write("usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | layout | pictures | scan FOLDER\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | layout | pictures | scan FOLDER | kitty FOLDER\n".data(using: .utf8)!)
     exit(2)
 }

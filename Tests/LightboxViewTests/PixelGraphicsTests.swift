@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import LightboxApp
 import LightboxLayout
@@ -91,10 +92,10 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     var painter = ImagePainter(mode: .kitty)
     let frame = GalleryView.frame(for: state)
     let sent = painter.prepare(frame).bytes
-    let transmissions = String(decoding: sent, as: UTF8.self).components(separatedBy: "\u{1B}_Ga=T,U=1,q=2,f=24,").count - 1
+    let transmissions = String(decoding: sent, as: UTF8.self).components(separatedBy: "\u{1B}_Ga=T,U=1,q=2,f=100,").count - 1
     #expect(transmissions == frame.images.count && transmissions > 0)
     for image in frame.images {
-        #expect(String(decoding: sent, as: UTF8.self).contains("i=\(image.id),s=\(image.pixelWidth),v=\(image.pixelHeight),c=\(image.columns),r=\(image.rows)"))
+        #expect(String(decoding: sent, as: UTF8.self).contains("i=\(image.id),c=\(image.columns),r=\(image.rows)"))
     }
     #expect(painter.prepare(frame).bytes.isEmpty, "the same frame again sends nothing")
     // Scroll far: new pictures are sent, the evicted ones deleted, and only those.
@@ -119,7 +120,21 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     let wrapped = KittyGraphics.transmit(image, inTmux: true)
     #expect(wrapped.starts(with: Array("\u{1B}Ptmux;\u{1B}\u{1B}_G".utf8)))
     #expect(Array(wrapped.suffix(5)) == [0x1B, 0x1B, 0x5C, 0x1B, 0x5C], "the inner ESC doubled, then the end of the passthrough")
-    #expect(String(decoding: wrapped, as: UTF8.self).contains(";AQID"), "RGB 1 2 3 in base64")
+    #expect(String(decoding: wrapped, as: UTF8.self).contains(";iVBORw0KGgo"), "a PNG, in base64")
+}
+
+@Test func kittyPicturesGoAsPNGsThatDecodeToTheirPixels() throws {
+    var pixels: [UInt8] = []
+    for y in 0..<30 { for x in 0..<40 { pixels += [UInt8(x * 6), UInt8(y * 8), UInt8((x * y) % 256)] } }
+    let image = FrameImage(id: 5, pixelWidth: 40, pixelHeight: 30, pixels: pixels, x: 0, y: 0, columns: 4, rows: 2, visibleRows: 0..<2)
+    let sent = String(decoding: KittyGraphics.transmit(image, inTmux: false), as: UTF8.self)
+    #expect(sent.hasPrefix("\u{1B}_Ga=T,U=1,q=2,f=100,i=5,c=4,r=2,m="))
+    // The payloads of the chunks, joined and decoded, are a PNG of exactly these pixels.
+    let payload = sent.components(separatedBy: "\u{1B}_G").dropFirst().map { $0.split(separator: ";", maxSplits: 1).last.map { String($0.dropLast(2)) } ?? "" }.joined()
+    let png = try #require(Data(base64Encoded: payload))
+    let decoded = try #require(PNGDecoder.decode(Array(png)))
+    #expect(decoded.width == 40 && decoded.height == 30 && decoded.pixels == pixels)
+    #expect(png.count < pixels.count / 2, "smaller than the RGB: \(png.count) bytes")
 }
 
 @Test func sixelRoundTripsAPictureOfFewColours() {
@@ -269,7 +284,7 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     guard let next = panned.images.first else { Issue.record("no crop after the pan"); return }
     #expect(next.id != crop.id && pixel(next, 2, 40) == [250, 0, 0] && pixel(next, 60, 40) == [0, 0, 250], "ten columns further right")
     let bytes = String(decoding: painter.prepare(panned).bytes, as: UTF8.self)
-    #expect(bytes.contains("i=\(next.id),s=160,v=88") && bytes.contains("a=d,d=I,q=2,i=\(crop.id)\u{1B}"))
+    #expect(bytes.contains("f=100,i=\(next.id),c=40,r=11") && bytes.contains("a=d,d=I,q=2,i=\(crop.id)\u{1B}"))
     #expect(painter.transmitted.keys.sorted() == [next.id], "the terminal holds only the crop on screen")
 }
 
