@@ -54,3 +54,14 @@ echo
 sources=$("$BIN" --snapshot 160x48 --no-disk-cache --stats "$M/mixed24" 2>&1 >/dev/null \
     | awk -F': ' '/RAW preview|RAW developed|video frame|libvips|failed/ && $2 > 0 {sub(/^ +/, "", $1); printf "%s%s: %s", sep, $1, $2; sep = ", "}')
 echo "Where the thumbnails came from, for the mixed folder: $sources."
+
+echo
+echo "## Bytes on the wire"
+echo
+echo "The bytes written to a 160x48 pseudo-terminal of 10x20-pixel cells, read as fast as written, in 200 photos of the library: the first screen, then five PgDn 0.15 s apart."
+echo
+if [ -d "$CORPUS/library/f00" ]; then
+    python3 bench/wire.py "$BIN" "$CORPUS/library/f00" kitty,sixel,half | sed 's/^/- /'
+else
+    echo "(no $CORPUS/library: bench/run.sh makes it)"
+fi
