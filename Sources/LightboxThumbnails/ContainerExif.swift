@@ -48,8 +48,8 @@ enum ContainerExif {
         return result(found, frames: frames)
     }
 
-    /// The most of a GIF read to count its frames.
-    static let gifLimit = 64 << 20
+    /// The most of a GIF read to count its frames (a longer one's count is of its first frames).
+    static let gifLimit = 16 << 20
 
     /// GIF: its frames, counted by walking its blocks (GIF keeps no EXIF).
     static func gif(_ file: FileBytes) -> ImageMetadata? {
