@@ -21,7 +21,7 @@ let package = Package(
 
         // Pure parts.
         .target(name: "LightboxLayout"),
-        .target(name: "LightboxTerminal", dependencies: ["CWidth", "CZlib"]),
+        .target(name: "LightboxTerminal", dependencies: ["CWidth", "CZlib", "CTurboJPEG"]),
         .target(name: "LightboxThumbnails", dependencies: ["CVips", "CTurboJPEG", "CZlib", "CChafa", "CFFmpeg", "CLibRaw"]),
         .target(name: "LightboxApp", dependencies: ["LightboxLayout", "LightboxTerminal", "LightboxThumbnails"]),
         .target(name: "LightboxView", dependencies: ["LightboxApp", "LightboxTerminal"]),

@@ -30,4 +30,17 @@ static inline int lb_tj_decode(const unsigned char *buf, unsigned long len, unsi
     tjDestroy(handle);
     return result == 0 ? LB_TJ_OK : LB_TJ_FAILED;
 }
+/// Encodes RGB pixels as a baseline JPEG of `quality` (4:2:0); *out is freed with lb_tj_free.
+static inline int lb_tj_encode(const unsigned char *rgb, int width, int height, int quality,
+                               unsigned char **out, unsigned long *out_len) {
+    tjhandle handle = tjInitCompress();
+    if (!handle) return LB_TJ_FAILED;
+    *out = NULL;
+    *out_len = 0;
+    int result = tjCompress2(handle, rgb, width, width * 3, height, TJPF_RGB, out, out_len, TJSAMP_420, quality, TJFLAG_FASTDCT);
+    tjDestroy(handle);
+    return result == 0 ? LB_TJ_OK : LB_TJ_FAILED;
+}
+
+static inline void lb_tj_free(unsigned char *p) { tjFree(p); }
 #endif

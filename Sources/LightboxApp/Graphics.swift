@@ -11,6 +11,8 @@ public enum Graphics: String, Hashable, Sendable, CaseIterable {
     case kitty
     /// DEC sixel strings painted over the tiles.
     case sixel
+    /// iTerm2's inline images (JPEG) painted over the tiles.
+    case iterm
     case sextant, quadrant, half, braille, ascii
 
     /// What one picture mode is.
@@ -35,12 +37,17 @@ public enum Graphics: String, Hashable, Sendable, CaseIterable {
         case kittyPlaceholders
         /// Sixel among the device attributes.
         case sixelAttribute
+        /// A terminal known to show iTerm2's images, by its XTVERSION name or, where forwarded
+        /// (over SSH or in tmux), `TERM_PROGRAM` or `LC_TERMINAL`.
+        case itermTerminal
     }
 
     /// Every mode, in the order `auto` tries them and `t` steps through them (the pixel modes the
     /// terminal has first, then every symbol set).
     public static let table: [(mode: Graphics, traits: Traits)] = [
         (.kitty, Traits(title: "kitty graphics", drawing: .pixels(.kitty), detection: .kittyPlaceholders)),
+        // Before sixel: a JPEG is an order of magnitude fewer bytes, and these terminals mostly have both.
+        (.iterm, Traits(title: "iTerm2 images", drawing: .pixels(.iterm), detection: .itermTerminal)),
         (.sixel, Traits(title: "sixel", drawing: .pixels(.sixel), detection: .sixelAttribute)),
         (.half, Traits(title: "half blocks", drawing: .symbols(.half), detection: nil)),
         (.quadrant, Traits(title: "quadrants", drawing: .symbols(.quadrant), detection: nil)),
@@ -90,11 +97,23 @@ public enum Graphics: String, Hashable, Sendable, CaseIterable {
                 if isUnicode && (report == nil || environment["TMUX"] != nil) && outerIsKitty { return mode }
             case .sixelAttribute?:
                 if report?.hasSixel == true { return mode }
+            case .itermTerminal?:
+                if showsITermImages(report?.name, environment: environment) { return mode }
             case nil:
                 continue
             }
         }
         return isUnicode ? .quadrant : .half
+    }
+
+    /// Terminals that show iTerm2's inline images, by the start of their XTVERSION name or
+    /// `TERM_PROGRAM` (lowercased).
+    static let itermTerminals = ["iterm2", "iterm.app", "wezterm", "mintty", "konsole", "rio", "vscode", "mlterm"]
+
+    /// Whether the terminal (by its XTVERSION name, else what the environment forwarded) shows iTerm2's images.
+    static func showsITermImages(_ name: String?, environment: [String: String]) -> Bool {
+        let names = [name, environment["TERM_PROGRAM"], environment["LC_TERMINAL"]].compactMap { $0?.lowercased() }
+        return names.contains { name in itermTerminals.contains { name.hasPrefix($0) } }
     }
 
     /// Whether the terminal named (by XTVERSION) shows kitty's Unicode placeholders.

@@ -66,7 +66,7 @@ public enum OptionTable {
             OptionSpec("cache-dir", value: "DIR", path: true, "use DIR as the thumbnail cache (default $XDG_CACHE_HOME/thumbnails)"),
             OptionSpec("decoders", value: "KIND", choices: ["process", "thread"], "process (default: a crash or hang in an image library costs one file) or thread"),
             OptionSpec("decode-timeout", value: "S", "seconds a decoder process may spend on one file (default 5)"),
-            OptionSpec("graphics", value: "MODE", choices: GraphicsChoice.allCases.map(\.rawValue), "draw pictures with kitty graphics, sixel, or sextant, quadrant, half, braille or ascii symbols; auto (default) asks the terminal; t cycles them"),
+            OptionSpec("graphics", value: "MODE", choices: GraphicsChoice.allCases.map(\.rawValue), "draw pictures with kitty graphics, iTerm2 images (iterm), sixel, or sextant, quadrant, half, braille or ascii symbols; auto (default) asks the terminal; t cycles them"),
             OptionSpec("warm", "fill the thumbnail cache for every image under PATH, then exit"),
         ]),
         ("Other", [

@@ -1,6 +1,8 @@
 /// The graphics protocol pictures are shown with.
 public enum PixelProtocol: String, Hashable, Sendable {
     case kitty, sixel
+    /// iTerm2's inline images (`OSC 1337`), as JPEG.
+    case iterm
 
     /// Whether pictures show through cells of placeholder characters (kitty's Unicode
     /// placeholders), which clip and scroll like text; else they are painted after the cells.
@@ -12,8 +14,9 @@ public enum PixelProtocol: String, Hashable, Sendable {
 }
 
 /// What a backend writes, besides cells, to show a frame's pictures: kitty transmissions before
-/// the cells, sixel strings after them. It remembers what the terminal already has, so each
-/// picture is sent once (kitty) and painted only when it moved or was drawn over (sixel).
+/// the cells, sixel strings or iTerm2 images after them. It remembers what the terminal already
+/// has, so each picture is sent once (kitty) and painted only when it moved or was drawn over
+/// (sixel, iTerm2).
 /// No I/O: the backend writes the bytes.
 public struct ImagePainter: Sendable {
     public var mode: PixelProtocol? {
@@ -74,7 +77,7 @@ public struct ImagePainter: Sendable {
             let shown = Set(frame.images.map(\.id))
             out += forget(transient.filter { !shown.contains($0) })
             return (out, [])
-        case .sixel:
+        case .sixel, .iterm:
             let current = Set(frame.images)
             var rows = Set<Int>()
             for old in painted where !current.contains(old) {
@@ -96,13 +99,13 @@ public struct ImagePainter: Sendable {
     /// at its cells; the cursor is saved and restored around them, so the backend's idea of it holds.
     /// - Complexity: O(pixels painted).
     public mutating func finish(_ frame: Frame, repaintedRows: [Int]) -> [UInt8] {
-        guard mode == .sixel else { return [] }
+        guard mode == .sixel || mode == .iterm else { return [] }
         let repainted = Set(repaintedRows)
         var out: [UInt8] = []
         var kept: [SixelKey: [UInt8]] = [:]
         for image in frame.images {
             let key = SixelKey(id: image.id, rows: image.visibleRows, columns: image.visibleColumns)
-            let bytes = encoded[key] ?? sixel(image)
+            let bytes = encoded[key] ?? (mode == .iterm ? iterm(image) : sixel(image))
             kept[key] = bytes
             guard !painted.contains(image) || image.screenRows.contains(where: repainted.contains), !bytes.isEmpty else { continue }
             out += Array("\u{1B}[\(image.screenRows.lowerBound + 1);\(image.screenColumns.lowerBound + 1)H".utf8) + bytes
@@ -113,20 +116,33 @@ public struct ImagePainter: Sendable {
         return out
     }
 
-    /// One picture's shown part as sixel.
-    func sixel(_ image: FrameImage) -> [UInt8] {
+    /// The pixels of a picture's shown part, and their width and height; nil when none shows.
+    func shownPart(_ image: FrameImage) -> (pixels: [UInt8], width: Int, height: Int)? {
         let left = image.visibleColumns.lowerBound * cellPixels.width
         let right = min(image.pixelWidth, image.visibleColumns.upperBound * cellPixels.width)
         let top = image.visibleRows.lowerBound * cellPixels.height
         let bottom = min(image.pixelHeight, image.visibleRows.upperBound * cellPixels.height)
-        guard left < right, top < bottom, image.screenRows.lowerBound >= 0, image.screenColumns.lowerBound >= 0 else { return [] }
+        guard left < right, top < bottom, image.screenRows.lowerBound >= 0, image.screenColumns.lowerBound >= 0 else { return nil }
         var crop: [UInt8] = []
         crop.reserveCapacity((right - left) * (bottom - top) * 3)
         for y in top..<bottom {
             let start = (y * image.pixelWidth + left) * 3
             crop += image.pixels[start..<(start + (right - left) * 3)]
         }
-        return Sixel.encode(pixels: crop, width: right - left, registers: colorRegisters)
+        return (crop, right - left, bottom - top)
+    }
+
+    /// One picture's shown part as sixel.
+    func sixel(_ image: FrameImage) -> [UInt8] {
+        guard let part = shownPart(image) else { return [] }
+        return Sixel.encode(pixels: part.pixels, width: part.width, registers: colorRegisters)
+    }
+
+    /// One picture's shown part as an iTerm2 image over the cells it shows in.
+    func iterm(_ image: FrameImage) -> [UInt8] {
+        guard let part = shownPart(image) else { return [] }
+        return ITermImages.encode(pixels: part.pixels, width: part.width, height: part.height,
+                                  columns: image.screenColumns.count, rows: image.screenRows.count, inTmux: inTmux)
     }
 
     /// Everything must be painted again (the screen was cleared or repainted in full).

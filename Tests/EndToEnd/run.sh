@@ -617,6 +617,36 @@ else
     fail "sixel in xterm: Xvfb, xterm, xwd or xdotool missing (make test installs them)"
 fi
 
+# iTerm2 images (JPEG through OSC 1337) in a real mlterm under Xvfb: each tile shows its colour
+# as pixels, headers and the status line stay text, nothing stays behind after G.
+if command -v Xvfb >/dev/null && command -v mlterm >/dev/null && command -v xwd >/dev/null && command -v xdotool >/dev/null; then
+    source "$REPO/Tests/EndToEnd/pixels.sh"
+    make_pictures "$WORK/iterm"
+    start_xvfb
+    rm -f "$WORK/iterm-rc"
+    # mlterm's cells at -w 16 are 22 pixels tall.
+    DISPLAY=":$N" LANG=C.UTF-8 mlterm -g 100x30+0+0 -w 16 \
+        -e sh -c "cd '$WORK' && '$BIN' --graphics iterm --stats iterm > iterm-out 2> iterm-err; echo \$? > iterm-rc" >/dev/null 2>&1 &
+    check() { check_screen 22 "$@" -- textrows 0 29; }
+    first=$(check present "${COLOURS[@]:0:5}")
+    DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class mlterm | head -1)" 2>/dev/null
+    DISPLAY=":$N" xdotool type --delay 150 G
+    last=$(check present "${COLOURS[@]:20:5}")
+    gone=$(check absent "${COLOURS[@]:0:10}")
+    DISPLAY=":$N" xdotool type q
+    for _ in $(seq 30); do [ -s "$WORK/iterm-rc" ] && break; sleep 0.1; done
+    kill "$XVFB" 2>/dev/null
+    chosen=$(grep "pictures:" "$WORK/iterm-err" 2>/dev/null)
+    if [ "$first" = ok ] && [ "$gone" = ok ] && [ "$last" = ok ] && [ "$(cat "$WORK/iterm-rc" 2>/dev/null)" = 130 ] \
+       && grep -q "pictures: iTerm2 images" <<< "$chosen"; then
+        pass "mlterm: iTerm2 images (JPEG) in their tiles' colours, headers and status line text, none left after G"
+    else
+        fail "iTerm2 images in mlterm" "first screen: $first"$'\n'"after G, gone: $gone"$'\n'"after G, shown: $last"$'\n'"rc: $(cat "$WORK/iterm-rc" 2>/dev/null), $chosen"
+    fi
+else
+    fail "iTerm2 images in mlterm: Xvfb, mlterm, xwd or xdotool missing (make test installs them)"
+fi
+
 # auto in tmux: the terminal's answers are read before curses starts, none is taken as keys
 # (a leaked "1;2c" would make G go to item 12).
 start_shell 100 30

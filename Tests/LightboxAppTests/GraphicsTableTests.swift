@@ -17,7 +17,7 @@ import LightboxThumbnails
     // A choice is `auto` or a mode, spelled as the mode is.
     #expect(GraphicsChoice.allCases.map(\.rawValue) == ["auto"] + Graphics.allCases.map(\.rawValue))
     for choice in GraphicsChoice.allCases { #expect(GraphicsChoice(rawValue: choice.rawValue) == choice) }
-    #expect(GraphicsChoice(rawValue: "iterm") == nil)
+    #expect(GraphicsChoice(rawValue: "iterm2") == nil && GraphicsChoice(rawValue: "iterm") == .mode(.iterm))
 }
 
 @Test func thePicturePartStepsThroughItsModesAndTakesCellSizes() {

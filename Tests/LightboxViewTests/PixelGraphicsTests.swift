@@ -41,7 +41,7 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     #expect(TerminalReport(parsing: Array("\u{1B}P>|evil\u{7}\u{1B}]0;x\u{1B}\\".utf8)).name?.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\u{7F}" } == true)
 }
 
-@Test func autoPrefersKittyThenSixelThenSymbols() {
+@Test func autoPrefersKittyThenITermThenSixelThenSymbols() {
     var report = TerminalReport()
     report.isComplete = true
     #expect(Graphics.detected(report, environment: [:], isUnicode: true) == .quadrant)
@@ -51,7 +51,7 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     report.hasKittyGraphics = true
     #expect(Graphics.detected(report, environment: [:], isUnicode: true) == .sixel, "no name: placeholders unknown")
     for (name, graphics) in [("kitty(0.35.2)", Graphics.kitty), ("kitty(0.28.0)", .kitty), ("ghostty 1.1.3", .kitty),
-                             ("kitty(0.26.5)", .sixel), ("WezTerm 20240203", .sixel)] {
+                             ("kitty(0.26.5)", .sixel), ("WezTerm 20240203", .iterm), ("Konsole 23.08.5", .iterm), ("XTerm(379)", .sixel)] {
         report.name = name
         #expect(Graphics.detected(report, environment: [:], isUnicode: true) == graphics, "\(name)")
     }
@@ -60,6 +60,9 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     #expect(Graphics.detected(inTmux, environment: ["TMUX": "/tmp/x", "KITTY_WINDOW_ID": "1"], isUnicode: true) == .kitty)
     #expect(Graphics.detected(inTmux, environment: ["TMUX": "/tmp/x"], isUnicode: true) == .quadrant)
     #expect(Graphics.detected(nil, environment: [:], isUnicode: true) == .quadrant, "no terminal to ask")
+    // Over SSH or in tmux, what the environment forwarded names an iTerm2-image terminal.
+    #expect(Graphics.detected(inTmux, environment: ["TMUX": "/tmp/x", "TERM_PROGRAM": "WezTerm"], isUnicode: true) == .iterm)
+    #expect(Graphics.detected(nil, environment: ["LC_TERMINAL": "iTerm2"], isUnicode: true) == .iterm)
 }
 
 @Test func kittyPicturesArePlaceholderCellsNamingTheirImage() {
@@ -356,4 +359,33 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     // Another picture on the same cells but fewer pixels would leave some of the old: its rows are erased.
     frame.images = [image(3, shade: 90, width: 13)]
     #expect(painter.prepare(frame).repaintRows == [1, 2])
+}
+
+@Test func iTermImagesAreJPEGsOfTheTilesPixelsPaintedAfterTheCells() throws {
+    var (state, _) = pixelState(.iterm, counts: [12])
+    let frame = GalleryView.frame(for: state)
+    #expect(!frame.images.isEmpty && frame[frame.images[0].x, frame.images[0].y].glyph != String(KittyGraphics.placeholder), "no placeholder cells")
+    var painter = ImagePainter(mode: .iterm, cellPixels: state.cellPixels)
+    #expect(painter.prepare(frame).bytes.isEmpty, "nothing before the cells")
+    let bytes = painter.finish(frame, repaintedRows: [])
+    let text = String(decoding: bytes, as: UTF8.self)
+    #expect(text.components(separatedBy: "\u{1B}]1337;File=inline=1;").count - 1 == frame.images.count)
+    // The first image read back: a JPEG of the tile's pixels (within JPEG's error), over its cells.
+    let image = frame.images[0]
+    let start = try #require(text.range(of: "\u{1B}]1337;File="))
+    let header = text[start.upperBound...].prefix { $0 != ":" }
+    #expect(header.contains("width=\(image.columns);height=\(image.rows)") && header.contains("preserveAspectRatio=0"))
+    let payload = text[text.index(after: text[start.upperBound...].firstIndex(of: ":")!)...].prefix { $0 != "\u{7}" }
+    let jpeg = try #require(Data(base64Encoded: String(payload)))
+    #expect(header.contains("size=\(jpeg.count)") && jpeg.starts(with: [0xFF, 0xD8]))
+    let decoded = TurboJPEGDecoder.decode(Array(jpeg), width: image.pixelWidth, height: image.pixelHeight,
+                                          covering: PixelSize(width: image.pixelWidth, height: image.pixelHeight), pixelLimit: 1 << 24)
+    guard case .decoded(let thumbnail) = decoded else { Issue.record("the JPEG does not decode: \(decoded)"); return }
+    let difference = zip(thumbnail.pixels, image.pixels).map { abs(Int($0) - Int($1)) }.reduce(0, +) / image.pixels.count
+    #expect(difference <= 4, "mean difference \(difference)")
+    #expect(jpeg.count < image.pixels.count / 5, "a fifth of the RGB or less: \(jpeg.count) of \(image.pixels.count)")
+    #expect(painter.finish(frame, repaintedRows: []).isEmpty, "the same frame again paints nothing")
+    _ = state.apply(.scroll(lines: 1))
+    let moved = GalleryView.frame(for: state)
+    #expect(!painter.prepare(moved).repaintRows.isEmpty && !painter.finish(moved, repaintedRows: []).isEmpty, "moved pictures are painted again")
 }
