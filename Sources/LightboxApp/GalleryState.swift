@@ -118,6 +118,8 @@ public struct GalleryState: Sendable {
         public var notice: String?
         /// Whether accept prints a pair's every member (`--pairs together`) or its picture only.
         public var pairing = Pairing.together
+        /// The link to the terminal in kbit/s (`--link-speed`), when known.
+        public var linkSpeed: Int?
 
         public init() {}
     }
@@ -134,7 +136,7 @@ public struct GalleryState: Sendable {
         store = PictureStore(budget: cacheBudget)
         self.scanProblems = scanProblems
         pictures = PictureMode(graphics: settings.graphics, available: settings.availableGraphics, colorDepth: settings.colorDepth,
-                               cellPixels: settings.cellPixels)
+                               cellPixels: settings.cellPixels, linkSpeed: settings.linkSpeed)
         keyTable = settings.keyTable
         prefetches = settings.prefetches
         pairing = settings.pairing

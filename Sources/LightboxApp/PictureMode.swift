@@ -13,12 +13,26 @@ public struct PictureMode: Sendable {
     public let colorDepth: ColorDepth
     /// One cell's size in pixels, for the boxes of the pixel modes.
     public internal(set) var cellPixels: CellPixelSize
+    /// The link to the terminal, in kbit/s, when the user said (`--link-speed`); nil: fast.
+    public let linkSpeed: Int?
 
-    init(graphics: Graphics, available: [Graphics], colorDepth: ColorDepth, cellPixels: CellPixelSize) {
+    /// Below these speeds (kbit/s) pictures go at half, then a quarter, of their resolution.
+    static let halfResolutionBelow = 20_000
+    static let quarterResolutionBelow = 3_000
+
+    init(graphics: Graphics, available: [Graphics], colorDepth: ColorDepth, cellPixels: CellPixelSize, linkSpeed: Int? = nil) {
         self.graphics = graphics
         self.available = available
         self.colorDepth = colorDepth
         self.cellPixels = cellPixels
+        self.linkSpeed = linkSpeed
+    }
+
+    /// The fraction of their resolution pictures are sent at (1, 2 or 4 for a half or a quarter):
+    /// lower over a slow link, where the terminal scales them into the same cells.
+    public var reduction: Int {
+        guard let speed = linkSpeed, graphics.pixelProtocol?.scalesPictures == true else { return 1 }
+        return speed < Self.quarterResolutionBelow ? 4 : speed < Self.halfResolutionBelow ? 2 : 1
     }
 
     /// The symbol set cells are rendered in: the mode's, or half blocks under a pixel mode (for

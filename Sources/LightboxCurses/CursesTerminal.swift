@@ -108,13 +108,14 @@ public final class CursesTerminal {
     }
 
     /// Shows pictures with `mode` from now on (nil: none); leaving kitty frees what it holds.
-    public func setImageMode(_ mode: PixelProtocol?, cellPixels: CellPixelSize, colorRegisters: Int? = nil) {
+    public func setImageMode(_ mode: PixelProtocol?, cellPixels: CellPixelSize, colorRegisters: Int? = nil, reduction: Int = 1) {
         if images.mode == .kitty && mode != .kitty { write(images.forgetAll()) }
         // Pictures painted over the cells (sixel, iTerm2) are only replaced where cells change:
         // leaving such a mode, everything is repainted.
         if let old = images.mode, !old.showsThroughCells, mode != old { clearok(lb_stdscr(), true) }
         images.mode = mode
         images.cellPixels = cellPixels
+        images.reduction = reduction
         if let colorRegisters { images.colorRegisters = colorRegisters }
     }
 

@@ -110,3 +110,28 @@ extension Frame {
         return best
     }
 }
+
+extension FrameImage {
+    /// RGB `pixels` of `width` x `height` averaged over `factor` x `factor` squares (the last
+    /// ones partial), for a slow link.
+    /// - Complexity: O(*w* × *h*).
+    public static func shrunk(_ pixels: [UInt8], width: Int, height: Int, by factor: Int) -> (pixels: [UInt8], width: Int, height: Int) {
+        let w = (width + factor - 1) / factor, h = (height + factor - 1) / factor
+        var out = [UInt8](repeating: 0, count: w * h * 3)
+        for y in 0..<h {
+            for x in 0..<w {
+                var sum = (0, 0, 0), count = 0
+                for sy in (y * factor)..<min(height, (y + 1) * factor) {
+                    for sx in (x * factor)..<min(width, (x + 1) * factor) {
+                        let i = (sy * width + sx) * 3
+                        sum = (sum.0 + Int(pixels[i]), sum.1 + Int(pixels[i + 1]), sum.2 + Int(pixels[i + 2]))
+                        count += 1
+                    }
+                }
+                let o = (y * w + x) * 3
+                out[o] = UInt8(sum.0 / count); out[o + 1] = UInt8(sum.1 / count); out[o + 2] = UInt8(sum.2 / count)
+            }
+        }
+        return (out, w, h)
+    }
+}

@@ -11,6 +11,10 @@ public enum PixelProtocol: String, Hashable, Sendable {
     /// Whether the terminal keeps each picture sent until it is deleted, so one that leaves the
     /// memory cache must be deleted from the terminal too.
     public var keepsPictures: Bool { self == .kitty }
+
+    /// Whether the terminal scales a picture into the cells it is given, so one may be sent at a
+    /// lower resolution over a slow link (kitty's placements, iTerm2's images; not sixel).
+    public var scalesPictures: Bool { self != .sixel }
 }
 
 /// What a backend writes, besides cells, to show a frame's pictures: kitty transmissions before
@@ -29,6 +33,11 @@ public struct ImagePainter: Sendable {
     }
     /// Sixel colour registers the terminal has (16 on a VT340).
     public var colorRegisters: Int {
+        didSet { encoded = [:] }
+    }
+    /// Pictures go at 1/`reduction` of their resolution, the terminal scaling them into the same
+    /// cells (for a slow link; only where the protocol `scalesPictures`).
+    public var reduction = 1 {
         didSet { encoded = [:] }
     }
     /// Kitty images the terminal holds, with the cells of their placement.
@@ -69,7 +78,7 @@ public struct ImagePainter: Sendable {
                         transmitted[image.id] = (image.columns, image.rows)
                     }
                 } else {
-                    out += KittyGraphics.transmit(image, inTmux: inTmux)
+                    out += KittyGraphics.transmit(reduced(image), inTmux: inTmux)
                     transmitted[image.id] = (image.columns, image.rows)
                     if image.isTransient { transient.insert(image.id) }
                 }
@@ -140,9 +149,19 @@ public struct ImagePainter: Sendable {
 
     /// One picture's shown part as an iTerm2 image over the cells it shows in.
     func iterm(_ image: FrameImage) -> [UInt8] {
-        guard let part = shownPart(image) else { return [] }
+        guard var part = shownPart(image) else { return [] }
+        if reduction > 1 { part = FrameImage.shrunk(part.pixels, width: part.width, height: part.height, by: reduction) }
         return ITermImages.encode(pixels: part.pixels, width: part.width, height: part.height,
                                   columns: image.screenColumns.count, rows: image.screenRows.count, inTmux: inTmux)
+    }
+
+    /// `image` at 1/`reduction` of its resolution, for the terminal to scale into the same cells.
+    func reduced(_ image: FrameImage) -> FrameImage {
+        guard reduction > 1, mode?.scalesPictures == true else { return image }
+        var copy = image
+        let small = FrameImage.shrunk(image.pixels, width: image.pixelWidth, height: image.pixelHeight, by: reduction)
+        (copy.pixels, copy.pixelWidth, copy.pixelHeight) = (small.pixels, small.width, small.height)
+        return copy
     }
 
     /// Everything must be painted again (the screen was cleared or repainted in full).

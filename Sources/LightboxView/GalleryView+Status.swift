@@ -22,6 +22,9 @@ extension GalleryView {
         }
         let loading = state.loadingCount
         if loading > 0 { left += "  ⋯\(loading) loading" }
+        // Over a slow link pictures go at a lower resolution: say so.
+        let reduction = state.pictures.reduction
+        if reduction > 1 { left += "  " + (reduction == 2 ? "½" : "¼") + " res" }
         let help = " ? help "
         var x = frame.write(left + "  ", x: 0, y: y, style: Palette.status)
         let room = max(0, frame.width - x - DisplayWidth.of(help))

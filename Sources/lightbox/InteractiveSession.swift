@@ -58,8 +58,10 @@ enum InteractiveSession {
         var state = options.makeState(width: size.width, height: size.height, settings: settings)
         /// Paints the state, in the mode it is in (`t` may have changed it).
         func paint() {
-            if terminal.images.mode != state.graphics.pixelProtocol || terminal.images.cellPixels != state.cellPixels {
-                terminal.setImageMode(state.graphics.pixelProtocol, cellPixels: state.cellPixels)
+            let reduction = state.pictures.reduction
+            if terminal.images.mode != state.graphics.pixelProtocol || terminal.images.cellPixels != state.cellPixels
+                || terminal.images.reduction != reduction {
+                terminal.setImageMode(state.graphics.pixelProtocol, cellPixels: state.cellPixels, reduction: reduction)
             }
             terminal.paint(GalleryView.frame(for: state))
         }
@@ -78,7 +80,9 @@ enum InteractiveSession {
             if options.printsStatistics {
                 report = statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
                                           cacheCount: state.thumbnails.count,
-                                          pictures: state.graphics.title + (terminalReport?.name.map { " (terminal: \($0))" } ?? ""), library: state.library)
+                                          pictures: state.graphics.title + (terminalReport?.name.map { " (terminal: \($0))" } ?? "")
+                                              + (state.pictures.reduction > 1 ? ", sent at 1/\(state.pictures.reduction) resolution for a \(state.pictures.linkSpeed ?? 0) kbit/s link" : ""),
+                                          library: state.library)
             }
             return outcome
         }

@@ -30,6 +30,7 @@ struct Options {
     var showsFooters = false
     var layoutMode = LayoutMode.grid
     var pairing = Pairing.together
+    var linkSpeed: Int?
     var graphics = GraphicsChoice.auto
     var printsNul = false
     var snapshotSize: (width: Int, height: Int)? = nil
@@ -70,6 +71,9 @@ struct Options {
         // LIGHTBOX_GRAPHICS over the settings file, the command line over both.
         if let name = getenv("LIGHTBOX_GRAPHICS").map({ String(cString: $0) }), !name.isEmpty {
             options.graphics = try parseChoice(name, name: "LIGHTBOX_GRAPHICS")
+        }
+        if let speed = getenv("LIGHTBOX_LINK_SPEED").map({ String(cString: $0) }), !speed.isEmpty {
+            options.linkSpeed = try parseNumber(speed, name: "LIGHTBOX_LINK_SPEED", in: 1...100_000_000)
         }
         options.commandBindings = configuration.bindings
         options.configurationProblems = configuration.problems
@@ -117,6 +121,7 @@ struct Options {
                 case "--mark-from": options.markFrom = try pathArgument(inline, for: name)
                 case "--marks-file": options.marksFile = try pathArgument(inline, for: name)
                 case "--snapshot": options.snapshotSize = try parseSize(try argument())
+                case "--link-speed": options.linkSpeed = try parseNumber(try argument(), name: name, in: 1...100_000_000)
                 case "--cache-mb": options.cacheBytes = try parseNumber(try argument(), name: name, in: 1...65536) << 20
                 case "--max-megapixels": options.pixelLimit = try parseNumber(try argument(), name: name, in: 1...100_000) * 1_000_000
                 case "--no-disk-cache": options.usesDiskCache = false

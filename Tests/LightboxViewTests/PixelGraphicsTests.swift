@@ -389,3 +389,28 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     let moved = GalleryView.frame(for: state)
     #expect(!painter.prepare(moved).repaintRows.isEmpty && !painter.finish(moved, repaintedRows: []).isEmpty, "moved pictures are painted again")
 }
+
+@Test func overASlowLinkPicturesGoAtALowerResolutionIntoTheSameCells() {
+    for (speed, reduction) in [(100_000, 1), (10_000, 2), (2_000, 4)] {
+        var (state, _) = pixelState(.kitty, counts: [6])
+        state = GalleryState(library: state.library, spec: spec, width: 60, height: 20,
+                             settings: settings { $0.graphics = .kitty; $0.cellPixels = CellPixelSize(width: 4, height: 8); $0.linkSpeed = speed })
+        var effects = state.initialEffects()
+        decodeAll(&state, into: &effects)
+        #expect(state.pictures.reduction == reduction, "\(speed) kbit/s")
+        let frame = GalleryView.frame(for: state)
+        #expect(frame.lines.last?.contains(reduction == 1 ? "res" : reduction == 2 ? "½ res" : "¼ res") == (reduction > 1), "the status line says so")
+        var painter = ImagePainter(mode: .kitty, cellPixels: state.cellPixels)
+        painter.reduction = reduction
+        let full = KittyGraphics.transmit(frame.images[0], inTmux: false).count
+        let sent = painter.prepare(frame).bytes
+        let cells = "c=\(frame.images[0].columns),r=\(frame.images[0].rows)"
+        #expect(String(decoding: sent, as: UTF8.self).contains(cells), "the same cells")
+        if reduction > 1 { #expect(sent.count < frame.images.count * full, "fewer bytes: \(sent.count) against \(frame.images.count * full)") }
+    }
+    // Sixel cannot be scaled by the terminal: it is never reduced.
+    let sixel = GalleryState(library: library([2]), spec: spec, width: 60, height: 20, settings: settings { $0.graphics = .sixel; $0.linkSpeed = 500 })
+    #expect(sixel.pictures.reduction == 1)
+    let shrunk = FrameImage.shrunk([0, 0, 0, 255, 255, 255, 10, 20, 30], width: 3, height: 1, by: 2)
+    #expect(shrunk.width == 2 && shrunk.height == 1 && shrunk.pixels == [127, 127, 127, 10, 20, 30])
+}
