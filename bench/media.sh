@@ -56,12 +56,20 @@ sources=$("$BIN" --snapshot 160x48 --no-disk-cache --stats "$M/mixed24" 2>&1 >/d
 echo "Where the thumbnails came from, for the mixed folder: $sources."
 
 echo
-echo "## Bytes on the wire"
+echo "## The wire"
 echo
-echo "The bytes written to a 160x48 pseudo-terminal of 10x20-pixel cells, read as fast as written, in 200 photos of the library: the first screen, then five PgDn 0.15 s apart."
+echo "A 160x48 pseudo-terminal of 10x20-pixel cells read at a link's rate, on 200 photos of the library, the disk cache warm (bench/wire.py): the first screen, five PgDn 0.15 s apart (their time includes the 0.75 s of keys), and how long the cells of a key pressed 0.2 s in take to arrive; timg --grid on 24 of the files beside."
 echo
 if [ -d "$CORPUS/library/f00" ]; then
-    python3 bench/wire.py "$BIN" "$CORPUS/library/f00" kitty,sixel,half | sed 's/^/- /'
+    for kbit in 10000 2000; do
+        echo "At $kbit kbit/s:"
+        echo
+        python3 bench/wire.py "$BIN" "$CORPUS/library/f00" half,iterm,kitty,sixel "$kbit"
+        echo
+    done
+    echo "At 2000 kbit/s with --link-speed 2000 (pictures at a quarter of their resolution):"
+    echo
+    LIGHTBOX_LINK_SPEED=2000 python3 bench/wire.py "$BIN" "$CORPUS/library/f00" iterm,kitty 2000
 else
     echo "(no $CORPUS/library: bench/run.sh makes it)"
 fi

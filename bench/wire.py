@@ -1,34 +1,117 @@
 #!/usr/bin/env python3
-"""Bytes Lightbox writes to a 160x48 terminal of 10x20-pixel cells (a pseudo-terminal read as fast as
-it writes): the first screen, then five PgDn 0.15 s apart, in each picture mode.
-Usage: wire.py LIGHTBOX FOLDER MODE[,MODE...]"""
-import fcntl, os, pty, select, struct, sys, termios, time, tempfile, shutil
-def run(binary, mode, folder, keys=()):
-    cache = tempfile.mkdtemp()
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.environ.update({"TERM": "xterm-256color", "COLORTERM": "truecolor", "XDG_CACHE_HOME": cache, "LANG": "C.UTF-8"})
-        os.execv(binary, [binary, "--graphics", mode, "--no-disk-cache", folder])
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 48, 160, 1600, 960))
-    total, start, last = 0, time.time(), time.time()
-    def pump(quiet):
-        nonlocal total, last
+"""What Lightbox writes to a terminal over a link: a 160x48 pseudo-terminal of 10x20-pixel cells
+read at RATE kbit/s (or as fast as written). For each picture mode: the first screen's bytes and
+the time until quiet; five PgDn 0.15 s apart, their bytes and the time from the first until quiet;
+and, in a run of its own, how long the cells of a key (`i`, the info panel) take to arrive while
+the first screen's pictures stream. Beside it, timg --grid in the same mode on the same files.
+Usage: wire.py LIGHTBOX FOLDER MODE[,MODE...] [RATE-KBIT]"""
+import fcntl, os, pty, select, shutil, struct, sys, tempfile, termios, time
+
+QUIET = 0.7
+# Debian's timg has no sixel; for kitty and iTerm2 it is given --compress, its smallest.
+TIMG_MODES = {"kitty": ["-pk", "--compress"], "iterm": ["-pi", "--compress"], "half": ["-ph"], "quadrant": ["-pq"]}
+
+class Link:
+    """A child in a pseudo-terminal whose output is read at `rate` bytes a second (None: at once)."""
+    def __init__(self, argv, env, rate):
+        self.rate, self.total, self.log = rate, 0, bytearray()
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.environ.update(env)
+            os.execvp(argv[0], argv)
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 48, 160, 1600, 960))
+        self.budget, self.clock = 0.0, time.time()
+        self.answered, self.tail = False, b""
+
+    def pump(self, seconds=None, quiet=None, until=None):
+        """Reads for `seconds`, or until nothing came for `quiet` seconds, or until `until` is read."""
+        start = last = time.time()
         while True:
-            r, _, _ = select.select([fd], [], [], quiet)
-            if not r: return
-            try: data = os.read(fd, 65536)
-            except OSError: return
-            if not data: return
-            total += len(data); last = time.time()
-    pump(1.5)
-    first = total
-    for k in keys:
-        os.write(fd, k); time.sleep(0.15); pump(0.01)
-    pump(1.5)
-    os.write(fd, b"q"); pump(0.5)
-    os.waitpid(pid, 0); shutil.rmtree(cache)
-    return first, total - first
-binary, folder = sys.argv[1], sys.argv[2]
-for mode in sys.argv[3].split(","):
-    first, after = run(binary, mode, folder, keys=[b"\x1b[6~"] * 5)
-    print(f"{mode}: first screen {first/1e6:.2f} MB, 5 x PgDn {after/1e6:.2f} MB")
+            now = time.time()
+            if seconds is not None and now - start >= seconds: return
+            if quiet is not None and now - last >= quiet: return
+            if self.rate:
+                self.budget = min(self.budget + (now - self.clock) * self.rate, 65536)
+                self.clock = now
+                if self.budget < 512:
+                    time.sleep(0.002)
+                    continue
+            r, _, _ = select.select([self.fd], [], [], 0.01)
+            if not r: continue
+            try:
+                data = os.read(self.fd, int(self.budget) if self.rate else 65536)
+            except OSError:
+                return "closed"
+            if not data: return "closed"
+            self.total += len(data); last = time.time()
+            # Answer the device-attributes query as a terminal does, so a probe ends at once.
+            if not self.answered and b"\x1b[c" in self.tail + data:
+                os.write(self.fd, b"\x1b[?62;4;22c"); self.answered = True
+            self.tail = data[-8:]
+            if self.rate: self.budget -= len(data)
+            if until is not None:
+                self.log += data
+                if until in self.log: return "found"
+
+    def started(self):
+        """Reads until the terminal's probe is answered (pixel modes ask it first)."""
+        self.pump(seconds=0.05)
+        self.log = bytearray()
+
+    def keys(self, data): os.write(self.fd, data)
+
+    def close(self):
+        try: os.write(self.fd, b"q")
+        except OSError: pass
+        self.pump(quiet=0.3)
+        try: os.kill(self.pid, 9)
+        except OSError: pass
+        os.waitpid(self.pid, 0)
+
+def lightbox(binary, mode, folder, rate, cache):
+    env = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "XDG_CACHE_HOME": cache, "LANG": "C.UTF-8"}
+    return Link([binary, "--graphics", mode, folder], env, rate)
+
+def main():
+    binary, folder, modes = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+    kbit = int(sys.argv[4]) if len(sys.argv) > 4 else None
+    rate = kbit * 1000 / 8 if kbit else None
+    cache = tempfile.mkdtemp()
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder))[:24]
+    print(f"| mode | first screen | until quiet | 5 x PgDn | until quiet | key's cells while streaming | timg --grid, 24 files |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    try:
+        for mode in modes:
+            shutil.rmtree(cache); os.mkdir(cache)  # the disk cache warm from here on: decoding is not what is measured
+            warm = lightbox(binary, mode, folder, None, cache); warm.started(); warm.pump(quiet=1.5); warm.close()
+            link = lightbox(binary, mode, folder, rate, cache)
+            link.started()
+            start = time.time(); link.pump(quiet=QUIET)
+            first, first_time = link.total, time.time() - start - QUIET
+            start = time.time()
+            for _ in range(5):
+                link.keys(b"\x1b[6~"); link.pump(seconds=0.15)
+            link.pump(quiet=QUIET)
+            pages, pages_time = link.total - first, time.time() - start - QUIET
+            link.close()
+            link = lightbox(binary, mode, folder, rate, cache)
+            link.started()
+            link.pump(seconds=0.2)
+            start = time.time(); link.keys(b"i")
+            found = link.pump(until=b"Details", seconds=20)
+            key = time.time() - start if found == "found" else None
+            link.close()
+            timg = "-"
+            if mode in TIMG_MODES and shutil.which("timg"):
+                t = Link(["timg", "--grid=6x4", "-g160x48", "--threads=2"] + TIMG_MODES[mode] + files,
+                         {"TERM": "xterm-256color", "COLORTERM": "truecolor"}, rate)
+                start = time.time(); t.pump(quiet=QUIET)
+                timg = f"{t.total / 1e6:.2f} MB, {time.time() - start - QUIET:.1f} s"
+                try: os.waitpid(t.pid, 0)
+                except ChildProcessError: pass
+            key_text = f"{key * 1000:.0f} ms" if key is not None else "not in 20 s"
+            print(f"| {mode} | {first / 1e6:.2f} MB | {first_time:.1f} s | {pages / 1e6:.2f} MB | {pages_time:.1f} s | {key_text} | {timg} |")
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+main()
