@@ -110,10 +110,11 @@ public enum Graphics: String, Hashable, Sendable, CaseIterable {
     /// `TERM_PROGRAM` (lowercased).
     static let itermTerminals = ["iterm2", "iterm.app", "wezterm", "mintty", "konsole", "rio", "vscode", "mlterm"]
 
-    /// Whether the terminal (by its XTVERSION name, else what the environment forwarded) shows iTerm2's images.
+    /// Whether the terminal (by its XTVERSION name, else what the environment forwarded) shows
+    /// iTerm2's images. mlterm names itself only in `TERM` (which SSH forwards) and `MLTERM`.
     static func showsITermImages(_ name: String?, environment: [String: String]) -> Bool {
-        let names = [name, environment["TERM_PROGRAM"], environment["LC_TERMINAL"]].compactMap { $0?.lowercased() }
-        return names.contains { name in itermTerminals.contains { name.hasPrefix($0) } }
+        let names = [name, environment["TERM_PROGRAM"], environment["LC_TERMINAL"], environment["TERM"]].compactMap { $0?.lowercased() }
+        return environment["MLTERM"] != nil || names.contains { name in itermTerminals.contains { name.hasPrefix($0) } }
     }
 
     /// Whether the terminal named (by XTVERSION) shows kitty's Unicode placeholders.

@@ -626,7 +626,7 @@ if command -v Xvfb >/dev/null && command -v mlterm >/dev/null && command -v xwd 
     rm -f "$WORK/iterm-rc"
     # mlterm's cells at -w 16 are 22 pixels tall.
     DISPLAY=":$N" LANG=C.UTF-8 mlterm -g 100x30+0+0 -w 16 \
-        -e sh -c "cd '$WORK' && '$BIN' --graphics iterm --stats iterm > iterm-out 2> iterm-err; echo \$? > iterm-rc" >/dev/null 2>&1 &
+        -e sh -c "cd '$WORK' && '$BIN' --stats iterm > iterm-out 2> iterm-err; echo \$? > iterm-rc" >/dev/null 2>&1 &
     check() { check_screen 22 "$@" -- textrows 0 29; }
     first=$(check present "${COLOURS[@]:0:5}")
     DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class mlterm | head -1)" 2>/dev/null
@@ -639,7 +639,7 @@ if command -v Xvfb >/dev/null && command -v mlterm >/dev/null && command -v xwd 
     chosen=$(grep "pictures:" "$WORK/iterm-err" 2>/dev/null)
     if [ "$first" = ok ] && [ "$gone" = ok ] && [ "$last" = ok ] && [ "$(cat "$WORK/iterm-rc" 2>/dev/null)" = 130 ] \
        && grep -q "pictures: iTerm2 images" <<< "$chosen"; then
-        pass "mlterm: iTerm2 images (JPEG) in their tiles' colours, headers and status line text, none left after G"
+        pass "mlterm: auto chose iTerm2 images; JPEGs in their tiles' colours, headers and status line text, none left after G"
     else
         fail "iTerm2 images in mlterm" "first screen: $first"$'\n'"after G, gone: $gone"$'\n'"after G, shown: $last"$'\n'"rc: $(cat "$WORK/iterm-rc" 2>/dev/null), $chosen"
     fi

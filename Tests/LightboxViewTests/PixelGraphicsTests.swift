@@ -63,6 +63,11 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     // Over SSH or in tmux, what the environment forwarded names an iTerm2-image terminal.
     #expect(Graphics.detected(inTmux, environment: ["TMUX": "/tmp/x", "TERM_PROGRAM": "WezTerm"], isUnicode: true) == .iterm)
     #expect(Graphics.detected(nil, environment: ["LC_TERMINAL": "iTerm2"], isUnicode: true) == .iterm)
+    var plain = TerminalReport()
+    plain.isComplete = true
+    plain.hasSixel = true
+    #expect(Graphics.detected(plain, environment: ["TERM": "mlterm"], isUnicode: true) == .iterm, "mlterm: by TERM")
+    #expect(Graphics.detected(plain, environment: ["TERM": "xterm-256color"], isUnicode: true) == .sixel)
 }
 
 @Test func kittyPicturesArePlaceholderCellsNamingTheirImage() {
