@@ -26,10 +26,9 @@ public struct RawDeveloper: Sendable {
             let pixels = Array(UnsafeBufferPointer(start: raw.pixels, count: Int(raw.width) * Int(raw.height) * 3))
             return .decoded(Thumbnail(width: Int(raw.width), height: Int(raw.height), pixels: pixels).downscaled(toFit: box))
         case LB_RAW_TOO_LARGE:
-            let (w, h) = (Int(raw.raw_width), Int(raw.raw_height))
-            return .failed(.refused("too large: \(w)x\(h) (\(w * h / 1_000_000) MP, limit \(pixelLimit / 1_000_000) MP)"))
+            return .failed(.tooLarge(Int(raw.raw_width), Int(raw.raw_height), limit: pixelLimit))
         default:
-            let message = VideoDecoder.text(of: raw.message)
+            let message = String(cArray: raw.message)
             return .failed(.badFile(message.isEmpty ? "cannot develop the RAW" : message))
         }
     }

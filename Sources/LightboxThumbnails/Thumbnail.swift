@@ -128,6 +128,10 @@ public struct DecodeFailure: Hashable, Sendable, CustomStringConvertible {
     public var description: String { message }
 
     public static func badFile(_ message: String) -> DecodeFailure { DecodeFailure(.badFile, message) }
+    /// A picture of `width` x `height` refused for having more than `limit` pixels.
+    public static func tooLarge(_ width: Int, _ height: Int, limit: Int) -> DecodeFailure {
+        refused("too large: \(width)x\(height) (\(ImageHeader.pixelCount(width, height) / 1_000_000) MP, limit \(limit / 1_000_000) MP)")
+    }
     public static func refused(_ message: String) -> DecodeFailure { DecodeFailure(.refused, message) }
     public static func unreadable(_ message: String) -> DecodeFailure { DecodeFailure(.unreadable, message) }
     public static func decoder(_ message: String) -> DecodeFailure { DecodeFailure(.decoder, message) }

@@ -19,7 +19,7 @@ extension ThumbnailPipeline {
             }
             let usable = sized.filter { ImageHeader.pixelCount($0.width, $0.height) <= vips.pixelLimit }
             guard !usable.isEmpty else {
-                if !sized.isEmpty { return .success(.failed(.refused(tooLarge(sized[0].width, sized[0].height)))) }
+                if !sized.isEmpty { return .success(.failed(.tooLarge(sized[0].width, sized[0].height, limit: vips.pixelLimit))) }
                 return .success(develop(file, fitting: box))
             }
             let covering = usable.filter { candidate in

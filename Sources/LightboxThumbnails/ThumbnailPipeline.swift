@@ -56,7 +56,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         case .success(let data):
             if let size = ImageHeader.dimensions(of: Array(data.prefix(ImageHeader.prefixLength)), format: file.format),
                ImageHeader.pixelCount(size.width, size.height) > vips.pixelLimit {
-                return failed(.refused(tooLarge(size.width, size.height)))
+                return failed(.tooLarge(size.width, size.height, limit: vips.pixelLimit))
             }
             let result = vips.decodeFrames(data: data, fitting: box)
             if case .decoded = result { statistics.record(.vips) }
@@ -140,10 +140,10 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         // Our own header check first: no image library sees a bomb or an empty image.
         if let size = ImageHeader.dimensions(of: Array(data.prefix(ImageHeader.prefixLength)), format: file.format) {
             if size.width <= 0 || size.height <= 0 { return .failed(.refused("image has no pixels (\(size.width)x\(size.height))")) }
-            if ImageHeader.pixelCount(size.width, size.height) > vips.pixelLimit { return .failed(.refused(tooLarge(size.width, size.height))) }
+            if ImageHeader.pixelCount(size.width, size.height) > vips.pixelLimit { return .failed(.tooLarge(size.width, size.height, limit: vips.pixelLimit)) }
         }
         if file.format.traits.decoding == .dctScaled, let header = JPEGHeader(parsing: data), let size = TurboJPEGDecoder.size(of: data) {
-            guard ImageHeader.pixelCount(size.width, size.height) <= vips.pixelLimit else { return .failed(.refused(tooLarge(size.width, size.height))) }
+            guard ImageHeader.pixelCount(size.width, size.height) <= vips.pixelLimit else { return .failed(.tooLarge(size.width, size.height, limit: vips.pixelLimit)) }
             let result = dctDecode(data, size: size, orientation: header.orientation, fitting: target)
             if case .decoded = result { statistics.record(.dct) }
             return result
@@ -156,10 +156,6 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     func failed(_ failure: DecodeFailure) -> DecodeResult {
         statistics.record(.failed)
         return .failed(failure)
-    }
-
-    func tooLarge(_ width: Int, _ height: Int) -> String {
-        "too large: \(width)x\(height) (\(ImageHeader.pixelCount(width, height) / 1_000_000) MP, limit \(vips.pixelLimit / 1_000_000) MP)"
     }
 
     /// The pixels a `width` x `height` image (as stored) must have to fill `box` once oriented.

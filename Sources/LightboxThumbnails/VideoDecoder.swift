@@ -45,7 +45,7 @@ public struct VideoDecoder: Sendable {
         case .success(let code): status = code
         case .failure(let error): return (.failed(.unreadable(error.message)), nil)
         }
-        let codec = Self.text(of: video.codec)
+        let codec = String(cArray: video.codec)
         let facts = video.source_width > 0 && video.source_height > 0
             ? Facts(size: PixelSize(width: Int(video.source_width), height: Int(video.source_height)), duration: video.duration,
                     frameRate: video.frame_rate, codec: codec, rotation: Int(video.rotation), detail: video.detail)
@@ -56,16 +56,11 @@ public struct VideoDecoder: Sendable {
             let pixels = Array(UnsafeBufferPointer(start: video.pixels, count: Int(video.width) * Int(video.height) * 3))
             return (.decoded(Thumbnail(width: Int(video.width), height: Int(video.height), pixels: pixels)), facts)
         case LB_VIDEO_TOO_LARGE:
-            let (w, h) = (Int(video.source_width), Int(video.source_height))
-            return (.failed(.refused("too large: \(w)x\(h) (\(w * h / 1_000_000) MP, limit \(pixelLimit / 1_000_000) MP)")), facts)
+            return (.failed(.tooLarge(Int(video.source_width), Int(video.source_height), limit: pixelLimit)), facts)
         default:
-            let message = Self.text(of: video.message)
+            let message = String(cArray: video.message)
             return (.failed(.badFile(message.isEmpty ? "cannot decode the video" : message)), facts)
         }
     }
 
-    /// A NUL-terminated C character array as text.
-    static func text<T>(of array: T) -> String {
-        withUnsafeBytes(of: array) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    }
 }

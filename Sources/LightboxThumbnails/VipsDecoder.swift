@@ -51,13 +51,9 @@ public struct VipsDecoder: ThumbnailDecoding {
             let pixels = Array(UnsafeBufferPointer(start: result.pixels, count: count))
             return .decoded(Thumbnail(width: Int(result.width), height: Int(result.height), pixels: pixels))
         case LB_TOO_LARGE:
-            let megapixels = Int(result.source_width) * Int(result.source_height) / 1_000_000
-            return .failed(.refused("too large: \(result.source_width)x\(result.source_height) (\(megapixels) MP, limit \(pixelLimit / 1_000_000) MP)"))
+            return .failed(.tooLarge(Int(result.source_width), Int(result.source_height), limit: pixelLimit))
         default:
-            let message = withUnsafeBytes(of: result.message) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            return .failed(.badFile(Self.cleaned(message)))
+            return .failed(.badFile(Self.cleaned(String(cArray: result.message))))
         }
     }
 
@@ -87,10 +83,9 @@ public struct VipsDecoder: ThumbnailDecoding {
             }
             return .decoded(thumbnail)
         case LB_TOO_LARGE:
-            let megapixels = Int(result.source_width) * Int(result.source_height) / 1_000_000
-            return .failed(.refused("too large: \(result.source_width)x\(result.source_height) (\(megapixels) MP, limit \(pixelLimit / 1_000_000) MP)"))
+            return .failed(.tooLarge(Int(result.source_width), Int(result.source_height), limit: pixelLimit))
         default:
-            return .failed(.badFile(Self.cleaned(withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })))
+            return .failed(.badFile(Self.cleaned(String(cArray: result.message))))
         }
     }
 
