@@ -46,23 +46,31 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     /// Never from or to the disk cache, which keeps stills.
     public func decodeFrames(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
         guard file.format.mayAnimate else { return decode(file, fitting: box) }
+        let data: [UInt8]
         switch FileReader.read(file.path, limit: vips.byteLimit) {
-        case .success(let data) where file.format == .png:
+        case .success(let bytes): data = bytes
+        case .failure(let error): return failed(.unreadable(error.message))
+        }
+        if let refusal = headerRefusal(data, format: file.format) { return failed(refusal) }
+        if file.format == .png {
             // libvips shows an APNG as a still: our own decoder plays it.
             guard let frames = APNGDecoder.decode(data, fitting: box, background: vips.background, pixelLimit: vips.pixelLimit) else {
                 return decode(file, fitting: box)
             }
             return .decoded(frames)
-        case .success(let data):
-            if let size = ImageHeader.dimensions(of: Array(data.prefix(ImageHeader.prefixLength)), format: file.format),
-               ImageHeader.pixelCount(size.width, size.height) > vips.pixelLimit {
-                return failed(.tooLarge(size.width, size.height, limit: vips.pixelLimit))
-            }
-            let result = vips.decodeFrames(data: data, fitting: box)
-            if case .decoded = result { statistics.record(.vips) }
-            return result
-        case .failure(let error): return .failed(.unreadable(error.message))
         }
+        let result = vips.decodeFrames(data: data, fitting: box)
+        if case .decoded = result { statistics.record(.vips) }
+        return result
+    }
+
+    /// Our own header check, before any image library sees the file: a picture with no pixels,
+    /// or more than the limit, is refused.
+    func headerRefusal(_ data: [UInt8], format: ImageFormat) -> DecodeFailure? {
+        guard let size = ImageHeader.dimensions(of: Array(data.prefix(ImageHeader.prefixLength)), format: format) else { return nil }
+        if size.width <= 0 || size.height <= 0 { return .refused("image has no pixels (\(size.width)x\(size.height))") }
+        if ImageHeader.pixelCount(size.width, size.height) > vips.pixelLimit { return .tooLarge(size.width, size.height, limit: vips.pixelLimit) }
+        return nil
     }
 
     /// What the disk cache already knows of `file`: a valid entry (decoded by our own PNG decoder,
@@ -138,10 +146,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         case .failure(let error): return .failed(.unreadable(error.message))
         }
         // Our own header check first: no image library sees a bomb or an empty image.
-        if let size = ImageHeader.dimensions(of: Array(data.prefix(ImageHeader.prefixLength)), format: file.format) {
-            if size.width <= 0 || size.height <= 0 { return .failed(.refused("image has no pixels (\(size.width)x\(size.height))")) }
-            if ImageHeader.pixelCount(size.width, size.height) > vips.pixelLimit { return .failed(.tooLarge(size.width, size.height, limit: vips.pixelLimit)) }
-        }
+        if let refusal = headerRefusal(data, format: file.format) { return .failed(refusal) }
         if file.format.traits.decoding == .dctScaled, let header = JPEGHeader(parsing: data), let size = TurboJPEGDecoder.size(of: data) {
             guard ImageHeader.pixelCount(size.width, size.height) <= vips.pixelLimit else { return .failed(.tooLarge(size.width, size.height, limit: vips.pixelLimit)) }
             let result = dctDecode(data, size: size, orientation: header.orientation, fitting: target)
