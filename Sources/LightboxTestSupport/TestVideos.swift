@@ -9,19 +9,7 @@ public enum TestVideos {
 
     /// Runs `ffmpeg` with `arguments` (after `-y -loglevel error`); throws when it fails or is missing.
     public static func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-nostdin", "-y", "-loglevel", "error"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "ffmpeg \(arguments.joined(separator: " ")) failed (is Debian's ffmpeg installed? make test installs it): "
-                          + String(decoding: message, as: UTF8.self))
-        }
+        try runTool(["ffmpeg", "-nostdin", "-y", "-loglevel", "error"] + arguments)
     }
 
     /// A video `seconds` long of a red top half over a blue bottom half, `width` x `height`
@@ -50,7 +38,7 @@ public enum TestVideos {
     }
 }
 
-/// Runs a Debian tool the tests make fixtures with (`exiftool`, `heif-enc`), installed by `make test`.
+/// Runs a Debian tool the tests make fixtures with (`ffmpeg`, `exiftool`, `heif-enc`), installed by `make test`.
 public func runTool(_ arguments: [String]) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -62,6 +50,7 @@ public func runTool(_ arguments: [String]) throws {
     let message = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-        throw TestVideos.Failure(description: "\(arguments.joined(separator: " ")) failed (make test installs it): " + String(decoding: message, as: UTF8.self))
+        throw TestVideos.Failure(description: "\(arguments.joined(separator: " ")) failed (is the Debian package installed? make test installs it): "
+                                 + String(decoding: message, as: UTF8.self))
     }
 }

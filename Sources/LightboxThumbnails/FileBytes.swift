@@ -35,6 +35,14 @@ public struct FileBytes {
         }
     }
 
+    /// `body` given the regular file at `path` as bytes: its first `MetadataReader.prefixLength`
+    /// read, the rest on demand while `body` runs.
+    static func reading<T>(_ path: ImagePath, _ body: (FileBytes) -> T) -> Result<T, FileReader.Failure> {
+        FileReader.withRegularFile(path, limit: .max) { fd, count in
+            .success(body(FileBytes(fd: fd, count: count, prefix: FileReader.readUpTo(fd, count: min(count, MetadataReader.prefixLength)))))
+        }
+    }
+
     /// The `count` bytes at `offset`, or nil when they are not all in the file.
     public func bytes(at offset: Int, count: Int) -> [UInt8]? {
         guard offset >= 0, count >= 0, offset <= self.count - count else { return nil }

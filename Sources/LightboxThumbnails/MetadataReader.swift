@@ -117,12 +117,10 @@ public final class MetadataReader: @unchecked Sendable {
 
     /// Reads one file's metadata.
     public static func read(_ request: MetadataRequest) -> MetadataResult {
-        let read = FileReader.withRegularFile(request.file.path, limit: .max) { fd, count in
-            let prefix = FileReader.readUpTo(fd, count: min(prefixLength, count))
-            let file = FileBytes(fd: fd, count: count, prefix: prefix)
+        let read = FileBytes.reading(request.file.path) { file in
             let metadata = request.file.format.traits.metadata(file)
-            let size = ImageHeader.dimensions(of: prefix, format: request.file.format).map { PixelSize(width: $0.width, height: $0.height) }
-            return .success(MetadataResult(id: request.id, metadata: metadata, size: size ?? metadata?.video?.size))
+            let size = ImageHeader.dimensions(of: file.prefix, format: request.file.format).map { PixelSize(width: $0.width, height: $0.height) }
+            return MetadataResult(id: request.id, metadata: metadata, size: size ?? metadata?.video?.size)
         }
         return (try? read.get()) ?? MetadataResult(id: request.id, metadata: nil, size: nil)
     }

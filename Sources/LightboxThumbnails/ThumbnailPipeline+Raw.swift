@@ -7,8 +7,7 @@ extension ThumbnailPipeline {
     /// own orientation (the embedded JPEG usually carries none). The sensor data is read only
     /// when there is no usable preview: then LibRaw develops it at half size (counted apart).
     func rawPreview(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
-        let outcome: Result<DecodeResult, FileReader.Failure> = FileReader.withRegularFile(file.path, limit: .max) { fd, count in
-            let bytes = FileBytes(fd: fd, count: count, prefix: FileReader.readUpTo(fd, count: min(count, MetadataReader.prefixLength)))
+        let outcome = FileBytes.reading(file.path) { bytes -> DecodeResult in
             let (previews, orientation) = CameraRaw.previews(in: bytes)
             // Each candidate's own size, from its header.
             var sized: [(preview: CameraRaw.Preview, width: Int, height: Int)] = []
@@ -19,8 +18,8 @@ extension ThumbnailPipeline {
             }
             let usable = sized.filter { ImageHeader.pixelCount($0.width, $0.height) <= vips.pixelLimit }
             guard !usable.isEmpty else {
-                if !sized.isEmpty { return .success(.failed(.tooLarge(sized[0].width, sized[0].height, limit: vips.pixelLimit))) }
-                return .success(develop(file, fitting: box))
+                if !sized.isEmpty { return .failed(.tooLarge(sized[0].width, sized[0].height, limit: vips.pixelLimit)) }
+                return develop(file, fitting: box)
             }
             let covering = usable.filter { candidate in
                 let needed = Self.neededStoredSize(width: candidate.width, height: candidate.height, orientation: orientation, box: box)
@@ -31,11 +30,11 @@ extension ThumbnailPipeline {
             }
             let chosen = covering.min(by: byArea) ?? usable.max(by: byArea)!
             guard let data = bytes.bytes(at: chosen.preview.offset, count: chosen.preview.length) else {
-                return .success(.failed(.badFile("the RAW's preview runs past its end")))
+                return .failed(.badFile("the RAW's preview runs past its end"))
             }
             let result = dctDecode(data, size: (chosen.width, chosen.height), orientation: orientation, fitting: box)
             if case .decoded = result { statistics.record(.rawPreview) }
-            return .success(result)
+            return result
         }
         switch outcome {
         case .success(let result): return result
