@@ -82,23 +82,31 @@ static inline int lb_vips_finish(VipsImage *image, unsigned char bg, lb_thumbnai
 }
 
 
-/// Decodes an encoded image held in memory to RGB pixels that fit inside box_w x box_h,
-/// shrinking on load, with EXIF orientation applied, in sRGB, alpha flattened onto grey `bg`.
-/// Refuses, before decoding, images of more than max_pixels.
-static inline int lb_vips_thumbnail(const void *buf, size_t len, int box_w, int box_h, double max_pixels,
-                                    unsigned char bg, lb_thumbnail *t) {
+/// libvips' own reading of an image's header (clearing `t`): its size (a page's, for an
+/// animation) in t->source_width and source_height, and its pages when `pages` is given.
+/// LB_OK when it may be decoded; LB_FAILED without pixels; LB_TOO_LARGE over max_pixels.
+static inline int lb_vips_check(const void *buf, size_t len, double max_pixels, lb_thumbnail *t, int *pages) {
     memset(t, 0, sizeof *t);
     VipsImage *header = vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
     if (!header) { lb_vips_take_error(t); return LB_FAILED; }
     t->source_width = vips_image_get_width(header);
-    t->source_height = vips_image_get_height(header);
+    t->source_height = vips_image_get_page_height(header);  // the height, for a single page
+    if (pages) *pages = vips_image_get_n_pages(header);
     g_object_unref(header);
     if (t->source_width <= 0 || t->source_height <= 0) {
         snprintf(t->message, sizeof t->message, "image has no pixels");
         return LB_FAILED;
     }
-    if ((double)t->source_width * (double)t->source_height > max_pixels) return LB_TOO_LARGE;
+    return (double)t->source_width * (double)t->source_height > max_pixels ? LB_TOO_LARGE : LB_OK;
+}
 
+/// Decodes an encoded image held in memory to RGB pixels that fit inside box_w x box_h,
+/// shrinking on load, with EXIF orientation applied, in sRGB, alpha flattened onto grey `bg`.
+/// Refuses, before decoding, images of more than max_pixels.
+static inline int lb_vips_thumbnail(const void *buf, size_t len, int box_w, int box_h, double max_pixels,
+                                    unsigned char bg, lb_thumbnail *t) {
+    int checked = lb_vips_check(buf, len, max_pixels, t, NULL);
+    if (checked != LB_OK) return checked;
     VipsImage *image = NULL;
     if (vips_thumbnail_buffer((void *)buf, len, &image, box_w, "height", box_h,
                               "option_string", "fail_on=truncated", NULL)) {
@@ -114,16 +122,10 @@ static inline int lb_vips_thumbnail(const void *buf, size_t len, int box_w, int 
 static inline int lb_vips_animation(const void *buf, size_t len, int box_w, int box_h, double max_pixels,
                                     unsigned char bg, int max_frames, lb_thumbnail *t,
                                     int *delays, int max_delays, int *frames) {
-    memset(t, 0, sizeof *t);
     *frames = 0;
-    VipsImage *header = vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
-    if (!header) { lb_vips_take_error(t); return LB_FAILED; }
-    t->source_width = vips_image_get_width(header);
-    t->source_height = vips_image_get_page_height(header);
-    int pages = vips_image_get_n_pages(header);
-    g_object_unref(header);
-    if (t->source_width <= 0 || t->source_height <= 0) { snprintf(t->message, sizeof t->message, "image has no pixels"); return LB_FAILED; }
-    if ((double)t->source_width * (double)t->source_height > max_pixels) return LB_TOO_LARGE;
+    int pages = 1;
+    int checked = lb_vips_check(buf, len, max_pixels, t, &pages);
+    if (checked != LB_OK) return checked;
     int n = pages < max_frames ? pages : max_frames;
     if (n < 1) n = 1;
     char options[64];
