@@ -62,12 +62,12 @@ public enum CameraRaw {
     static func cr3Metadata(_ file: FileBytes) -> ImageMetadata? {
         var offset = 0
         for _ in 0..<64 {
-            guard let (type, start, end) = QuickTimeHeader.box(in: file, at: offset) else { return nil }
+            guard let (type, start, end) = BaseMediaBox.box(in: file, at: offset) else { return nil }
             if type == "moov" {
                 guard end - start <= QuickTimeHeader.movieLimit, let movie = file.bytes(at: start, count: end - start) else { return nil }
-                for (child, range) in QuickTimeHeader.children(of: movie, in: 0..<movie.count)
+                for (child, range) in BaseMediaBox.children(of: movie, in: 0..<movie.count)
                 where child == "uuid" && range.count > 16 && Array(movie[range.lowerBound..<(range.lowerBound + 16)]) == cr3MetadataUUID {
-                    let boxes = QuickTimeHeader.children(of: movie, in: (range.lowerBound + 16)..<range.upperBound)
+                    let boxes = BaseMediaBox.children(of: movie, in: (range.lowerBound + 16)..<range.upperBound)
                     guard let cmt1 = boxes.first(where: { $0.type == "CMT1" })?.range else { return nil }
                     let cmt2 = boxes.first(where: { $0.type == "CMT2" }).map { Array(movie[$0.range]) }
                     return ImageMetadata(ifd0: Array(movie[cmt1]), exif: cmt2)
@@ -130,7 +130,7 @@ public enum CameraRaw {
         var found: [Preview] = []
         var offset = 0
         for _ in 0..<64 {
-            guard let (type, start, end) = QuickTimeHeader.box(in: file, at: offset) else { break }
+            guard let (type, start, end) = BaseMediaBox.box(in: file, at: offset) else { break }
             if type == "uuid", end - start <= 4 << 20, let payload = file.bytes(at: start, count: end - start) {
                 let pattern = Array("PRVW".utf8)
                 var i = 4

@@ -63,7 +63,7 @@ enum ContainerExif {
         var offset = 0
         var meta: [UInt8]?
         for _ in 0..<64 {
-            guard let (type, start, end) = QuickTimeHeader.box(in: file, at: offset) else { return nil }
+            guard let (type, start, end) = BaseMediaBox.box(in: file, at: offset) else { return nil }
             if type == "meta" {
                 guard end - start <= 4 << 20 else { return nil }
                 meta = file.bytes(at: start, count: end - start)
@@ -73,7 +73,7 @@ enum ContainerExif {
         }
         // meta is a full box: version and flags, then its children.
         guard let meta, meta.count > 4 else { return nil }
-        let children = QuickTimeHeader.children(of: meta, in: 4..<meta.count)
+        let children = BaseMediaBox.children(of: meta, in: 4..<meta.count)
         guard let iinf = children.first(where: { $0.type == "iinf" })?.range,
               let iloc = children.first(where: { $0.type == "iloc" })?.range,
               let item = exifItem(meta, iinf), let (start, length) = location(of: item, meta, iloc),
@@ -87,7 +87,7 @@ enum ContainerExif {
         guard let version = bytes.bigEndian(at: iinf.lowerBound, width: 1) else { return nil }
         let entriesStart = iinf.lowerBound + 4 + (version == 0 ? 2 : 4)
         guard entriesStart <= iinf.upperBound else { return nil }
-        for (type, range) in QuickTimeHeader.children(of: bytes, in: entriesStart..<iinf.upperBound) where type == "infe" {
+        for (type, range) in BaseMediaBox.children(of: bytes, in: entriesStart..<iinf.upperBound) where type == "infe" {
             guard let infeVersion = bytes.bigEndian(at: range.lowerBound, width: 1), infeVersion >= 2 else { continue }
             let idWidth = infeVersion == 2 ? 2 : 4
             guard let id = bytes.bigEndian(at: range.lowerBound + 4, width: idWidth),

@@ -12,19 +12,12 @@ enum JPEGXLHeader {
         guard ImageFormat.starts(d, container) else { return nil }
         var offset = 0
         for _ in 0..<64 {
-            guard let size = ImageHeader.be32(d, offset), let type = d.fourCC(at: offset + 4) else { return nil }
-            var start = offset + 8, end = offset + size
-            if size == 1 {
-                guard let wide = d.bigEndian(at: offset + 8, width: 8), wide < UInt64(Int.max / 2) else { return nil }
-                start += 8
-                end = offset + Int(wide)
-            } else if size == 0 {
-                end = Int.max / 2  // to the end of the file
-            }
+            // The boxes may run past the bytes at hand: their room is the file's, unknown here.
+            guard let (type, headerLength, size) = BaseMediaBox.header(d, at: offset, room: Int.max / 2) else { return nil }
+            let start = offset + headerLength
             if type == "jxlc" { return sizeHeader(d, at: start + 2, signatureAt: start) }
             if type == "jxlp" { return sizeHeader(d, at: start + 6, signatureAt: start + 4) }
-            guard end > offset, end >= start else { return nil }
-            offset = end
+            offset += size
         }
         return nil
     }
@@ -76,10 +69,11 @@ enum JPEG2000Header {
         guard ImageFormat.starts(d, container) else { return nil }
         var offset = 0
         for _ in 0..<64 {
-            guard let size = ImageHeader.be32(d, offset), size >= 8, let type = d.fourCC(at: offset + 4) else { return nil }
+            guard let (type, headerLength, size) = BaseMediaBox.header(d, at: offset, room: Int.max / 2) else { return nil }
             if type == "jp2h" {
                 // The header box's first child is ihdr: height, then width.
-                guard d.fourCC(at: offset + 12) == "ihdr", let h = ImageHeader.be32(d, offset + 16), let w = ImageHeader.be32(d, offset + 20) else { return nil }
+                let ihdr = offset + headerLength
+                guard d.fourCC(at: ihdr + 4) == "ihdr", let h = ImageHeader.be32(d, ihdr + 8), let w = ImageHeader.be32(d, ihdr + 12) else { return nil }
                 return (w, h)
             }
             offset += size

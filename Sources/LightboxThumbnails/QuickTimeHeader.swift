@@ -10,8 +10,6 @@ struct QuickTimeHeader: Hashable {
     var localCreated: String?
     var video = VideoMetadata()
 
-    /// Most top-level boxes walked before giving up.
-    static let boxLimit = 4096
     /// The largest `moov` box read (a long phone video's is a few MB).
     static let movieLimit = 64 << 20
     /// Seconds from 1904, where QuickTime counts from, to 1970.
@@ -21,8 +19,8 @@ struct QuickTimeHeader: Hashable {
     init?(reading file: FileBytes) {
         var offset = 0
         var movie: [UInt8]?
-        for _ in 0..<Self.boxLimit {
-            guard let (type, start, end) = Self.box(in: file, at: offset) else { break }
+        for _ in 0..<BaseMediaBox.limit {
+            guard let (type, start, end) = BaseMediaBox.box(in: file, at: offset) else { break }
             if type == "moov" {
                 guard end - start <= Self.movieLimit else { return nil }
                 movie = file.bytes(at: start, count: end - start)
@@ -36,7 +34,7 @@ struct QuickTimeHeader: Hashable {
 
     /// Reads a `moov` box's payload.
     init(movie: [UInt8]) {
-        for (type, range) in Self.children(of: movie, in: 0..<movie.count) {
+        for (type, range) in BaseMediaBox.children(of: movie, in: 0..<movie.count) {
             switch type {
             case "mvhd":
                 let wide = movie.bigEndian(at: range.lowerBound, width: 1) == 1
@@ -53,7 +51,7 @@ struct QuickTimeHeader: Hashable {
                 localCreated = localCreated ?? Self.appleCreationDate(movie, range)
             case "udta":
                 // iPhones put the meta box in moov, ffmpeg in moov/udta.
-                if let meta = Self.children(of: movie, in: range).first(where: { $0.type == "meta" }) {
+                if let meta = BaseMediaBox.children(of: movie, in: range).first(where: { $0.type == "meta" }) {
                     localCreated = localCreated ?? Self.appleCreationDate(movie, meta.range)
                 }
             default: break
@@ -68,7 +66,7 @@ struct QuickTimeHeader: Hashable {
         var isVideo = false
         var codec: String?
         var frameRate: Double?
-        for (type, range) in Self.children(of: bytes, in: trak) {
+        for (type, range) in BaseMediaBox.children(of: bytes, in: trak) {
             if type == "tkhd" {
                 let wide = bytes.bigEndian(at: range.lowerBound, width: 1) == 1
                 let matrix = range.lowerBound + (wide ? 52 : 40)
@@ -81,7 +79,7 @@ struct QuickTimeHeader: Hashable {
             }
             guard type == "mdia" else { continue }
             var scale: UInt64 = 0, duration: UInt64 = 0
-            for (inner, innerRange) in Self.children(of: bytes, in: range) {
+            for (inner, innerRange) in BaseMediaBox.children(of: bytes, in: range) {
                 switch inner {
                 case "hdlr": isVideo = bytes.fourCC(at: innerRange.lowerBound + 8) == "vide"
                 case "mdhd":
@@ -89,8 +87,8 @@ struct QuickTimeHeader: Hashable {
                     scale = bytes.bigEndian(at: innerRange.lowerBound + (wide ? 20 : 12), width: 4) ?? 0
                     duration = bytes.bigEndian(at: innerRange.lowerBound + (wide ? 24 : 16), width: wide ? 8 : 4) ?? 0
                 case "minf":
-                    guard let stbl = Self.children(of: bytes, in: innerRange).first(where: { $0.type == "stbl" })?.range else { break }
-                    for (table, tableRange) in Self.children(of: bytes, in: stbl) {
+                    guard let stbl = BaseMediaBox.children(of: bytes, in: innerRange).first(where: { $0.type == "stbl" })?.range else { break }
+                    for (table, tableRange) in BaseMediaBox.children(of: bytes, in: stbl) {
                         if table == "stsd" { codec = bytes.fourCC(at: tableRange.lowerBound + 12) }
                         if table == "stts", scale > 0, duration > 0, let entries = bytes.bigEndian(at: tableRange.lowerBound + 4, width: 4) {
                             var samples: UInt64 = 0
@@ -117,7 +115,7 @@ struct QuickTimeHeader: Hashable {
         // QuickTime's meta box has no version and flags; ISO's has: its first child tells.
         let start = bytes.fourCC(at: meta.lowerBound + 4) == "hdlr" ? meta.lowerBound : meta.lowerBound + 4
         guard start <= meta.upperBound else { return nil }
-        let boxes = children(of: bytes, in: start..<meta.upperBound)
+        let boxes = BaseMediaBox.children(of: bytes, in: start..<meta.upperBound)
         guard let keys = boxes.first(where: { $0.type == "keys" })?.range,
               let ilst = boxes.first(where: { $0.type == "ilst" })?.range,
               let count = bytes.bigEndian(at: keys.lowerBound + 4, width: 4) else { return nil }
@@ -129,9 +127,9 @@ struct QuickTimeHeader: Hashable {
             at += Int(size)
         }
         guard let index else { return nil }
-        for (_, item) in children(of: bytes, in: ilst) where bytes.bigEndian(at: item.lowerBound - 4, width: 4) == index {
+        for (_, item) in BaseMediaBox.children(of: bytes, in: ilst) where bytes.bigEndian(at: item.lowerBound - 4, width: 4) == index {
             // The item's data box: type and locale, then the text.
-            guard let data = children(of: bytes, in: item).first(where: { $0.type == "data" })?.range, data.count >= 8 + 19 else { continue }
+            guard let data = BaseMediaBox.children(of: bytes, in: item).first(where: { $0.type == "data" })?.range, data.count >= 8 + 19 else { continue }
             let text = Array(bytes[(data.lowerBound + 8)..<(data.lowerBound + 8 + 19)])
             guard text[4] == UInt8(ascii: "-"), text[10] == UInt8(ascii: "T") else { return nil }
             var exif = String(decoding: text, as: UTF8.self).replacingOccurrences(of: "T", with: " ")
@@ -139,43 +137,5 @@ struct QuickTimeHeader: Hashable {
             return exif
         }
         return nil
-    }
-
-    /// The box at `offset` of a file: its type and where its payload starts and it ends.
-    static func box(in file: FileBytes, at offset: Int) -> (type: String, start: Int, end: Int)? {
-        guard let header = file.bytes(at: offset, count: min(16, file.count - offset)), header.count >= 8,
-              let size32 = header.bigEndian(at: 0, width: 4), let type = header.fourCC(at: 4) else { return nil }
-        var start = offset + 8, size = Int(size32)
-        if size32 == 1 {
-            guard let size64 = header.bigEndian(at: 8, width: 8), size64 < UInt64(Int.max) else { return nil }
-            size = Int(size64)
-            start += 8
-        } else if size32 == 0 {
-            size = file.count - offset  // to the end of the file
-        }
-        guard size >= start - offset, size <= file.count - offset else { return nil }
-        return (type, start, offset + size)
-    }
-
-    /// The boxes inside `range` of `bytes`, by type and payload.
-    static func children(of bytes: [UInt8], in range: Range<Int>) -> [(type: String, range: Range<Int>)] {
-        var boxes: [(type: String, range: Range<Int>)] = []
-        var offset = range.lowerBound
-        while offset <= range.upperBound - 8, boxes.count < boxLimit {
-            guard let size32 = bytes.bigEndian(at: offset, width: 4), let type = bytes.fourCC(at: offset + 4) else { break }
-            var start = offset + 8, size = Int(size32)
-            if size32 == 1 {
-                guard let size64 = bytes.bigEndian(at: offset + 8, width: 8), size64 < UInt64(range.upperBound) else { break }
-                size = Int(size64)
-                start += 8
-            } else if size32 == 0 {
-                size = range.upperBound - offset
-            }
-            guard size >= start - offset, size <= range.upperBound - offset else { break }
-            // A box whose payload is too short for its fixed fields is skipped by the readers' checks.
-            boxes.append((type, start..<(offset + size)))
-            offset += size
-        }
-        return boxes
     }
 }
