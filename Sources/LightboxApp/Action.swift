@@ -68,6 +68,9 @@ public enum Action: Hashable, Sendable {
     case resize(width: Int, height: Int)
     /// The terminal's cells changed size in pixels (a font change): the pixel modes' boxes follow.
     case cellSizeChanged(CellPixelSize)
+    /// How the terminal takes pictures: how many wait to be written, and the link's speed in
+    /// kbit/s when the writer measured it.
+    case picturesWaiting(Int, measuredLinkSpeed: Int?)
     /// Something the outside world has to say (a command failed, the marks file cannot be written),
     /// shown in the status line until the next key.
     case notice(String)

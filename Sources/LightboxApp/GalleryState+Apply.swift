@@ -14,6 +14,9 @@ extension GalleryState {
         case .notice(let text):
             message = text
             return []
+        case .picturesWaiting(let count, let speed):
+            _ = pictures.setOutput(waiting: count, measuredLinkSpeed: speed)
+            return []
         case .cellSizeChanged(let size):
             guard pictures.setCellPixels(size) else { return [] }
             return updatedDemand().map { [.load($0)] } ?? []
@@ -219,7 +222,7 @@ extension GalleryState {
             }
         case .scroll(let lines): scroll(by: lines)
         case .scanned, .metadataRead, .startFilter, .filterInput, .filterBackspace, .acceptFilter, .cancelFilter, .pasted,
-             .notice, .cellSizeChanged: break
+             .notice, .cellSizeChanged, .picturesWaiting: break
         case .toggleInfo:
             screen.toggleInfo()
             relayout()

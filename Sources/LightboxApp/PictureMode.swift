@@ -13,8 +13,15 @@ public struct PictureMode: Sendable {
     public let colorDepth: ColorDepth
     /// One cell's size in pixels, for the boxes of the pixel modes.
     public internal(set) var cellPixels: CellPixelSize
-    /// The link to the terminal, in kbit/s, when the user said (`--link-speed`); nil: fast.
-    public let linkSpeed: Int?
+    /// The link to the terminal, in kbit/s, when the user said (`--link-speed`).
+    public let statedLinkSpeed: Int?
+    /// The link as the terminal writer measured it while pictures waited.
+    public internal(set) var measuredLinkSpeed: Int?
+    /// Pictures waiting to be written to the terminal (over a slow link, "on their way").
+    public internal(set) var waiting = 0
+
+    /// The link to the terminal in kbit/s: as the user said, else as measured; nil: fast.
+    public var linkSpeed: Int? { statedLinkSpeed ?? measuredLinkSpeed }
 
     /// Below these speeds (kbit/s) pictures go at half, then a quarter, of their resolution.
     static let halfResolutionBelow = 20_000
@@ -25,7 +32,7 @@ public struct PictureMode: Sendable {
         self.available = available
         self.colorDepth = colorDepth
         self.cellPixels = cellPixels
-        self.linkSpeed = linkSpeed
+        self.statedLinkSpeed = linkSpeed
     }
 
     /// The fraction of their resolution pictures are sent at (1, 2 or 4 for a half or a quarter):
@@ -54,6 +61,14 @@ public struct PictureMode: Sendable {
         let modes = available.isEmpty ? Graphics.symbolModes : available
         graphics = modes.firstIndex(of: graphics).map { modes[($0 + 1) % modes.count] } ?? modes[0]
         return graphics
+    }
+
+    /// Takes what the writer measured and how many pictures wait; false when nothing drawn changes.
+    mutating func setOutput(waiting count: Int, measuredLinkSpeed speed: Int?) -> Bool {
+        let before = (waiting, reduction)
+        waiting = count
+        if let speed { measuredLinkSpeed = speed }
+        return before != (waiting, reduction)
     }
 
     /// Takes the terminal's new cell size; false when it is the same.

@@ -24,6 +24,12 @@ public final class CursesTerminal {
     private var lastInput = 0.0
     /// Pictures in pixels: what the terminal holds and shows (see `ImagePainter`).
     public private(set) var images: ImagePainter
+    /// Picture output waiting for the terminal to take it, written between reads of input.
+    public private(set) var pictures = PictureQueue()
+    /// The terminal opened again, non-blocking, for pictures: ncurses' cells keep a blocking one.
+    private let pictureDescriptor: Int32
+    /// How fast the terminal has taken pictures while they waited.
+    public private(set) var throughput = LinkMeter()
 
     /// Starts curses on `/dev/tty` (or another terminal device), choosing a direct-colour terminfo
     /// entry when `COLORTERM` says so.
@@ -43,6 +49,9 @@ public final class CursesTerminal {
         }
         input = tty
         output = tty
+        // A second open file description: O_NONBLOCK on it leaves ncurses' writes blocking.
+        let again = open(device, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        pictureDescriptor = again >= 0 ? again : fileno(tty)
         var cookedModes = termios()
         tcgetattr(fileno(tty), &cookedModes)
         var candidates = [termName]
@@ -109,7 +118,8 @@ public final class CursesTerminal {
 
     /// Shows pictures with `mode` from now on (nil: none); leaving kitty frees what it holds.
     public func setImageMode(_ mode: PixelProtocol?, cellPixels: CellPixelSize, colorRegisters: Int? = nil, reduction: Int = 1) {
-        if images.mode == .kitty && mode != .kitty { write(images.forgetAll()) }
+        settlePictures()
+        if images.mode == .kitty && mode != .kitty { write(Array(images.forgetAll().map(\.bytes).joined())) }
         // Pictures painted over the cells (sixel, iTerm2) are only replaced where cells change:
         // leaving such a mode, everything is repainted.
         if let old = images.mode, !old.showsThroughCells, mode != old { clearok(lb_stdscr(), true) }
@@ -119,8 +129,52 @@ public final class CursesTerminal {
         if let colorRegisters { images.colorRegisters = colorRegisters }
     }
 
-    /// Deletes kitty images the app no longer has.
-    public func forgetImages(_ ids: [UInt32]) { write(images.forget(ids)) }
+    /// Deletes kitty images the app no longer has; ones still waiting are never sent.
+    public func forgetImages(_ ids: [UInt32]) {
+        let gone = Set(ids)
+        for write in pictures.drop(where: { $0.image.map { gone.contains($0.id) } ?? false }) { images.unsent(write) }
+        pictures.enqueue(images.forget(ids))
+    }
+
+    /// Whether picture output is waiting: poll `pictureOutputDescriptor` for room and call
+    /// `writePictures()`.
+    public var hasPicturesWaiting: Bool { !pictures.isEmpty }
+
+    /// The descriptor pictures are written to, for polling.
+    public var pictureOutputDescriptor: Int32 { pictureDescriptor }
+
+    /// Writes waiting pictures until the terminal would block or `limit` bytes went.
+    /// - Complexity: O(bytes written).
+    public func writePictures(limit: Int = 65536) {
+        guard isActive else { return }
+        let result = pictures.pump(limit: limit, into: writePictureBytes)
+        throughput.record(bytes: result.written, blocked: result.blocked, waiting: !pictures.isEmpty, at: monotonicSeconds())
+    }
+
+    /// Writes what the terminal takes now of `bytes` without waiting; 0 when it would block.
+    func writePictureBytes(_ bytes: ArraySlice<UInt8>) -> Int {
+        let count = bytes.withUnsafeBufferPointer { Glibc.write(pictureDescriptor, $0.baseAddress, $0.count) }
+        if count >= 0 { return count }
+        if errno == EAGAIN || errno == EINTR { return 0 }
+        return bytes.count  // the terminal is gone: nothing to wait for
+    }
+
+    /// Waits until other output may be written: the rest of a sixel or iTerm2 picture begun, or
+    /// of a kitty chunk; with `whole`, the whole of a begun kitty image too.
+    func finishBegunPicture(whole: Bool = false) {
+        while isActive && (whole ? pictures.isMidWrite : !pictures.mayWriteCells) {
+            var fd = pollfd(fd: pictureDescriptor, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&fd, 1, 1000)
+            pictures.pump(toBreak: !whole, into: writePictureBytes)
+        }
+    }
+
+    /// Finishes a begun picture and forgets every one waiting (before the screen is cleared,
+    /// the mode changes, a suspend or the end).
+    func settlePictures() {
+        finishBegunPicture(whole: true)
+        for write in pictures.dropAll() { images.unsent(write) }
+    }
 
     /// Writes bytes straight to the terminal, between ncurses' updates.
     func write(_ bytes: [UInt8]) {
@@ -140,8 +194,10 @@ public final class CursesTerminal {
         var keys = Set<ColorPairs.Key>()
         for cell in frame.cells { keys.insert(pairKey(cell.style)) }
         pairs.prepare(keys)
-        let (imageBytes, repaintRows) = images.prepare(frame)
-        write(imageBytes)
+        // Cells go first, but never inside a picture: one begun is finished (to a kitty chunk's end).
+        finishBegunPicture()
+        for write in pictures.replan(for: frame) { images.unsent(write) }
+        let repaintRows = images.repaintRows(for: frame)
         let width = min(frame.width, size.width), height = min(frame.height, size.height)
         var glyph: [wchar_t] = []
         for y in 0..<height {
@@ -162,11 +218,14 @@ public final class CursesTerminal {
         for row in repaintRows where row >= 0 && row < height { _ = lb_redraw_line(Int32(row)) }
         wnoutrefresh(lb_stdscr())
         doupdate()
-        write(images.finish(frame, repaintedRows: repaintRows))
+        pictures.enqueue(images.writes(for: frame, repaintedRows: repaintRows))
+        _ = pictures.replan(for: frame)  // the new ones in the frame's order too
+        writePictures()
     }
 
     /// Forces the next paint to redraw every cell (after a suspend, or garbage on screen).
     public func invalidate() {
+        settlePictures()
         clearok(lb_stdscr(), true)
         images.invalidate()
     }
@@ -247,6 +306,7 @@ public final class CursesTerminal {
     /// Leaves curses for a suspend; `resume()` comes back.
     public func suspend() {
         guard isActive else { return }
+        settlePictures()
         write(Self.bracketedPasteOff)
         endwin()
     }
@@ -263,8 +323,10 @@ public final class CursesTerminal {
     /// Gives the terminal back as it was. Safe to call more than once.
     public func restore() {
         guard isActive else { return }
-        write(images.forgetAll() + Self.bracketedPasteOff)
+        settlePictures()
+        write(Array(images.forgetAll().map(\.bytes).joined()) + Self.bracketedPasteOff)
         isActive = false
+        if pictureDescriptor != fileno(output) { close(pictureDescriptor) }
         TerminalRescue.disarm()
         endwin()
         delscreen(screen)

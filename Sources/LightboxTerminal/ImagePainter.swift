@@ -17,10 +17,11 @@ public enum PixelProtocol: String, Hashable, Sendable {
     public var scalesPictures: Bool { self != .sixel }
 }
 
-/// What a backend writes, besides cells, to show a frame's pictures: kitty transmissions before
-/// the cells, sixel strings or iTerm2 images after them. It remembers what the terminal already
-/// has, so each picture is sent once (kitty) and painted only when it moved or was drawn over
-/// (sixel, iTerm2).
+/// What a backend writes, besides cells, to show a frame's pictures: kitty transmissions, sixel
+/// strings or iTerm2 images, all after the cells (through a `PictureQueue`). It remembers what
+/// the terminal has or was queued, so each picture is sent once (kitty) and painted only when it
+/// moved or was drawn over (sixel, iTerm2); a write the queue drops unsent is forgotten
+/// (`unsent(_:)`).
 /// No I/O: the backend writes the bytes.
 public struct ImagePainter: Sendable {
     public var mode: PixelProtocol? {
@@ -41,7 +42,7 @@ public struct ImagePainter: Sendable {
         didSet { encoded = [:] }
     }
     /// Kitty images the terminal holds, with the cells of their placement.
-    public private(set) var transmitted: [UInt32: (columns: Int, rows: Int)] = [:]
+    public internal(set) var transmitted: [UInt32: (columns: Int, rows: Int)] = [:]
     /// The transient ones among them, deleted when a frame stops showing them.
     var transient: Set<UInt32> = []
     /// Sixel pictures on screen as last painted.
@@ -63,66 +64,103 @@ public struct ImagePainter: Sendable {
         self.colorRegisters = colorRegisters
     }
 
-    /// Before the cells are painted: kitty images not yet in the terminal are sent (and ones
-    /// whose placement changed are placed again); for sixel, the screen rows the backend must
-    /// repaint in full because a picture left them.
+    /// Before the cells are painted: the screen rows the backend must repaint in full because a
+    /// sixel or iTerm2 picture left them (none for kitty, whose placeholders are cells).
+    /// - Complexity: O(*i*²) in the pictures on screen.
+    public func repaintRows(for frame: Frame) -> [Int] {
+        guard mode == .sixel || mode == .iterm else { return [] }
+        let current = Set(frame.images)
+        var rows = Set<Int>()
+        for old in painted where !current.contains(old) {
+            // A new picture on exactly the same cells (the next frame of an animation) covers
+            // every pixel of the old: erasing first would only show black until it is drawn.
+            let replaced = frame.images.contains {
+                !painted.contains($0) && $0.screenRows == old.screenRows && $0.screenColumns == old.screenColumns
+                    && $0.pixelWidth == old.pixelWidth && $0.pixelHeight == old.pixelHeight
+            }
+            if !replaced { rows.formUnion(old.screenRows) }
+        }
+        return rows.sorted()
+    }
+
+    /// After the cells are painted, what shows the frame's pictures, in the frame's order: kitty
+    /// images not yet in the terminal (placeholders show one once it arrives), placements that
+    /// changed, transient images no longer shown deleted; or each sixel or iTerm2 picture that is
+    /// new, moved, or on a repainted row, at its cells, saving and restoring the cursor around
+    /// itself so the backend's idea of it holds.
     /// - Complexity: O(pixels sent).
-    public mutating func prepare(_ frame: Frame) -> (bytes: [UInt8], repaintRows: [Int]) {
+    public mutating func writes(for frame: Frame, repaintedRows: [Int]) -> [PictureWrite] {
         switch mode {
-        case .kitty:
-            var out: [UInt8] = []
-            for image in frame.images {
-                if let placed = transmitted[image.id] {
-                    if placed != (image.columns, image.rows) {
-                        out += KittyGraphics.place(image, inTmux: inTmux)
-                        transmitted[image.id] = (image.columns, image.rows)
-                    }
-                } else {
-                    out += KittyGraphics.transmit(reduced(image), inTmux: inTmux)
-                    transmitted[image.id] = (image.columns, image.rows)
-                    if image.isTransient { transient.insert(image.id) }
-                }
-            }
-            let shown = Set(frame.images.map(\.id))
-            out += forget(transient.filter { !shown.contains($0) })
-            return (out, [])
-        case .sixel, .iterm:
-            let current = Set(frame.images)
-            var rows = Set<Int>()
-            for old in painted where !current.contains(old) {
-                // A new picture on exactly the same cells (the next frame of an animation) covers
-                // every pixel of the old: erasing first would only show black until it is drawn.
-                let replaced = frame.images.contains {
-                    !painted.contains($0) && $0.screenRows == old.screenRows && $0.screenColumns == old.screenColumns
-                        && $0.pixelWidth == old.pixelWidth && $0.pixelHeight == old.pixelHeight
-                }
-                if !replaced { rows.formUnion(old.screenRows) }
-            }
-            return ([], rows.sorted())
-        case nil:
-            return ([], [])
+        case .kitty: return kittyWrites(frame)
+        case .sixel, .iterm: return paintWrites(frame, repaintedRows: repaintedRows)
+        case nil: return []
         }
     }
 
-    /// After the cells are painted: each sixel picture that is new, moved, or on a repainted row,
-    /// at its cells; the cursor is saved and restored around them, so the backend's idea of it holds.
-    /// - Complexity: O(pixels painted).
-    public mutating func finish(_ frame: Frame, repaintedRows: [Int]) -> [UInt8] {
-        guard mode == .sixel || mode == .iterm else { return [] }
+    mutating func kittyWrites(_ frame: Frame) -> [PictureWrite] {
+        var writes: [PictureWrite] = []
+        for image in frame.images {
+            if let placed = transmitted[image.id] {
+                if placed != (image.columns, image.rows) {
+                    writes.append(PictureWrite(.command, bytes: KittyGraphics.place(image, inTmux: inTmux)))
+                    transmitted[image.id] = (image.columns, image.rows)
+                }
+            } else {
+                let chunks = KittyGraphics.transmissionChunks(reduced(image), inTmux: inTmux)
+                var breaks: [Int] = [], offset = 0
+                for chunk in chunks.dropLast() {
+                    offset += chunk.count
+                    breaks.append(offset)
+                }
+                writes.append(PictureWrite(.transmission(image), bytes: Array(chunks.joined()), breaks: breaks))
+                transmitted[image.id] = (image.columns, image.rows)
+                if image.isTransient { transient.insert(image.id) }
+            }
+        }
+        let shown = Set(frame.images.map(\.id))
+        return writes + forget(transient.filter { !shown.contains($0) })
+    }
+
+    mutating func paintWrites(_ frame: Frame, repaintedRows: [Int]) -> [PictureWrite] {
         let repainted = Set(repaintedRows)
-        var out: [UInt8] = []
+        var writes: [PictureWrite] = []
         var kept: [SixelKey: [UInt8]] = [:]
         for image in frame.images {
             let key = SixelKey(id: image.id, rows: image.visibleRows, columns: image.visibleColumns)
             let bytes = encoded[key] ?? (mode == .iterm ? iterm(image) : sixel(image))
             kept[key] = bytes
             guard !painted.contains(image) || image.screenRows.contains(where: repainted.contains), !bytes.isEmpty else { continue }
-            out += Array("\u{1B}[\(image.screenRows.lowerBound + 1);\(image.screenColumns.lowerBound + 1)H".utf8) + bytes
+            let position = Array("\u{1B}[\(image.screenRows.lowerBound + 1);\(image.screenColumns.lowerBound + 1)H".utf8)
+            writes.append(PictureWrite(.paint(image), bytes: [0x1B, 0x37] + position + bytes + [0x1B, 0x38]))
         }
         painted = Set(frame.images)
         encoded = kept  // only what is on screen is kept
-        if !out.isEmpty { out = [0x1B, 0x37] + out + [0x1B, 0x38] }
-        return out
+        return writes
+    }
+
+    /// What goes before the cells, as the tests read it: kitty's writes in one string, or the rows
+    /// to repaint.
+    public mutating func prepare(_ frame: Frame) -> (bytes: [UInt8], repaintRows: [Int]) {
+        mode == .kitty ? (Array(writes(for: frame, repaintedRows: []).map(\.bytes).joined()), []) : ([], repaintRows(for: frame))
+    }
+
+    /// What goes after the cells, in one string, as the tests read it (nothing for kitty).
+    public mutating func finish(_ frame: Frame, repaintedRows: [Int]) -> [UInt8] {
+        guard mode != .kitty else { return [] }
+        return Array(writes(for: frame, repaintedRows: repaintedRows).map(\.bytes).joined())
+    }
+
+    /// Forgets that `write` was sent: it was dropped from the queue before any of it was written.
+    public mutating func unsent(_ write: PictureWrite) {
+        switch write.subject {
+        case .transmission(let image):
+            transmitted.removeValue(forKey: image.id)
+            transient.remove(image.id)
+        case .paint(let image):
+            painted.remove(image)
+        case .command:
+            break
+        }
     }
 
     /// The pixels of a picture's shown part, and their width and height; nil when none shows.
@@ -168,14 +206,16 @@ public struct ImagePainter: Sendable {
     public mutating func invalidate() { painted = [] }
 
 
-    /// Deletes kitty images that left the app's cache.
-    public mutating func forget(_ ids: [UInt32]) -> [UInt8] {
-        var out: [UInt8] = []
-        for id in ids where transmitted.removeValue(forKey: id) != nil { out += KittyGraphics.delete(id: id, inTmux: inTmux) }
-        transient.subtract(ids)
-        return out
+    /// Deletes kitty images that left the app's cache (those the terminal was sent).
+    public mutating func forget<S: Sequence>(_ ids: S) -> [PictureWrite] where S.Element == UInt32 {
+        var writes: [PictureWrite] = []
+        for id in ids where transmitted.removeValue(forKey: id) != nil {
+            writes.append(PictureWrite(.command, bytes: KittyGraphics.delete(id: id, inTmux: inTmux)))
+            transient.remove(id)
+        }
+        return writes
     }
 
     /// Deletes every kitty image sent (on quitting, or leaving kitty mode).
-    public mutating func forgetAll() -> [UInt8] { forget(Array(transmitted.keys)) }
+    public mutating func forgetAll() -> [PictureWrite] { forget(Array(transmitted.keys)) }
 }

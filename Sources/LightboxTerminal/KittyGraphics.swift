@@ -70,8 +70,15 @@ public enum KittyGraphics {
     /// for placeholders to show; quiet (the terminal answers nothing). Chunked, as the protocol asks.
     /// - Complexity: O(*w* × *h*).
     public static func transmit(_ image: FrameImage, inTmux: Bool) -> [UInt8] {
+        Array(transmissionChunks(image, inTmux: inTmux).joined())
+    }
+
+    /// `transmit(_:inTmux:)` as its chunks: other output may come between them, but no other
+    /// graphics command until the last.
+    /// - Complexity: O(*w* × *h*).
+    public static func transmissionChunks(_ image: FrameImage, inTmux: Bool) -> [[UInt8]] {
         let data = Base64.encode(png(width: image.pixelWidth, height: image.pixelHeight, pixels: image.pixels))
-        var out: [UInt8] = []
+        var chunks: [[UInt8]] = []
         let chunk = 4096
         var start = 0
         repeat {
@@ -80,10 +87,10 @@ public enum KittyGraphics {
             let control = start == 0
                 ? "a=T,U=1,q=2,f=100,i=\(image.id),c=\(image.columns),r=\(image.rows),m=\(more)"
                 : "m=\(more)"
-            out += command(Array(control.utf8), payload: data[start..<end], inTmux: inTmux)
+            chunks.append(command(Array(control.utf8), payload: data[start..<end], inTmux: inTmux))
             start = end
         } while start < data.count
-        return out
+        return chunks
     }
 
     /// A new virtual placement for an image already sent (after the cell size changed), in place

@@ -25,6 +25,9 @@ extension GalleryView {
         // Over a slow link pictures go at a lower resolution: say so.
         let reduction = state.pictures.reduction
         if reduction > 1 { left += "  " + (reduction == 2 ? "½" : "¼") + " res" }
+        // Over a slow link pictures stream after the cells: how many are still on their way.
+        let waiting = state.pictures.waiting
+        if waiting > 0 { left += "  ↓\(waiting) " + (waiting == 1 ? "picture" : "pictures") + " on the way" }
         let help = " ? help "
         var x = frame.write(left + "  ", x: 0, y: y, style: Palette.status)
         let room = max(0, frame.width - x - DisplayWidth.of(help))

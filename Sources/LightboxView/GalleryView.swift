@@ -24,6 +24,7 @@ public enum GalleryView {
             drawCentered([text, "\(state.screenWidth)x\(state.screenHeight)"], in: &frame, height: state.gridHeight)
         } else {
             drawGrid(state, into: &frame)
+            cursorPictureFirst(state, in: &frame)
         }
         if let panel = state.infoPanel { drawInfo(state, in: panel, into: &frame) }
         drawStatus(state, into: &frame)
@@ -34,6 +35,14 @@ public enum GalleryView {
             drawProblems(state.scanProblems, total: state.scanProblemCount, into: &frame, top: state.gridHeight - problemLines, height: problemLines)
         }
         return clipped(frame, state: state)
+    }
+
+    /// Puts the cursor tile's picture first, so over a slow link it is the first sent.
+    static func cursorPictureFirst(_ state: GalleryState, in frame: inout Frame) {
+        let key = state.thumbnailKey(ofItem: state.cursor)
+        guard let serial = state.thumbnails.serial(of: key) else { return }
+        let id = state.imageID(serial: serial)
+        if let index = frame.images.firstIndex(where: { $0.id == id }), index > 0 { frame.images.insert(frame.images.remove(at: index), at: 0) }
     }
 
     /// The frame with its pictures narrowed to the cells still theirs: kitty placeholders, or the

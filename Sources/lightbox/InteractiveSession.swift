@@ -96,7 +96,8 @@ enum InteractiveSession {
                    pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: scan.wakeDescriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: reader.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+                   pollfd(fd: reader.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: -1, events: Int16(POLLOUT), revents: 0)]
         var lastMetadata = Date.distantPast
         var router = InputRouter()
         // Each batch of metadata may re-sort or re-lay the whole library: batches come at most
@@ -132,6 +133,8 @@ enum InteractiveSession {
             if let due = state.nextFrameTime {
                 timeout = min(timeout, Int32(max(0, (due - ProcessInfo.processInfo.systemUptime) * 1000)))
             }
+            // Pictures waiting for the terminal: wake when it can take more.
+            fds[5].fd = terminal.hasPicturesWaiting ? terminal.pictureOutputDescriptor : -1
             _ = poll(&fds, nfds_t(fds.count), timeout)
             if let due = state.nextFrameTime, ProcessInfo.processInfo.systemUptime >= due {
                 _ = state.apply(.tick(ProcessInfo.processInfo.systemUptime))
@@ -209,6 +212,13 @@ enum InteractiveSession {
                 dirty = true
             }
             if let outcome = perform(loads.coalesced) { return outcome }
+            // Pictures go in slices between reads of input; the status line says how many wait.
+            if terminal.hasPicturesWaiting { terminal.writePictures() }
+            let waiting = terminal.pictures.picturesWaiting, measured = terminal.throughput.kilobitsPerSecond
+            if waiting != state.pictures.waiting || (measured != nil && measured != state.pictures.measuredLinkSpeed) {
+                _ = state.apply(.picturesWaiting(waiting, measuredLinkSpeed: measured))
+                dirty = true
+            }
             // Results stream in: paint at most once a frame interval.
             if dirty && Date().timeIntervalSince(lastPaint) >= frameInterval {
                 paint()

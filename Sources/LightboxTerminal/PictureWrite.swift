@@ -1,0 +1,46 @@
+/// One piece of picture output, written after a frame's cells by `PictureQueue`: a kitty
+/// transmission, a sixel or iTerm2 picture painted at its cells, or a small command.
+public struct PictureWrite: Sendable {
+    /// What the bytes do, which says whether a later frame still wants them.
+    public enum Subject: Hashable, Sendable {
+        /// Sends a kitty image with its placement (the image's id, columns and rows).
+        case transmission(FrameImage)
+        /// Paints a picture over its cells (sixel, iTerm2).
+        case paint(FrameImage)
+        /// Deletes or places a kitty image: never dropped.
+        case command
+    }
+
+    public var subject: Subject
+    public var bytes: [UInt8]
+    /// Offsets inside `bytes` where other output (a frame's cells) may come between its parts: the
+    /// ends of a kitty transmission's chunks. A sixel string or an iTerm2 image has none: once
+    /// begun, it is finished before anything else is written.
+    public var breaks: [Int]
+
+    public init(_ subject: Subject, bytes: [UInt8], breaks: [Int] = []) {
+        self.subject = subject
+        self.bytes = bytes
+        self.breaks = breaks
+    }
+
+    /// The picture it sends or paints, if any.
+    public var image: FrameImage? {
+        switch subject {
+        case .transmission(let image), .paint(let image): return image
+        case .command: return nil
+        }
+    }
+
+    /// Whether `frame` still shows what this write is for: the same picture at the same cells
+    /// (sixel, iTerm2), or the same kitty image with the same placement anywhere on screen.
+    /// - Complexity: O(*i*) in the frame's images.
+    public func isWanted(by frame: Frame) -> Bool {
+        switch subject {
+        case .command: return true
+        case .paint(let image): return frame.images.contains(image)
+        case .transmission(let image):
+            return frame.images.contains { $0.id == image.id && $0.columns == image.columns && $0.rows == image.rows }
+        }
+    }
+}
