@@ -13,18 +13,20 @@ TIMG_MODES = {"kitty": ["-pk", "--compress"], "iterm": ["-pi", "--compress"], "h
 
 class Link:
     """A child in a pseudo-terminal whose output is read at `rate` bytes a second (None: at once)."""
-    def __init__(self, argv, env, rate):
+    def __init__(self, argv, env, rate, size=(48, 160)):
         self.rate, self.total, self.log = rate, 0, bytearray()
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             os.environ.update(env)
             os.execvp(argv[0], argv)
-        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 48, 160, 1600, 960))
+        rows, columns = size
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, columns * 10, rows * 20))
         self.budget, self.clock = 0.0, time.time()
-        self.answered, self.tail = False, b""
+        self.answered, self.tail, self.record = False, b"", None
 
     def pump(self, seconds=None, quiet=None, until=None):
-        """Reads for `seconds`, or until nothing came for `quiet` seconds, or until `until` is read."""
+        """Reads for `seconds`, or until nothing came for `quiet` seconds, or until `until` is read;
+        with `record` set (a list), everything read is kept in `log`."""
         start = last = time.time()
         while True:
             now = time.time()
@@ -49,9 +51,9 @@ class Link:
                 os.write(self.fd, b"\x1b[?62;4;22c"); self.answered = True
             self.tail = data[-8:]
             if self.rate: self.budget -= len(data)
-            if until is not None:
+            if until is not None or self.record is not None:
                 self.log += data
-                if until in self.log: return "found"
+                if until is not None and until in self.log: return "found"
 
     def started(self):
         """Reads until the terminal's probe is answered (pixel modes ask it first)."""
@@ -114,4 +116,5 @@ def main():
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 
-main()
+if __name__ == "__main__":
+    main()

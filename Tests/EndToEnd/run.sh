@@ -742,5 +742,18 @@ else
     fail "camera card: no pair badges" "$(screen)"
 fi
 
+# Over a 2,000 kbit/s link (a pseudo-terminal read at that rate): paging five times sends the
+# pages passed nothing but a picture begun as a key came, and no kitty image is left half-sent,
+# on quitting either (each photo names itself by a coloured corner read back from the PNG).
+slow_checks=0
+while IFS= read -r line; do
+    case "$line" in
+        "ok - "*) pass "slow link: ${line#ok - }"; slow_checks=$((slow_checks + 1)) ;;
+        "FAIL - "*) fail "slow link: ${line#FAIL - }" ;;
+        *) echo "    $line" ;;
+    esac
+done < <(timeout 120 python3 "$(dirname "$0")/slow_link.py" "$BIN" "$WORK" 2>&1 || echo "FAIL - slow_link.py ended with $?")
+[ "$slow_checks" = 5 ] || fail "slow link: $slow_checks of 5 checks passed"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
