@@ -4,8 +4,9 @@ read at RATE kbit/s (or as fast as written). For each picture mode: the first sc
 the time until quiet; five PgDn 0.15 s apart, their bytes and the time from the first until quiet;
 and, in a run of its own, how long the cells of a key (`i`, the info panel) take to arrive while
 the first screen's pictures stream. Beside it, timg --grid in the same mode on the same files.
-Usage: wire.py LIGHTBOX FOLDER MODE[,MODE...] [RATE-KBIT]"""
-import fcntl, os, pty, select, shutil, struct, sys, tempfile, termios, time
+Usage: wire.py LIGHTBOX FOLDER MODE[,MODE...] [RATE-KBIT]
+       wire.py LIGHTBOX FOLDER scroll MODE[,MODE...]   (bytes a line scrolled by the wheel)"""
+import fcntl, os, pty, re, select, shutil, struct, sys, tempfile, termios, time
 
 QUIET = 0.7
 # Debian's timg has no sixel; for kitty and iTerm2 it is given --compress, its smallest.
@@ -74,7 +75,44 @@ def lightbox(binary, mode, folder, rate, cache):
     env = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "XDG_CACHE_HOME": cache, "LANG": "C.UTF-8"}
     return Link([binary, "--graphics", mode, folder], env, rate)
 
+def scrolling(binary, folder, mode, cache, turns=10):
+    """Bytes a line scrolled with the mouse wheel (three lines a turn) costs, beside what a row of
+    the first screen costs on average; and, for sixel, how many rows of cells of pictures were
+    painted a line scrolled (1.0: only the rows that came into view) and the share of the bytes
+    that is those pictures."""
+    link = lightbox(binary, mode, folder, None, cache)
+    link.started()
+    link.record = []
+    link.pump(quiet=QUIET)
+    first = link.total
+    start = len(link.log)
+    for _ in range(turns):
+        link.keys(b"\x1b[<65;40;20M")  # SGR mouse: wheel down at column 40, row 20
+        link.pump(quiet=0.3)
+    scrolled = link.total - first
+    segment = bytes(link.log[start:])
+    link.close()
+    lines, rows = 3 * turns, 47  # the grid's rows: the screen less the status line
+    pieces = re.findall(rb"\x1b\[\d+;(\d+)H(\x1bP[^\x1b]*\x1b\\)", segment)
+    columns = len({column for column, _ in pieces}) or 1
+    painted_rows = sum(int(m.group(1)) for _, body in pieces if (m := re.search(rb'"1;1;\d+;(\d+)', body))) / 20 / columns
+    picture_bytes = sum(len(body) for _, body in pieces)
+    return scrolled / lines, first / rows, painted_rows / lines, picture_bytes / scrolled if scrolled else 0
+
 def main():
+    if sys.argv[3] == "scroll":
+        binary, folder = sys.argv[1], sys.argv[2]
+        cache = tempfile.mkdtemp()
+        print("| mode | bytes a line scrolled (the wheel, 30 lines) | a row of the first screen, on average | ratio | sixel: rows of pictures painted a line scrolled | sixel: share of the bytes that is those rows' pictures |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        try:
+            for mode in sys.argv[4].split(","):
+                line, row, painted, share = scrolling(binary, folder, mode, cache)
+                sixel = f"{painted:.2f} | {share * 100:.0f}%" if mode == "sixel" else "- | -"
+                print(f"| {mode} | {line / 1e3:.1f} kB | {row / 1e3:.1f} kB | {line / row:.2f} | {sixel} |")
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+        return
     binary, folder, modes = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
     kbit = int(sys.argv[4]) if len(sys.argv) > 4 else None
     rate = kbit * 1000 / 8 if kbit else None

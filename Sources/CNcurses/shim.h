@@ -71,3 +71,54 @@ static inline void lb_cell_pixels(int fd, int *width, int *height) {
 }
 
 static inline int lb_redraw_line(int y) { return wredrawln(stdscr, y, 1); }
+
+/// Tells ncurses the terminal scrolled rows top...bottom (inclusive) by `count` lines (up when
+/// positive), as the app made it do: its copy of the screen moves the same way, so the next
+/// update writes only the rows that came in. No output.
+static inline int lb_scrolled_screen(int top, int bottom, int count) {
+    WINDOW *screen = curscr;
+    if (wsetscrreg(screen, top, bottom) == ERR) return ERR;
+    scrollok(screen, TRUE);
+    int result = wscrl(screen, count);
+    scrollok(screen, FALSE);
+    wsetscrreg(screen, 0, LINES - 1);
+    return result;
+}
+
+/// The capabilities array ncurses itself reads: ncurses 6 keeps a second record of the entry
+/// (`type2`, after the public one in its terminal record) with strings of its own, which
+/// `tigetstr` answers from. Found as a record whose names and string table start at the same
+/// place (as every entry's do), holding csr's string, and checked by its array giving csr and
+/// cup as `tigetstr` does; NULL when not found.
+static inline char **lb_library_strings(void) {
+    if (cur_term == NULL) return NULL;
+    char *csr = tigetstr("csr"), *cup = tigetstr("cup");
+    if (csr == NULL || csr == (char *)-1 || cup == NULL || cup == (char *)-1) return NULL;
+    TERMTYPE *public = (TERMTYPE *)cur_term;
+    long csrIndex = &change_scroll_region - public->Strings, cupIndex = &cursor_address - public->Strings;
+    char **words = (char **)cur_term;
+    // Within the first kilobyte of the record (ncurses 6.4: 688 bytes in).
+    for (size_t i = sizeof(TERMTYPE) / sizeof(char *); i + 4 < 1024 / sizeof(char *); i++) {
+        char *names = words[i];
+        if (names == NULL || words[i + 1] != names || csr < names || csr - names > 65536) continue;
+        char **strings = (char **)words[i + 4];
+        if (strings != NULL && strings[csrIndex] == csr && strings[cupIndex] == cup) return strings;
+    }
+    return NULL;
+}
+
+/// The terminal's scrolling capabilities ncurses' scroll optimisation uses (csr, ind, ri, indn,
+/// rin, il1, dl1, il, dl), read into `saved` or put back from it, in the array ncurses reads;
+/// cleared, ncurses redraws moved rows instead of scrolling them. -1 when that array is not found.
+static inline int lb_scrolling_capabilities(char **saved, int put) {
+    char **strings = lb_library_strings();
+    if (strings == NULL) return -1;
+    char **public = ((TERMTYPE *)cur_term)->Strings;  // the terminfo macros index this one
+    char **caps[9] = {&change_scroll_region, &scroll_forward, &scroll_reverse, &parm_index, &parm_rindex,
+                      &insert_line, &delete_line, &parm_insert_line, &parm_delete_line};
+    for (int i = 0; i < 9; i++) {
+        long index = caps[i] - public;
+        if (put) strings[index] = saved[i]; else saved[i] = strings[index];
+    }
+    return 0;
+}

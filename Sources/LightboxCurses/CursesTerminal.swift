@@ -28,6 +28,12 @@ public final class CursesTerminal {
     public private(set) var pictures = PictureQueue()
     /// The terminal opened again, non-blocking, for pictures: ncurses' cells keep a blocking one.
     private let pictureDescriptor: Int32
+    /// The terminal's scrolling capabilities, kept while ncurses is not to use them.
+    private var scrollingCapabilities: [UnsafeMutablePointer<CChar>?] = Array(repeating: nil, count: 9)
+    /// Scrolls the terminal did for the app, and the lines they moved: what `--stats` reports.
+    public private(set) var scrolls = 0, linesScrolled = 0
+    /// The frame last painted, for finding a scroll in the next.
+    private var lastFrame: Frame?
     /// How fast the terminal has taken pictures while they waited.
     public private(set) var throughput = LinkMeter()
 
@@ -127,7 +133,26 @@ public final class CursesTerminal {
         images.cellPixels = cellPixels
         images.reduction = reduction
         if let colorRegisters { images.colorRegisters = colorRegisters }
+        // A scroll ncurses chose on its own would move pictures painted over the cells without
+        // the painter knowing: in those modes only the app's own scrolls (`scrollWithTerminal`).
+        let picturesOverCells = mode.map { !$0.showsThroughCells } ?? false
+        if picturesOverCells != ncursesScrollingIsOff {
+            if picturesOverCells {
+                var none: [UnsafeMutablePointer<CChar>?] = Array(repeating: nil, count: 9)
+                canTurnOffScrolling = lb_scrolling_capabilities(&scrollingCapabilities, 0) == 0
+                    && lb_scrolling_capabilities(&none, 1) == 0
+            } else if canTurnOffScrolling {
+                _ = lb_scrolling_capabilities(&scrollingCapabilities, 1)
+            }
+            ncursesScrollingIsOff = picturesOverCells
+        }
     }
+
+    /// Whether ncurses' own scrolling is turned off (pictures are painted over the cells).
+    private var ncursesScrollingIsOff = false
+    /// Whether it could be: ncurses keeps its capabilities where ncurses 6 does. When not, the
+    /// app does not scroll either, and every moved picture is painted again.
+    private var canTurnOffScrolling = false
 
     /// Deletes kitty images the app no longer has; ones still waiting are never sent.
     public func forgetImages(_ ids: [UInt32]) {
@@ -197,7 +222,9 @@ public final class CursesTerminal {
         // Cells go first, but never inside a picture: one begun is finished (to a kitty chunk's end).
         finishBegunPicture()
         for write in pictures.replan(for: frame) { images.unsent(write) }
-        let repaintRows = images.repaintRows(for: frame)
+        var forcedRows: [Int] = []
+        if let scroll = scrollWithTerminal(to: frame) { forcedRows = images.scrolled(scroll) }
+        let repaintRows = Array(Set(images.repaintRows(for: frame) + forcedRows)).sorted()
         let width = min(frame.width, size.width), height = min(frame.height, size.height)
         var glyph: [wchar_t] = []
         for y in 0..<height {
@@ -218,13 +245,32 @@ public final class CursesTerminal {
         for row in repaintRows where row >= 0 && row < height { _ = lb_redraw_line(Int32(row)) }
         wnoutrefresh(lb_stdscr())
         doupdate()
+        lastFrame = frame
         pictures.enqueue(images.writes(for: frame, repaintedRows: repaintRows))
         _ = pictures.replan(for: frame)  // the new ones in the frame's order too
         writePictures()
     }
 
+    /// When `frame` is the last one with a band of rows moved by whole lines and pictures move
+    /// with the text (sixel), has the terminal scroll that band, and ncurses' copy of the screen
+    /// with it: the pictures there move, and only the rows that came in are painted.
+    func scrollWithTerminal(to frame: Frame) -> LineScroll? {
+        guard images.mode?.scrollsWithText == true, canTurnOffScrolling, let last = lastFrame, frame.width == size.width, frame.height == size.height,
+              let scroll = frame.scroll(from: last) else { return nil }
+        let (top, bottom) = (scroll.rows.lowerBound, scroll.rows.upperBound - 1)
+        guard lb_scrolled_screen(Int32(top), Int32(bottom), Int32(scroll.lines)) != lb_err() else { return nil }
+        // Plain attributes, so the rows coming in are blank as ncurses thinks; the cursor and
+        // attributes restored after, as ncurses left them.
+        let move = scroll.lines > 0 ? "\(scroll.lines)S" : "\(-scroll.lines)T"
+        write(Array("\u{1B}7\u{1B}[0m\u{1B}[\(top + 1);\(bottom + 1)r\u{1B}[\(move)\u{1B}[r\u{1B}8".utf8))
+        scrolls += 1
+        linesScrolled += abs(scroll.lines)
+        return scroll
+    }
+
     /// Forces the next paint to redraw every cell (after a suspend, or garbage on screen).
     public func invalidate() {
+        lastFrame = nil
         settlePictures()
         clearok(lb_stdscr(), true)
         images.invalidate()
@@ -314,6 +360,7 @@ public final class CursesTerminal {
     /// Returns to curses after a suspend, repainting everything on the next paint.
     public func resume() {
         guard isActive else { return }
+        lastFrame = nil
         reset_prog_mode()
         write(Self.bracketedPasteOn)
         clearok(lb_stdscr(), true)
@@ -349,3 +396,4 @@ public final class CursesTerminal {
         return result
     }
 }
+

@@ -39,6 +39,13 @@ public struct FrameImage: Hashable, Sendable {
         self.isTransient = isTransient
     }
 
+    /// Whether this is `image`, or some of its rows: the same picture at the same place.
+    public func isPart(of image: FrameImage) -> Bool {
+        id == image.id && x == image.x && y == image.y && columns == image.columns && rows == image.rows
+            && visibleColumns == image.visibleColumns && pixelWidth == image.pixelWidth && pixelHeight == image.pixelHeight
+            && image.visibleRows.contains(visibleRows)
+    }
+
     /// The screen rows the image shows on.
     public var screenRows: Range<Int> { (y + visibleRows.lowerBound)..<(y + visibleRows.upperBound) }
     /// The screen columns the image shows on.

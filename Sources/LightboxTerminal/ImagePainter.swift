@@ -12,6 +12,11 @@ public enum PixelProtocol: String, Hashable, Sendable {
     /// memory cache must be deleted from the terminal too.
     public var keepsPictures: Bool { self == .kitty }
 
+    /// Whether pictures painted over the cells move with the text when the terminal scrolls a
+    /// band of rows (xterm moves sixel pixels so: checked in its end-to-end test); iTerm2 images
+    /// are not relied on to.
+    public var scrollsWithText: Bool { self == .sixel }
+
     /// Whether the terminal scales a picture into the cells it is given, so one may be sent at a
     /// lower resolution over a slow link (kitty's placements, iTerm2's images; not sixel).
     public var scalesPictures: Bool { self != .sixel }
@@ -41,6 +46,9 @@ public struct ImagePainter: Sendable {
     public var reduction = 1 {
         didSet { encoded = [:] }
     }
+    /// Pictures (or rows of them that came into view) sent or painted so far, and the rows of
+    /// cells they covered: what `--stats` reports.
+    public private(set) var picturesWritten = 0, rowsWritten = 0
     /// Kitty images the terminal holds, with the cells of their placement.
     public internal(set) var transmitted: [UInt32: (columns: Int, rows: Int)] = [:]
     /// The transient ones among them, deleted when a frame stops showing them.
@@ -71,7 +79,9 @@ public struct ImagePainter: Sendable {
         guard mode == .sixel || mode == .iterm else { return [] }
         let current = Set(frame.images)
         var rows = Set<Int>()
-        for old in painted where !current.contains(old) {
+        // A picture still at its place with more rows showing (after a scroll) stays: only the
+        // rows that came in are painted.
+        for old in painted where !current.contains(old) && !frame.images.contains(where: old.isPart(of:)) {
             // A new picture on exactly the same cells (the next frame of an animation) covers
             // every pixel of the old: erasing first would only show black until it is drawn.
             let replaced = frame.images.contains {
@@ -113,6 +123,8 @@ public struct ImagePainter: Sendable {
                     breaks.append(offset)
                 }
                 writes.append(PictureWrite(.transmission(image), bytes: Array(chunks.joined()), breaks: breaks))
+                picturesWritten += 1
+                rowsWritten += image.visibleRows.count
                 transmitted[image.id] = (image.columns, image.rows)
                 if image.isTransient { transient.insert(image.id) }
             }
@@ -125,17 +137,71 @@ public struct ImagePainter: Sendable {
         let repainted = Set(repaintedRows)
         var writes: [PictureWrite] = []
         var kept: [SixelKey: [UInt8]] = [:]
+        // What shows of each picture at its place (after a scroll, some of its rows may).
+        var shown: [Placement: FrameImage] = [:]
+        for image in painted where !image.screenRows.contains(where: repainted.contains) { shown[Placement(image)] = image }
         for image in frame.images {
-            let key = SixelKey(id: image.id, rows: image.visibleRows, columns: image.visibleColumns)
-            let bytes = encoded[key] ?? (mode == .iterm ? iterm(image) : sixel(image))
-            kept[key] = bytes
-            guard !painted.contains(image) || image.screenRows.contains(where: repainted.contains), !bytes.isEmpty else { continue }
-            let position = Array("\u{1B}[\(image.screenRows.lowerBound + 1);\(image.screenColumns.lowerBound + 1)H".utf8)
-            writes.append(PictureWrite(.paint(image), bytes: [0x1B, 0x37] + position + bytes + [0x1B, 0x38]))
+            var pieces = [image]
+            if let old = shown[Placement(image)], image.visibleRows.contains(old.visibleRows) {
+                // Only the rows that came into view: above and below what still shows.
+                pieces = [image.visibleRows.lowerBound..<old.visibleRows.lowerBound, old.visibleRows.upperBound..<image.visibleRows.upperBound]
+                    .filter { !$0.isEmpty }
+                    .map { var piece = image; piece.visibleRows = $0; return piece }
+            }
+            for piece in pieces {
+                let key = SixelKey(id: piece.id, rows: piece.visibleRows, columns: piece.visibleColumns)
+                let bytes = encoded[key] ?? (mode == .iterm ? iterm(piece) : sixel(piece))
+                kept[key] = bytes
+                guard !bytes.isEmpty else { continue }
+                let position = Array("\u{1B}[\(piece.screenRows.lowerBound + 1);\(piece.screenColumns.lowerBound + 1)H".utf8)
+                writes.append(PictureWrite(.paint(piece), bytes: [0x1B, 0x37] + position + bytes + [0x1B, 0x38]))
+                picturesWritten += 1
+                rowsWritten += piece.visibleRows.count
+            }
         }
         painted = Set(frame.images)
         encoded = kept  // only what is on screen is kept
         return writes
+    }
+
+    /// A picture at a place, whatever rows of it show.
+    struct Placement: Hashable {
+        var id: UInt32, x: Int, y: Int, columns: Int, rows: Int, visibleColumns: Range<Int>, pixelWidth: Int, pixelHeight: Int
+        init(_ image: FrameImage) {
+            (id, x, y, columns, rows) = (image.id, image.x, image.y, image.columns, image.rows)
+            (visibleColumns, pixelWidth, pixelHeight) = (image.visibleColumns, image.pixelWidth, image.pixelHeight)
+        }
+    }
+
+    /// The terminal moved a band of rows (`LineScroll`): pictures painted there moved with their
+    /// rows where the protocol's pixels do (`scrollsWithText`), cut where they left the band.
+    /// Returns the rows to repaint in full: those of pictures the band's edge cut through, part
+    /// moved and part not.
+    /// - Complexity: O(*i*) in the pictures painted.
+    public mutating func scrolled(_ scroll: LineScroll) -> [Int] {
+        guard let mode, !mode.showsThroughCells else { return [] }
+        var rows = Set<Int>()
+        var moved = Set<FrameImage>()
+        for image in painted {
+            let screen = image.screenRows
+            if screen.upperBound <= scroll.rows.lowerBound || screen.lowerBound >= scroll.rows.upperBound {
+                moved.insert(image)  // outside the band: where it was
+            } else if mode.scrollsWithText && scroll.rows.contains(screen.lowerBound) && scroll.rows.contains(screen.upperBound - 1) {
+                var image = image
+                image.y -= scroll.lines
+                let top = max(image.screenRows.lowerBound, scroll.rows.lowerBound)
+                let bottom = min(image.screenRows.upperBound, scroll.rows.upperBound)
+                guard top < bottom else { continue }
+                image.visibleRows = (top - image.y)..<(bottom - image.y)
+                moved.insert(image)
+            } else {
+                // Cut by the band's edge, or pixels the terminal does not move: painted again.
+                rows.formUnion(screen)
+                if mode.scrollsWithText { rows.formUnion(screen.lowerBound - scroll.lines..<screen.upperBound - scroll.lines) }
+            }
+        }
+        painted = moved
+        return rows.sorted()
     }
 
     /// What goes before the cells, as the tests read it: kitty's writes in one string, or the rows
@@ -152,12 +218,16 @@ public struct ImagePainter: Sendable {
 
     /// Forgets that `write` was sent: it was dropped from the queue before any of it was written.
     public mutating func unsent(_ write: PictureWrite) {
+        if let image = write.image {
+            picturesWritten -= 1
+            rowsWritten -= image.visibleRows.count
+        }
         switch write.subject {
         case .transmission(let image):
             transmitted.removeValue(forKey: image.id)
             transient.remove(image.id)
-        case .paint(let image):
-            painted.remove(image)
+        case .paint(let piece):
+            for image in painted where piece.isPart(of: image) { painted.remove(image) }
         case .command:
             break
         }

@@ -65,7 +65,7 @@ public struct PictureQueue: Sendable {
     static func rank(of write: PictureWrite, in frame: Frame) -> Int {
         switch write.subject {
         case .command: return -1
-        case .paint(let image): return frame.images.firstIndex(of: image) ?? Int.max
+        case .paint(let piece): return frame.images.firstIndex { piece.isPart(of: $0) } ?? Int.max
         case .transmission(let image): return frame.images.firstIndex { $0.id == image.id } ?? Int.max
         }
     }

@@ -5,7 +5,7 @@ public struct PictureWrite: Sendable {
     public enum Subject: Hashable, Sendable {
         /// Sends a kitty image with its placement (the image's id, columns and rows).
         case transmission(FrameImage)
-        /// Paints a picture over its cells (sixel, iTerm2).
+        /// Paints a picture, or some of its rows, over its cells (sixel, iTerm2).
         case paint(FrameImage)
         /// Deletes or places a kitty image: never dropped.
         case command
@@ -33,12 +33,12 @@ public struct PictureWrite: Sendable {
     }
 
     /// Whether `frame` still shows what this write is for: the same picture at the same cells
-    /// (sixel, iTerm2), or the same kitty image with the same placement anywhere on screen.
+    /// (sixel, iTerm2; the rows painted among those shown), or the same kitty image with the same placement anywhere on screen.
     /// - Complexity: O(*i*) in the frame's images.
     public func isWanted(by frame: Frame) -> Bool {
         switch subject {
         case .command: return true
-        case .paint(let image): return frame.images.contains(image)
+        case .paint(let piece): return frame.images.contains { piece.isPart(of: $0) }
         case .transmission(let image):
             return frame.images.contains { $0.id == image.id && $0.columns == image.columns && $0.rows == image.rows }
         }

@@ -162,7 +162,9 @@ extension GalleryView {
         guard columns <= width, rows <= height, columns <= KittyGraphics.maxCells, rows <= KittyGraphics.maxCells else { return false }
         fillBox(x: x, y: y, width: width, height: height, style: Palette.letterboxCell.style, into: &frame, clipHeight: clipHeight)
         let left = x + alignment.offset(of: columns, in: width), top = y + (height - rows) / 2
-        let shown = max(0, -top)..<max(0, min(rows, clipHeight - top))
+        // Scrolled so far that only the label shows, none of the picture does (an empty range).
+        let firstShown = min(rows, max(0, -top))
+        let shown = firstShown..<max(firstShown, min(rows, clipHeight - top))
         place(FrameImage(id: id, pixelWidth: image.width, pixelHeight: image.height, pixels: image.pixels,
                          x: left, y: top, columns: columns, rows: rows, visibleRows: shown), state: state, into: &frame)
         return true

@@ -80,8 +80,7 @@ enum InteractiveSession {
             if options.printsStatistics {
                 report = statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
                                           cacheCount: state.thumbnails.count,
-                                          pictures: state.graphics.title + (terminalReport?.name.map { " (terminal: \($0))" } ?? "")
-                                              + (state.pictures.reduction > 1 ? ", sent at 1/\(state.pictures.reduction) resolution for a \(state.pictures.linkSpeed ?? 0) kbit/s link" : ""),
+                                          pictures: picturesReport(state: state, terminal: terminal, report: terminalReport),
                                           library: state.library)
             }
             return outcome
@@ -226,5 +225,17 @@ enum InteractiveSession {
                 dirty = false
             }
         }
+    }
+
+    /// The mode pictures were in, what they cost the link, and how the terminal scrolled them.
+    static func picturesReport(state: GalleryState, terminal: CursesTerminal, report: TerminalReport?) -> String {
+        var text = state.graphics.title + (report?.name.map { " (terminal: \($0))" } ?? "")
+        let link = state.pictures.linkSpeed.map { "\($0) kbit/s link" + (state.pictures.statedLinkSpeed == nil ? " (measured)" : "") }
+        if state.pictures.reduction > 1, let link { text += ", sent at 1/\(state.pictures.reduction) resolution for a \(link)" }
+        if state.graphics.isPixels {
+            text += "; \(terminal.images.picturesWritten) pictures or parts written (\(terminal.images.rowsWritten) rows of cells)"
+            if terminal.scrolls > 0 { text += ", \(terminal.linesScrolled) lines scrolled by the terminal in \(terminal.scrolls) scrolls" }
+        }
+        return text
     }
 }

@@ -595,6 +595,11 @@ if command -v Xvfb >/dev/null && command -v xterm >/dev/null && command -v xwd >
     check() { check_screen 20 "$@" -- textrows 0 29; }
     first=$(check present "${COLOURS[@]:0:5}")
     DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class xterm | head -1)" 2>/dev/null
+    # Down past the screen's last row: the terminal scrolls the grid's rows, xterm moves the sixel
+    # pixels with them, and only the row that came in is painted (--stats says the terminal scrolled).
+    DISPLAY=":$N" xdotool type --delay 300 jjj
+    scrolled=$(check present "${COLOURS[@]:5:15}")
+    scrolled_gone=$(check absent "${COLOURS[@]:0:5}")
     DISPLAY=":$N" xdotool type --delay 150 G
     last=$(check present "${COLOURS[@]:20:5}")
     gone=$(check absent "${COLOURS[@]:0:10}")
@@ -612,6 +617,11 @@ if command -v Xvfb >/dev/null && command -v xterm >/dev/null && command -v xwd >
         pass "xterm -ti vt340: auto chose sixel; sixel tiles in their own colours, headers and status line text, none left after G, whole after h h k"
     else
         fail "sixel in xterm" "first screen: $first"$'\n'"after G, gone: $gone"$'\n'"after G, shown: $last"$'\n'"after hhk: $moved"$'\n'"rc: $(cat "$WORK/sixel-rc" 2>/dev/null), $chosen"
+    fi
+    if [ "$scrolled" = ok ] && [ "$scrolled_gone" = ok ] && grep -q "lines scrolled by the terminal" <<< "$chosen"; then
+        pass "xterm scrolls sixel pictures with their rows: after j j j every tile whole in its colour, none left above ($(grep -o '[0-9]* lines scrolled.*' <<< "$chosen"))"
+    else
+        fail "sixel scrolled by xterm" "shown: $scrolled"$'\n'"gone: $scrolled_gone"$'\n'"$chosen"
     fi
 else
     fail "sixel in xterm: Xvfb, xterm, xwd or xdotool missing (make test installs them)"

@@ -131,3 +131,82 @@ func frame(_ images: [FrameImage]) -> Frame {
     let status = GalleryView.frame(for: state).lines.last ?? ""
     #expect(!status.contains("on the way") && status.contains("½ res") && state.pictures.reduction == 2)
 }
+
+@Test func aFrameScrolledByWholeLinesIsFoundFromItsPicturesWithItsBand() {
+    // A header row, twenty numbered rows with a picture on rows 5 and 6, a status row; then the
+    // numbered rows moved up by 3, or down by 2.
+    func screen(first: Int) -> Frame {
+        var frame = Frame(width: 12, height: 22)
+        frame.write("header", x: 0, y: 0, style: CellStyle())
+        for y in 1...20 { frame.write("row \(first + y)", x: 0, y: y, style: CellStyle()) }
+        frame.write("status", x: 0, y: 21, style: CellStyle())
+        frame.images = [tile(1, x: 8, y: 5 - first)]
+        return frame
+    }
+    let old = screen(first: 0)
+    #expect(screen(first: 3).scroll(from: old) == LineScroll(rows: 1..<21, lines: 3), "up 3 between the header and the status line")
+    #expect(screen(first: -2).scroll(from: old) == LineScroll(rows: 1..<21, lines: -2), "down 2")
+    #expect(old.scroll(from: old) == nil, "nothing moved")
+    var unmovedPicture = screen(first: 3)
+    unmovedPicture.images = old.images
+    #expect(unmovedPicture.scroll(from: old) == nil, "rows alike but no picture moved: nothing to gain")
+    let scroll = LineScroll(rows: 1..<21, lines: 3)
+    #expect(scroll.destination(of: 10) == 7 && scroll.destination(of: 2) == nil && scroll.destination(of: 0) == 0)
+}
+
+@Test func aSixelPictureScrolledWithItsRowsIsNotPaintedAgainOnlyTheRowsThatCameIn() {
+    var painter = ImagePainter(mode: .sixel, cellPixels: CellPixelSize(width: 4, height: 8))
+    // A 4x4-cell picture at rows 10...13, whose last row was cut off by the band's end at 13.
+    func picture(y: Int, shown: Range<Int>) -> FrameImage {
+        FrameImage(id: 5, pixelWidth: 16, pixelHeight: 32, pixels: noise(16 * 32 * 3), x: 2, y: y, columns: 4, rows: 4, visibleRows: shown)
+    }
+    let before = frame([picture(y: 6, shown: 0..<3), tile(6, x: 20, y: 1)])
+    let whole = painter.writes(for: before, repaintedRows: [])
+    #expect(whole.count == 2)
+    // The terminal scrolled rows 0..<9 up by 2: the picture moved to rows 4...6 and its last row came in at 7.
+    let rows = painter.scrolled(LineScroll(rows: 0..<9, lines: 2))
+    #expect(rows.isEmpty, "nothing cut by the band's edge: \(rows)")
+    let after = frame([picture(y: 4, shown: 0..<4)])
+    let repaint = painter.repaintRows(for: after)
+    #expect(repaint == [0], "tile 6 moved to row -1 and out: its row goes, \(repaint)")
+    let writes = painter.writes(for: after, repaintedRows: repaint)
+    #expect(writes.count == 1 && writes[0].image?.visibleRows == 3..<4, "only the row that came in: \(writes.map { $0.image?.visibleRows ?? 0..<0 })")
+    let painted = SixelReader.pictures(in: writes[0].bytes)
+    #expect(painted.count == 1 && painted[0].row == 8 && painted[0].picture.height == 8, "at screen row 7 (1-based 8), one cell tall")
+    var fresh = ImagePainter(mode: .sixel, cellPixels: CellPixelSize(width: 4, height: 8))
+    let wholeBytes = fresh.finish(after, repaintedRows: []).count
+    #expect(writes[0].bytes.count * 2 < wholeBytes, "\(writes[0].bytes.count) bytes against \(wholeBytes) for the whole picture")
+    // A band that cuts through a picture: its rows, before and after, are painted again.
+    var cut = ImagePainter(mode: .sixel, cellPixels: CellPixelSize(width: 4, height: 8))
+    _ = cut.writes(for: frame([picture(y: 6, shown: 0..<4)]), repaintedRows: [])
+    #expect(cut.scrolled(LineScroll(rows: 0..<8, lines: 1)) == [5, 6, 7, 8, 9])
+}
+
+@Test func wheelScrollingInSixelPaintsOnlyTheRowsThatCameIn() {
+    // 160x48 cells of 4x8 pixels: tiles whose pictures are shorter than their boxes, so a tile
+    // can show its label and none of its picture (this used to crash drawing an empty range).
+    var (state, _) = pixelState(.sixel, counts: [200], width: 160, height: 48)
+    var painter = ImagePainter(mode: .sixel, cellPixels: state.cellPixels)
+    var last = GalleryView.frame(for: state)
+    _ = painter.writes(for: last, repaintedRows: [])
+    var rowsPainted = 0
+    for _ in 0..<6 {
+        var effects = state.apply(.scroll(lines: 3))
+        decodeAll(&state, into: &effects)
+        let next = GalleryView.frame(for: state)
+        guard let scroll = next.scroll(from: last) else { Issue.record("no scroll found at offset \(state.scrollOffset)"); return }
+        #expect(scroll.lines == 3)
+        let forced = painter.scrolled(scroll)
+        let rows = Array(Set(painter.repaintRows(for: next) + forced)).sorted()
+        #expect(rows.isEmpty, "nothing cut or left behind: \(rows)")
+        let writes = painter.writes(for: next, repaintedRows: rows)
+        // Each column of tiles gets at most the three rows that came in.
+        var byColumn: [Int: Int] = [:]
+        for write in writes { byColumn[write.image!.x, default: 0] += write.image!.visibleRows.count }
+        #expect(byColumn.values.allSatisfy { $0 <= 3 }, "\(byColumn)")
+        #expect(writes.allSatisfy { $0.image!.screenRows.lowerBound >= 44 }, "only at the bottom: \(writes.map { $0.image!.screenRows })")
+        rowsPainted += byColumn.values.max() ?? 0
+        last = next
+    }
+    #expect(rowsPainted > 0 && rowsPainted <= 18)
+}
