@@ -70,6 +70,14 @@ if [ -d "$CORPUS/library/f00" ]; then
     echo "At 2000 kbit/s with --link-speed 2000 (pictures at a quarter of their resolution):"
     echo
     LIGHTBOX_LINK_SPEED=2000 python3 bench/wire.py "$BIN" "$CORPUS/library/f00" iterm,kitty 2000
+    echo
+    echo "Scrolling with the wheel (30 lines, the link as fast as written): bytes a line, beside a row of the first screen."
+    echo
+    python3 bench/wire.py "$BIN" "$CORPUS/library/f00" scroll sixel,half,kitty,iterm
+    echo
+    echo "Key to frame on a fast link (200 keys, l and h in turn):"
+    echo
+    python3 bench/wire.py "$BIN" "$CORPUS/library/f00" keys kitty,sixel,half
 else
     echo "(no $CORPUS/library: bench/run.sh makes it)"
 fi

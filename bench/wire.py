@@ -5,7 +5,8 @@ the time until quiet; five PgDn 0.15 s apart, their bytes and the time from the 
 and, in a run of its own, how long the cells of a key (`i`, the info panel) take to arrive while
 the first screen's pictures stream. Beside it, timg --grid in the same mode on the same files.
 Usage: wire.py LIGHTBOX FOLDER MODE[,MODE...] [RATE-KBIT]
-       wire.py LIGHTBOX FOLDER scroll MODE[,MODE...]   (bytes a line scrolled by the wheel)"""
+       wire.py LIGHTBOX FOLDER scroll MODE[,MODE...]   (bytes a line scrolled by the wheel)
+       wire.py LIGHTBOX[,LIGHTBOX...] FOLDER keys MODE[,MODE...]   (key-to-frame on a fast link)"""
 import fcntl, os, pty, re, select, shutil, struct, sys, tempfile, termios, time
 
 QUIET = 0.7
@@ -99,7 +100,50 @@ def scrolling(binary, folder, mode, cache, turns=10):
     picture_bytes = sum(len(body) for _, body in pieces)
     return scrolled / lines, first / rows, painted_rows / lines, picture_bytes / scrolled if scrolled else 0
 
+def key_latency(binary, folder, mode, cache, count=200):
+    """On a link read as fast as written: `count` keys (l and h in turn, 60 ms apart) after the
+    first screen, each timed from the key to its frame's first byte and to its last (the frame
+    ends at 30 ms without output). Returns the two lists in milliseconds."""
+    link = lightbox(binary, mode, folder, None, cache)
+    link.started()
+    link.pump(quiet=QUIET)
+    first_bytes, last_bytes = [], []
+    for i in range(count):
+        before = link.total
+        start = time.time()
+        link.keys(b"l" if i % 2 == 0 else b"h")
+        first = None
+        while time.time() - start < 2:
+            link.pump(seconds=0.001)
+            if link.total > before:
+                first = time.time() - start
+                break
+        link.pump(quiet=0.03)
+        if first is not None:
+            first_bytes.append(first * 1000)
+            last_bytes.append((time.time() - start - 0.03) * 1000)
+        time.sleep(0.03)
+    link.close()
+    return first_bytes, last_bytes
+
+def percentile(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p / 100))] if values else float("nan")
+
 def main():
+    if sys.argv[3] == "keys":
+        binaries, folder = sys.argv[1].split(","), sys.argv[2]
+        cache = tempfile.mkdtemp()
+        print("| build | mode | key to its first byte, p50 / p99 | key to its frame's last byte, p50 / p99 |")
+        print("| --- | --- | --- | --- |")
+        try:
+            for mode in sys.argv[4].split(","):
+                for binary in binaries:
+                    first, last = key_latency(binary, folder, mode, cache)
+                    print(f"| {binary} | {mode} | {percentile(first, 50):.1f} / {percentile(first, 99):.1f} ms | {percentile(last, 50):.1f} / {percentile(last, 99):.1f} ms |")
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+        return
     if sys.argv[3] == "scroll":
         binary, folder = sys.argv[1], sys.argv[2]
         cache = tempfile.mkdtemp()

@@ -172,7 +172,12 @@ public final class CursesTerminal {
     /// - Complexity: O(bytes written).
     public func writePictures(limit: Int = 65536) {
         guard isActive else { return }
-        let result = pictures.pump(limit: limit, into: writePictureBytes)
+        pumpPictures(limit: limit, toBreak: false)
+    }
+
+    /// One round of writing pictures, measured for the link's speed.
+    private func pumpPictures(limit: Int, toBreak: Bool) {
+        let result = pictures.pump(limit: limit, toBreak: toBreak, into: writePictureBytes)
         throughput.record(bytes: result.written, blocked: result.blocked, waiting: !pictures.isEmpty, at: monotonicSeconds())
     }
 
@@ -190,7 +195,9 @@ public final class CursesTerminal {
         while isActive && (whole ? pictures.isMidWrite : !pictures.mayWriteCells) {
             var fd = pollfd(fd: pictureDescriptor, events: Int16(POLLOUT), revents: 0)
             _ = poll(&fd, 1, 1000)
-            pictures.pump(toBreak: !whole, into: writePictureBytes)
+            // To the end of the begun write and no further: what waits behind it may be dropped.
+            let rest = pictures.writes.first.map { $0.bytes.count - pictures.written } ?? 0
+            pumpPictures(limit: whole ? rest : .max, toBreak: !whole)
         }
     }
 
@@ -396,4 +403,5 @@ public final class CursesTerminal {
         return result
     }
 }
+
 

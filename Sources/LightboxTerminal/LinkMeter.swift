@@ -1,34 +1,40 @@
-/// How fast a terminal takes picture output while pictures wait: once a write found the
-/// terminal full, what it takes from then on is what the link (or the terminal) drains.
+/// How fast a terminal takes picture output, measured between moments it refused more: the
+/// terminal (or the kernel's buffer before it) was full at both, so what it took in between is
+/// what the link drained.
 ///
-/// A figure needs `window` seconds of waiting output; it is a lower bound when the run loop was
-/// slow to write more, so it is only used to send pictures smaller, never larger.
+/// A figure needs refusals at most `gap` apart over `window` seconds; it is a lower bound when
+/// nothing was written for part of the time, so it is only used to send pictures smaller.
 public struct LinkMeter: Sendable {
-    /// Seconds of waiting output a figure needs.
+    /// Seconds of refusals a figure needs.
     public static let window = 0.5
+    /// The longest time between two refusals of one stretch: longer, and the buffer may have run
+    /// empty in between.
+    public static let gap = 0.25
     /// Kilobits a second the terminal took over the last full window, if one was measured.
     public private(set) var kilobitsPerSecond: Int?
-    /// When the terminal first refused output in this stretch of waiting, and bytes it took since.
-    var since: Double?
-    var bytes = 0
+    /// Bytes written in all.
+    var total = 0
+    /// The stretch of refusals being measured: when it began and the bytes written by then; and
+    /// when the last refusal came.
+    var stretch: (start: Double, bytes: Int)?
+    var lastRefusal = -Double.infinity
 
     public init() {}
 
-    /// Notes one round of writing: `bytes` taken, whether the terminal refused the rest
-    /// (`blocked`), and whether output still waits after it.
-    public mutating func record(bytes written: Int, blocked: Bool, waiting: Bool, at time: Double) {
-        guard let start = since else {
-            if blocked && waiting { since = time; bytes = 0 }
+    /// Notes one round of writing: `bytes` taken, and whether the terminal refused the rest
+    /// (`blocked`). `waiting` is kept for callers that know it; the refusals alone decide.
+    public mutating func record(bytes written: Int, blocked: Bool, waiting: Bool = true, at time: Double) {
+        total += written
+        guard blocked else { return }
+        defer { lastRefusal = time }
+        guard let begun = stretch, time - lastRefusal <= Self.gap else {
+            stretch = (time, total)
             return
         }
-        bytes += written
-        let elapsed = time - start
+        let elapsed = time - begun.start
         if elapsed >= Self.window {
-            kilobitsPerSecond = Int(Double(bytes) * 8 / elapsed / 1000)
-            since = waiting ? time : nil
-            bytes = 0
-        } else if !waiting {
-            since = nil  // the terminal kept up before a window was full: no figure
+            kilobitsPerSecond = Int(Double(total - begun.bytes) * 8 / elapsed / 1000)
+            stretch = (time, total)
         }
     }
 }

@@ -239,3 +239,4 @@ enum InteractiveSession {
         return text
     }
 }
+

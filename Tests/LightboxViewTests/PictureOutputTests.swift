@@ -111,13 +111,20 @@ func frame(_ images: [FrameImage]) -> Frame {
     #expect(frame.images.first.map { abs($0.x - cursorTile.x) < cursorTile.width } == true, "the cursor's picture leads")
 }
 
-@Test func theLinksSpeedIsMeasuredOnlyWhileOutputWaits() {
+@Test func theLinksSpeedIsMeasuredBetweenRefusals() {
     var meter = LinkMeter()
-    // A terminal that keeps up: no figure.
-    for step in 0..<20 { meter.record(bytes: 50_000, blocked: false, waiting: step < 19, at: Double(step) * 0.1) }
+    // A terminal that keeps up never refuses: no figure.
+    for step in 0..<20 { meter.record(bytes: 50_000, blocked: false, at: Double(step) * 0.1) }
     #expect(meter.kilobitsPerSecond == nil)
-    // Full at 1.25 MB/s (10 Mbit/s): written in 25 kB rounds every 20 ms.
-    for step in 0...60 { meter.record(bytes: 25_000, blocked: true, waiting: true, at: 10 + Double(step) * 0.02) }
+    // Refusals a second apart: the buffer may have run empty between them, no figure either.
+    for step in 0..<4 { meter.record(bytes: 20_000, blocked: true, at: 3 + Double(step)) }
+    #expect(meter.kilobitsPerSecond == nil)
+    // Full at 1.25 MB/s (10 Mbit/s): 25 kB taken every 20 ms, each time up to a refusal, and
+    // between them rounds that found room (the queue ran empty and filled again).
+    for step in 0...60 {
+        meter.record(bytes: 20_000, blocked: true, at: 10 + Double(step) * 0.02)
+        meter.record(bytes: 5_000, blocked: false, at: 10 + Double(step) * 0.02 + 0.01)
+    }
     let figure = meter.kilobitsPerSecond ?? 0
     #expect(figure > 9_000 && figure < 11_000, "\(figure) kbit/s")
 }
