@@ -6,7 +6,7 @@ TEST_PACKAGES := tmux python3 man-db xvfb xterm x11-apps netpbm xdotool xfonts-b
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
-.PHONY: run build deps test-deps bench-deps test test-kitty unit-test e2e-test test-hostile test-asan test-tsan fuzz bench samples install clean
+.PHONY: run build deps test-deps bench-deps test test-kitty test-konsole unit-test e2e-test test-hostile test-asan test-tsan fuzz bench samples install clean
 
 ## Installs the Debian packages that are missing (through sudo when not root).
 deps:
@@ -38,6 +38,12 @@ test: test-deps
 test-kitty: test-deps
 	swift build -c release $(SWIFT_FLAGS)
 	bash Tests/EndToEnd/kitty.sh .build/release/lightbox
+
+## iTerm2 images in a real Konsole under Xvfb (Konsole is about 200 packages, so not in `make test`).
+test-konsole: test-deps
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="konsole"
+	swift build -c release $(SWIFT_FLAGS)
+	bash Tests/EndToEnd/konsole.sh .build/release/lightbox
 
 ## Every hostile input: generated ones and the broken images Debian packages ship.
 test-hostile:

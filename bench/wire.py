@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """What Lightbox writes to a terminal over a link: a 160x48 pseudo-terminal of 10x20-pixel cells
 read at RATE kbit/s (or as fast as written). For each picture mode: the first screen's bytes and
-the time until quiet; five PgDn 0.15 s apart, their bytes and the time from the first until quiet;
+the time until quiet; five PgDn 0.15 s apart, their bytes and the time from the last until quiet;
 and, in a run of its own, how long the cells of a key (`i`, the info panel) take to arrive while
 the first screen's pictures stream. Beside it, timg --grid in the same mode on the same files.
 Usage: wire.py LIGHTBOX FOLDER MODE[,MODE...] [RATE-KBIT]
        wire.py LIGHTBOX FOLDER scroll MODE[,MODE...]   (bytes a line scrolled by the wheel)
        wire.py LIGHTBOX[,LIGHTBOX...] FOLDER keys MODE[,MODE...]   (key-to-frame on a fast link)"""
-import fcntl, os, pty, re, select, shutil, struct, sys, tempfile, termios, time
+import fcntl, os, pty, re, select, shutil, struct, subprocess, sys, tempfile, termios, time
 
 QUIET = 0.7
 # Debian's timg has no sixel; for kitty and iTerm2 it is given --compress, its smallest.
@@ -162,21 +162,24 @@ def main():
     rate = kbit * 1000 / 8 if kbit else None
     cache = tempfile.mkdtemp()
     files = sorted(os.path.join(folder, f) for f in os.listdir(folder))[:24]
-    print(f"| mode | first screen | until quiet | 5 x PgDn | until quiet | key's cells while streaming | timg --grid, 24 files |")
+    print(f"| mode | first screen | until quiet | 5 x PgDn | quiet after the last | key's cells while streaming | timg --grid, 24 files |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     try:
         for mode in modes:
             shutil.rmtree(cache); os.mkdir(cache)  # the disk cache warm from here on: decoding is not what is measured
-            warm = lightbox(binary, mode, folder, None, cache); warm.started(); warm.pump(quiet=1.5); warm.close()
+            # Every thumbnail in the disk cache first (--warm), so the pages measured cost the wire, not decoding.
+            subprocess.run([binary, "--warm", folder], env=dict(os.environ, XDG_CACHE_HOME=cache), capture_output=True)
             link = lightbox(binary, mode, folder, rate, cache)
             link.started()
             start = time.time(); link.pump(quiet=QUIET)
             first, first_time = link.total, time.time() - start - QUIET
             start = time.time()
-            for _ in range(5):
-                link.keys(b"\x1b[6~"); link.pump(seconds=0.15)
+            for i in range(5):
+                link.keys(b"\x1b[6~")
+                last_key = time.time()
+                link.pump(seconds=0.15)
             link.pump(quiet=QUIET)
-            pages, pages_time = link.total - first, time.time() - start - QUIET
+            pages, pages_time = link.total - first, time.time() - last_key - QUIET
             link.close()
             link = lightbox(binary, mode, folder, rate, cache)
             link.started()

@@ -231,7 +231,14 @@ public final class CursesTerminal {
         for write in pictures.replan(for: frame) { images.unsent(write) }
         var forcedRows: [Int] = []
         if let scroll = scrollWithTerminal(to: frame) { forcedRows = images.scrolled(scroll) }
-        let repaintRows = Array(Set(images.repaintRows(for: frame) + forcedRows)).sorted()
+        var repaintRows = Array(Set(images.repaintRows(for: frame) + forcedRows)).sorted()
+        if images.mode?.isErasedByText == false && !repaintRows.isEmpty {
+            // A picture left, and text will not erase it: the screen is cleared and all painted again.
+            for write in pictures.dropAll() { images.unsent(write) }
+            clearok(lb_stdscr(), true)
+            images.invalidate()
+            repaintRows = []
+        }
         let width = min(frame.width, size.width), height = min(frame.height, size.height)
         var glyph: [wchar_t] = []
         for y in 0..<height {

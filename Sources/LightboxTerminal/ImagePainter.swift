@@ -17,6 +17,11 @@ public enum PixelProtocol: String, Hashable, Sendable {
     /// are not relied on to.
     public var scrollsWithText: Bool { self == .sixel }
 
+    /// Whether text written over a picture erases it. Sixel pixels are part of the screen; most
+    /// terminals keep iTerm2 images over later text (Konsole, WezTerm, iTerm2; mlterm does not),
+    /// and only clearing the screen removes them.
+    public var isErasedByText: Bool { self != .iterm }
+
     /// Whether the terminal scales a picture into the cells it is given, so one may be sent at a
     /// lower resolution over a slow link (kitty's placements, iTerm2's images; not sixel).
     public var scalesPictures: Bool { self != .sixel }
@@ -140,6 +145,7 @@ public struct ImagePainter: Sendable {
         // What shows of each picture at its place (after a scroll, some of its rows may).
         var shown: [Placement: FrameImage] = [:]
         for image in painted where !image.screenRows.contains(where: repainted.contains) { shown[Placement(image)] = image }
+
         for image in frame.images {
             var pieces = [image]
             if let old = shown[Placement(image)], image.visibleRows.contains(old.visibleRows) {
@@ -154,7 +160,11 @@ public struct ImagePainter: Sendable {
                 kept[key] = bytes
                 guard !bytes.isEmpty else { continue }
                 let position = Array("\u{1B}[\(piece.screenRows.lowerBound + 1);\(piece.screenColumns.lowerBound + 1)H".utf8)
-                writes.append(PictureWrite(.paint(piece), bytes: [0x1B, 0x37] + position + bytes + [0x1B, 0x38]))
+                var placed: [UInt8] = [0x1B, 0x37] + position + bytes + [0x1B, 0x38]
+                // Through tmux the picture goes straight to the outer terminal, wherever its cursor
+                // is: the move goes with it (a pane at the window's top left, as a whole window is).
+                if inTmux && mode == .iterm { placed = KittyGraphics.tmuxPassthrough(placed) }
+                writes.append(PictureWrite(.paint(piece), bytes: placed))
                 picturesWritten += 1
                 rowsWritten += piece.visibleRows.count
             }
@@ -260,7 +270,7 @@ public struct ImagePainter: Sendable {
         guard var part = shownPart(image) else { return [] }
         if reduction > 1 { part = FrameImage.shrunk(part.pixels, width: part.width, height: part.height, by: reduction) }
         return ITermImages.encode(pixels: part.pixels, width: part.width, height: part.height,
-                                  columns: image.screenColumns.count, rows: image.screenRows.count, inTmux: inTmux)
+                                  columns: image.screenColumns.count, rows: image.screenRows.count, inTmux: false)
     }
 
     /// `image` at 1/`reduction` of its resolution, for the terminal to scale into the same cells.

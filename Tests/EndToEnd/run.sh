@@ -645,7 +645,26 @@ if command -v Xvfb >/dev/null && command -v mlterm >/dev/null && command -v xwd 
     gone=$(check absent "${COLOURS[@]:0:10}")
     DISPLAY=":$N" xdotool type q
     for _ in $(seq 30); do [ -s "$WORK/iterm-rc" ] && break; sleep 0.1; done
+    # The same inside tmux (allow-passthrough on): each picture and the move to its cells go to
+    # mlterm through passthrough.
+    printf 'set -g allow-passthrough on\nset -g status off\n' > "$WORK/tmux-iterm.conf"
+    DISPLAY=":$N" LANG=C.UTF-8 mlterm -g 100x30+0+0 -w 16 -e sh -c "cd '$WORK' && tmux -L lightbox-iterm-$$ -f '$WORK/tmux-iterm.conf' \
+        new-session \"'$BIN' --stats iterm 2> iterm-tmux-err; echo \\\$? > iterm-tmux-rc\"" >/dev/null 2>&1 &
+    tmux_first=$(check present "${COLOURS[@]:0:5}")
+    DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class mlterm | head -1)" 2>/dev/null
+    DISPLAY=":$N" xdotool type --delay 150 G
+    tmux_last=$(check present "${COLOURS[@]:20:5}")
+    tmux_gone=$(check absent "${COLOURS[@]:0:10}")
+    DISPLAY=":$N" xdotool type q
+    for _ in $(seq 30); do [ -s "$WORK/iterm-tmux-rc" ] && break; sleep 0.1; done
+    tmux -L "lightbox-iterm-$$" kill-server 2>/dev/null
     kill "$XVFB" 2>/dev/null
+    tmux_chosen=$(grep "pictures:" "$WORK/iterm-tmux-err" 2>/dev/null)
+    if [ "$tmux_first" = ok ] && [ "$tmux_last" = ok ] && [ "$tmux_gone" = ok ] && grep -q "pictures: iTerm2 images" <<< "$tmux_chosen"; then
+        pass "mlterm through tmux passthrough: auto chose iTerm2 images; each in its tiles' cells, none left after G"
+    else
+        fail "iTerm2 images through tmux in mlterm" "first screen: $tmux_first"$'\n'"after G, shown: $tmux_last"$'\n'"after G, gone: $tmux_gone"$'\n'"$tmux_chosen rc $(cat "$WORK/iterm-tmux-rc" 2>/dev/null)"
+    fi
     chosen=$(grep "pictures:" "$WORK/iterm-err" 2>/dev/null)
     if [ "$first" = ok ] && [ "$gone" = ok ] && [ "$last" = ok ] && [ "$(cat "$WORK/iterm-rc" 2>/dev/null)" = 130 ] \
        && grep -q "pictures: iTerm2 images" <<< "$chosen"; then
