@@ -58,7 +58,7 @@ echo "Where the thumbnails came from, for the mixed folder: $sources."
 echo
 echo "## The wire"
 echo
-echo "A 160x48 pseudo-terminal of 10x20-pixel cells read at a link's rate, on 200 photos of the library, the disk cache warm (bench/wire.py): the first screen, five PgDn 0.15 s apart (timed from the last), every thumbnail in the disk cache first (--warm), and how long the cells of a key pressed 0.2 s in take to arrive; timg --grid on 24 of the files beside."
+echo "A 160x48 pseudo-terminal of 10x20-pixel cells read at a link's rate, on 200 photos of the library, the disk cache warm (bench/wire.py): the first screen, five PgDn 0.15 s apart (timed from the last), the pages measured in the disk cache first (a run of their own), and how long the cells of a key pressed 0.2 s in take to arrive; timg --grid on 24 of the files beside."
 echo
 if [ -d "$CORPUS/library/f00" ]; then
     for kbit in 10000 2000; do

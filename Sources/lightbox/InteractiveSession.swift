@@ -211,19 +211,20 @@ enum InteractiveSession {
                 dirty = true
             }
             if let outcome = perform(loads.coalesced) { return outcome }
-            // Pictures go in slices between reads of input; the status line says how many wait.
-            if terminal.hasPicturesWaiting { terminal.writePictures() }
             let waiting = terminal.pictures.picturesWaiting, measured = terminal.throughput.kilobitsPerSecond
             if waiting != state.pictures.waiting || (measured != nil && measured != state.pictures.measuredLinkSpeed) {
                 _ = state.apply(.picturesWaiting(waiting, measuredLinkSpeed: measured))
                 dirty = true
             }
-            // Results stream in: paint at most once a frame interval.
+            // Results stream in: paint at most once a frame interval; a frame's cells go before
+            // any more pictures.
             if dirty && Date().timeIntervalSince(lastPaint) >= frameInterval {
                 paint()
                 lastPaint = Date()
                 dirty = false
             }
+            // Pictures go in slices between reads of input.
+            if terminal.hasPicturesWaiting { terminal.writePictures() }
         }
     }
 
