@@ -178,7 +178,7 @@ public final class CursesTerminal {
     /// One round of writing pictures, measured for the link's speed.
     private func pumpPictures(limit: Int, toBreak: Bool) {
         let result = pictures.pump(limit: limit, toBreak: toBreak, into: writePictureBytes)
-        throughput.record(bytes: result.written, blocked: result.blocked, waiting: !pictures.isEmpty, at: monotonicSeconds())
+        throughput.record(bytes: result.written, blocked: result.blocked, at: monotonicSeconds())
     }
 
     /// Writes what the terminal takes now of `bytes` without waiting; 0 when it would block.

@@ -22,8 +22,8 @@ public struct LinkMeter: Sendable {
     public init() {}
 
     /// Notes one round of writing: `bytes` taken, and whether the terminal refused the rest
-    /// (`blocked`). `waiting` is kept for callers that know it; the refusals alone decide.
-    public mutating func record(bytes written: Int, blocked: Bool, waiting: Bool = true, at time: Double) {
+    /// (`blocked`).
+    public mutating func record(bytes written: Int, blocked: Bool, at time: Double) {
         total += written
         guard blocked else { return }
         defer { lastRefusal = time }

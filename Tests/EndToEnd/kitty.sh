@@ -40,13 +40,7 @@ chroot "$ROOT" env DISPLAY=":$N" LIBGL_ALWAYS_SOFTWARE=1 HOME=/root kitty --conf
 
 # The pinned header is found by its colour.
 check() { check_screen 1 "$@" -- headerband 37415a; }
-first=$(check present "${COLOURS[@]:0:5}")
-DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class lightbox-e2e | head -1)" 2>/dev/null
-DISPLAY=":$N" xdotool type --delay 150 G
-last=$(check present "${COLOURS[@]:20:5}")
-gone=$(check absent "${COLOURS[@]:0:5}")
-DISPLAY=":$N" xdotool type q
-for _ in $(seq 30); do [ -s "$WORK/rc" ] && break; sleep 0.1; done
+check_first_and_end lightbox-e2e "$WORK/rc" 5
 chosen=$(grep "pictures:" "$WORK/err" 2>/dev/null)
 pkill -f "kitty --config NONE --class lightbox-e2e" 2>/dev/null
 sleep 0.5

@@ -41,3 +41,18 @@ check_screen() {
     done
     echo "$result"
 }
+
+# check_first_and_end CLASS RC-FILE GONE: with `check` (a function of present|absent COLOURS...)
+# sets `first` (the first screen's five pictures), presses G in the window of class CLASS, sets
+# `last` (the last five shown) and `gone` (none of the first GONE colours left), presses q and
+# waits for RC-FILE.
+check_first_and_end() {
+    local class=$1 rc=$2 count=$3
+    first=$(check present "${COLOURS[@]:0:5}")
+    DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class "$class" | head -1)" 2>/dev/null
+    DISPLAY=":$N" xdotool type --delay 150 G
+    last=$(check present "${COLOURS[@]:20:5}")
+    gone=$(check absent "${COLOURS[@]:0:$count}")
+    DISPLAY=":$N" xdotool type q
+    for _ in $(seq 30); do [ -s "$rc" ] && break; sleep 0.1; done
+}

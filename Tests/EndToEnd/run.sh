@@ -638,25 +638,16 @@ if command -v Xvfb >/dev/null && command -v mlterm >/dev/null && command -v xwd 
     DISPLAY=":$N" LANG=C.UTF-8 mlterm -g 100x30+0+0 -w 16 \
         -e sh -c "cd '$WORK' && '$BIN' --stats iterm > iterm-out 2> iterm-err; echo \$? > iterm-rc" >/dev/null 2>&1 &
     check() { check_screen 22 "$@" -- textrows 0 29; }
-    first=$(check present "${COLOURS[@]:0:5}")
-    DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class mlterm | head -1)" 2>/dev/null
-    DISPLAY=":$N" xdotool type --delay 150 G
-    last=$(check present "${COLOURS[@]:20:5}")
-    gone=$(check absent "${COLOURS[@]:0:10}")
-    DISPLAY=":$N" xdotool type q
-    for _ in $(seq 30); do [ -s "$WORK/iterm-rc" ] && break; sleep 0.1; done
+    check_first_and_end mlterm "$WORK/iterm-rc" 10
+    direct=("$first" "$last" "$gone")
     # The same inside tmux (allow-passthrough on): each picture and the move to its cells go to
     # mlterm through passthrough.
     printf 'set -g allow-passthrough on\nset -g status off\n' > "$WORK/tmux-iterm.conf"
     DISPLAY=":$N" LANG=C.UTF-8 mlterm -g 100x30+0+0 -w 16 -e sh -c "cd '$WORK' && tmux -L lightbox-iterm-$$ -f '$WORK/tmux-iterm.conf' \
         new-session \"'$BIN' --stats iterm 2> iterm-tmux-err; echo \\\$? > iterm-tmux-rc\"" >/dev/null 2>&1 &
-    tmux_first=$(check present "${COLOURS[@]:0:5}")
-    DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class mlterm | head -1)" 2>/dev/null
-    DISPLAY=":$N" xdotool type --delay 150 G
-    tmux_last=$(check present "${COLOURS[@]:20:5}")
-    tmux_gone=$(check absent "${COLOURS[@]:0:10}")
-    DISPLAY=":$N" xdotool type q
-    for _ in $(seq 30); do [ -s "$WORK/iterm-tmux-rc" ] && break; sleep 0.1; done
+    check_first_and_end mlterm "$WORK/iterm-tmux-rc" 10
+    tmux_first=$first tmux_last=$last tmux_gone=$gone
+    first=${direct[0]} last=${direct[1]} gone=${direct[2]}
     tmux -L "lightbox-iterm-$$" kill-server 2>/dev/null
     kill "$XVFB" 2>/dev/null
     tmux_chosen=$(grep "pictures:" "$WORK/iterm-tmux-err" 2>/dev/null)
