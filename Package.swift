@@ -18,11 +18,13 @@ let package = Package(
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         // The C library's character widths (in the C library itself: nothing to install).
         .systemLibrary(name: "CWidth"),
+        // Linux calls without a Swift-callable wrapper: thread ids, idle CPU and I/O priority.
+        .systemLibrary(name: "CSystem"),
 
         // Pure parts.
         .target(name: "LightboxLayout"),
         .target(name: "LightboxTerminal", dependencies: ["CWidth", "CZlib", "CTurboJPEG"]),
-        .target(name: "LightboxThumbnails", dependencies: ["CVips", "CTurboJPEG", "CZlib", "CChafa", "CFFmpeg", "CLibRaw"]),
+        .target(name: "LightboxThumbnails", dependencies: ["CVips", "CTurboJPEG", "CZlib", "CChafa", "CFFmpeg", "CLibRaw", "CSystem"]),
         .target(name: "LightboxApp", dependencies: ["LightboxLayout", "LightboxTerminal", "LightboxThumbnails"]),
         .target(name: "LightboxView", dependencies: ["LightboxApp", "LightboxTerminal"]),
 

@@ -6,7 +6,8 @@ and, in a run of its own, how long the cells of a key (`i`, the info panel) take
 the first screen's pictures stream. Beside it, timg --grid in the same mode on the same files.
 Usage: wire.py LIGHTBOX FOLDER MODE[,MODE...] [RATE-KBIT]
        wire.py LIGHTBOX FOLDER scroll MODE[,MODE...]   (bytes a line scrolled by the wheel)
-       wire.py LIGHTBOX[,LIGHTBOX...] FOLDER keys MODE[,MODE...]   (key-to-frame on a fast link)"""
+       wire.py LIGHTBOX[,LIGHTBOX...] FOLDER keys MODE[,MODE...]   (key-to-frame on a fast link)
+       wire.py LIGHTBOX FOLDER read-ahead MODE   (keys while it reads ahead, then G)"""
 import fcntl, os, pty, re, select, shutil, struct, subprocess, sys, tempfile, termios, time
 
 QUIET = 0.7
@@ -130,11 +131,54 @@ def key_latency(binary, folder, mode, cache, count=200):
     link.close()
     return first_bytes, last_bytes
 
+def read_ahead(binary, folder, mode, extra, wait=25.0, keys=30):
+    """The read-ahead on a cold disk cache: key-to-frame while it works (keys 0.6 s apart, so it
+    resumes between them), then, after `wait` seconds, G: the time from G to the last byte of
+    the last screen and whether --stats counted any decode after it. Returns (first-byte
+    latencies ms, G ms, stats text)."""
+    cache = tempfile.mkdtemp()
+    try:
+        env = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "XDG_CACHE_HOME": cache, "LANG": "C.UTF-8"}
+        link = Link([binary, "--graphics", mode, "--stats"] + extra + [folder], env, None)
+        link.started()
+        link.pump(quiet=QUIET)
+        latencies = []
+        for i in range(keys):
+            before, start = link.total, time.time()
+            link.keys(b"l" if i % 2 == 0 else b"h")
+            while time.time() - start < 2 and link.total == before:
+                link.pump(seconds=0.001)
+            if link.total > before: latencies.append((time.time() - start) * 1000)
+            link.pump(seconds=0.6)
+        link.pump(seconds=max(0.0, wait - keys * 0.6))
+        link.record = []
+        start = time.time()
+        link.keys(b"G")
+        link.pump(quiet=0.5)
+        g_time = (link.last_at - start) * 1000
+        link.keys(b"q"); link.pump(quiet=1.0)
+        stats = bytes(link.log).decode("utf-8", "replace")
+        try: os.waitpid(link.pid, 0)
+        except ChildProcessError: pass
+        return latencies, g_time, stats
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
 def percentile(values, p):
     values = sorted(values)
     return values[min(len(values) - 1, int(len(values) * p / 100))] if values else float("nan")
 
 def main():
+    if sys.argv[3] == "read-ahead":
+        binary, folder, mode = sys.argv[1], sys.argv[2], sys.argv[4]
+        print("| read-ahead | key to its first byte, p50 / p99 (keys 0.6 s apart from the first screen on) | G after 25 s: to the last byte | decodes for the screen (stats) |")
+        print("| --- | --- | --- | --- |")
+        for label, extra in [("all", []), ("off", ["--read-ahead", "off"])]:
+            latencies, g_time, stats = read_ahead(binary, folder, mode, extra)
+            counts = {line.split(":")[0].strip(): line.split(":")[1].strip() for line in stats.split("\n") if ":" in line and line.startswith("  ")}
+            decodes = ", ".join(f"{k} {v}" for k, v in counts.items() if k in ("JPEG DCT-scaled", "EXIF thumbnail", "disk cache") and v)
+            print(f"| {label} | {percentile(latencies, 50):.1f} / {percentile(latencies, 99):.1f} ms | {g_time:.0f} ms | {decodes} |")
+        return
     if sys.argv[3] == "keys":
         binaries, folder = sys.argv[1].split(","), sys.argv[2]
         cache = tempfile.mkdtemp()

@@ -68,6 +68,12 @@ public enum Action: Hashable, Sendable {
     case resize(width: Int, height: Int)
     /// The terminal's cells changed size in pixels (a font change): the pixel modes' boxes follow.
     case cellSizeChanged(CellPixelSize)
+    /// No key came for a moment and the screen's thumbnails are done: time to read ahead.
+    case idle
+    /// What the read-ahead did with items it was given.
+    case readAheadDone([ReadAheadOutcome])
+    /// Items given to the read-ahead that it dropped (a key came): they may be given again.
+    case readAheadDropped([ItemID])
     /// How the terminal takes pictures: how many wait to be written, and the link's speed in
     /// kbit/s when the writer measured it.
     case picturesWaiting(Int, measuredLinkSpeed: Int?)
@@ -108,6 +114,8 @@ public enum Effect: Hashable, Sendable {
     case runKeyHandler(key: String, paths: [ImagePath])
     /// The terminal may drop these pictures (kitty graphics ids): they left the cache.
     case forgetImages([UInt32])
+    /// Put these files' thumbnails in the disk cache, at idle priority, nearest first.
+    case readAhead([ReadAheadRequest])
 }
 
 extension Array where Element == Effect {

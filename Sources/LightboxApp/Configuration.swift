@@ -12,6 +12,7 @@ import LightboxThumbnails
 /// spacing = 1,2
 /// layout = masonry          # grid, masonry or strip
 /// pairs = picture            # together, picture or apart
+/// read-ahead = 5            # all, off, or screens either side of the cursor
 /// sections = month          # folder, date, month, year or none
 /// sort = date               # name, date, mtime or size
 /// reverse = no
@@ -29,6 +30,7 @@ public struct Configuration: Sendable {
     public var isReversed: Bool?
     public var showsFooters: Bool?
     public var pairing: Pairing?
+    public var readAhead: ReadAhead.Extent?
     public var graphics: GraphicsChoice?
     public var bindings: [KeyBinding] = []
     /// Colours by slot name, as red, green, blue.
@@ -90,6 +92,11 @@ public struct Configuration: Sendable {
         case "reverse": isReversed = try yesNo()
         case "footers": showsFooters = try yesNo()
         case "pairs": pairing = try choice(Pairing.self)
+        case "read-ahead":
+            guard let extent = ReadAhead.Extent(parsing: value) else {
+                throw ConfigurationError(message: "read-ahead: '\(value)' is not all, off or a number of screens")
+            }
+            readAhead = extent
         case "graphics": graphics = try choice(GraphicsChoice.self)
         case "bind": bindings.append(try Self.binding(value))
         default:

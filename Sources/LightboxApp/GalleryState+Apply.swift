@@ -14,6 +14,14 @@ extension GalleryState {
         case .notice(let text):
             message = text
             return []
+        case .idle:
+            return readAheadEffects()
+        case .readAheadDone(let outcomes):
+            readAhead.finished(outcomes.map { ($0.id, $0.outcome) })
+            return []
+        case .readAheadDropped(let ids):
+            readAhead.abandoned(ids)
+            return []
         case .picturesWaiting(let count, let speed):
             _ = pictures.setOutput(waiting: count, measuredLinkSpeed: speed)
             return []
@@ -222,7 +230,7 @@ extension GalleryState {
             }
         case .scroll(let lines): scroll(by: lines)
         case .scanned, .metadataRead, .startFilter, .filterInput, .filterBackspace, .acceptFilter, .cancelFilter, .pasted,
-             .notice, .cellSizeChanged, .picturesWaiting: break
+             .notice, .cellSizeChanged, .picturesWaiting, .idle, .readAheadDone, .readAheadDropped: break
         case .toggleInfo:
             screen.toggleInfo()
             relayout()

@@ -89,6 +89,8 @@ public struct GalleryState: Sendable {
     public internal(set) var prefetches = true
     /// What accept prints of a pair: every member, or the picture.
     public internal(set) var pairing = Pairing.together
+    /// Reading the library ahead into the disk cache while the user looks.
+    public internal(set) var readAhead = ReadAhead()
     /// The thumbnails the provider was last asked for.
     public var demand: [DecodeRequest] { store.demand }
     /// The column vertical moves aim for, kept while moving up and down through short rows.
@@ -120,6 +122,8 @@ public struct GalleryState: Sendable {
         public var pairing = Pairing.together
         /// The link to the terminal in kbit/s (`--link-speed`), when known.
         public var linkSpeed: Int?
+        /// How far the library is read ahead at idle (`--read-ahead`).
+        public var readAhead = ReadAhead.Extent.all
 
         public init() {}
     }
@@ -140,6 +144,7 @@ public struct GalleryState: Sendable {
         keyTable = settings.keyTable
         prefetches = settings.prefetches
         pairing = settings.pairing
+        readAhead = ReadAhead(extent: settings.prefetches ? settings.readAhead : .off)
         message = settings.notice
         setGraphics(settings.graphics)
     }

@@ -22,6 +22,10 @@ extension GalleryView {
         }
         let loading = state.loadingCount
         if loading > 0 { left += "  ⋯\(loading) loading" }
+        // The read-ahead, quietly: how much of the library is in the disk cache so far.
+        if let progress = state.readAheadProgress, progress.done > 0, progress.done < progress.total {
+            left += "  ⇣\(progress.done * 100 / progress.total)%"
+        }
         // Over a slow link pictures go at a lower resolution: say so.
         let reduction = state.pictures.reduction
         if reduction > 1 { left += "  " + (reduction == 2 ? "½" : "¼") + " res" }

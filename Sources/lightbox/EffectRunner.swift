@@ -13,6 +13,8 @@ struct EffectRunner {
     let terminal: CursesTerminal
     let provider: ThumbnailProvider
     let reader: MetadataReader
+    /// Where `.readAhead` goes (nil when the read-ahead is off).
+    let readAhead: ReadAheadWorker?
     /// Whether the key handler gets its paths NUL-separated (`-0`).
     let printsNul: Bool
 
@@ -41,6 +43,7 @@ struct EffectRunner {
             case .suspend:
                 if let outcome = stepAside(&state, { Signals.stopSelf(); return nil }) { return outcome }
             case .forgetImages(let ids): terminal.forgetImages(ids)
+            case .readAhead(let requests): readAhead?.enqueue(requests)
             }
         }
         return nil

@@ -21,6 +21,8 @@ enum Pacing {
     static let costFactor = 10.0
     /// The longest wait for input when nothing else is due.
     static let idleWait = 1.0
+    /// Seconds without a key before the read-ahead starts (or resumes).
+    static let readAheadDelay = 0.5
 }
 
 /// The interactive gallery: input and decode results become actions, the state's effects are
@@ -73,19 +75,24 @@ enum InteractiveSession {
             marksFile = file
         }
         let reader = MetadataReader()
+        // The read-ahead: its own decoder at idle priority, and only with a disk cache to fill.
+        let readAheadDecoder = state.readAhead.extent != .off && options.diskCache != nil ? options.makeDecoder(idle: true) : nil
+        let readAhead = readAheadDecoder.map { decoder in ReadAheadWorker(warm: decoder.warm) { wake.signal() } }
         func finish(_ outcome: Outcome) -> Outcome {
             scan.stop()
             reader.stop()
+            readAhead?.stop()
+            readAheadDecoder?.shutdown()
             pipeline.shutdown()
             if options.printsStatistics {
                 report = statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
                                           cacheCount: state.thumbnails.count,
                                           pictures: picturesReport(state: state, terminal: terminal, report: terminalReport),
-                                          library: state.library)
+                                          library: state.library, readAhead: readAhead == nil ? nil : state.readAhead)
             }
             return outcome
         }
-        let runner = EffectRunner(terminal: terminal, provider: provider, reader: reader, printsNul: options.printsNul)
+        let runner = EffectRunner(terminal: terminal, provider: provider, reader: reader, readAhead: readAhead, printsNul: options.printsNul)
         /// Carries out `effects`; the outcome, finished, when one of them ends the session.
         func perform(_ effects: [Effect]) -> Outcome? { runner.perform(effects, on: &state).map(finish) }
         if let outcome = perform(state.apply(.scanned(first.batches, isFinished: first.isFinished))) { return outcome }
@@ -108,6 +115,8 @@ enum InteractiveSession {
         var lastPaint = Date.distantPast
         var dirty = false
         var pendingFilterText = ""
+        /// When the last key (or other input) came.
+        var lastInput = Date()
         /// Applies the characters typed into the filter so far, as one edit.
         func applyPendingFilterText() -> Outcome? {
             guard !pendingFilterText.isEmpty else { return nil }
@@ -134,6 +143,11 @@ enum InteractiveSession {
             }
             // Pictures waiting for the terminal: wake when it can take more.
             fds[5].fd = terminal.hasPicturesWaiting ? terminal.pictureOutputDescriptor : -1
+            // The read-ahead starts once no key came for a moment.
+            if let readAhead, readAhead.isIdle, !state.readAhead.isExhausted {
+                let wait = Pacing.readAheadDelay - Date().timeIntervalSince(lastInput)
+                timeout = min(timeout, Int32(max(0, wait) * 1000) + 1)
+            }
             _ = poll(&fds, nfds_t(fds.count), timeout)
             if let due = state.nextFrameTime, ProcessInfo.processInfo.systemUptime >= due {
                 _ = state.apply(.tick(ProcessInfo.processInfo.systemUptime))
@@ -152,6 +166,11 @@ enum InteractiveSession {
             // A batch of events or results asks the provider once, for the final window.
             var loads: [Effect] = []
             let events = terminal.readEvents()
+            if !events.isEmpty {
+                // A key stops the read-ahead after the file in hand; it resumes at the next pause.
+                lastInput = Date()
+                if let dropped = readAhead?.pause(), !dropped.isEmpty { _ = state.apply(.readAheadDropped(dropped)) }
+            }
             for event in events {
                 // A font change resizes the cells too: pixel boxes follow.
                 if case .resize = event, let cell = terminal.reportedCellPixels { loads += state.apply(.cellSizeChanged(cell)) }
@@ -182,6 +201,10 @@ enum InteractiveSession {
                 dirty = false
             }
             wake.drain()
+            if let done = readAhead?.takeResults(), !done.isEmpty {
+                _ = state.apply(.readAheadDone(done))
+                dirty = true  // the status line's progress
+            }
             for (request, result) in provider.takeResults() {
                 loads += state.apply(.decoded(request, result))
                 dirty = true
@@ -225,6 +248,11 @@ enum InteractiveSession {
             }
             // Pictures go in slices between reads of input.
             if terminal.hasPicturesWaiting { terminal.writePictures() }
+            // Nothing asked of the screen and no key for a moment: read ahead.
+            if let readAhead, readAhead.isIdle, Date().timeIntervalSince(lastInput) >= Pacing.readAheadDelay,
+               provider.outstandingCount == 0, state.loadingCount == 0 {
+                if let outcome = perform(state.apply(.idle)) { return outcome }
+            }
         }
     }
 

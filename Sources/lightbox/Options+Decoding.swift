@@ -17,18 +17,20 @@ extension Options {
 
     /// The decoder the app uses: worker processes running this binary, or the in-process pipeline.
     /// With `prestartsDecoders`, the workers start at once rather than at the first file that needs one.
-    func makeDecoder(prestartsDecoders: Bool = false) -> Decoder {
+    /// With `idle`, the decoder processes run at idle priority (the read-ahead's).
+    func makeDecoder(prestartsDecoders: Bool = false, idle: Bool = false) -> Decoder {
         guard decodesInProcesses, let executable = Self.executablePath else {
             let pipeline = makePipeline()
-            return Decoder(decoder: pipeline, statistics: pipeline.statistics, warm: { pipeline.warm($0) }, shutdown: {})
+            return Decoder(decoder: pipeline, statistics: pipeline.statistics, warm: { pipeline.warm($0, size: $1) }, shutdown: {})
         }
         // Bytes throughout: a cache folder whose name is not UTF-8 reaches the workers as it is.
         var command = [executable.bytes] + ["--decode-worker", "--max-megapixels", String(pixelLimit / 1_000_000)].map { Array($0.utf8) }
+        if idle { command.append(Array("--idle-priority".utf8)) }
         if let cache = diskCache { command += [Array("--cache-dir".utf8), cache.root.bytes] } else { command.append(Array("--no-disk-cache".utf8)) }
         let pool = WorkerPoolDecoder(command: command, timeLimit: decodeTimeLimit)
         pool.local = diskCache.map { ThumbnailPipeline(vips: VipsDecoder(pixelLimit: pixelLimit), diskCache: $0, statistics: pool.statistics) }
         if prestartsDecoders { pool.prestart(ProcessInfo.processInfo.activeProcessorCount) }
-        return Decoder(decoder: pool, statistics: pool.statistics, warm: { pool.warm($0, size: .normal) }, shutdown: { pool.shutdown() })
+        return Decoder(decoder: pool, statistics: pool.statistics, warm: { pool.warm($0, size: $1) }, shutdown: { pool.shutdown() })
     }
 
     /// This program's own executable, for starting decoder processes.
@@ -43,16 +45,19 @@ extension Options {
 struct Decoder {
     var decoder: any ThumbnailDecoding
     var statistics: DecodeStatistics
-    var warm: @Sendable (ImageFile) -> ThumbnailPipeline.WarmOutcome
+    var warm: @Sendable (ImageFile, FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome
     /// Ends decoder processes and collects them (so their CPU time counts as ours).
     var shutdown: @Sendable () -> Void
 }
 
 /// What `--stats` prints.
 func statisticsReport(_ statistics: DecodeStatistics, provider: ThumbnailProvider, cacheBytes: Int, cacheCount: Int,
-                      pictures: String, library: Library) -> String {
+                      pictures: String, library: Library, readAhead: ReadAhead? = nil) -> String {
     var lines = ["lightbox statistics:", "  pictures: \(pictures)",
                  "  items: \(library.totalCount), files: \(library.fileCount) (pairs are one item)"]
+    if let readAhead, readAhead.extent != .off {
+        lines.append("  read ahead: \(readAhead.written) written to the disk cache, \(readAhead.alreadyCached) there already, \(readAhead.failed) failed")
+    }
     for source in DecodeStatistics.Source.allCases {
         lines.append("  \(source.rawValue): \(statistics.count(source))")
     }

@@ -14,6 +14,7 @@ extension Options {
         settings.graphics = graphics.graphics ?? .half
         settings.layoutMode = layoutMode
         settings.pairing = pairing
+        settings.readAhead = readAhead
         settings.linkSpeed = linkSpeed
         settings.keyTable = keyTable
         settings.allowsMarks = allowsMarks

@@ -30,6 +30,9 @@ struct Options {
     var showsFooters = false
     var layoutMode = LayoutMode.grid
     var pairing = Pairing.together
+    var readAhead = ReadAhead.Extent.all
+    /// A decoder process for the read-ahead, at idle priority.
+    var isIdleWorker = false
     var linkSpeed: Int?
     var graphics = GraphicsChoice.auto
     var printsNul = false
@@ -67,6 +70,7 @@ struct Options {
         if let reversed = configuration.isReversed { options.arrangement.isReversed = reversed }
         if let footers = configuration.showsFooters { options.showsFooters = footers }
         if let pairing = configuration.pairing { options.pairing = pairing }
+        if let readAhead = configuration.readAhead { options.readAhead = readAhead }
         if let graphics = configuration.graphics { options.graphics = graphics }
         // LIGHTBOX_GRAPHICS over the settings file, the command line over both.
         if let name = getenv("LIGHTBOX_GRAPHICS").map({ String(cString: $0) }), !name.isEmpty {
@@ -136,6 +140,13 @@ struct Options {
                     }
                 case "--decode-timeout": options.decodeTimeLimit = Double(try parseNumber(try argument(), name: name, in: 1...600))
                 case "--decode-worker": options.isDecodeWorker = true
+                case "--idle-priority": options.isIdleWorker = true
+                case "--read-ahead":
+                    let value = try argument()
+                    guard let extent = ReadAhead.Extent(parsing: value) else {
+                        throw UsageError(description: "--read-ahead: '\(value)' is not all, off or a number of screens")
+                    }
+                    options.readAhead = extent
                 case "-h", "--help": options.showsHelp = true
                 case "--version": options.showsVersion = true
                 case "--man": options.showsManual = true

@@ -27,7 +27,7 @@ enum WarmSession {
             group.enter()
             Thread {
                 while interrupted == 0, let index = tally.take(below: files.count) {
-                    tally.count(warm(files[index]))
+                    tally.count(warm(files[index], .normal))
                 }
                 group.leave()
             }.start()

@@ -70,6 +70,8 @@ func main() -> Int32 {
         return 2
     }
     if options.isDecodeWorker {
+        // The read-ahead's decoder gets only what nothing else wants (its threads inherit it).
+        if options.isIdleWorker { IdlePriority.lowerCurrentThread() }
         DecodeWorker.serve(input: 0, output: 1, pipeline: options.makePipeline())
         return 0
     }

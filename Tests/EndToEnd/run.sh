@@ -762,6 +762,44 @@ else
     fail "camera card: no pair badges" "$(screen)"
 fi
 
+# Read-ahead: left alone, the gallery puts every thumbnail of the folder in the disk cache (not
+# only the screen's), at idle priority; --read-ahead off leaves the rest.
+mkdir -p "$WORK/many"
+for i in $(seq 1 40); do cp "$WORK/lib/city/IMG_$(( (i % 3) + 1 )).jpg" "$WORK/many/photo_$i.jpg"; done
+touch -d '2024-01-01 00:00' "$WORK/many"/*.jpg
+start_shell 80 24
+launch --stats --cache-dir "$WORK/read-ahead-cache" many 2\> "$WORK/read-ahead-err"
+if wait_for "1/40"; then
+    sleep 4
+    tm send-keys -t e2e q
+    wait_exit
+    line=$(grep "read ahead:" "$WORK/read-ahead-err")
+    entries=$(find "$WORK/read-ahead-cache" -name '*.png' | wc -l)
+    if [ "$entries" -ge 40 ] && grep -q "read ahead: [1-9][0-9]* written" <<< "$line" && sane; then
+        pass "read-ahead: 40 of 40 thumbnails in the disk cache after a pause ($entries entries;${line#*:})"
+    else
+        fail "read-ahead" "$entries entries; $line"
+    fi
+else
+    fail "read-ahead: no gallery" "$(screen)"
+fi
+rm -rf "$WORK/read-ahead-cache"
+start_shell 80 24
+launch --stats --read-ahead off --cache-dir "$WORK/read-ahead-cache" many 2\> "$WORK/read-ahead-err"
+if wait_for "1/40"; then
+    sleep 3
+    tm send-keys -t e2e q
+    wait_exit
+    entries=$(find "$WORK/read-ahead-cache" -name '*.png' 2>/dev/null | wc -l)
+    if [ "$entries" -lt 40 ] && ! grep -q "read ahead:" "$WORK/read-ahead-err"; then
+        pass "--read-ahead off: only what was shown and its neighbours cached ($entries of 40)"
+    else
+        fail "--read-ahead off" "$entries entries; $(grep 'read ahead' "$WORK/read-ahead-err")"
+    fi
+else
+    fail "--read-ahead off: no gallery" "$(screen)"
+fi
+
 # Over a 2,000 kbit/s link (a pseudo-terminal read at that rate): paging five times sends the
 # pages passed nothing but a picture begun as a key came, and no kitty image is left half-sent,
 # on quitting either (each photo names itself by a coloured corner read back from the PNG).

@@ -1,0 +1,26 @@
+#ifndef LIGHTBOX_CSYSTEM_SHIM_H
+#define LIGHTBOX_CSYSTEM_SHIM_H
+// Linux calls the C library does not wrap, or wraps variadically (which Swift cannot call).
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/// The calling thread's id (what setpriority and ioprio_set take for one thread).
+static inline int lb_gettid(void) { return (int)syscall(SYS_gettid); }
+
+/// Puts thread (or process) `id` (0: the calling thread) at the lowest CPU priority (nice 19) and
+/// in the idle I/O class, so it uses only what nothing else wants. 0 when both took.
+static inline int lb_set_idle_priority(int id) {
+    if (id == 0) id = lb_gettid();
+    int cpu = setpriority(PRIO_PROCESS, (id_t)id, 19);
+    // IOPRIO_WHO_PROCESS = 1; IOPRIO_CLASS_IDLE = 3, shifted by IOPRIO_CLASS_SHIFT = 13.
+    int io = (int)syscall(SYS_ioprio_set, 1, id, 3 << 13);
+    return cpu == 0 && io == 0 ? 0 : -1;
+}
+
+/// Thread or process `id`'s I/O priority class (3: idle), or -1.
+static inline int lb_io_class(int id) {
+    int value = (int)syscall(SYS_ioprio_get, 1, id);
+    return value < 0 ? -1 : value >> 13;
+}
+#endif
