@@ -78,6 +78,10 @@ if [ -d "$CORPUS/library/f00" ]; then
     echo "Key to frame on a fast link (200 keys, l and h in turn):"
     echo
     python3 bench/wire.py "$BIN" "$CORPUS/library/f00" keys kitty,sixel,half
+    echo
+    echo "The read-ahead on a cold disk cache, half blocks: keys 0.6 s apart while it works, then G after 25 s, beside --read-ahead off:"
+    echo
+    python3 bench/wire.py "$BIN" "$CORPUS/library/f00" read-ahead half
 else
     echo "(no $CORPUS/library: bench/run.sh makes it)"
 fi
