@@ -190,7 +190,15 @@ public struct GalleryState: Sendable {
         ThumbnailKey(file: library[item], box: pixelBox(ofItem: item))
     }
 
-    /// Visible items still waiting for their thumbnail.
+    /// Whether every tile on screen shows its thumbnail or why it has none.
+    /// - Complexity: O(*v*) in the tiles in the window.
+    public var isScreenComplete: Bool {
+        visibleItems.allSatisfy { item in
+            !isOnScreen(item) || failure(at: item) != nil || thumbnails.peek(thumbnailKey(ofItem: item)) != nil
+        }
+    }
+
+    /// Items the provider was asked for (on screen, then the ring ahead) still waiting for their thumbnail.
     public var loadingCount: Int {
         demand.count { thumbnails.peek($0.key) == nil && failures[$0.id] == nil }
     }

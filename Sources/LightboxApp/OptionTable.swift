@@ -73,7 +73,7 @@ public enum OptionTable {
         ]),
         ("Other", [
             OptionSpec("snapshot", value: "WxH", "print the first screen at W columns by H rows as ANSI text and exit"),
-            OptionSpec("stats", "on exit, print to stderr where thumbnails came from"),
+            OptionSpec("stats", "on exit, print to stderr where the first screen's time went, where thumbnails came from, what the read-ahead did and what pictures cost the terminal"),
             OptionSpec("man", "print the manual page (roff) and exit"),
             OptionSpec("completions", value: "SHELL", choices: ["bash", "zsh", "fish"], "print a completion script for SHELL and exit"),
             OptionSpec("help", short: "h", "show this help"),

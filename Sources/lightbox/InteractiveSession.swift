@@ -37,6 +37,8 @@ enum InteractiveSession {
     }
 
     static func run(scan: BackgroundScan, first: BackgroundScan.Progress, options: Options, decoder pipeline: Decoder) throws -> Outcome {
+        var timeline = Timeline()
+        timeline.mark("scan's first batch")
         let signalFD = Signals.install()
         let environment = ProcessInfo.processInfo.environment
         // Asked before curses starts, so no answer is left in the input for it.
@@ -88,7 +90,8 @@ enum InteractiveSession {
                 report = statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
                                           cacheCount: state.thumbnails.count,
                                           pictures: picturesReport(state: state, terminal: terminal, report: terminalReport),
-                                          library: state.library, readAhead: readAhead == nil ? nil : state.readAhead)
+                                          library: state.library, readAhead: readAhead == nil ? nil : state.readAhead,
+                                          timeline: timeline.report)
             }
             return outcome
         }
@@ -97,6 +100,7 @@ enum InteractiveSession {
         func perform(_ effects: [Effect]) -> Outcome? { runner.perform(effects, on: &state).map(finish) }
         if let outcome = perform(state.apply(.scanned(first.batches, isFinished: first.isFinished))) { return outcome }
         paint()
+        timeline.mark("first paint")
 
         var fds = [pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
@@ -208,6 +212,7 @@ enum InteractiveSession {
             for (request, result) in provider.takeResults() {
                 loads += state.apply(.decoded(request, result))
                 dirty = true
+                timeline.mark("first thumbnail")
             }
             // Then what the scan found: it lands after everything shown, so nothing moves.
             // Appended at the end, batches cost little; sorted otherwise (or in masonry) each one
@@ -245,6 +250,7 @@ enum InteractiveSession {
                 paint()
                 lastPaint = Date()
                 dirty = false
+                if state.isScreenComplete && !state.library.isEmpty { timeline.mark("screen complete") }
             }
             // Pictures go in slices between reads of input.
             if terminal.hasPicturesWaiting { terminal.writePictures() }

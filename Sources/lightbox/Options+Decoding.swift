@@ -52,9 +52,10 @@ struct Decoder {
 
 /// What `--stats` prints.
 func statisticsReport(_ statistics: DecodeStatistics, provider: ThumbnailProvider, cacheBytes: Int, cacheCount: Int,
-                      pictures: String, library: Library, readAhead: ReadAhead? = nil) -> String {
+                      pictures: String, library: Library, readAhead: ReadAhead? = nil, timeline: String? = nil) -> String {
     var lines = ["lightbox statistics:", "  pictures: \(pictures)",
                  "  items: \(library.totalCount), files: \(library.fileCount) (pairs are one item)"]
+    if let timeline { lines.append("  " + timeline) }
     if let readAhead, readAhead.extent != .off {
         lines.append("  read ahead: \(readAhead.written) written to the disk cache, \(readAhead.alreadyCached) there already, \(readAhead.failed) failed")
     }

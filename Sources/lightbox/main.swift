@@ -6,6 +6,7 @@ import Glibc
 #endif
 
 let version = "0.1.0"
+Timeline.begin()
 
 /// The arguments as the bytes the kernel gave, so non-UTF-8 paths stay exact.
 let rawArguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { i in
