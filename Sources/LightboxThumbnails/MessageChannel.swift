@@ -61,8 +61,14 @@ public enum MessageChannel {
 /// The decoder process's side: answers requests on `input` until it closes.
 public enum DecodeWorker {
     public static func serve(input: Int32, output: Int32, pipeline: ThumbnailPipeline) {
-        while case .success(let body) = MessageChannel.read(from: input) {
-            let before = pipeline.statistics.counts
+        // Counted from the last answer on, so entries written between requests are reported too.
+        var before = pipeline.statistics.counts
+        while true {
+            // Deferred cache entries are written while no request waits.
+            if let deferred = pipeline.deferredWrites, let cache = pipeline.diskCache {
+                while deferred.count > 0 && !isReadable(input) { deferred.writeOne(to: cache, statistics: pipeline.statistics) }
+            }
+            guard case .success(let body) = MessageChannel.read(from: input) else { return }
             let answer: DecodeMessage.Response.Body
             switch DecodeMessage.request(from: body) {
             case .decode(let file, let box): answer = .decoded(pipeline.decode(file, fitting: box))
@@ -71,8 +77,16 @@ public enum DecodeWorker {
             // The frame was whole, so the channel is sound: say so and serve the next request.
             case nil: answer = .decoded(.failed(.decoder("the decoder could not read the request")))
             }
-            let response = DecodeMessage.Response(body: answer, counts: pipeline.statistics.counts.since(before))
+            let counts = pipeline.statistics.counts
+            let response = DecodeMessage.Response(body: answer, counts: counts.since(before))
+            before = counts
             guard MessageChannel.write(DecodeMessage.encode(response), to: output) else { return }
         }
+    }
+
+    /// Whether a request is waiting on `descriptor` (or it closed).
+    static func isReadable(_ descriptor: Int32) -> Bool {
+        var fd = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&fd, 1, 0) > 0
     }
 }

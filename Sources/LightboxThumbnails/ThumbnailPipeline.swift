@@ -10,6 +10,9 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     public var vips: VipsDecoder
     public var diskCache: FreedesktopCache?
     public let statistics: DecodeStatistics
+    /// Where new disk cache entries wait to be written when the process is idle (a decoder
+    /// process serving the gallery); nil: written at once.
+    public var deferredWrites: DeferredCacheWrites?
     /// Bytes read to find the EXIF thumbnail before deciding to read the whole file.
     static let headerBytes = 128 << 10
 
@@ -31,7 +34,8 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         let target = cacheSize.map { PixelSize(width: $0.rawValue, height: $0.rawValue) } ?? box
         switch freshThumbnail(file, fitting: target, allowingExif: false) {
         case .decoded(let thumbnail):
-            if let cache = diskCache, let source, let cacheSize, cache.store(thumbnail, for: source, size: cacheSize) {
+            if let cache = diskCache, let source, let cacheSize, deferredWrites?.keep(thumbnail, for: source, size: cacheSize) != true,
+               cache.store(thumbnail, for: source, size: cacheSize) {
                 statistics.recordWrite()
             }
             return .decoded(thumbnail.downscaled(toFit: box))

@@ -17,8 +17,10 @@ extension Options {
 
     /// The decoder the app uses: worker processes running this binary, or the in-process pipeline.
     /// With `prestartsDecoders`, the workers start at once rather than at the first file that needs one.
-    /// With `idle`, the decoder processes run at idle priority (the read-ahead's).
-    func makeDecoder(prestartsDecoders: Bool = false, idle: Bool = false) -> Decoder {
+    /// With `idle`, the decoder processes run at idle priority (the read-ahead's); with
+    /// `defersCacheWrites`, they write new disk cache entries only when no request waits (the
+    /// gallery's, so a screen never waits for PNG encoding).
+    func makeDecoder(prestartsDecoders: Bool = false, idle: Bool = false, defersCacheWrites: Bool = false) -> Decoder {
         guard decodesInProcesses, let executable = Self.executablePath else {
             let pipeline = makePipeline()
             return Decoder(decoder: pipeline, statistics: pipeline.statistics, warm: { pipeline.warm($0, size: $1) }, shutdown: {})
@@ -26,6 +28,7 @@ extension Options {
         // Bytes throughout: a cache folder whose name is not UTF-8 reaches the workers as it is.
         var command = [executable.bytes] + ["--decode-worker", "--max-megapixels", String(pixelLimit / 1_000_000)].map { Array($0.utf8) }
         if idle { command.append(Array("--idle-priority".utf8)) }
+        if defersCacheWrites { command.append(Array("--defer-cache-writes".utf8)) }
         if let cache = diskCache { command += [Array("--cache-dir".utf8), cache.root.bytes] } else { command.append(Array("--no-disk-cache".utf8)) }
         let pool = WorkerPoolDecoder(command: command, timeLimit: decodeTimeLimit)
         pool.local = diskCache.map { ThumbnailPipeline(vips: VipsDecoder(pixelLimit: pixelLimit), diskCache: $0, statistics: pool.statistics) }

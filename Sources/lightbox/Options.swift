@@ -33,6 +33,8 @@ struct Options {
     var readAhead = ReadAhead.Extent.all
     /// A decoder process for the read-ahead, at idle priority.
     var isIdleWorker = false
+    /// A decoder process that writes disk cache entries when no request waits.
+    var defersCacheWrites = false
     var linkSpeed: Int?
     var graphics = GraphicsChoice.auto
     var printsNul = false
@@ -141,6 +143,7 @@ struct Options {
                 case "--decode-timeout": options.decodeTimeLimit = Double(try parseNumber(try argument(), name: name, in: 1...600))
                 case "--decode-worker": options.isDecodeWorker = true
                 case "--idle-priority": options.isIdleWorker = true
+                case "--defer-cache-writes": options.defersCacheWrites = true
                 case "--read-ahead":
                     let value = try argument()
                     guard let extent = ReadAhead.Extent(parsing: value) else {

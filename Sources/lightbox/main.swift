@@ -73,7 +73,9 @@ func main() -> Int32 {
     if options.isDecodeWorker {
         // The read-ahead's decoder gets only what nothing else wants (its threads inherit it).
         if options.isIdleWorker { IdlePriority.lowerCurrentThread() }
-        DecodeWorker.serve(input: 0, output: 1, pipeline: options.makePipeline())
+        var pipeline = options.makePipeline()
+        if options.defersCacheWrites { pipeline.deferredWrites = DeferredCacheWrites() }
+        DecodeWorker.serve(input: 0, output: 1, pipeline: pipeline)
         return 0
     }
     if options.showsHelp { Output.write(Array((Options.usage + "\n").utf8)); return 0 }
@@ -91,7 +93,8 @@ func main() -> Int32 {
         return WarmSession.run(files: files, options: options)
     }
     // Decoder processes start loading their libraries while the scan starts.
-    let decoder = options.makeDecoder(prestartsDecoders: true)
+    // The gallery's decoders write cache entries when idle; a snapshot's must land before it ends.
+    let decoder = options.makeDecoder(prestartsDecoders: true, defersCacheWrites: options.snapshotSize == nil)
     let scan = BackgroundScan(source: options.scanSource, scanner: Scanner(pairing: options.pairing), transform: supportedOnly)
     // A small folder is scanned before the first screen; a folder with nothing in it never opens the UI.
     scan.waitForImages(timeout: 0.5)

@@ -214,3 +214,37 @@ func claimingSize(_ jpeg: [UInt8], width: Int, height: Int) throws -> [UInt8] {
     guard case .failed(let failure) = refused else { Issue.record("decoded a 3 GP picture"); return }
     #expect(failure.kind == .refused && failure.message.hasPrefix("too large"))
 }
+
+@Test func aDecoderProcessWritesItsCacheEntriesAfterAnsweringWhenNoRequestWaits() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("photo.jpg")
+    try TestImages.bytes(try TestImages.jpegBytes(TestImages.halves(width: 1600, height: 1200, left: (255, 0, 0), right: (0, 0, 255)), width: 1600, height: 1200), at: path)
+    let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"))
+    var pipeline = ThumbnailPipeline(diskCache: cache)
+    pipeline.deferredWrites = DeferredCacheWrites()
+    let file = imageFile(path)
+    let source = FreedesktopCache.Source(absolutePath: FreedesktopCache.absolute(file.path), modifiedSeconds: file.modified / 1_000_000_000,
+                                         byteCount: file.byteCount)
+    // The decode answers without writing: the entry waits.
+    guard case .decoded = pipeline.decode(file, fitting: PixelSize(width: 100, height: 100)) else { Issue.record("no thumbnail"); return }
+    #expect(pipeline.deferredWrites?.count == 1 && cache.lookup(source, needing: 128) == nil)
+    // Served as a decoder process is: the answer comes, then, with no request waiting, the entry lands.
+    var ends: [Int32] = [0, 0]
+    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+    let served = pipeline, workerEnd = ends[1]
+    let worker = Thread { DecodeWorker.serve(input: workerEnd, output: workerEnd, pipeline: served) }
+    worker.start()
+    #expect(MessageChannel.write(DecodeMessage.encode(.decode(file, PixelSize(width: 90, height: 90))), to: ends[0]))
+    guard case .success = MessageChannel.read(from: ends[0], within: 5) else { Issue.record("no answer"); return }
+    var landed = false
+    for _ in 0..<100 where !landed {
+        landed = cache.lookup(source, needing: 128) != nil
+        if !landed { Thread.sleep(forTimeInterval: 0.01) }
+    }
+    #expect(landed && pipeline.deferredWrites?.count == 0, "written once the process was idle")
+    let leftovers = try FileManager.default.subpathsOfDirectory(atPath: dir.path + "/thumbnails").filter { $0.contains(".lightbox-") }
+    #expect(leftovers.isEmpty, "no temporary file left: \(leftovers)")
+    close(ends[0])
+    close(ends[1])
+}
