@@ -47,6 +47,13 @@ read -r tw24 tc24 tm24 < <(measure "$RUNS" timg --grid=6x4 -g160x48 -ph --thread
 row "timg --grid=6x4 -g160x48 -ph --threads=2, 24 files" "$tw24" "$tc24" "$((tm24 / 1024))"
 read -r dw24 dc24 dm24 < <(measure "$RUNS" sh -c "ls '$P24'/*.jpg | xargs -P2 -n12 sh -c 'for f; do djpeg -scale 1/8 \"\$f\"; done' _")
 row "djpeg -scale 1/8 on 2 processes, 24 files (the floor)" "$dw24" "$dc24" "$((dm24 / 1024))"
+# The gallery itself (not --snapshot): its --stats timeline, cold and from the EXIF thumbnails.
+read -r _ _ gf24 gc24 < <(python3 bench/timeline.py "$BIN" "$P24" "$RUNS" cold)
+read -r _ _ ef24 ec24 < <(python3 bench/timeline.py "$BIN" "$E24" "$RUNS" cold)
+read -r _ _ tf24 tt24 < <(python3 bench/timeline.py "$BIN" "$E24" "$RUNS" cold --decoders thread)
+row "the gallery, 24 files, cold: first thumbnail / screen complete, from launch (--stats timeline)" "$(ratio "$gf24" 1000) / $(ratio "$gc24" 1000)" "-" "-"
+row "the gallery, 24 files with EXIF thumbnails: first thumbnail / screen complete" "$(ratio "$ef24" 1000) / $(ratio "$ec24" 1000)" "-" "-"
+row "the same with --decoders thread" "$(ratio "$tf24" 1000) / $(ratio "$tt24" 1000)" "-" "-"
 read -r cw24 cc24 cm24 < <(measure 3 chafa --size=26x12 "$P24"/*)
 row "chafa --size=26x12, 24 files" "$cw24" "$cc24" "$((cm24 / 1024))"
 mkdir -p "$TMP/vt"
@@ -89,6 +96,8 @@ row "lightbox --version (process start)" "$nw" "$nc" "$((nm / 1024))"
 echo
 echo "Ratios:"
 echo "- cold 24 files: lightbox / djpeg floor = $(ratio "$lw24" "$dw24"), lightbox / timg = $(ratio "$lw24" "$tw24")"
+echo "- the gallery's cold screen complete / djpeg floor = $(ratio "$gc24" "$(ratio "$dw24" 0.001)"); first thumbnail $gf24 ms from launch"
+echo "- the gallery's EXIF screen / its cold screen = $(ratio "$ec24" "$gc24"); decoder processes / threads on it = $(ratio "$ec24" "$tt24")"
 echo "- cold 2,000 files: lightbox / timg = $(ratio "$lw2k" "$tw2k")"
 echo "- decoder processes / in-process threads, cold 24 files: wall $(ratio "$lw24" "$pw24"), CPU $(ratio "$lc24" "$pc24")"
 echo "- a million files: first screen / the same screen from a folder of only its files = $(ratio "$mw" "$mfw"); / ls (sorted) = $(ratio "$mw" "$lsw"); / ls -f = $(ratio "$mw" "$lsfw")"

@@ -32,8 +32,22 @@ extension Options {
         if let cache = diskCache { command += [Array("--cache-dir".utf8), cache.root.bytes] } else { command.append(Array("--no-disk-cache".utf8)) }
         let pool = WorkerPoolDecoder(command: command, timeLimit: decodeTimeLimit)
         pool.local = diskCache.map { ThumbnailPipeline(vips: VipsDecoder(pixelLimit: pixelLimit), diskCache: $0, statistics: pool.statistics) }
-        if prestartsDecoders { pool.prestart(ProcessInfo.processInfo.activeProcessorCount) }
+        if prestartsDecoders {
+            // Forks of this process, ready at once, serving as `--decode-worker` would.
+            let options = self
+            pool.prestart(ProcessInfo.processInfo.activeProcessorCount) {
+                if idle { IdlePriority.lowerCurrentThread() }
+                DecodeWorker.serve(input: 0, output: 1, pipeline: options.workerPipeline(defersCacheWrites: defersCacheWrites))
+            }
+        }
         return Decoder(decoder: pool, statistics: pool.statistics, warm: { pool.warm($0, size: $1) }, shutdown: { pool.shutdown() })
+    }
+
+    /// The pipeline a decoder process serves with.
+    func workerPipeline(defersCacheWrites: Bool) -> ThumbnailPipeline {
+        var pipeline = makePipeline()
+        if defersCacheWrites { pipeline.deferredWrites = DeferredCacheWrites() }
+        return pipeline
     }
 
     /// This program's own executable, for starting decoder processes.

@@ -73,9 +73,7 @@ func main() -> Int32 {
     if options.isDecodeWorker {
         // The read-ahead's decoder gets only what nothing else wants (its threads inherit it).
         if options.isIdleWorker { IdlePriority.lowerCurrentThread() }
-        var pipeline = options.makePipeline()
-        if options.defersCacheWrites { pipeline.deferredWrites = DeferredCacheWrites() }
-        DecodeWorker.serve(input: 0, output: 1, pipeline: pipeline)
+        DecodeWorker.serve(input: 0, output: 1, pipeline: options.workerPipeline(defersCacheWrites: options.defersCacheWrites))
         return 0
     }
     if options.showsHelp { Output.write(Array((Options.usage + "\n").utf8)); return 0 }
@@ -153,3 +151,4 @@ func printAccepted(_ paths: [ImagePath], options: Options) -> Int32 {
 }
 
 exit(main())
+

@@ -48,7 +48,8 @@ wait_exit() {
 # marker), not any other Lightbox's on the machine.
 own_decoders() {
     local pid
-    for pid in $(pgrep -f -- "--decode-worker"); do
+    # Started from the executable (--decode-worker) or forked at launch (named lightbox-decode).
+    for pid in $(pgrep -f -- "--decode-worker"; pgrep -x lightbox-decode); do
         tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "LIGHTBOX_E2E_RUN=$SOCKET" && echo "$pid"
     done
 }
