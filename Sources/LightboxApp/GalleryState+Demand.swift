@@ -11,6 +11,7 @@ extension GalleryState {
         let visible = visibleItems
         let (layout, offset, height) = (self.layout, scrollOffset, viewportLength)
         var order = visible.filter { layout.isVisible($0, offset: offset, height: height) }
+        let onScreen = Set(order)
         if prefetches {
             let ahead = scrollDirection > 0
                 ? layout.visibleItems(offset: scrollOffset + height, height: height)
@@ -24,7 +25,9 @@ extension GalleryState {
             // Cached (and, for symbols, rendered in the current set) needs nothing; this also marks it used.
             if let cached = store.cache.thumbnail(for: key), isReady(cached) { continue }
             // Requests name the file's id: results that arrive after a re-sort still find it.
-            requests.append(decodeRequest(item: item, box: key.box))
+            var request = decodeRequest(item: item, box: key.box)
+            request.isAhead = !onScreen.contains(item)
+            requests.append(request)
         }
         return store.want(requests)
     }

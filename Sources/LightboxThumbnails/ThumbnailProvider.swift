@@ -12,14 +12,19 @@ public struct DecodeRequest: Hashable, Sendable {
     public var depth: ColorDepth
     /// Whether every frame of an animation is wanted (the preview plays it).
     public var wantsFrames: Bool
+    /// Whether it is for a tile ahead of the screen (prefetch), which waits until no tile on
+    /// screen is being decoded.
+    public var isAhead: Bool
 
-    public init(id: ItemID, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half, depth: ColorDepth = .trueColor, wantsFrames: Bool = false) {
+    public init(id: ItemID, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half, depth: ColorDepth = .trueColor,
+                wantsFrames: Bool = false, isAhead: Bool = false) {
         self.id = id
         self.file = file
         self.box = box
         self.symbols = symbols
         self.depth = depth
         self.wantsFrames = wantsFrames
+        self.isAhead = isAhead
     }
 
     /// Whether the provider renders cells for this request.
@@ -28,7 +33,8 @@ public struct DecodeRequest: Hashable, Sendable {
     public var key: ThumbnailKey { ThumbnailKey(file: file, box: box, isAnimated: wantsFrames) }
 }
 
-/// Decodes requested thumbnails on worker threads (one per core), most wanted first.
+/// Decodes requested thumbnails on worker threads (one per core), most wanted first, the
+/// screen's tiles strictly before those ahead of it.
 ///
 /// Each `request(_:)` replaces the whole wish list: work no longer wanted is dropped before it
 /// starts, and a result that finishes after its tile left the window is discarded. The UI thread
@@ -41,6 +47,8 @@ public final class ThumbnailProvider: @unchecked Sendable {
     private var pending: [DecodeRequest] = []
     private var wanted: Set<ThumbnailKey> = []
     private var running: Set<ThumbnailKey> = []
+    /// Decodes running for tiles on screen: a tile ahead starts only when there are none.
+    private var runningOnScreen = 0
     private var results: [(DecodeRequest, DecodeResult)] = []
     private var stopped = false
     private var dropped = 0
@@ -114,10 +122,12 @@ public final class ThumbnailProvider: @unchecked Sendable {
     private func work() {
         condition.lock()
         while true {
-            while pending.isEmpty && !stopped { condition.wait() }
+            // The screen's tiles strictly first: one ahead waits while any on screen is decoded.
+            while !stopped && (pending.isEmpty || (pending.last!.isAhead && runningOnScreen > 0)) { condition.wait() }
             if stopped { break }
             let request = pending.removeLast()
             running.insert(request.key)
+            if !request.isAhead { runningOnScreen += 1 }
             condition.unlock()
             var result = request.wantsFrames ? decoder.decodeFrames(request.file, fitting: request.box)
                                              : decoder.decode(request.file, fitting: request.box)
@@ -131,6 +141,10 @@ public final class ThumbnailProvider: @unchecked Sendable {
             }
             condition.lock()
             running.remove(request.key)
+            if !request.isAhead {
+                runningOnScreen -= 1
+                condition.broadcast()
+            }
             if !wanted.contains(request.key) {
                 discarded += 1
             } else {

@@ -57,3 +57,19 @@ func waitUntil(_ condition: () -> Bool) {
     #expect(Set(provider.takeResults().map(\.0.id.rawValue)) == Set(0..<20))
     provider.shutdown()
 }
+
+@Test func tilesAheadWaitUntilNoTileOnScreenIsBeingDecoded() {
+    let decoder = RecordingDecoder()
+    let provider = ThumbnailProvider(decoder: decoder, workers: 2)
+    var wanted = requests(0..<3)
+    wanted[1].isAhead = true
+    wanted[2].isAhead = true
+    provider.request(wanted)
+    waitUntil { decoder.askedPaths.count == 1 }
+    usleep(50_000)
+    #expect(decoder.askedPaths == [ImagePath("f0")], "the second worker waits rather than start a tile ahead: \(decoder.askedPaths)")
+    decoder.release()
+    waitUntil { provider.outstandingCount == 0 }
+    #expect(Set(decoder.askedPaths) == [ImagePath("f0"), ImagePath("f1"), ImagePath("f2")])
+    provider.shutdown()
+}
