@@ -37,6 +37,7 @@ extension Options {
             let options = self
             pool.prestart(ProcessInfo.processInfo.activeProcessorCount) {
                 if idle { IdlePriority.lowerCurrentThread() }
+                TurboJPEGDecoder.warmUp()  // while the app scans, before the first file comes
                 DecodeWorker.serve(input: 0, output: 1, pipeline: options.workerPipeline(defersCacheWrites: defersCacheWrites))
             }
         }
