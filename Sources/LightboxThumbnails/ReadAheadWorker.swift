@@ -19,7 +19,8 @@ public final class ReadAheadWorker: @unchecked Sendable {
          onResult: @escaping @Sendable () -> Void) {
         self.warm = warm
         self.onResult = onResult
-        let thread = Thread { [unowned self] in self.work() }
+        // The thread keeps the worker alive until `stop()` ends it.
+        let thread = Thread { self.work() }
         thread.name = "lightbox-read-ahead"
         thread.start()
     }
