@@ -1,33 +1,10 @@
 #!/usr/bin/env bash
 # The phone and camera part of make bench: videos, RAWs, and a mixed folder, beside the peers.
 # Usage: bench/media.sh [CORPUS-DIR] [RUNS]
-set -uo pipefail
-cd "$(dirname "$0")/.."
-CORPUS=$(realpath -m "${1:-bench-corpus}")
-RUNS=${2:-5}
-BIN=$(realpath .build/release/lightbox)
-BENCH=$(realpath .build/release/lightbox-bench)
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+source "$(dirname "$0")/common.sh"
 "$BENCH" media "$CORPUS" >/dev/null || exit 1
 M="$CORPUS/media"
 
-# median WALL CPU of RUNS runs of a command; before each, PREPARE (a shell snippet) runs untimed.
-measure() {
-    local runs=$1 prepare=$2; shift 2
-    : > "$TMP/runs"
-    for _ in $(seq "$runs"); do
-        sh -c "$prepare"
-        /usr/bin/time -f "%e %U %S" -o "$TMP/t" "$@" >/dev/null 2>"$TMP/err" || echo "failed: $* ($(tail -1 "$TMP/err"))" >&2
-        tail -1 "$TMP/t" >> "$TMP/runs"
-    done
-    local wall cpu
-    wall=$(awk '{print $1}' "$TMP/runs" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
-    cpu=$(awk '{printf "%.2f\n", $2 + $3}' "$TMP/runs" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
-    echo "$wall $cpu"
-}
-row() { printf "| %s | %s | %s | %s |\n" "$1" "$2" "$3" "$4"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 fresh="rm -rf '$TMP/cache' '$TMP/out'; mkdir -p '$TMP/out'"
 
 echo "## Phones and cameras"
@@ -36,19 +13,19 @@ echo "8 phone videos (1080p, 8 s, H.264; half turned a quarter, half fading in),
 echo
 row "what" "wall s" "CPU s" "ratio"
 row "---" "---" "---" "---"
-read -r fw fc < <(measure "$RUNS" "$fresh" sh -c "ls '$M'/videos/*.MP4 | xargs -P2 -I{} sh -c 'ffmpegthumbnailer -s 256 -i \"\$1\" -o \"\$2/\$(basename \"\$1\").png\"' _ {} '$TMP/out'")
+read -r fw fc _ < <(PREPARE="$fresh" measure "$RUNS" sh -c "ls '$M'/videos/*.MP4 | xargs -P2 -I{} sh -c 'ffmpegthumbnailer -s 256 -i \"\$1\" -o \"\$2/\$(basename \"\$1\").png\"' _ {} '$TMP/out'")
 row "ffmpegthumbnailer -s 256, 8 videos" "$fw" "$fc" "1"
-read -r lw lc < <(measure "$RUNS" "$fresh" env XDG_CACHE_HOME="$TMP/cache" "$BIN" --warm "$M/videos")
+read -r lw lc _ < <(PREPARE="$fresh" measure "$RUNS" env XDG_CACHE_HOME="$TMP/cache" "$BIN" --warm "$M/videos")
 row "lightbox --warm (a frame each, 256 px), 8 videos" "$lw" "$lc" "$(ratio "$lw" "$fw") (goal ≤ 1)"
-read -r ew ec < <(measure "$RUNS" "$fresh" sh -c "ls '$M'/raw/*.DNG | xargs -P2 -I{} sh -c 'exiftool -b -PreviewImage {} | djpeg -scale 1/8 > /dev/null'")
+read -r ew ec _ < <(PREPARE="$fresh" measure "$RUNS" sh -c "ls '$M'/raw/*.DNG | xargs -P2 -I{} sh -c 'exiftool -b -PreviewImage {} | djpeg -scale 1/8 > /dev/null'")
 row "exiftool -b -PreviewImage then djpeg -scale 1/8, 12 DNGs" "$ew" "$ec" "1"
-read -r rw rc < <(measure "$RUNS" "$fresh" env XDG_CACHE_HOME="$TMP/cache" "$BIN" --warm "$M/raw")
+read -r rw rc _ < <(PREPARE="$fresh" measure "$RUNS" env XDG_CACHE_HOME="$TMP/cache" "$BIN" --warm "$M/raw")
 row "lightbox --warm (the preview, 256 px), 12 DNGs" "$rw" "$rc" "$(ratio "$rw" "$ew") (goal ≤ 0.5)"
-read -r jw jc < <(measure "$RUNS" "true" "$BIN" --snapshot 160x48 --no-disk-cache "$CORPUS/photos24")
+read -r jw jc _ < <(measure "$RUNS" "$BIN" --snapshot 160x48 --no-disk-cache "$CORPUS/photos24")
 row "lightbox --snapshot 160x48, 24 JPEGs, cold" "$jw" "$jc" "1"
-read -r mw mc < <(measure "$RUNS" "true" "$BIN" --snapshot 160x48 --no-disk-cache "$M/mixed24")
+read -r mw mc _ < <(measure "$RUNS" "$BIN" --snapshot 160x48 --no-disk-cache "$M/mixed24")
 row "lightbox --snapshot 160x48, 8 HEIC + 8 DNG + 8 videos, cold" "$mw" "$mc" "$(ratio "$mw" "$jw") (goal ≤ 1.3)"
-read -r cw cc < <(measure "$RUNS" "true" "$BIN" --snapshot 160x48 --no-disk-cache "$M/card")
+read -r cw cc _ < <(measure "$RUNS" "$BIN" --snapshot 160x48 --no-disk-cache "$M/card")
 row "lightbox --snapshot 160x48, a card: 12 RAW+JPEG pairs and 12 DNGs (24 items), cold" "$cw" "$cc" "$(ratio "$cw" "$jw")"
 echo
 sources=$("$BIN" --snapshot 160x48 --no-disk-cache --stats "$M/mixed24" 2>&1 >/dev/null \

@@ -6,7 +6,7 @@ pseudo-terminal (half blocks), with a thumbnail cache of its own that starts emp
 medians of RUNS runs, in milliseconds. Usage: timeline.py LIGHTBOX FOLDER RUNS [cold|warm] [ARGS...]"""
 import os, re, shutil, sys, tempfile
 sys.path.insert(0, os.path.dirname(__file__))
-from wire import Link  # noqa: E402
+from wire import lightbox  # noqa: E402
 
 binary, folder, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 state = sys.argv[4] if len(sys.argv) > 4 else "cold"
@@ -14,8 +14,7 @@ extra = sys.argv[5:]
 MARKS = ["scan's first batch", "first paint", "first thumbnail", "screen complete"]
 
 def once(cache):
-    env = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "XDG_CACHE_HOME": cache, "LANG": "C.UTF-8"}
-    link = Link([binary, "--graphics", "half", "--stats", "--read-ahead", "off"] + extra + [folder], env, None)
+    link = lightbox(binary, "half", folder, None, cache, ["--stats", "--read-ahead", "off", *extra])
     link.record = []
     link.pump(quiet=1.0)
     link.keys(b"q")

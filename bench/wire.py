@@ -77,9 +77,10 @@ class Link:
         except OSError: pass
         os.waitpid(self.pid, 0)
 
-def lightbox(binary, mode, folder, rate, cache):
+def lightbox(binary, mode, folder, rate, cache, extra=(), size=(48, 160)):
+    """Lightbox in `mode` on `folder`, with the thumbnail cache under `cache` and `extra` options."""
     env = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "XDG_CACHE_HOME": cache, "LANG": "C.UTF-8"}
-    return Link([binary, "--graphics", mode, folder], env, rate)
+    return Link([binary, "--graphics", mode, *extra, folder], env, rate, size)
 
 def scrolling(binary, folder, mode, cache, turns=10):
     """Bytes a line scrolled with the mouse wheel (three lines a turn) costs, beside what a row of
@@ -138,8 +139,7 @@ def read_ahead(binary, folder, mode, extra, wait=25.0, keys=30):
     latencies ms, G ms, stats text)."""
     cache = tempfile.mkdtemp()
     try:
-        env = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "XDG_CACHE_HOME": cache, "LANG": "C.UTF-8"}
-        link = Link([binary, "--graphics", mode, "--stats"] + extra + [folder], env, None)
+        link = lightbox(binary, mode, folder, None, cache, ["--stats", *extra])
         link.started()
         link.pump(quiet=QUIET)
         latencies = []

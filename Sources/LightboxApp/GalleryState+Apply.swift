@@ -23,7 +23,7 @@ extension GalleryState {
             readAhead.abandoned(ids)
             return []
         case .picturesWaiting(let count, let speed):
-            _ = pictures.setOutput(waiting: count, measuredLinkSpeed: speed)
+            pictures.setOutput(waiting: count, measuredLinkSpeed: speed)
             return []
         case .cellSizeChanged(let size):
             guard pictures.setCellPixels(size) else { return [] }

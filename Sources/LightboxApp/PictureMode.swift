@@ -63,12 +63,10 @@ public struct PictureMode: Sendable {
         return graphics
     }
 
-    /// Takes what the writer measured and how many pictures wait; false when nothing drawn changes.
-    mutating func setOutput(waiting count: Int, measuredLinkSpeed speed: Int?) -> Bool {
-        let before = (waiting, reduction)
+    /// Takes what the writer measured and how many pictures wait.
+    mutating func setOutput(waiting count: Int, measuredLinkSpeed speed: Int?) {
         waiting = count
         if let speed { measuredLinkSpeed = speed }
-        return before != (waiting, reduction)
     }
 
     /// Takes the terminal's new cell size; false when it is the same.

@@ -125,7 +125,7 @@ public final class CursesTerminal {
     /// Shows pictures with `mode` from now on (nil: none); leaving kitty frees what it holds.
     public func setImageMode(_ mode: PixelProtocol?, cellPixels: CellPixelSize, colorRegisters: Int? = nil, reduction: Int = 1) {
         settlePictures()
-        if images.mode == .kitty && mode != .kitty { write(Array(images.forgetAll().map(\.bytes).joined())) }
+        if images.mode == .kitty && mode != .kitty { write(images.forgetAll().joinedBytes) }
         // Pictures painted over the cells (sixel, iTerm2) are only replaced where cells change:
         // leaving such a mode, everything is repainted.
         if let old = images.mode, !old.showsThroughCells, mode != old { clearok(lb_stdscr(), true) }
@@ -234,7 +234,7 @@ public final class CursesTerminal {
         var repaintRows = Array(Set(images.repaintRows(for: frame) + forcedRows)).sorted()
         if images.mode?.isErasedByText == false && !repaintRows.isEmpty {
             // A picture left, and text will not erase it: the screen is cleared and all painted again.
-            for write in pictures.dropAll() { images.unsent(write) }
+            settlePictures()
             clearok(lb_stdscr(), true)
             images.invalidate()
             repaintRows = []
@@ -385,7 +385,7 @@ public final class CursesTerminal {
     public func restore() {
         guard isActive else { return }
         settlePictures()
-        write(Array(images.forgetAll().map(\.bytes).joined()) + Self.bracketedPasteOff)
+        write(images.forgetAll().joinedBytes + Self.bracketedPasteOff)
         isActive = false
         if pictureDescriptor != fileno(output) { close(pictureDescriptor) }
         TerminalRescue.disarm()

@@ -217,13 +217,13 @@ public struct ImagePainter: Sendable {
     /// What goes before the cells, as the tests read it: kitty's writes in one string, or the rows
     /// to repaint.
     public mutating func prepare(_ frame: Frame) -> (bytes: [UInt8], repaintRows: [Int]) {
-        mode == .kitty ? (Array(writes(for: frame, repaintedRows: []).map(\.bytes).joined()), []) : ([], repaintRows(for: frame))
+        mode == .kitty ? (writes(for: frame, repaintedRows: []).joinedBytes, []) : ([], repaintRows(for: frame))
     }
 
     /// What goes after the cells, in one string, as the tests read it (nothing for kitty).
     public mutating func finish(_ frame: Frame, repaintedRows: [Int]) -> [UInt8] {
         guard mode != .kitty else { return [] }
-        return Array(writes(for: frame, repaintedRows: repaintedRows).map(\.bytes).joined())
+        return writes(for: frame, repaintedRows: repaintedRows).joinedBytes
     }
 
     /// Forgets that `write` was sent: it was dropped from the queue before any of it was written.

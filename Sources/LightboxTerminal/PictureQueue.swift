@@ -19,10 +19,6 @@ public struct PictureQueue: Sendable {
     /// - Complexity: O(*n*) in the writes waiting.
     public var picturesWaiting: Int { writes.count { $0.image != nil } }
 
-    /// Bytes not yet written.
-    /// - Complexity: O(*n*) in the writes waiting.
-    public var bytesWaiting: Int { writes.reduce(0) { $0 + $1.bytes.count } - written }
-
     /// Whether other output may be written now: nothing is begun, or the begun write is at a break.
     public var mayWriteCells: Bool {
         guard let first = writes.first, written > 0 else { return true }

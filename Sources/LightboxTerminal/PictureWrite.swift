@@ -44,3 +44,8 @@ public struct PictureWrite: Sendable {
         }
     }
 }
+
+extension Array where Element == PictureWrite {
+    /// The writes' bytes one after another, for writing at once (quitting, leaving kitty, tests).
+    public var joinedBytes: [UInt8] { flatMap(\.bytes) }
+}

@@ -36,19 +36,22 @@ extension Options {
             // Forks of this process, ready at once, serving as `--decode-worker` would.
             let options = self
             pool.prestart(ProcessInfo.processInfo.activeProcessorCount) {
-                if idle { IdlePriority.lowerCurrentThread() }
-                TurboJPEGDecoder.warmUp()  // while the app scans, before the first file comes
-                DecodeWorker.serve(input: 0, output: 1, pipeline: options.workerPipeline(defersCacheWrites: defersCacheWrites))
+                options.serveAsDecoder(idle: idle, defersCacheWrites: defersCacheWrites)
             }
         }
         return Decoder(decoder: pool, statistics: pool.statistics, warm: { pool.warm($0, size: $1) }, shutdown: { pool.shutdown() })
     }
 
-    /// The pipeline a decoder process serves with.
-    func workerPipeline(defersCacheWrites: Bool) -> ThumbnailPipeline {
+    /// Serves decode requests on standard input and output until they close, as a decoder
+    /// process (forked at launch, or run with `--decode-worker`): at idle priority for the
+    /// read-ahead, writing cache entries when no request waits for the gallery.
+    func serveAsDecoder(idle: Bool, defersCacheWrites: Bool) {
+        // The read-ahead's decoder gets only what nothing else wants (its threads inherit it).
+        if idle { IdlePriority.lowerCurrentThread() }
+        TurboJPEGDecoder.warmUp()  // before the first file comes (a fork: while the app scans)
         var pipeline = makePipeline()
         if defersCacheWrites { pipeline.deferredWrites = DeferredCacheWrites() }
-        return pipeline
+        DecodeWorker.serve(input: 0, output: 1, pipeline: pipeline)
     }
 
     /// This program's own executable, for starting decoder processes.

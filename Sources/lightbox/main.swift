@@ -71,9 +71,7 @@ func main() -> Int32 {
         return 2
     }
     if options.isDecodeWorker {
-        // The read-ahead's decoder gets only what nothing else wants (its threads inherit it).
-        if options.isIdleWorker { IdlePriority.lowerCurrentThread() }
-        DecodeWorker.serve(input: 0, output: 1, pipeline: options.workerPipeline(defersCacheWrites: options.defersCacheWrites))
+        options.serveAsDecoder(idle: options.isIdleWorker, defersCacheWrites: options.defersCacheWrites)
         return 0
     }
     if options.showsHelp { Output.write(Array((Options.usage + "\n").utf8)); return 0 }

@@ -6,7 +6,7 @@ Prints what was sent and a verdict line per check (ok/FAIL). Usage: slow_link.py
 import os, random, re, subprocess, sys, time, zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
-from wire import Link  # noqa: E402
+from wire import lightbox  # noqa: E402
 
 binary, work = sys.argv[1], sys.argv[2]
 folder, cache = os.path.join(work, "slow"), os.path.join(work, "slow-cache")
@@ -32,8 +32,7 @@ for i in range(COUNT):
 def run(keys):
     """Runs Lightbox at the link's rate, sends `keys` (bytes, pause after) and returns its output
     with the times each part was read and when the last key went."""
-    env = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "XDG_CACHE_HOME": cache, "LANG": "C.UTF-8"}
-    link = Link([binary, "--graphics", "kitty", "--link-speed", "100000", "--sections", "none", folder], env, RATE, size=(24, 80))
+    link = lightbox(binary, "kitty", folder, RATE, cache, ["--link-speed", "100000", "--sections", "none"], size=(24, 80))
     link.record = []
     link.pump(quiet=0.8)
     first = len(link.log)

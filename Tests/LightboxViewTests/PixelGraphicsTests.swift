@@ -115,7 +115,7 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
         _ = painter.prepare(GalleryView.frame(for: state))
     }
     #expect(!forgotten.isEmpty)
-    let deletes = String(decoding: Array(painter.forget(forgotten).map(\.bytes).joined()), as: UTF8.self)
+    let deletes = String(decoding: painter.forget(forgotten).joinedBytes, as: UTF8.self)
     for image in frame.images where forgotten.contains(image.id) {
         #expect(deletes.contains("\u{1B}_Ga=d,d=I,q=2,i=\(image.id)\u{1B}\\"))
     }
