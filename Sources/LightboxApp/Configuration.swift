@@ -13,6 +13,7 @@ import LightboxThumbnails
 /// layout = masonry          # grid, masonry or strip
 /// pairs = picture            # together, picture or apart
 /// read-ahead = 5            # all, off, or screens either side of the cursor
+/// read-ahead-workers = 1    # auto (every core on mains, one on battery) or a number
 /// sections = month          # folder, date, month, year or none
 /// sort = date               # name, date, mtime or size
 /// reverse = no
@@ -31,6 +32,8 @@ public struct Configuration: Sendable {
     public var showsFooters: Bool?
     public var pairing: Pairing?
     public var readAhead: ReadAhead.Extent?
+    /// Decoders for the read-ahead: nil in the file or `auto` both mean one on battery, every core on mains.
+    public var readAheadWorkers: Int?
     public var graphics: GraphicsChoice?
     public var bindings: [KeyBinding] = []
     /// Colours by slot name, as red, green, blue.
@@ -97,6 +100,11 @@ public struct Configuration: Sendable {
                 throw ConfigurationError(message: "read-ahead: '\(value)' is not all, off or a number of screens")
             }
             readAhead = extent
+        case "read-ahead-workers":
+            guard value == "auto" || ReadAhead.workers(parsing: value) != nil else {
+                throw ConfigurationError(message: "read-ahead-workers: '\(value)' is neither auto nor a number from 1 to 64")
+            }
+            readAheadWorkers = ReadAhead.workers(parsing: value)
         case "graphics": graphics = try choice(GraphicsChoice.self)
         case "bind": bindings.append(try Self.binding(value))
         default:

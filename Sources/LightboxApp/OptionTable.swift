@@ -68,6 +68,7 @@ public enum OptionTable {
             OptionSpec("decode-timeout", value: "S", "seconds a decoder process may spend on one file (default 5)"),
             OptionSpec("graphics", value: "MODE", choices: GraphicsChoice.allCases.map(\.rawValue), "draw pictures with kitty graphics, iTerm2 images (iterm), sixel, or sextant, quadrant, half, braille or ascii symbols; auto (default) asks the terminal; t cycles them"),
             OptionSpec("read-ahead", value: "all|N|off", "while no key comes, put the rest of the library's thumbnails in the disk cache at idle priority, nearest the cursor first: all of it (the default), N screens either side, or none"),
+            OptionSpec("read-ahead-workers", value: "N", "decoders the read-ahead uses at once (auto, the default: every core on mains power, one on battery)"),
             OptionSpec("link-speed", value: "KBIT", "the link to the terminal in kbit/s (also LIGHTBOX_LINK_SPEED; else measured while pictures wait): below 20000, kitty and iTerm2 pictures go at half their resolution, below 3000 at a quarter, scaled by the terminal into the same cells"),
             OptionSpec("warm", "fill the thumbnail cache for every image under PATH, then exit"),
         ]),

@@ -99,6 +99,14 @@ public struct ReadAhead: Sendable {
     }
 }
 
+extension ReadAhead {
+    /// A number of read-ahead decoders, 1 to 64 (`auto` is nil, as is anything else).
+    public static func workers(parsing text: String) -> Int? {
+        guard let count = Int(text), (1...64).contains(count) else { return nil }
+        return count
+    }
+}
+
 extension ReadAhead.Extent {
     /// `all`, `off`, or a number of screens either side of the cursor.
     public init?(parsing text: String) {

@@ -1,5 +1,7 @@
 /// The small binary messages between the app and its decoder processes. Each is framed as a
-/// little-endian 32-bit length and a body; every field read is bounds-checked.
+/// little-endian 32-bit length and a body; every field read is bounds-checked. An answer's body
+/// is its pixels, then its other fields, then their length: the pixels are sent from the
+/// thumbnail's own buffer and stay in the buffer they were read into, never copied on the way.
 public enum DecodeMessage {
     /// Largest body accepted: a thumbnail of the largest size plus headers.
     static let maxBody = PixelSize.maxSide * PixelSize.maxSide * 3 + 256
@@ -36,24 +38,33 @@ public enum DecodeMessage {
         return framed(out)
     }
 
-    public static func encode(_ response: Response) -> [UInt8] {
-        var out: [UInt8] = []
-        for source in DecodeStatistics.Source.allCases { put32(response.counts.bySource[source, default: 0], &out) }
-        put32(response.counts.writes, &out)
+    /// The framed answer as parts to send in turn: the frame's length, the pixels (the
+    /// thumbnail's own buffer, shared, not copied) and the other fields.
+    public static func encodeParts(_ response: Response) -> [[UInt8]] {
+        var fields: [UInt8] = []
+        var pixels: [UInt8] = []
+        for source in DecodeStatistics.Source.allCases { put32(response.counts.bySource[source, default: 0], &fields) }
+        put32(response.counts.writes, &fields)
         switch response.body {
         case .decoded(.decoded(let t)) where !t.delays.isEmpty:
-            // An animation: its frames' delays, then the frames one above the other.
-            out.append(5); put32(t.width, &out); put32(t.height, &out); put32(t.delays.count, &out)
-            for delay in t.delays { put32(delay, &out) }
-            out += t.pixels
-        case .decoded(.decoded(let t)): out.append(0); put32(t.width, &out); put32(t.height, &out); out += t.pixels
-        case .decoded(.failed(let failure)): out += [1, failure.kind.rawValue]; out += Array(failure.message.utf8.prefix(1000))
-        case .warmed(.written): out.append(2)
-        case .warmed(.alreadyCached): out.append(3)
-        case .warmed(.failed(let reason)): out.append(4); out += Array(reason.utf8.prefix(1000))
+            // An animation: the frames one above the other, and their delays.
+            fields.append(5); put32(t.width, &fields); put32(t.height, &fields); put32(t.delays.count, &fields)
+            for delay in t.delays { put32(delay, &fields) }
+            pixels = t.pixels
+        case .decoded(.decoded(let t)): fields.append(0); put32(t.width, &fields); put32(t.height, &fields); pixels = t.pixels
+        case .decoded(.failed(let failure)): fields += [1, failure.kind.rawValue]; fields += Array(failure.message.utf8.prefix(1000))
+        case .warmed(.written): fields.append(2)
+        case .warmed(.alreadyCached): fields.append(3)
+        case .warmed(.failed(let reason)): fields.append(4); fields += Array(reason.utf8.prefix(1000))
         }
-        return framed(out)
+        put32(fields.count, &fields)
+        var length: [UInt8] = []
+        put32(pixels.count + fields.count, &length)
+        return [length, pixels, fields]
     }
+
+    /// The framed answer as one array.
+    public static func encode(_ response: Response) -> [UInt8] { encodeParts(response).flatMap { $0 } }
 
     static func framed(_ body: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
@@ -93,6 +104,7 @@ public enum DecodeMessage {
             return Int64(bitPattern: UInt64(low) | UInt64(high) << 32)
         }
         mutating func rest() -> [UInt8] { defer { at = bytes.count }; return Array(bytes[at...]) }
+        var isAtEnd: Bool { at == bytes.count }
     }
 
     /// The request in a message body, or nil when it is malformed.
@@ -117,9 +129,16 @@ public enum DecodeMessage {
         }
     }
 
-    /// The response in a message body, or nil when it is malformed.
-    public static func response(from body: [UInt8]) -> Response? {
-        var r = Reader(bytes: body)
+    /// The response in a message body, or nil when it is malformed. A thumbnail's pixels are
+    /// the body's own buffer, its fields cut off the end.
+    public static func response(from body: consuming [UInt8]) -> Response? {
+        guard body.count >= 4 else { return nil }
+        let n = body.count
+        let fieldCount = Int(body[n - 4]) | Int(body[n - 3]) << 8 | Int(body[n - 2]) << 16 | Int(body[n - 1]) << 24
+        guard fieldCount <= n - 4 else { return nil }
+        var r = Reader(bytes: Array(body[(n - 4 - fieldCount)..<(n - 4)]))
+        body.removeLast(fieldCount + 4)  // in place: what is left is the pixels
+        let pixels = body
         var counts = DecodeStatistics.Counts()
         for source in DecodeStatistics.Source.allCases {
             guard let n = r.u32(), n <= 1 << 20 else { return nil }
@@ -129,12 +148,11 @@ public enum DecodeMessage {
         counts.writes = writes
         switch status {
         case 0:
-            guard let w = r.u32(), let h = r.u32(), (1...PixelSize.maxSide).contains(w), (1...PixelSize.maxSide).contains(h) else { return nil }
-            let pixels = r.rest()
-            guard pixels.count == w * h * 3 else { return nil }
+            guard let w = r.u32(), let h = r.u32(), (1...PixelSize.maxSide).contains(w), (1...PixelSize.maxSide).contains(h),
+                  r.isAtEnd, pixels.count == w * h * 3 else { return nil }
             return Response(body: .decoded(.decoded(Thumbnail(width: w, height: h, pixels: pixels))), counts: counts)
         case 1:
-            guard let kind = r.u8().flatMap(DecodeFailure.Kind.init(rawValue:)) else { return nil }
+            guard let kind = r.u8().flatMap(DecodeFailure.Kind.init(rawValue:)), pixels.isEmpty else { return nil }
             return Response(body: .decoded(.failed(DecodeFailure(kind, String(decoding: r.rest(), as: UTF8.self)))), counts: counts)
         case 5:
             // An animation's frames are taller than one picture together, within the body's bound.
@@ -145,14 +163,13 @@ public enum DecodeMessage {
                 guard let delay = r.u32() else { return nil }
                 delays.append(delay)
             }
-            let pixels = r.rest()
-            guard pixels.count == w * h * 3 else { return nil }
+            guard r.isAtEnd, pixels.count == w * h * 3 else { return nil }
             var thumbnail = Thumbnail(width: w, height: h, pixels: pixels)
             thumbnail.delays = delays
             return Response(body: .decoded(.decoded(thumbnail)), counts: counts)
-        case 2: return Response(body: .warmed(.written), counts: counts)
-        case 3: return Response(body: .warmed(.alreadyCached), counts: counts)
-        case 4: return Response(body: .warmed(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
+        case 2 where r.isAtEnd && pixels.isEmpty: return Response(body: .warmed(.written), counts: counts)
+        case 3 where r.isAtEnd && pixels.isEmpty: return Response(body: .warmed(.alreadyCached), counts: counts)
+        case 4 where pixels.isEmpty: return Response(body: .warmed(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
         default: return nil
         }
     }

@@ -20,6 +20,11 @@ public enum MessageChannel {
         return true
     }
 
+    /// Writes `parts` in turn (a message built in pieces, none copied into another).
+    public static func write(parts: [[UInt8]], to fd: Int32) -> Bool {
+        parts.allSatisfy { $0.isEmpty || write($0, to: fd) }
+    }
+
     /// Reads one framed message body, waiting at most `seconds` (nil: forever).
     public static func read(from fd: Int32, within seconds: Double? = nil) -> Result<[UInt8], ReadFailure> {
         let deadline = seconds.map { now() + $0 }
@@ -80,7 +85,7 @@ public enum DecodeWorker {
             let counts = pipeline.statistics.counts
             let response = DecodeMessage.Response(body: answer, counts: counts.since(before))
             before = counts
-            guard MessageChannel.write(DecodeMessage.encode(response), to: output) else { return }
+            guard MessageChannel.write(parts: DecodeMessage.encodeParts(response), to: output) else { return }
         }
     }
 

@@ -1,39 +1,60 @@
 import Foundation
 
 /// Puts thumbnails in the disk cache at idle priority while the user looks (`--read-ahead`):
-/// one thread, lowered to nice 19 and the idle I/O class, taking the files it is given nearest
-/// first. A key pauses it after the file in hand; what it was given and has not begun goes back.
+/// threads lowered to nice 19 and the idle I/O class, taking the files they are given nearest
+/// first, as many at once as `workers` allows when they are given more (one on battery, say).
+/// A key pauses them after the files in hand; what they were given and had not begun goes back.
 public final class ReadAheadWorker: @unchecked Sendable {
     private let warm: @Sendable (ImageFile, FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome
     private let onResult: @Sendable () -> Void
+    private let workers: @Sendable () -> Int
     private let condition = NSCondition()
     private var queue: [ReadAheadRequest] = []
     private var results: [ReadAheadOutcome] = []
-    private var busy = false
+    /// Threads with a file in hand, and how many may have one (none until work comes).
+    private var busy = 0
+    private var allowed = 0
     private var stopped = false
-    private var finished = false
-    /// The worker thread's id, once it runs (for checking its priority).
-    public private(set) var threadID: Int32 = 0
+    private let threadCount: Int
+    private var running: Int
+    /// The worker threads' ids, once they run (for checking their priority).
+    public private(set) var threadIDs: [Int32] = []
 
-    public init(warm: @escaping @Sendable (ImageFile, FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome,
-         onResult: @escaping @Sendable () -> Void) {
+    /// Starts `threads` threads, of which `workers()` (asked again each time more work comes,
+    /// at least one) take files at once.
+    public init(threads: Int = 1, workers: @escaping @Sendable () -> Int = { .max },
+                warm: @escaping @Sendable (ImageFile, FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome,
+                onResult: @escaping @Sendable () -> Void) {
         self.warm = warm
         self.onResult = onResult
-        // The thread keeps the worker alive until `stop()` ends it.
-        let thread = Thread { self.work() }
-        thread.name = "lightbox-read-ahead"
-        thread.start()
+        self.workers = workers
+        threadCount = max(1, threads)
+        running = threadCount
+        // The threads keep the worker alive until `stop()` ends them.
+        for _ in 0..<threadCount {
+            let thread = Thread { self.work() }
+            thread.name = "lightbox-read-ahead"
+            thread.start()
+        }
     }
 
     /// Whether it has nothing given and nothing in hand (time to give it more).
     public var isIdle: Bool {
         condition.lock(); defer { condition.unlock() }
-        return queue.isEmpty && !busy
+        return queue.isEmpty && busy == 0
+    }
+
+    /// How many threads may take files at once, as last decided (0 before any work came).
+    public var activeThreads: Int {
+        condition.lock(); defer { condition.unlock() }
+        return min(allowed, threadCount)
     }
 
     /// Takes `requests` after those it has.
     public func enqueue(_ requests: [ReadAheadRequest]) {
+        let workers = max(1, workers())
         condition.lock()
+        allowed = workers
         queue += requests
         condition.broadcast()
         condition.unlock()
@@ -54,35 +75,36 @@ public final class ReadAheadWorker: @unchecked Sendable {
         return results
     }
 
-    /// Ends the thread after the file in hand, and waits for it.
+    /// Ends the threads after the files in hand, and waits for them.
     public func stop() {
         condition.lock()
         stopped = true
         queue.removeAll()
         condition.broadcast()
-        while !finished { condition.wait() }
+        while running > 0 { condition.wait() }
         condition.unlock()
     }
 
     private func work() {
         IdlePriority.lowerCurrentThread()
         condition.lock()
-        threadID = IdlePriority.currentThreadID
+        threadIDs.append(IdlePriority.currentThreadID)
         while true {
-            while queue.isEmpty && !stopped { condition.wait() }
+            while (queue.isEmpty || busy >= allowed) && !stopped { condition.wait() }
             if stopped { break }
             let request = queue.removeFirst()
-            busy = true
+            busy += 1
             condition.unlock()
             let outcome = warm(request.file, request.size)
             condition.lock()
-            busy = false
+            busy -= 1
             results.append(ReadAheadOutcome(id: request.id, outcome: outcome))
+            condition.broadcast()  // a thread held back by `allowed` may go on
             condition.unlock()
             onResult()
             condition.lock()
         }
-        finished = true
+        running -= 1
         condition.broadcast()
         condition.unlock()
     }

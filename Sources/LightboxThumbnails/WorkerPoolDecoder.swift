@@ -77,7 +77,7 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         }
         switch MessageChannel.read(from: worker.fromChild, within: timeLimit) {
         case .success(let body):
-            guard let response = DecodeMessage.response(from: body) else {
+            guard let response = DecodeMessage.response(from: consume body) else {  // its pixels stay where read
                 worker.kill()
                 return .failure(Failure(reason: "decoder sent a malformed answer"))
             }

@@ -79,7 +79,10 @@ enum InteractiveSession {
         let reader = MetadataReader()
         // The read-ahead: its own decoder at idle priority, and only with a disk cache to fill.
         let readAheadDecoder = state.readAhead.extent != .off && options.diskCache != nil ? options.makeDecoder(idle: true) : nil
-        let readAhead = readAheadDecoder.map { decoder in ReadAheadWorker(warm: decoder.warm) { wake.signal() } }
+        let readAhead = readAheadDecoder.map { decoder in
+            ReadAheadWorker(threads: options.readAheadWorkers ?? ProcessInfo.processInfo.activeProcessorCount,
+                            workers: options.readAheadWorkersNow, warm: decoder.warm) { wake.signal() }
+        }
         func finish(_ outcome: Outcome) -> Outcome {
             scan.stop()
             reader.stop()
@@ -90,7 +93,7 @@ enum InteractiveSession {
                 report = statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
                                           cacheCount: state.thumbnails.count,
                                           pictures: picturesReport(state: state, terminal: terminal, report: terminalReport),
-                                          library: state.library, readAhead: readAhead == nil ? nil : state.readAhead,
+                                          library: state.library, readAhead: readAhead.map { (state.readAhead, $0.activeThreads) },
                                           timeline: timeline.report)
             }
             return outcome

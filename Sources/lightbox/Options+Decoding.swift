@@ -54,6 +54,13 @@ extension Options {
         DecodeWorker.serve(input: 0, output: 1, pipeline: pipeline)
     }
 
+    /// How many read-ahead decoders may work at once now: as the options say, else one on
+    /// battery and every core on mains power (asked each time the read-ahead resumes).
+    var readAheadWorkersNow: @Sendable () -> Int {
+        let stated = readAheadWorkers
+        return { stated ?? (PowerSupply.isOnBattery() ? 1 : ProcessInfo.processInfo.activeProcessorCount) }
+    }
+
     /// This program's own executable, for starting decoder processes.
     static let executablePath: ImagePath? = {
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -73,12 +80,13 @@ struct Decoder {
 
 /// What `--stats` prints.
 func statisticsReport(_ statistics: DecodeStatistics, provider: ThumbnailProvider, cacheBytes: Int, cacheCount: Int,
-                      pictures: String, library: Library, readAhead: ReadAhead? = nil, timeline: String? = nil) -> String {
+                      pictures: String, library: Library, readAhead: (ReadAhead, workers: Int)? = nil, timeline: String? = nil) -> String {
     var lines = ["lightbox statistics:", "  pictures: \(pictures)",
                  "  items: \(library.totalCount), files: \(library.fileCount) (pairs are one item)"]
     if let timeline { lines.append("  " + timeline) }
-    if let readAhead, readAhead.extent != .off {
-        lines.append("  read ahead: \(readAhead.written) written to the disk cache, \(readAhead.alreadyCached) there already, \(readAhead.failed) failed")
+    if let (readAhead, workers) = readAhead, readAhead.extent != .off {
+        lines.append("  read ahead: \(readAhead.written) written to the disk cache, \(readAhead.alreadyCached) there already, \(readAhead.failed) failed"
+                     + (workers > 0 ? " (\(workers) decoder\(workers == 1 ? "" : "s") at once)" : ""))
     }
     for source in DecodeStatistics.Source.allCases {
         lines.append("  \(source.rawValue): \(statistics.count(source))")

@@ -31,6 +31,8 @@ struct Options {
     var layoutMode = LayoutMode.grid
     var pairing = Pairing.together
     var readAhead = ReadAhead.Extent.all
+    /// Read-ahead decoders at once; nil: every core on mains power, one on battery.
+    var readAheadWorkers: Int?
     /// A decoder process for the read-ahead, at idle priority.
     var isIdleWorker = false
     /// A decoder process that writes disk cache entries when no request waits.
@@ -73,6 +75,7 @@ struct Options {
         if let footers = configuration.showsFooters { options.showsFooters = footers }
         if let pairing = configuration.pairing { options.pairing = pairing }
         if let readAhead = configuration.readAhead { options.readAhead = readAhead }
+        if let workers = configuration.readAheadWorkers { options.readAheadWorkers = workers }
         if let graphics = configuration.graphics { options.graphics = graphics }
         // LIGHTBOX_GRAPHICS over the settings file, the command line over both.
         if let name = getenv("LIGHTBOX_GRAPHICS").map({ String(cString: $0) }), !name.isEmpty {
@@ -150,6 +153,12 @@ struct Options {
                         throw UsageError(description: "--read-ahead: '\(value)' is not all, off or a number of screens")
                     }
                     options.readAhead = extent
+                case "--read-ahead-workers":
+                    let value = try argument()
+                    guard value == "auto" || ReadAhead.workers(parsing: value) != nil else {
+                        throw UsageError(description: "--read-ahead-workers: '\(value)' is neither auto nor a number from 1 to 64")
+                    }
+                    options.readAheadWorkers = ReadAhead.workers(parsing: value)
                 case "-h", "--help": options.showsHelp = true
                 case "--version": options.showsVersion = true
                 case "--man": options.showsManual = true

@@ -50,3 +50,17 @@ import LightboxTerminal
         }
     }
 }
+
+@Test func theReadAheadSettingsAreRead() {
+    let chosen = Configuration(parsing: "read-ahead = 3\nread-ahead-workers = 1\n")
+    #expect(chosen.readAhead == .screens(3) && chosen.readAheadWorkers == 1 && chosen.problems.isEmpty)
+    let automatic = Configuration(parsing: "read-ahead-workers = auto\n")
+    #expect(automatic.readAheadWorkers == nil && automatic.problems.isEmpty)
+    let wrong = Configuration(parsing: "read-ahead-workers = 0\nread-ahead-workers = many\nread-ahead = -1\n")
+    #expect(wrong.readAheadWorkers == nil && wrong.readAhead == nil)
+    #expect(wrong.problems == [
+        "config line 1: read-ahead-workers: '0' is neither auto nor a number from 1 to 64",
+        "config line 2: read-ahead-workers: 'many' is neither auto nor a number from 1 to 64",
+        "config line 3: read-ahead: '-1' is not all, off or a number of screens",
+    ])
+}

@@ -1,17 +1,22 @@
 import Foundation
 import Testing
+import LightboxTestSupport
 import LightboxThumbnails
 
 /// A warm function that counts its calls and takes `seconds` each, like a decode.
 final class CountingWarm: @unchecked Sendable {
     private let lock = NSLock()
     private var calls = 0
+    private var inHand = 0, mostInHand = 0
     let seconds: Double
     init(seconds: Double) { self.seconds = seconds }
     var count: Int { lock.lock(); defer { lock.unlock() }; return calls }
+    /// The most calls that were under way at once.
+    var mostAtOnce: Int { lock.lock(); defer { lock.unlock() }; return mostInHand }
     func warm(_ file: ImageFile, _ size: FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome {
+        lock.lock(); inHand += 1; mostInHand = max(mostInHand, inHand); lock.unlock()
         Thread.sleep(forTimeInterval: seconds)
-        lock.lock(); calls += 1; lock.unlock()
+        lock.lock(); calls += 1; inHand -= 1; lock.unlock()
         return .written
     }
 }
@@ -20,7 +25,7 @@ final class CountingWarm: @unchecked Sendable {
     let warm = CountingWarm(seconds: 0.01)
     let worker = ReadAheadWorker(warm: { warm.warm($0, $1) }, onResult: {})
     defer { worker.stop() }
-    let requests = (0..<200).map { ReadAheadRequest(id: ItemID($0), file: ImageFile(path: ImagePath("f\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg), size: .normal) }
+    let requests = readAheadRequests(200)
     worker.enqueue(requests)
     Thread.sleep(forTimeInterval: 0.2)
     // A key: it stops after the file in hand and gives back the rest.
@@ -38,5 +43,64 @@ final class CountingWarm: @unchecked Sendable {
     let results = worker.takeResults()
     #expect(results.count == warm.count && results.allSatisfy { $0.outcome == .written })
     // Its thread runs at nice 19 in the idle I/O class.
-    #expect(worker.threadID > 0 && IdlePriority.isIdle(worker.threadID))
+    #expect(worker.threadIDs.count == 1 && IdlePriority.isIdle(worker.threadIDs[0]))
+}
+
+func readAheadRequests(_ count: Int) -> [ReadAheadRequest] {
+    (0..<count).map { ReadAheadRequest(id: ItemID($0), file: ImageFile(path: ImagePath("f\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg), size: .normal) }
+}
+
+/// On mains it reads ahead with every thread; on battery with one, decided when work is given.
+@Test func theReadAheadUsesOneWorkerOnBattery() throws {
+    final class Power: @unchecked Sendable { var onBattery = false }
+    let power = Power()
+    let warm = CountingWarm(seconds: 0.02)
+    let worker = ReadAheadWorker(threads: 2, workers: { power.onBattery ? 1 : 2 }, warm: { warm.warm($0, $1) }, onResult: {})
+    defer { worker.stop() }
+    worker.enqueue(readAheadRequests(20))
+    Thread.sleep(forTimeInterval: 0.15)
+    _ = worker.pause()
+    Thread.sleep(forTimeInterval: 0.05)
+    #expect(warm.mostAtOnce == 2 && worker.activeThreads == 2)
+    #expect(worker.threadIDs.count == 2 && worker.threadIDs.allSatisfy(IdlePriority.isIdle))
+
+    let onMains = warm.count
+    power.onBattery = true
+    let battery = CountingWarm(seconds: 0.02)
+    let single = ReadAheadWorker(threads: 2, workers: { power.onBattery ? 1 : 2 }, warm: { battery.warm($0, $1) }, onResult: {})
+    defer { single.stop() }
+    single.enqueue(readAheadRequests(20))
+    Thread.sleep(forTimeInterval: 0.15)
+    _ = single.pause()
+    Thread.sleep(forTimeInterval: 0.05)
+    #expect(battery.mostAtOnce == 1 && single.activeThreads == 1)
+    #expect(battery.count < onMains, "one worker did \(battery.count) in the time two did \(onMains)")
+}
+
+/// A fake `/sys/class/power_supply`: each supply a folder of one-line files.
+func powerSupplies(_ supplies: [String: [String: String]]) throws -> TemporaryDirectory {
+    let root = try TemporaryDirectory("power-supply")
+    for (name, files) in supplies {
+        try FileManager.default.createDirectory(atPath: "\(root.path)/\(name)", withIntermediateDirectories: true)
+        for (file, text) in files { try (text + "\n").write(toFile: "\(root.path)/\(name)/\(file)", atomically: true, encoding: .utf8) }
+    }
+    return root
+}
+
+@Test func aLaptopUnpluggedIsOnBattery() throws {
+    var made: [TemporaryDirectory] = []
+    defer { made.forEach { $0.remove() } }
+    func supplies(_ list: [String: [String: String]]) throws -> String { made.append(try powerSupplies(list)); return made.last!.path }
+    let unplugged = try supplies(["AC": ["type": "Mains", "online": "0"], "BAT0": ["type": "Battery", "status": "Discharging", "scope": "System"]])
+    #expect(PowerSupply.isOnBattery(root: unplugged))
+    let plugged = try supplies(["AC": ["type": "Mains", "online": "1"], "BAT0": ["type": "Battery", "status": "Discharging"]])
+    #expect(!PowerSupply.isOnBattery(root: plugged))
+    let charging = try supplies(["BAT0": ["type": "Battery", "status": "Charging"]])
+    #expect(!PowerSupply.isOnBattery(root: charging))
+    // A wireless mouse's battery is not the machine's.
+    let mouse = try supplies(["hidpp_battery_0": ["type": "Battery", "status": "Discharging", "scope": "Device"]])
+    #expect(!PowerSupply.isOnBattery(root: mouse))
+    // A desktop or server: nothing listed, or no such folder.
+    #expect(!PowerSupply.isOnBattery(root: try supplies([:])))
+    #expect(!PowerSupply.isOnBattery(root: "/nonexistent/power_supply"))
 }

@@ -29,6 +29,25 @@ let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modifi
     #expect(DecodeMessage.request(from: [9, 9, 9]) == nil)
 }
 
+/// A thumbnail crosses from a decoder to the app with no copy of its pixels on either side: it
+/// is sent from its own buffer, and read into the one the app keeps.
+@Test func aThumbnailIsHandedOverWithoutCopies() throws {
+    let pixels = [UInt8](repeating: 7, count: 320 * 240 * 3)
+    let response = DecodeMessage.Response(body: .decoded(.decoded(Thumbnail(width: 320, height: 240, pixels: pixels))), counts: .init())
+    let parts = DecodeMessage.encodeParts(response)
+    #expect(parts.count == 3 && parts[1].withUnsafeBufferPointer { $0.baseAddress } == pixels.withUnsafeBufferPointer { $0.baseAddress })
+    var ends: [Int32] = [0, 0]
+    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+    defer { close(ends[0]); close(ends[1]) }
+    let writeEnd = ends[1]
+    Thread { _ = MessageChannel.write(parts: parts, to: writeEnd) }.start()
+    guard case .success(let body) = MessageChannel.read(from: ends[0], within: 5) else { Issue.record("nothing read"); return }
+    let read = body.withUnsafeBufferPointer { $0.baseAddress }
+    guard case .decoded(.decoded(let thumbnail))? = DecodeMessage.response(from: consume body)?.body else { Issue.record("not a thumbnail"); return }
+    #expect(thumbnail.pixels == pixels)
+    #expect(thumbnail.pixels.withUnsafeBufferPointer { $0.baseAddress } == read, "the pixels were copied out of the buffer read")
+}
+
 /// `DecodeWorker.serve` on a thread, spoken to over pipes, with a 400x300 JPEG to ask for.
 struct WorkerOverPipes {
     let dir: TemporaryDirectory
