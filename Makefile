@@ -85,6 +85,7 @@ e2e-test: test-deps
 PREFIX ?= /usr/local
 install: build
 	install -Dm755 .build/release/lightbox $(DESTDIR)$(PREFIX)/bin/lightbox
+	install -Dm755 .build/release/lightbox-decode $(DESTDIR)$(PREFIX)/libexec/lightbox/lightbox-decode
 	mkdir -p $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	.build/release/lightbox --man > $(DESTDIR)$(PREFIX)/share/man/man1/lightbox.1

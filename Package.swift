@@ -5,6 +5,7 @@ let package = Package(
     name: "Lightbox",
     products: [
         .executable(name: "lightbox", targets: ["lightbox"]),
+        .executable(name: "lightbox-decode", targets: ["lightbox-decode"]),
     ],
     targets: [
         // C libraries, each behind a shim of static inline wrappers.
@@ -24,7 +25,9 @@ let package = Package(
         // Pure parts.
         .target(name: "LightboxLayout"),
         .target(name: "LightboxTerminal", dependencies: ["CWidth", "CZlib", "CTurboJPEG"]),
-        .target(name: "LightboxThumbnails", dependencies: ["CVips", "CTurboJPEG", "CZlib", "CChafa", "CFFmpeg", "CLibRaw", "CSystem"]),
+        .target(name: "LightboxThumbnails", dependencies: ["CTurboJPEG", "CZlib", "CChafa", "CSystem"]),
+        // The big image libraries: linked into lightbox-decode, never into the app.
+        .target(name: "LightboxCodecs", dependencies: ["LightboxThumbnails", "CVips", "CFFmpeg", "CLibRaw"]),
         .target(name: "LightboxApp", dependencies: ["LightboxLayout", "LightboxTerminal", "LightboxThumbnails"]),
         .target(name: "LightboxView", dependencies: ["LightboxApp", "LightboxTerminal"]),
 
@@ -33,20 +36,21 @@ let package = Package(
         .executableTarget(name: "lightbox", dependencies: [
             "LightboxApp", "LightboxView", "LightboxCurses", "LightboxThumbnails",
         ]),
-        .executableTarget(name: "lightbox-samples", dependencies: ["LightboxThumbnails", "LightboxTestSupport"]),
+        .executableTarget(name: "lightbox-decode", dependencies: ["LightboxCodecs", "LightboxThumbnails"]),
+        .executableTarget(name: "lightbox-samples", dependencies: ["LightboxThumbnails", "LightboxCodecs", "LightboxTestSupport"]),
         .executableTarget(name: "lightbox-bench", dependencies: [
-            "LightboxApp", "LightboxView", "LightboxThumbnails", "LightboxTestSupport", "LightboxCurses", "CZlib",
+            "LightboxApp", "LightboxView", "LightboxThumbnails", "LightboxCodecs", "LightboxTestSupport", "LightboxCurses", "CZlib",
         ]),
 
         // libFuzzer targets; `make fuzz` builds them with -sanitize=fuzzer (libFuzzer supplies main).
-        .executableTarget(name: "lightbox-fuzz", dependencies: ["LightboxThumbnails", "LightboxTerminal", "LightboxApp"],
+        .executableTarget(name: "lightbox-fuzz", dependencies: ["LightboxThumbnails", "LightboxCodecs", "LightboxTerminal", "LightboxApp"],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 
-        .target(name: "LightboxTestSupport", dependencies: ["LightboxTerminal", "LightboxThumbnails"]),
+        .target(name: "LightboxTestSupport", dependencies: ["LightboxTerminal", "LightboxThumbnails", "LightboxCodecs"]),
         .testTarget(name: "LightboxLayoutTests", dependencies: ["LightboxLayout"]),
         .testTarget(name: "LightboxAppTests", dependencies: ["LightboxApp", "LightboxTestSupport"]),
         .testTarget(name: "LightboxViewTests", dependencies: ["LightboxView", "LightboxTestSupport"], exclude: ["Snapshots"]),
-        .testTarget(name: "LightboxThumbnailsTests", dependencies: ["LightboxThumbnails", "LightboxTestSupport"]),
+        .testTarget(name: "LightboxThumbnailsTests", dependencies: ["LightboxThumbnails", "LightboxCodecs", "LightboxTestSupport"]),
         .testTarget(name: "LightboxCursesTests", dependencies: ["LightboxCurses", "LightboxTestSupport"]),
     ]
 )

@@ -7,7 +7,7 @@ the first screen's pictures stream. Beside it, timg --grid in the same mode on t
 Usage: wire.py LIGHTBOX FOLDER MODE[,MODE...] [RATE-KBIT]
        wire.py LIGHTBOX FOLDER scroll MODE[,MODE...]   (bytes a line scrolled by the wheel)
        wire.py LIGHTBOX[,LIGHTBOX...] FOLDER keys MODE[,MODE...]   (key-to-frame on a fast link)
-       wire.py LIGHTBOX FOLDER read-ahead MODE   (keys while it reads ahead, then G)"""
+       wire.py LIGHTBOX FOLDER read-ahead MODE [WAIT-S]   (keys while it reads ahead, then G after WAIT-S, 25 by default)"""
 import fcntl, os, pty, re, select, shutil, struct, subprocess, sys, tempfile, termios, time
 
 QUIET = 0.7
@@ -171,13 +171,15 @@ def percentile(values, p):
 def main():
     if sys.argv[3] == "read-ahead":
         binary, folder, mode = sys.argv[1], sys.argv[2], sys.argv[4]
-        print("| read-ahead | key to its first byte, p50 / p99 (keys 0.6 s apart from the first screen on) | G after 25 s: to the last byte | decodes for the screen (stats) |")
-        print("| --- | --- | --- | --- |")
+        wait = float(sys.argv[5]) if len(sys.argv) > 5 else 25.0
+        print(f"| read-ahead | key to its first byte, p50 / p99 (keys 0.6 s apart from the first screen on) | G after {wait:.0f} s: to the last byte | the gallery's thumbnails (stats) | the read-ahead (stats) |")
+        print("| --- | --- | --- | --- | --- |")
         for label, extra in [("all", []), ("off", ["--read-ahead", "off"])]:
-            latencies, g_time, stats = read_ahead(binary, folder, mode, extra)
+            latencies, g_time, stats = read_ahead(binary, folder, mode, extra, wait=wait)
             counts = {line.split(":")[0].strip(): line.split(":")[1].strip() for line in stats.split("\n") if ":" in line and line.startswith("  ")}
             decodes = ", ".join(f"{k} {v}" for k, v in counts.items() if k in ("JPEG DCT-scaled", "EXIF thumbnail", "disk cache") and v)
-            print(f"| {label} | {percentile(latencies, 50):.1f} / {percentile(latencies, 99):.1f} ms | {g_time:.0f} ms | {decodes} |")
+            ahead = next((line.split(":", 1)[1].strip() for line in stats.split("\n") if line.strip().startswith("read ahead:")), "-")
+            print(f"| {label} | {percentile(latencies, 50):.1f} / {percentile(latencies, 99):.1f} ms | {g_time:.0f} ms | {decodes} | {ahead} |")
         return
     if sys.argv[3] == "keys":
         binaries, folder = sys.argv[1].split(","), sys.argv[2]

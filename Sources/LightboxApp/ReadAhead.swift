@@ -78,7 +78,7 @@ public struct ReadAhead: Sendable {
             switch outcome {
             case .written: written += 1
             case .alreadyCached: alreadyCached += 1
-            case .failed: failed += 1
+            case .failed, .needsCodecs: failed += 1
             }
         }
     }

@@ -56,6 +56,7 @@ public enum DecodeMessage {
         case .warmed(.written): fields.append(2)
         case .warmed(.alreadyCached): fields.append(3)
         case .warmed(.failed(let reason)): fields.append(4); fields += Array(reason.utf8.prefix(1000))
+        case .warmed(.needsCodecs): fields.append(6)
         }
         put32(fields.count, &fields)
         var length: [UInt8] = []
@@ -169,6 +170,7 @@ public enum DecodeMessage {
             return Response(body: .decoded(.decoded(thumbnail)), counts: counts)
         case 2 where r.isAtEnd && pixels.isEmpty: return Response(body: .warmed(.written), counts: counts)
         case 3 where r.isAtEnd && pixels.isEmpty: return Response(body: .warmed(.alreadyCached), counts: counts)
+        case 6 where r.isAtEnd && pixels.isEmpty: return Response(body: .warmed(.needsCodecs), counts: counts)
         case 4 where pixels.isEmpty: return Response(body: .warmed(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
         default: return nil
         }

@@ -5,7 +5,10 @@ import Glibc
 /// Reads users' files safely (and writes whole buffers): regular files only (never a FIFO or device), opened non-blocking,
 /// read with `read` into memory (no `mmap`, so a file truncated under us cannot raise SIGBUS).
 public enum FileReader {
-    public struct Failure: Error, Hashable { public var message: String }
+    public struct Failure: Error, Hashable {
+        public var message: String
+        public init(message: String) { self.message = message }
+    }
 
     /// The first `count` bytes of the file (fewer if it is shorter), and the file's size.
     public static func prefix(_ path: ImagePath, count: Int) -> Result<(bytes: [UInt8], fileSize: Int), Failure> {
@@ -22,7 +25,7 @@ public enum FileReader {
         }
     }
 
-    static func withRegularFile<T>(_ path: ImagePath, limit: Int, _ body: (Int32, Int) -> Result<T, Failure>) -> Result<T, Failure> {
+    public static func withRegularFile<T>(_ path: ImagePath, limit: Int, _ body: (Int32, Int) -> Result<T, Failure>) -> Result<T, Failure> {
         let fd = path.open(O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return .failure(Failure(message: "cannot open: " + String(cString: strerror(errno)))) }
         defer { close(fd) }

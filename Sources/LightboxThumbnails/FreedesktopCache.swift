@@ -46,7 +46,7 @@ public struct FreedesktopCache: Sendable {
     /// Where failures are recorded, named for this program and version.
     public let failFolder: String
 
-    public init(root: ImagePath, version: String = "0.1.0") {
+    public init(root: ImagePath, version: String = lightboxVersion) {
         self.root = root
         failFolder = "fail/lightbox-" + version
     }

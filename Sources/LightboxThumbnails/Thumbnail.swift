@@ -115,6 +115,8 @@ public struct DecodeFailure: Hashable, Sendable, CustomStringConvertible {
         case unreadable
         /// The decoder process crashed, hung or answered nonsense; the file may be fine.
         case decoder
+        /// This process has no image library for it (`DecodeFailure.needsCodecs`).
+        case needsCodecs
     }
 
     public var kind: Kind

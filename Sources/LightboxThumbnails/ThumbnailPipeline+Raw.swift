@@ -11,14 +11,14 @@ extension ThumbnailPipeline {
             let (previews, orientation) = CameraRaw.previews(in: bytes)
             // Each candidate's own size, from its header.
             var sized: [(preview: CameraRaw.Preview, width: Int, height: Int)] = []
-            for preview in previews where preview.length > 4 && preview.length <= vips.byteLimit {
+            for preview in previews where preview.length > 4 && preview.length <= limits.byteLimit {
                 guard let head = bytes.bytes(at: preview.offset, count: min(preview.length, Self.previewHeaderBytes)),
                       head.starts(with: [0xFF, 0xD8]), let header = JPEGHeader(parsing: head), header.width > 0, header.height > 0 else { continue }
                 sized.append((preview, header.width, header.height))
             }
-            let usable = sized.filter { ImageHeader.pixelCount($0.width, $0.height) <= vips.pixelLimit }
+            let usable = sized.filter { ImageHeader.pixelCount($0.width, $0.height) <= limits.pixelLimit }
             guard !usable.isEmpty else {
-                if !sized.isEmpty { return .failed(.tooLarge(sized[0].width, sized[0].height, limit: vips.pixelLimit)) }
+                if !sized.isEmpty { return .failed(.tooLarge(sized[0].width, sized[0].height, limit: limits.pixelLimit)) }
                 return develop(file, fitting: box)
             }
             let covering = usable.filter { candidate in
@@ -44,7 +44,8 @@ extension ThumbnailPipeline {
 
     /// The slow path: the sensor data developed by LibRaw at half size.
     func develop(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
-        let result = RawDeveloper(pixelLimit: vips.pixelLimit, byteLimit: vips.byteLimit).develop(file, fitting: box)
+        guard let codecs else { return .failed(.needsCodecs) }
+        let result = codecs.develop(file, fitting: box, limits: limits)
         if case .decoded = result { statistics.record(.rawDeveloped) }
         return result
     }

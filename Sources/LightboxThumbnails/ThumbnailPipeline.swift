@@ -5,9 +5,13 @@
 /// 3. JPEG through libjpeg-turbo at the smallest DCT scale that covers the box;
 /// 4. a camera RAW's embedded JPEG preview, at the smallest DCT scale; a video's frame, by FFmpeg's libraries;
 /// 5. libvips' thumbnail (shrink-on-load) for everything else.
-/// What paths 3 to 5 make is written to the disk cache at the standard size.
+/// What paths 3 to 5 make is written to the disk cache at the standard size. Paths 4 (developing,
+/// video) and 5 need `codecs`; without them (the app's own processes) such a file is answered
+/// `.needsCodecs`.
 public struct ThumbnailPipeline: ThumbnailDecoding {
-    public var vips: VipsDecoder
+    public var limits: DecodeLimits
+    /// libvips, LibRaw and FFmpeg, in `lightbox-decode` only.
+    public var codecs: (any ImageCodecs)?
     public var diskCache: FreedesktopCache?
     public let statistics: DecodeStatistics
     /// Where new disk cache entries wait to be written when the process is idle (a decoder
@@ -16,8 +20,10 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     /// Bytes read to find the EXIF thumbnail before deciding to read the whole file.
     static let headerBytes = 128 << 10
 
-    public init(vips: VipsDecoder = VipsDecoder(), diskCache: FreedesktopCache?, statistics: DecodeStatistics = DecodeStatistics()) {
-        self.vips = vips
+    public init(limits: DecodeLimits = DecodeLimits(), codecs: (any ImageCodecs)?, diskCache: FreedesktopCache?,
+                statistics: DecodeStatistics = DecodeStatistics()) {
+        self.limits = limits
+        self.codecs = codecs
         self.diskCache = diskCache
         self.statistics = statistics
     }
@@ -42,7 +48,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         case .failed(let failure):
             // Only the file's own faults are worth remembering; limits may change.
             if let cache = diskCache, let source, failure.kind == .badFile { cache.storeFailure(failure.message, for: source) }
-            return failed(failure)
+            return failure.kind == .needsCodecs ? .failed(failure) : failed(failure)
         }
     }
 
@@ -51,19 +57,20 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     public func decodeFrames(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
         guard file.format.mayAnimate else { return decode(file, fitting: box) }
         let data: [UInt8]
-        switch FileReader.read(file.path, limit: vips.byteLimit) {
+        switch FileReader.read(file.path, limit: limits.byteLimit) {
         case .success(let bytes): data = bytes
         case .failure(let error): return failed(.unreadable(error.message))
         }
         if let refusal = headerRefusal(data, format: file.format) { return failed(refusal) }
         if file.format == .png {
             // libvips shows an APNG as a still: our own decoder plays it.
-            guard let frames = APNGDecoder.decode(data, fitting: box, background: vips.background, pixelLimit: vips.pixelLimit) else {
+            guard let frames = APNGDecoder.decode(data, fitting: box, background: limits.background, pixelLimit: limits.pixelLimit) else {
                 return decode(file, fitting: box)
             }
             return .decoded(frames)
         }
-        let result = vips.decodeFrames(data: data, fitting: box)
+        guard let codecs else { return .failed(.needsCodecs) }
+        let result = codecs.decodeFrames(data: data, fitting: box, limits: limits)
         if case .decoded = result { statistics.record(.vips) }
         return result
     }
@@ -73,7 +80,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     func headerRefusal(_ data: [UInt8], format: ImageFormat) -> DecodeFailure? {
         guard let size = ImageHeader.dimensions(of: Array(data.prefix(ImageHeader.prefixLength)), format: format) else { return nil }
         if size.width <= 0 || size.height <= 0 { return .refused("image has no pixels (\(size.width)x\(size.height))") }
-        if ImageHeader.pixelCount(size.width, size.height) > vips.pixelLimit { return .tooLarge(size.width, size.height, limit: vips.pixelLimit) }
+        if ImageHeader.pixelCount(size.width, size.height) > limits.pixelLimit { return .tooLarge(size.width, size.height, limit: limits.pixelLimit) }
         return nil
     }
 
@@ -90,8 +97,10 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         guard let cache = diskCache else { return nil }
         if cache.contains(source.absolutePath) { return failed(.refused("inside the thumbnail cache: not thumbnailed")) }
         if let png = cache.lookup(source, needing: max(box.width, box.height)) {
-            var thumbnail = PNGDecoder.decode(png, background: vips.background)?.downscaled(toFit: box)
-            if thumbnail == nil, usingLibraries, case .decoded(let decoded) = vips.decode(data: png, fitting: box) { thumbnail = decoded }
+            var thumbnail = PNGDecoder.decode(png, background: limits.background)?.downscaled(toFit: box)
+            if thumbnail == nil, usingLibraries, let codecs, case .decoded(let decoded) = codecs.decode(data: png, fitting: box, limits: limits) {
+                thumbnail = decoded
+            }
             if let thumbnail {
                 statistics.record(.diskCache)
                 return .decoded(thumbnail)
@@ -106,6 +115,8 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     public enum WarmOutcome: Hashable, Sendable {
         case alreadyCached, written
         case failed(String)
+        /// Only a decoder with the image libraries can make it (`DecodeFailure.needsCodecs`).
+        case needsCodecs
     }
 
     /// Makes sure the disk cache holds a valid entry for `file` at `size`.
@@ -121,6 +132,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
             statistics.recordWrite()
             return .written
         case .failed(let failure):
+            if failure.kind == .needsCodecs { return .needsCodecs }
             if failure.kind == .badFile { cache.storeFailure(failure.message, for: source) }
             return .failed(failure.message)
         }
@@ -140,24 +152,26 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         if file.format.traits.decoding == .embeddedPreview { return rawPreview(file, fitting: target) }
         if case .video(let demuxer) = file.format.traits.decoding {
             // Never read whole: FFmpeg reads the parts it needs, from our descriptor.
-            let result = VideoDecoder(pixelLimit: vips.pixelLimit).decode(file, demuxer: demuxer, fitting: target).result
+            guard let codecs else { return .failed(.needsCodecs) }
+            let result = codecs.decodeVideo(file, demuxer: demuxer, fitting: target, limits: limits)
             if case .decoded = result { statistics.record(.video) }
             return result
         }
         let data: [UInt8]
-        switch FileReader.read(file.path, limit: vips.byteLimit) {
+        switch FileReader.read(file.path, limit: limits.byteLimit) {
         case .success(let bytes): data = bytes
         case .failure(let error): return .failed(.unreadable(error.message))
         }
         // Our own header check first: no image library sees a bomb or an empty image.
         if let refusal = headerRefusal(data, format: file.format) { return .failed(refusal) }
         if file.format.traits.decoding == .dctScaled, let header = JPEGHeader(parsing: data), let size = TurboJPEGDecoder.size(of: data) {
-            guard ImageHeader.pixelCount(size.width, size.height) <= vips.pixelLimit else { return .failed(.tooLarge(size.width, size.height, limit: vips.pixelLimit)) }
+            guard ImageHeader.pixelCount(size.width, size.height) <= limits.pixelLimit else { return .failed(.tooLarge(size.width, size.height, limit: limits.pixelLimit)) }
             let result = dctDecode(data, size: size, orientation: header.orientation, fitting: target)
             if case .decoded = result { statistics.record(.dct) }
             return result
         }
-        let result = vips.decode(data: data, fitting: target)
+        guard let codecs else { return .failed(.needsCodecs) }
+        let result = codecs.decode(data: data, fitting: target, limits: limits)
         if case .decoded = result { statistics.record(.vips) }
         return result
     }
@@ -177,7 +191,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     /// Decodes at the smallest DCT scale that covers the box, then orients and area-averages.
     func dctDecode(_ data: [UInt8], size: (width: Int, height: Int), orientation: Int, fitting box: PixelSize) -> DecodeResult {
         let needed = Self.neededStoredSize(width: size.width, height: size.height, orientation: orientation, box: box)
-        switch TurboJPEGDecoder.decode(data, width: size.width, height: size.height, covering: needed, pixelLimit: vips.pixelLimit) {
+        switch TurboJPEGDecoder.decode(data, width: size.width, height: size.height, covering: needed, pixelLimit: limits.pixelLimit) {
         case .decoded(let scaled): return .decoded(scaled.oriented(orientation).downscaled(toFit: box))
         case .failed(let failure): return .failed(failure)
         }
@@ -188,7 +202,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     func exifThumbnail(_ file: ImageFile, fitting box: PixelSize) -> Thumbnail? {
         guard case .success(let prefix) = FileReader.prefix(file.path, count: Self.headerBytes),
               let header = JPEGHeader(parsing: prefix.bytes), let range = header.exifThumbnail,
-              header.width > 0, header.height > 0, ImageHeader.pixelCount(header.width, header.height) <= vips.pixelLimit else { return nil }
+              header.width > 0, header.height > 0, ImageHeader.pixelCount(header.width, header.height) <= limits.pixelLimit else { return nil }
         let embedded = Array(prefix.bytes[range])
         // A thumbnail larger than its photo lies about its size (and would be decoded at it).
         guard let size = TurboJPEGDecoder.size(of: embedded), size.width <= header.width, size.height <= header.height else { return nil }
@@ -197,7 +211,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         let aspect = Double(size.width) / Double(size.height)
         guard size.width >= needed.width, size.height >= needed.height, abs(aspect - mainAspect) <= 0.02 * mainAspect else { return nil }
         guard case .decoded(let pixels) = TurboJPEGDecoder.decode(embedded, width: size.width, height: size.height, covering: needed,
-                                                                  pixelLimit: vips.pixelLimit) else {
+                                                                  pixelLimit: limits.pixelLimit) else {
             return nil
         }
         return pixels.oriented(header.orientation).downscaled(toFit: box)

@@ -71,7 +71,9 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         lock.lock()
         let reused = idle.popLast()
         lock.unlock()
-        guard let worker = reused ?? WorkerProcess(command) else { return .failure(Failure(reason: "cannot start a decoder process")) }
+        guard let worker = reused ?? WorkerProcess(command) else {
+            return .failure(Failure(reason: "cannot start the decoder " + String(decoding: command.first ?? [], as: UTF8.self)))
+        }
         guard MessageChannel.write(DecodeMessage.encode(request), to: worker.toChild) else {
             return .failure(Failure(reason: "decoder crashed (\(worker.reap()))"))
         }

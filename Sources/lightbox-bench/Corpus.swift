@@ -1,5 +1,6 @@
 import Foundation
 import LightboxTestSupport
+import LightboxCodecs
 import LightboxThumbnails
 
 /// The benchmark corpus: photo-like 4000x3000 JPEGs (smooth scenes plus sensor-like noise, so

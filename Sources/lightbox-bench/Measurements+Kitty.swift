@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import LightboxCodecs
 import LightboxThumbnails
 
 extension Measurements {
@@ -8,7 +9,7 @@ extension Measurements {
     /// photos in `folder` at a tile's size (24x9 cells of 10x20 pixels): bytes and encoding time.
     static func kittyEncodings(folder: String) throws -> String {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted().map { folder + "/" + $0 }
-        let pipeline = ThumbnailPipeline(diskCache: nil)
+        let pipeline = ThumbnailPipeline.withCodecs(diskCache: nil)
         var thumbnails: [Thumbnail] = []
         for path in files {
             let file = ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: .jpeg)

@@ -3,6 +3,7 @@ import LightboxApp
 import LightboxCurses
 import LightboxLayout
 import LightboxTerminal
+import LightboxCodecs
 import LightboxThumbnails
 import LightboxView
 
@@ -29,7 +30,7 @@ enum Measurements {
         let terminal = try CursesTerminal(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], device: pty.devicePath)
         defer { terminal.restore() }
         terminal.setImageMode(graphics.pixelProtocol, cellPixels: state.cellPixels)
-        let provider = ThumbnailProvider(decoder: ThumbnailPipeline(diskCache: nil))
+        let provider = ThumbnailProvider(decoder: ThumbnailPipeline.withCodecs(diskCache: nil))
         for case .load(let requests) in state.initialEffects() { provider.request(requests) }
         terminal.paint(GalleryView.frame(for: state))
         var latencies: [Double] = []

@@ -6,52 +6,41 @@ extension Options {
     /// The disk cache the options ask for, if any.
     var diskCache: FreedesktopCache? {
         guard usesDiskCache else { return nil }
-        if let cacheDirectory { return FreedesktopCache(root: FreedesktopCache.absolute(cacheDirectory), version: version) }
-        return FreedesktopCache.defaultRoot().map { FreedesktopCache(root: $0, version: version) }
+        if let cacheDirectory { return FreedesktopCache(root: FreedesktopCache.absolute(cacheDirectory), version: lightboxVersion) }
+        return FreedesktopCache.defaultRoot().map { FreedesktopCache(root: $0, version: lightboxVersion) }
     }
 
-    /// The in-process decoder for these options.
-    func makePipeline() -> ThumbnailPipeline {
-        ThumbnailPipeline(vips: VipsDecoder(pixelLimit: pixelLimit), diskCache: diskCache)
-    }
-
-    /// The decoder the app uses: worker processes running this binary, or the in-process pipeline.
-    /// With `prestartsDecoders`, the workers start at once rather than at the first file that needs one.
+    /// The app's decoder: what its own code reads (JPEG, EXIF, RAW previews, the disk cache) in
+    /// forks of this process, or with `--decoders thread` in its own threads; the rest in
+    /// `lightbox-decode` processes, the only ones that load libvips, LibRaw and FFmpeg.
+    /// With `prestartsDecoders`, the forks start at once rather than at the first file.
     /// With `idle`, the decoder processes run at idle priority (the read-ahead's); with
     /// `defersCacheWrites`, they write new disk cache entries only when no request waits (the
     /// gallery's, so a screen never waits for PNG encoding).
     func makeDecoder(prestartsDecoders: Bool = false, idle: Bool = false, defersCacheWrites: Bool = false) -> Decoder {
-        guard decodesInProcesses, let executable = Self.executablePath else {
-            let pipeline = makePipeline()
-            return Decoder(decoder: pipeline, statistics: pipeline.statistics, warm: { pipeline.warm($0, size: $1) }, shutdown: {})
+        let cache = diskCache, limits = DecodeLimits(pixelLimit: pixelLimit), statistics = DecodeStatistics()
+        let settings = DecoderSettings(pixelLimit: pixelLimit, cacheRoot: cache?.root, isIdle: idle, defersCacheWrites: defersCacheWrites)
+        // A warm start needs no decoder process: the disk cache is read here, by our own code.
+        let local = cache.map { ThumbnailPipeline(limits: limits, codecs: nil, diskCache: $0, statistics: statistics) }
+        func pool(_ command: [[UInt8]]) -> WorkerPoolDecoder {
+            let pool = WorkerPoolDecoder(command: command + settings.arguments, timeLimit: decodeTimeLimit, statistics: statistics)
+            pool.local = local
+            return pool
         }
-        // Bytes throughout: a cache folder whose name is not UTF-8 reaches the workers as it is.
-        var command = [executable.bytes] + ["--decode-worker", "--max-megapixels", String(pixelLimit / 1_000_000)].map { Array($0.utf8) }
-        if idle { command.append(Array("--idle-priority".utf8)) }
-        if defersCacheWrites { command.append(Array("--defer-cache-writes".utf8)) }
-        if let cache = diskCache { command += [Array("--cache-dir".utf8), cache.root.bytes] } else { command.append(Array("--no-disk-cache".utf8)) }
-        let pool = WorkerPoolDecoder(command: command, timeLimit: decodeTimeLimit)
-        pool.local = diskCache.map { ThumbnailPipeline(vips: VipsDecoder(pixelLimit: pixelLimit), diskCache: $0, statistics: pool.statistics) }
+        let codecs = pool([Self.decoderPath.bytes])
+        guard decodesInProcesses, let executable = Self.executablePath else {
+            let pipeline = ThumbnailPipeline(limits: limits, codecs: nil, diskCache: cache, statistics: statistics)
+            let routed = RoutedDecoder(core: pipeline, codecs: codecs)
+            return Decoder(decoder: routed, statistics: statistics, warm: { routed.warm($0, size: $1) }, shutdown: { codecs.shutdown() })
+        }
+        let forks = pool([executable.bytes, Array("--decode-worker".utf8)])
         if prestartsDecoders {
             // Forks of this process, ready at once, serving as `--decode-worker` would.
-            let options = self
-            pool.prestart(ProcessInfo.processInfo.activeProcessorCount) {
-                options.serveAsDecoder(idle: idle, defersCacheWrites: defersCacheWrites)
-            }
+            forks.prestart(ProcessInfo.processInfo.activeProcessorCount) { settings.serve(codecs: nil) }
         }
-        return Decoder(decoder: pool, statistics: pool.statistics, warm: { pool.warm($0, size: $1) }, shutdown: { pool.shutdown() })
-    }
-
-    /// Serves decode requests on standard input and output until they close, as a decoder
-    /// process (forked at launch, or run with `--decode-worker`): at idle priority for the
-    /// read-ahead, writing cache entries when no request waits for the gallery.
-    func serveAsDecoder(idle: Bool, defersCacheWrites: Bool) {
-        // The read-ahead's decoder gets only what nothing else wants (its threads inherit it).
-        if idle { IdlePriority.lowerCurrentThread() }
-        TurboJPEGDecoder.warmUp()  // before the first file comes (a fork: while the app scans)
-        var pipeline = makePipeline()
-        if defersCacheWrites { pipeline.deferredWrites = DeferredCacheWrites() }
-        DecodeWorker.serve(input: 0, output: 1, pipeline: pipeline)
+        let routed = RoutedDecoder(core: forks, codecs: codecs)
+        return Decoder(decoder: routed, statistics: statistics, warm: { routed.warm($0, size: $1) },
+                       shutdown: { forks.shutdown(); codecs.shutdown() })
     }
 
     /// How many read-ahead decoders may work at once now: as the options say, else one on
@@ -60,6 +49,32 @@ extension Options {
         let stated = readAheadWorkers
         return { stated ?? (PowerSupply.isOnBattery() ? 1 : ProcessInfo.processInfo.activeProcessorCount) }
     }
+
+    /// The kinds of file `lightbox-decode`'s libvips loads, asked of it once; when it cannot be
+    /// asked, every kind (their tiles then say what is wrong).
+    static let codecFormats: Set<ImageFormat> = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: decoderPath.description)
+        process.arguments = ["--supported-formats"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return Set(ImageFormat.allCases) }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let formats = Set(text.split(separator: "\n").compactMap { ImageFormat(rawValue: String($0)) })
+        return process.terminationStatus == 0 && !formats.isEmpty ? formats : Set(ImageFormat.allCases)
+    }()
+
+    /// `lightbox-decode`: beside this program's executable (as `swift build` leaves it), else
+    /// in `../libexec/lightbox/` from it (as `make install` and the package put it).
+    static let decoderPath: ImagePath = {
+        guard let executable = executablePath, let slash = executable.bytes.lastIndex(of: UInt8(ascii: "/")) else { return ImagePath("lightbox-decode") }
+        let folder = Array(executable.bytes[...slash])
+        let beside = ImagePath(bytes: folder + Array("lightbox-decode".utf8))
+        if access(beside.description, X_OK) == 0 { return beside }
+        return ImagePath(bytes: folder + Array("../libexec/lightbox/lightbox-decode".utf8))
+    }()
 
     /// This program's own executable, for starting decoder processes.
     static let executablePath: ImagePath? = {

@@ -33,10 +33,6 @@ struct Options {
     var readAhead = ReadAhead.Extent.all
     /// Read-ahead decoders at once; nil: every core on mains power, one on battery.
     var readAheadWorkers: Int?
-    /// A decoder process for the read-ahead, at idle priority.
-    var isIdleWorker = false
-    /// A decoder process that writes disk cache entries when no request waits.
-    var defersCacheWrites = false
     var linkSpeed: Int?
     var graphics = GraphicsChoice.auto
     var printsNul = false
@@ -50,8 +46,6 @@ struct Options {
     /// Decode in worker processes (the default) or in threads of this process.
     var decodesInProcesses = true
     var decodeTimeLimit = 5.0
-    /// This process is a decoder worker, spoken to over stdin and stdout.
-    var isDecodeWorker = false
     var showsHelp = false
     var showsVersion = false
     var showsManual = false
@@ -144,9 +138,6 @@ struct Options {
                     case let other: throw UsageError(description: "--decoders: '\(other)' is neither process nor thread")
                     }
                 case "--decode-timeout": options.decodeTimeLimit = Double(try parseNumber(try argument(), name: name, in: 1...600))
-                case "--decode-worker": options.isDecodeWorker = true
-                case "--idle-priority": options.isIdleWorker = true
-                case "--defer-cache-writes": options.defersCacheWrites = true
                 case "--read-ahead":
                     let value = try argument()
                     guard let extent = ReadAhead.Extent(parsing: value) else {

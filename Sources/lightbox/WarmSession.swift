@@ -65,7 +65,7 @@ enum WarmSession {
             switch outcome {
             case .written: written += 1
             case .alreadyCached: cached += 1
-            case .failed: failed += 1
+            case .failed, .needsCodecs: failed += 1  // the router never gives back .needsCodecs
             }
         }
 

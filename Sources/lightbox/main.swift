@@ -5,7 +5,7 @@ import LightboxView
 import Glibc
 #endif
 
-let version = "0.1.0"
+let version = lightboxVersion
 Timeline.begin()
 
 /// The arguments as the bytes the kernel gave, so non-UTF-8 paths stay exact.
@@ -14,12 +14,12 @@ let rawArguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { i in
     return Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
 }
 
-/// `batch` without the files of formats this libvips cannot load (only WebP, TIFF and HEIF
-/// depend on the build; asking waits for libvips to start, so it is asked only when needed).
+/// `batch` without the files of formats this libvips cannot load (only WebP, TIFF, HEIF and
+/// JPEG XL depend on the build; asking starts a `lightbox-decode`, so it is asked only when needed).
 @Sendable func supportedOnly(_ batch: Scanner.Batch) -> Scanner.Batch {
     let optional = Set(ImageFormat.table.filter { $0.traits.vipsLoader != nil }.map(\.format))
     guard batch.files.contains(where: { optional.contains($0.format) }) else { return batch }
-    let supported = VipsDecoder.supportedFormats
+    let supported = Options.codecFormats
     // A pair whose picture this libvips cannot show stays: a broken tile says why, and its files are still picked.
     return Scanner.Batch(folder: batch.folder, files: batch.files.filter { supported.contains($0.format) || !$0.companions.isEmpty },
                          problems: batch.problems,
@@ -63,16 +63,19 @@ func holdClosedStandardDescriptors() {
 func main() -> Int32 {
     holdClosedStandardDescriptors()
     signal(SIGPIPE, SIG_IGN)  // a closed pipe (a reader gone, a decoder crashed) is an error to handle, not death
+    // A replacement for a decoder fork (one that crashed or hung): JPEG, EXIF, RAW previews
+    // and the disk cache, with no image library.
+    if rawArguments.first == Array("--decode-worker".utf8) {
+        guard let settings = DecoderSettings(parsing: Array(rawArguments.dropFirst())) else { return 2 }
+        settings.serve(codecs: nil)
+        return 0
+    }
     let options: Options
     do {
         options = try Options.parse(rawArguments, configuration: loadConfiguration())
     } catch {
         Output.error("\(error)\nTry 'lightbox --help'.")
         return 2
-    }
-    if options.isDecodeWorker {
-        options.serveAsDecoder(idle: options.isIdleWorker, defersCacheWrites: options.defersCacheWrites)
-        return 0
     }
     if options.showsHelp { Output.write(Array((Options.usage + "\n").utf8)); return 0 }
     if options.showsVersion { Output.write(Array("lightbox \(version)\n".utf8)); return 0 }

@@ -53,6 +53,13 @@ own_decoders() {
         tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "LIGHTBOX_E2E_RUN=$SOCKET" && echo "$pid"
     done
 }
+# The pid of this run's Lightbox app (not a decoder it started).
+own_app() {
+    local pid
+    for pid in $(pgrep -x lightbox); do
+        tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "LIGHTBOX_E2E_RUN=$SOCKET" && echo "$pid"
+    done
+}
 sane() { grep -q -- ' icanon' "$WORK/stty" && grep -q -- ' echo ' "$WORK/stty"; }
 
 "$SAMPLES" "$WORK/lib" >/dev/null || { echo "cannot generate test images"; exit 1; }

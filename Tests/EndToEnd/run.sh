@@ -77,8 +77,7 @@ if wait_for "1/40"; then
         fail "resize reflow" "$(screen)"
     fi
     tm resize-window -t e2e -x 6 -y 4
-    sleep 0.4
-    if screen | grep -q "small"; then pass "a tiny terminal says it is too small"; else fail "too small" "$(screen)"; fi
+    if wait_for "small"; then pass "a tiny terminal says it is too small"; else fail "too small" "$(screen)"; fi
     tm resize-window -t e2e -x 100 -y 30
     sleep 0.4
     wait_for "IMG_" && pass "grid comes back after growing" || fail "grid after growing" "$(screen)"
@@ -575,10 +574,19 @@ else
     fail "option table" "$bad (count $count)"
 fi
 if make -s -C "$REPO" install PREFIX="$WORK/prefix" >/dev/null 2>&1 \
-   && [ -x "$WORK/prefix/bin/lightbox" ] && [ -s "$WORK/prefix/share/man/man1/lightbox.1" ] \
+   && [ -x "$WORK/prefix/bin/lightbox" ] && [ -x "$WORK/prefix/libexec/lightbox/lightbox-decode" ] && [ -s "$WORK/prefix/share/man/man1/lightbox.1" ] \
    && [ -s "$WORK/prefix/share/bash-completion/completions/lightbox" ] && [ -s "$WORK/prefix/share/zsh/site-functions/_lightbox" ] \
    && [ -s "$WORK/prefix/share/fish/vendor_completions.d/lightbox.fish" ]; then
-    pass "make install PREFIX=... installs the binary, the man page and three completions"
+    pass "make install PREFIX=... installs the binary, its decoder, the man page and three completions"
+    # The installed app finds its decoder in ../libexec: a PNG (libvips) is a picture, not a broken tile.
+    png=$(find "$WORK/lib" -name "*.png" | head -1)
+    mkdir -p "$WORK/one-png" && cp "$png" "$WORK/one-png/"
+    shot=$("$WORK/prefix/bin/lightbox" --snapshot 40x12 --no-disk-cache "$WORK/one-png")
+    if grep -q "1/1" <<< "$shot" && ! grep -q "broken\|cannot" <<< "$shot" && grep -q "48;2" <<< "$shot"; then
+        pass "the installed lightbox decodes a PNG with its installed lightbox-decode"
+    else
+        fail "installed decoder" "$(sed 's/\x1b\[[0-9;]*m//g' <<< "$shot" | tail -4)"
+    fi
 else
     fail "make install" "$(ls -R "$WORK/prefix" 2>&1 | head -5)"
 fi
@@ -711,6 +719,15 @@ start_shell 100 30
 launch --columns 3 --bind "'p:exec:./play.sh {}'" roll
 if wait_for "1/3" && wait_for "1:23 IMG_0002.mp4" && wait_for "0:03 IMG_0003.webm"; then
     labels=$(screen | grep -o "▶ [0-9:]* IMG_000[23]\.[a-z0-9]*" | tr '\n' ' ')
+    # The videos were decoded by FFmpeg in a lightbox-decode process; the app never loaded it.
+    app=$(own_app)
+    app_maps=$(grep -cE "libav(codec|format)|libvips|libraw" "/proc/$app/maps" 2>/dev/null)
+    ffmpeg_in_decoder=$(for pid in $(own_decoders); do grep -l "libavcodec" "/proc/$pid/maps" 2>/dev/null; done | wc -l)
+    if [ -n "$app" ] && [ "$app_maps" = 0 ] && [ "$ffmpeg_in_decoder" -ge 1 ]; then
+        pass "the app process maps no image library; FFmpeg runs in $ffmpeg_in_decoder lightbox-decode process(es)"
+    else
+        fail "image libraries in the app" "app '$app' maps $app_maps of them; decoders with FFmpeg: $ffmpeg_in_decoder"
+    fi
     tm send-keys -t e2e l i
     wait_for "Duration" && info=$(screen) || info=""
     tm send-keys -t e2e p

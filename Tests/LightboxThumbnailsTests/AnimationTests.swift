@@ -1,4 +1,5 @@
 import Foundation
+import LightboxCodecs
 @testable import LightboxThumbnails
 import LightboxTestSupport
 import Testing
@@ -33,14 +34,14 @@ import Testing
         try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=80x60:r=5:d=1"] + arguments + [path])
         let format: ImageFormat = name.hasSuffix("gif") ? .gif : name.hasSuffix("png") ? .png : .webp
         let file = ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: format)
-        guard case .decoded(let t) = ThumbnailPipeline(diskCache: nil).decodeFrames(file, fitting: PixelSize(width: 40, height: 40)) else {
+        guard case .decoded(let t) = ThumbnailPipeline.withCodecs(diskCache: nil).decodeFrames(file, fitting: PixelSize(width: 40, height: 40)) else {
             Issue.record("\(name) did not decode"); continue
         }
         #expect(t.frameCount == 5 && t.delays == [200, 200, 200, 200, 200], "\(name): \(t.delays)")
         #expect(t.width == 40 && t.height == 5 * 30, "\(name): frames fitted one above the other, \(t.width)x\(t.height)")
         #expect(t.frame(0).height == 30 && t.frame(0) != t.frame(3), "\(name): frames differ")
         // A still is what decode gives.
-        guard case .decoded(let still) = ThumbnailPipeline(diskCache: nil).decode(file, fitting: PixelSize(width: 40, height: 40)) else { continue }
+        guard case .decoded(let still) = ThumbnailPipeline.withCodecs(diskCache: nil).decode(file, fitting: PixelSize(width: 40, height: 40)) else { continue }
         #expect(still.delays.isEmpty && still.height == 30)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LightboxCodecs
 @testable import LightboxThumbnails
 import LightboxTestSupport
 import Testing
@@ -14,7 +15,7 @@ func decodeRaw(_ bytes: [UInt8], named name: String, box: PixelSize, in dir: Tem
     try TestImages.bytes(bytes, at: path)
     let format = ImageFormat(sniffing: Array(bytes.prefix(ImageFormat.sniffLength)))
     let file = ImageFile(path: ImagePath(path), byteCount: Int64(bytes.count), modified: 0, format: format ?? .tiff)
-    return (format, ThumbnailPipeline(diskCache: nil).decode(file, fitting: box))
+    return (format, ThumbnailPipeline.withCodecs(diskCache: nil).decode(file, fitting: box))
 }
 
 @Test func everyKindOfRawShowsItsEmbeddedPreviewNotItsSensorData() throws {
@@ -76,7 +77,7 @@ func decodeRaw(_ bytes: [UInt8], named name: String, box: PixelSize, in dir: Tem
     let path = try dir.file("bare.dng")
     try TestImages.bytes(TestRaws.dng(preview: nil, sensor: (64, 48)), at: path)
     let statistics = DecodeStatistics()
-    let pipeline = ThumbnailPipeline(diskCache: nil, statistics: statistics)
+    let pipeline = ThumbnailPipeline.withCodecs(diskCache: nil, statistics: statistics)
     let result = pipeline.decode(ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: .cameraRaw), fitting: PixelSize(width: 64, height: 64))
     guard case .decoded(let t) = result else { Issue.record("\(result)"); return }
     // Developed at half size: 32x24, the sensor's red left and blue right.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LightboxTestSupport
+import LightboxCodecs
 @testable import LightboxThumbnails
 
 /// URIs and names as GLib 2.74's g_filename_to_uri and g_compute_checksum_for_string (MD5) give them.

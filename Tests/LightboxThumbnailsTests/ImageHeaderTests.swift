@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LightboxTestSupport
+import LightboxCodecs
 @testable import LightboxThumbnails
 
 func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
@@ -60,7 +61,7 @@ let gifBomb: [UInt8] = Array("GIF89a".utf8) + le16(10) + le16(10) + [0, 0, 0]
     defer { dir.remove() }
     let bomb = try dir.file("bomb.gif")
     try TestImages.bytes(gifBomb, at: bomb)
-    let pipeline = ThumbnailPipeline(diskCache: nil)
+    let pipeline = ThumbnailPipeline.withCodecs(diskCache: nil)
     let result = pipeline.decode(ImageFile(path: ImagePath(bomb), byteCount: 35, modified: 0, format: .gif), fitting: PixelSize(width: 32, height: 32))
     #expect(result == .failed(.refused("too large: 65535x65535 (4294 MP, limit 100 MP)")))
     let empty = try dir.file("empty.png")
@@ -79,7 +80,7 @@ let gifBomb: [UInt8] = Array("GIF89a".utf8) + le16(10) + le16(10) + [0, 0, 0]
     defer { dir.remove() }
     let path = try dir.file("huge.png")
     try TestImages.bytes(PNGText.signature + be32(13) + Array("IHDR".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + [8, 2, 0, 0, 0, 0, 0, 0, 0], at: path)
-    let result = ThumbnailPipeline(diskCache: nil).decode(ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: .png),
+    let result = ThumbnailPipeline.withCodecs(diskCache: nil).decode(ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: .png),
                                                          fitting: PixelSize(width: 8, height: 8))
     guard case .failed(let failure) = result else { Issue.record("decoded"); return }
     #expect(failure.kind == .refused && failure.message.hasPrefix("too large: 4294967295x4294967295"))

@@ -1,4 +1,5 @@
 import Foundation
+import LightboxCodecs
 @testable import LightboxThumbnails
 import LightboxTestSupport
 import Testing
@@ -34,7 +35,7 @@ func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { be32(8 + payload.count
         #expect(ImageFormat(sniffing: Array(bytes.prefix(ImageFormat.sniffLength))) == format, "\(path)")
         #expect(ImageHeader.dimensions(of: bytes, format: format).map { [$0.width, $0.height] } == [200, 120], "\(path)")
         let file = ImageFile(path: ImagePath(path), byteCount: Int64(bytes.count), modified: 0, format: format)
-        guard case .decoded(let t) = ThumbnailPipeline(diskCache: nil).decode(file, fitting: PixelSize(width: 100, height: 100)) else {
+        guard case .decoded(let t) = ThumbnailPipeline.withCodecs(diskCache: nil).decode(file, fitting: PixelSize(width: 100, height: 100)) else {
             Issue.record("\(path) did not decode"); continue
         }
         #expect(t.width == 100 && t.height == 60, "\(path): \(t.width)x\(t.height)")
@@ -49,7 +50,7 @@ func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { be32(8 + payload.count
     for (i, bit) in bits.enumerated() where bit == 1 { huge[i / 8] |= 1 << UInt8(i % 8) }
     let hugePath = try dir.file("huge.jxl")
     try Data(JPEGXLHeader.codestream + huge).write(to: URL(fileURLWithPath: hugePath))
-    let result = ThumbnailPipeline(diskCache: nil).decode(ImageFile(path: ImagePath(hugePath), byteCount: 0, modified: 0, format: .jpegXL),
+    let result = ThumbnailPipeline.withCodecs(diskCache: nil).decode(ImageFile(path: ImagePath(hugePath), byteCount: 0, modified: 0, format: .jpegXL),
                                                          fitting: PixelSize(width: 100, height: 100))
     guard case .failed(let failure) = result else { Issue.record("decoded"); return }
     #expect(failure.kind == .refused && failure.message.hasPrefix("too large: 1073741824x1073741824"), "\(failure)")

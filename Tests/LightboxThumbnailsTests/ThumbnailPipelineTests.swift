@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LightboxTestSupport
+import LightboxCodecs
 @testable import LightboxThumbnails
 
 /// A 1600x1200 photo (left half red, right half blue) with a 160x120 EXIF thumbnail that is
@@ -52,7 +53,7 @@ func isBlue(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.2 > 200 && p.0 < 60 && p.1 <
     defer { dir.remove() }
     let path = try dir.file("camera.jpg")
     try TestImages.bytes(try cameraJPEG(), at: path)
-    let pipeline = ThumbnailPipeline(diskCache: nil)
+    let pipeline = ThumbnailPipeline.withCodecs(diskCache: nil)
     let result = pipeline.decode(imageFile(path), fitting: PixelSize(width: 40, height: 40))
     guard case .decoded(let thumbnail) = result else { Issue.record("\(result)"); return }
     #expect(thumbnail.width == 40 && thumbnail.height == 30)
@@ -71,7 +72,7 @@ func isBlue(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.2 > 200 && p.0 < 60 && p.1 <
     defer { dir.remove() }
     let path = try dir.file("turned.jpg")
     try TestImages.bytes(try cameraJPEG(orientation: 6), at: path)
-    let pipeline = ThumbnailPipeline(diskCache: nil)
+    let pipeline = ThumbnailPipeline.withCodecs(diskCache: nil)
     let result = pipeline.decode(imageFile(path), fitting: PixelSize(width: 40, height: 40))
     guard case .decoded(let thumbnail) = result else { Issue.record("\(result)"); return }
     #expect(thumbnail.width == 30 && thumbnail.height == 40)
@@ -90,7 +91,7 @@ func isBlue(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.2 > 200 && p.0 < 60 && p.1 <
     defer { dir.remove() }
     let path = try dir.file("padded.jpg")
     try TestImages.bytes(try cameraJPEG(thumbnailSize: (160, 160)), at: path)  // square, the photo is 4:3
-    let pipeline = ThumbnailPipeline(diskCache: nil)
+    let pipeline = ThumbnailPipeline.withCodecs(diskCache: nil)
     guard case .decoded(let thumbnail) = pipeline.decode(imageFile(path), fitting: PixelSize(width: 40, height: 40)) else {
         Issue.record("did not decode"); return
     }
@@ -117,7 +118,7 @@ func isBlue(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.2 > 200 && p.0 < 60 && p.1 <
     try TestImages.bytes([0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + [UInt8](repeating: 7, count: 300), at: broken)
     let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"))
     let box = PixelSize(width: 40, height: 40)
-    let first = ThumbnailPipeline(diskCache: cache)
+    let first = ThumbnailPipeline.withCodecs(diskCache: cache)
     var pngFile = imageFile(png)
     pngFile.format = .png
     for file in [imageFile(photo), pngFile, imageFile(broken)] { _ = first.decode(file, fitting: box) }
@@ -129,7 +130,7 @@ func isBlue(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.2 > 200 && p.0 < 60 && p.1 <
     func be32(_ at: Int) -> Int { entry[at...].prefix(4).reduce(0) { $0 << 8 | Int($1) } }
     #expect(be32(16) == 128 && be32(20) == 96)  // IHDR width and height
 
-    let second = ThumbnailPipeline(diskCache: cache)
+    let second = ThumbnailPipeline.withCodecs(diskCache: cache)
     for file in [imageFile(photo), pngFile, imageFile(broken)] { _ = second.decode(file, fitting: box) }
     #expect(second.statistics.count(.diskCache) == 2)
     #expect(second.statistics.count(.dct) == 0 && second.statistics.count(.vips) == 0)
@@ -142,7 +143,7 @@ func isBlue(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.2 > 200 && p.0 < 60 && p.1 <
     defer { dir.remove() }
     let inside = try dir.file("thumbnails/normal/x.jpg")
     try TestImages.jpeg(at: inside, width: 64, height: 64)
-    let pipeline = ThumbnailPipeline(diskCache: FreedesktopCache(root: ImagePath(dir.path + "/thumbnails")))
+    let pipeline = ThumbnailPipeline.withCodecs(diskCache: FreedesktopCache(root: ImagePath(dir.path + "/thumbnails")))
     guard case .failed(let failure) = pipeline.decode(imageFile(inside), fitting: PixelSize(width: 32, height: 32)) else {
         Issue.record("thumbnailed a cache file"); return
     }
@@ -177,7 +178,7 @@ func isBlue(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.2 > 200 && p.0 < 60 && p.1 <
     try a.prefix(a.count / 3).write(to: URL(fileURLWithPath: dir.path + "/a.jpg"))
     try Data("no longer a picture".utf8).write(to: URL(fileURLWithPath: dir.path + "/b.jpg"))
     try FileManager.default.removeItem(atPath: dir.path + "/c.jpg")
-    let pipeline = ThumbnailPipeline(diskCache: nil)
+    let pipeline = ThumbnailPipeline.withCodecs(diskCache: nil)
     let reasons = files.map { file -> String? in
         if case .failed(let failure) = pipeline.decode(file, fitting: PixelSize(width: 32, height: 32)) { return failure.message }
         return nil
@@ -204,7 +205,7 @@ func claimingSize(_ jpeg: [UInt8], width: Int, height: Int) throws -> [UInt8] {
     let lying = try claimingSize(small, width: 65500, height: 49125)
     let path = try dir.file("bomb.jpg")
     try TestImages.bytes(TestImages.withExif(main: main, thumbnail: lying, orientation: 1, thumbnailOffsetError: 0), at: path)
-    let pipeline = ThumbnailPipeline(diskCache: nil)
+    let pipeline = ThumbnailPipeline.withCodecs(diskCache: nil)
     #expect(pipeline.exifThumbnail(imageFile(path), fitting: PixelSize(width: 40, height: 40)) == nil)
     let result = pipeline.decode(imageFile(path), fitting: PixelSize(width: 40, height: 40))
     guard case .decoded(let thumbnail) = result else { Issue.record("\(result)"); return }
@@ -221,7 +222,7 @@ func claimingSize(_ jpeg: [UInt8], width: Int, height: Int) throws -> [UInt8] {
     let path = try dir.file("photo.jpg")
     try TestImages.bytes(try TestImages.jpegBytes(TestImages.halves(width: 1600, height: 1200, left: (255, 0, 0), right: (0, 0, 255)), width: 1600, height: 1200), at: path)
     let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"))
-    var pipeline = ThumbnailPipeline(diskCache: cache)
+    var pipeline = ThumbnailPipeline.withCodecs(diskCache: cache)
     pipeline.deferredWrites = DeferredCacheWrites()
     let file = imageFile(path)
     let source = FreedesktopCache.Source(absolutePath: FreedesktopCache.absolute(file.path), modifiedSeconds: file.modified / 1_000_000_000,

@@ -1,4 +1,5 @@
 import Foundation
+import LightboxCodecs
 @testable import LightboxThumbnails
 import LightboxTestSupport
 import Testing
@@ -116,7 +117,7 @@ func redSide(width: Int, height: Int, pixel: (Int, Int) -> (Int, Int, Int)) -> S
     let whole = try Data(contentsOf: URL(fileURLWithPath: cut))
     try whole.prefix(whole.count / 3).write(to: URL(fileURLWithPath: cut))
     FileManager.default.createFile(atPath: empty, contents: Data())
-    let pipeline = ThumbnailPipeline(diskCache: nil)
+    let pipeline = ThumbnailPipeline.withCodecs(diskCache: nil)
     let box = PixelSize(width: 64, height: 64)
     let soundResult = pipeline.decode(try videoFile(sound), fitting: box)
     #expect(soundResult == .failed(.badFile("no video stream")))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LightboxTestSupport
+import LightboxCodecs
 import LightboxThumbnails
 
 func file(_ path: String, format: ImageFormat = .jpeg) -> ImageFile {
@@ -75,7 +76,7 @@ func failure(_ result: DecodeResult) -> String? {
     #expect(failure(decoder.decode(file(dir.path + "/missing.jpg"), fitting: box))?.contains("No such file") == true)
     #expect(failure(decoder.decode(file(dir.path), fitting: box)) == "not a regular file")
 
-    let small = VipsDecoder(pixelLimit: 100_000)
+    let small = VipsDecoder(limits: DecodeLimits(pixelLimit: 100_000))
     let reason = try #require(failure(small.decode(file(good), fitting: box)))
     #expect(reason.hasPrefix("too large: 640x480"))
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LightboxTestSupport
+import LightboxCodecs
 @testable import LightboxThumbnails
 
 let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modified: 20, format: .jpeg)
@@ -62,7 +63,7 @@ struct WorkerOverPipes {
         var to: [Int32] = [0, 0], from: [Int32] = [0, 0]
         pipe(&to); pipe(&from)
         (toWorker, fromWorker) = (to[1], from[0])
-        let pipeline = ThumbnailPipeline(diskCache: nil)
+        let pipeline = ThumbnailPipeline.withCodecs(diskCache: nil)
         let (input, output) = (to[0], from[1])
         Thread { DecodeWorker.serve(input: input, output: output, pipeline: pipeline) }.start()
     }
@@ -146,10 +147,10 @@ struct WorkerOverPipes {
     stat(path, &info)
     let file = ImageFile(path: ImagePath(path), byteCount: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000, format: .jpeg)
     let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"))
-    #expect(ThumbnailPipeline(diskCache: cache).warm(file) == .written)
+    #expect(ThumbnailPipeline.withCodecs(diskCache: cache).warm(file) == .written)
     // Every worker would crash: only the in-process cache path can answer.
     let pool = WorkerPoolDecoder(command: ["/bin/sh", "-c", "kill -SEGV $$"])
-    pool.local = ThumbnailPipeline(diskCache: cache, statistics: pool.statistics)
+    pool.local = ThumbnailPipeline(codecs: nil, diskCache: cache, statistics: pool.statistics)
     guard case .decoded(let thumbnail) = pool.decode(file, fitting: PixelSize(width: 40, height: 40)) else {
         Issue.record("a cached thumbnail went to a worker"); return
     }

@@ -1,4 +1,5 @@
 import CFFmpeg
+import LightboxThumbnails
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import CLibRaw
+import LightboxThumbnails
 
 /// Develops a camera RAW's sensor data with LibRaw at half size (in the decoder processes): the
 /// slow path, for RAWs that hold no usable preview. LibRaw turns the picture by the RAW's orientation.

@@ -1,21 +1,18 @@
 import CVips
+import LightboxThumbnails
 
 /// Decodes with libvips' thumbnail operation (shrink-on-load, EXIF orientation, sRGB).
 ///
 /// Files are read into memory by our own code first: only regular files are read, nothing is
 /// mapped (a file truncated under us cannot raise SIGBUS), and names never reach libvips' option parser.
 public struct VipsDecoder: ThumbnailDecoding {
-    /// Images with more pixels than this are refused before decoding.
-    public var pixelLimit: Int
-    /// Files larger than this are refused before reading.
-    public var byteLimit: Int
-    /// Grey level transparent parts are flattened onto.
-    public var background: UInt8
+    public var limits: DecodeLimits
+    var pixelLimit: Int { limits.pixelLimit }
+    var byteLimit: Int { limits.byteLimit }
+    var background: UInt8 { limits.background }
 
-    public init(pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20, background: UInt8 = 30) {
-        self.pixelLimit = pixelLimit
-        self.byteLimit = byteLimit
-        self.background = background
+    public init(limits: DecodeLimits = DecodeLimits()) {
+        self.limits = limits
     }
 
     /// Starts libvips once per process, from any thread; later callers wait for the first.

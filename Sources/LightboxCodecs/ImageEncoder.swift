@@ -1,4 +1,5 @@
 import CVips
+import LightboxThumbnails
 
 /// Writes RGB pixels as image files: for the sample library and the tests' generated images.
 public enum ImageEncoder {

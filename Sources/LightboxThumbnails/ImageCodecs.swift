@@ -1,0 +1,37 @@
+/// What only the big image libraries can do (libvips, LibRaw, FFmpeg). They are linked into
+/// `lightbox-decode` alone (`LightboxCodecs`), so the app starts without loading them (their
+/// ~170 shared libraries cost a start ~35 ms) and never runs their code. A pipeline without
+/// codecs does everything else (the disk cache, EXIF, JPEG by libjpeg-turbo, RAW previews) and
+/// answers `.needsCodecs` for the rest, which `RoutedDecoder` sends to a `lightbox-decode`.
+public protocol ImageCodecs: Sendable {
+    /// An encoded image held in memory, by libvips (shrink-on-load, orientation, sRGB).
+    func decode(data: [UInt8], fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
+    /// An animation's frames (GIF, WebP) one above the other, with their delays.
+    func decodeFrames(data: [UInt8], fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
+    /// A camera RAW's sensor data developed at half size.
+    func develop(_ file: ImageFile, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
+    /// A video's frame, read with the demuxer its kind names.
+    func decodeVideo(_ file: ImageFile, demuxer: String, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
+}
+
+/// The bounds every decode keeps to, whichever library does it.
+public struct DecodeLimits: Hashable, Sendable {
+    /// Images with more pixels than this are refused before decoding.
+    public var pixelLimit: Int
+    /// Files larger than this are refused before reading.
+    public var byteLimit: Int
+    /// Grey level transparent parts are flattened onto.
+    public var background: UInt8
+
+    public init(pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20, background: UInt8 = 30) {
+        self.pixelLimit = pixelLimit
+        self.byteLimit = byteLimit
+        self.background = background
+    }
+}
+
+extension DecodeFailure {
+    /// The file needs an image library this process does not have: not a failure of the file's,
+    /// a request to send it to a decoder that has (never shown, never remembered).
+    public static let needsCodecs = DecodeFailure(.needsCodecs, "needs the image libraries of lightbox-decode")
+}
