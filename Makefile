@@ -6,7 +6,7 @@ TEST_PACKAGES := tmux python3 man-db xvfb xterm x11-apps netpbm xdotool xfonts-b
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
-.PHONY: run build deps test-deps bench-deps test test-kitty test-konsole unit-test e2e-test test-hostile test-asan test-tsan fuzz bench samples install clean
+.PHONY: run build deps test-deps bench-deps test test-kitty test-konsole test-package deb unit-test e2e-test test-hostile test-asan test-tsan fuzz bench samples install clean
 
 ## Installs the Debian packages that are missing (through sudo when not root).
 deps:
@@ -92,6 +92,17 @@ install: build
 	.build/release/lightbox --completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/lightbox
 	.build/release/lightbox --completions zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_lightbox
 	.build/release/lightbox --completions fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/lightbox.fish
+
+## A Debian package with the Swift runtime linked statically (no toolchain needed to install it).
+deb: deps
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="dpkg-dev"
+	bash packaging/deb.sh
+
+## Installs that package into a clean Debian 12 root (debootstrap; needs root and the network),
+## runs it there and purges it.
+test-package: deb
+	swift build -c release $(SWIFT_FLAGS) --product lightbox-samples
+	bash Tests/Package/test.sh "$$(ls -t lightbox_*.deb | head -1)" .build/release/lightbox-samples
 
 samples: build
 	rm -rf assets && .build/release/lightbox-samples assets

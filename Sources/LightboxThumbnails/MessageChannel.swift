@@ -20,9 +20,41 @@ public enum MessageChannel {
         return true
     }
 
-    /// Writes `parts` in turn (a message built in pieces, none copied into another).
+    /// Writes `parts` as one message, none copied into another: one `sendmsg` when the socket
+    /// takes it all (so the reader wakes once, not once a part), the rest part by part.
     public static func write(parts: [[UInt8]], to fd: Int32) -> Bool {
-        parts.allSatisfy { $0.isEmpty || write($0, to: fd) }
+        let total = parts.reduce(0) { $0 + $1.count }
+        var sent = gathered(parts, to: fd)
+        if sent == total { return true }
+        if sent < 0 { sent = 0 }  // not a socket, or refused: write plainly
+        for part in parts {
+            if sent >= part.count { sent -= part.count; continue }
+            guard write(sent == 0 ? part : Array(part[sent...]), to: fd) else { return false }
+            sent = 0
+        }
+        return true
+    }
+
+    /// One `sendmsg` of all `parts`: the bytes sent, or -1.
+    static func gathered(_ parts: [[UInt8]], to fd: Int32) -> Int {
+        func send(_ index: Int, _ vectors: inout [iovec]) -> Int {
+            guard index < parts.count else {
+                return vectors.withUnsafeMutableBufferPointer { buffer in
+                    var message = msghdr()
+                    message.msg_iov = buffer.baseAddress
+                    message.msg_iovlen = buffer.count
+                    var n = -1
+                    repeat { n = sendmsg(fd, &message, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) } while n < 0 && errno == EINTR
+                    return n
+                }
+            }
+            return parts[index].withUnsafeBytes { bytes in
+                if bytes.count > 0 { vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)) }
+                return send(index + 1, &vectors)
+            }
+        }
+        var vectors: [iovec] = []
+        return send(0, &vectors)
     }
 
     /// Reads one framed message body, waiting at most `seconds` (nil: forever).

@@ -121,6 +121,8 @@ enum InteractiveSession {
         let frameInterval = Pacing.frameInterval
         var lastPaint = Date.distantPast
         var dirty = false
+        /// Whether the last paint showed every tile on screen.
+        var paintedComplete = false
         var pendingFilterText = ""
         /// When the last key (or other input) came.
         var lastInput = Date()
@@ -206,6 +208,7 @@ enum InteractiveSession {
                 paint()
                 lastPaint = Date()
                 dirty = false
+                paintedComplete = state.isScreenComplete
             }
             wake.drain()
             if let done = readAhead?.takeResults(), !done.isEmpty {
@@ -247,13 +250,14 @@ enum InteractiveSession {
                 _ = state.apply(.picturesWaiting(waiting, measuredLinkSpeed: measured))
                 dirty = true
             }
-            // Results stream in: paint at most once a frame interval; a frame's cells go before
-            // any more pictures.
-            if dirty && Date().timeIntervalSince(lastPaint) >= frameInterval {
+            // Results stream in: paint at most once a frame interval, but the one that completes
+            // the screen at once (what the user waits for); a frame's cells go before any more pictures.
+            if dirty, Date().timeIntervalSince(lastPaint) >= frameInterval || (!paintedComplete && state.isScreenComplete) {
                 paint()
                 lastPaint = Date()
                 dirty = false
-                if state.isScreenComplete && !state.library.isEmpty { timeline.mark("screen complete") }
+                paintedComplete = state.isScreenComplete && !state.library.isEmpty
+                if paintedComplete { timeline.mark("screen complete") }
             }
             // Pictures go in slices between reads of input.
             if terminal.hasPicturesWaiting { terminal.writePictures() }
