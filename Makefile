@@ -69,6 +69,8 @@ bench-deps:
 
 bench: bench-deps
 	swift build -c release $(SWIFT_FLAGS)
+	swift build -c release --static-swift-stdlib --scratch-path .build/static --product lightbox
+	swift build -c release --static-swift-stdlib --scratch-path .build/static --product lightbox-decode
 	bash bench/run.sh $(CORPUS)
 	bash bench/media.sh $(CORPUS)
 

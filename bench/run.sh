@@ -69,11 +69,33 @@ row "lightbox --snapshot, 24 files, warm (disk cache filled)" "$ww" "$wc" "$((wm
 read -r nw nc nm < <(measure 3 "$BIN" --version)
 row "lightbox --version (process start)" "$nw" "$nc" "$((nm / 1024))"
 
+# Start and the small screens in milliseconds, the build above beside the package's (make deb:
+# the Swift runtime linked statically), and the first tile of the 2,000-file folder.
+STATIC=$(realpath -m .build/static/release/lightbox)
+echo
+echo "In milliseconds (medians of 21 runs; 'static' is the binary make deb packages: the Swift runtime linked in):"
+echo
+row "what" "this build, ms" "static, ms" "-"
+row "---" "---" "---" "---"
+vd=$(millis 21 "$BIN" --version); vs=$(millis 21 "$STATIC" --version)
+row "lightbox --version (process start)" "$vd" "$vs" "-"
+xd=$(millis 21 "$BIN" --snapshot 160x48 --no-disk-cache "$E24"); xs=$(millis 21 "$STATIC" --snapshot 160x48 --no-disk-cache "$E24")
+xt=$(millis 21 "$BIN" --snapshot 160x48 --no-disk-cache --decoders thread "$E24")
+row "lightbox --snapshot, 24 files with EXIF thumbnails (--decoders thread: $xt)" "$xd" "$xs" "-"
+cd24=$(millis 7 "$BIN" --snapshot 160x48 --no-disk-cache "$P24"); cs24=$(millis 7 "$STATIC" --snapshot 160x48 --no-disk-cache "$P24")
+row "lightbox --snapshot 160x48, 24 files, cold" "$cd24" "$cs24" "-"
+read -r _ _ lf2k lc2kt < <(python3 bench/timeline.py "$BIN" "$LIB" "$RUNS" cold)
+read -r _ _ sf2k sc2kt < <(python3 bench/timeline.py "$STATIC" "$LIB" "$RUNS" cold)
+row "the gallery, 2,000 files, cold: first thumbnail / screen complete, from launch (--stats)" "$lf2k / $lc2kt" "$sf2k / $sc2kt" "-"
+deb=$(ls -t lightbox_*.deb 2>/dev/null | head -1)
+[ -n "$deb" ] && echo && echo "The package $deb: $(du -k "$deb" | cut -f1) KB; installed $(dpkg-deb -f "$deb" Installed-Size) KB."
+
 echo
 echo "Ratios:"
 echo "- cold 24 files: lightbox / djpeg floor = $(ratio "$lw24" "$dw24"), lightbox / timg = $(ratio "$lw24" "$tw24")"
 echo "- the gallery's cold screen complete / djpeg floor = $(ratio "$gc24" "$(ratio "$dw24" 0.001)"); first thumbnail $gf24 ms from launch"
-echo "- the gallery's EXIF screen / its cold screen = $(ratio "$ec24" "$gc24"); decoder processes / threads on it = $(ratio "$ec24" "$tt24")"
+echo "- the gallery's EXIF screen / its cold screen = $(ratio "$ec24" "$gc24"); decoder processes / threads on it = $(ratio "$ec24" "$tt24") (the snapshot: $(ratio "$xd" "$xt"))"
+echo "- the static build / this one: start $(ratio "$vs" "$vd"), EXIF snapshot $(ratio "$xs" "$xd"), cold snapshot $(ratio "$cs24" "$cd24") (/ the djpeg floor: $(ratio "$cs24" "$(ratio "$dw24" 0.001)"))"
 echo "- cold 2,000 files: lightbox / timg = $(ratio "$lw2k" "$tw2k")"
 echo "- decoder processes / in-process threads, cold 24 files: wall $(ratio "$lw24" "$pw24"), CPU $(ratio "$lc24" "$pc24")"
 echo "- a million files: first screen / the same screen from a folder of only its files = $(ratio "$mw" "$mfw"); / ls (sorted) = $(ratio "$mw" "$lsw"); / ls -f = $(ratio "$mw" "$lsfw")"

@@ -35,8 +35,10 @@ in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-r
 before=$(listing)
 in_root sh -c 'command -v swift swiftc' >/dev/null && fail "the root has no Swift" || pass "the root has no Swift toolchain"
 cp "$DEB" "$ROOT/tmp/lightbox.deb"
-if in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq /tmp/lightbox.deb >/dev/null 2>"$ROOT/tmp/apt.err"; then
-    pass "apt-get installs $(basename "$DEB") ($(du -k "$DEB" | cut -f1) KB) with no more packages than its Depends"
+packages=$(in_root dpkg-query -W | wc -l)
+if in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq /tmp/lightbox.deb >/dev/null 2>"$ROOT/tmp/apt.err" \
+   && [ "$(in_root dpkg-query -W | wc -l)" = $((packages + 1)) ]; then
+    pass "apt-get installs $(basename "$DEB") ($(du -k "$DEB" | cut -f1) KB), and nothing beyond its Depends"
 else
     fail "install" "$(tail -5 "$ROOT/tmp/apt.err")"
 fi
@@ -44,14 +46,14 @@ version=$(in_root lightbox --version 2>&1)
 [[ "$version" =~ ^lightbox\ [0-9] ]] && pass "lightbox --version: $version" || fail "--version" "$version"
 help=$(in_root lightbox --help 2>&1)
 grep -q -- "--snapshot" <<< "$help" && pass "lightbox --help lists the options" || fail "--help" "$(head -3 <<< "$help")"
-in_root man -w lightbox >/dev/null 2>&1 || [ -s "$ROOT/usr/share/man/man1/lightbox.1.gz" ] && pass "the manual page is installed" || fail "man page"
+if zcat "$ROOT/usr/share/man/man1/lightbox.1.gz" 2>/dev/null | grep -q '^\.TH LIGHTBOX'; then pass "the manual page is installed"; else fail "man page"; fi
 [ -s "$ROOT/usr/share/bash-completion/completions/lightbox" ] && [ -s "$ROOT/usr/share/zsh/vendor-completions/_lightbox" ] \
     && [ -s "$ROOT/usr/share/fish/vendor_completions.d/lightbox.fish" ] && pass "bash, zsh and fish completions are installed" || fail "completions"
 "$SAMPLES" "$ROOT/tmp/photos" >/dev/null
 shot=$(in_root lightbox --snapshot 100x30 --no-disk-cache /tmp/photos/city 2>&1)
 plain=$(sed 's/\x1b\[[0-9;]*m//g' <<< "$shot")
 if grep -q "IMG_" <<< "$plain" && grep -q "48;2" <<< "$shot" && ! grep -q "broken\|cannot" <<< "$plain"; then
-    pass "a --snapshot of generated photos (JPEG by the app, PNG by lightbox-decode): $(grep -o '[0-9]*/[0-9]*' <<< "$plain" | tail -1) shown"
+    pass "a --snapshot of generated photos (JPEG by the app, PNG by lightbox-decode): $(grep -o ' [0-9]\+/[0-9]\+ ' <<< "$plain" | tail -1 | tr -d ' ') tiles, $(grep -o 'IMG_[0-9]*\.png' <<< "$plain" | wc -l) of them PNGs"
 else
     fail "snapshot" "$(tail -4 <<< "$plain")"
 fi
