@@ -2,11 +2,12 @@
 SHELL := /bin/bash
 APT_PACKAGES := pkg-config libncurses-dev ncurses-term libvips-dev libturbojpeg0-dev zlib1g-dev libchafa-dev \
 	libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libraw-dev
-TEST_PACKAGES := tmux python3 man-db xvfb xterm x11-apps netpbm xdotool xfonts-base ffmpeg libimage-exiftool-perl libheif-examples mlterm libjpeg-turbo-progs
+TEST_PACKAGES := tmux python3 man-db xvfb xterm x11-apps netpbm xdotool xfonts-base ffmpeg libimage-exiftool-perl libheif-examples mlterm libjpeg-turbo-progs \
+	nnn ranger lf neovim fzf
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
-.PHONY: run build deps test-deps bench-deps test test-kitty test-konsole test-package deb unit-test e2e-test test-hostile test-asan test-tsan fuzz bench samples install clean
+.PHONY: run build deps test-deps bench-deps test test-kitty test-konsole test-package deb docs lint unit-test e2e-test test-hostile test-asan test-tsan fuzz bench samples install clean
 
 ## Installs the Debian packages that are missing (through sudo when not root).
 deps:
@@ -31,6 +32,7 @@ test: test-deps
 	swift build -c release $(SWIFT_FLAGS)
 	swift test $(SWIFT_FLAGS)
 	bash Tests/EndToEnd/run.sh .build/release/lightbox
+	bash Tests/EndToEnd/integrations.sh .build/release/lightbox
 	bash Tests/EndToEnd/audit.sh .build/release/lightbox
 	bash Tests/Hostile/run.sh .build/release/lightbox --fast
 
@@ -65,13 +67,14 @@ test-tsan: test-deps
 
 ## Figures beside timg, chafa, djpeg and vipsthumbnail, on a generated corpus (about 6 GB, made once).
 bench-deps:
-	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="timg chafa libjpeg-turbo-progs libvips-tools time ffmpeg ffmpegthumbnailer libimage-exiftool-perl libheif-examples"
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="timg chafa libjpeg-turbo-progs libvips-tools time ffmpeg ffmpegthumbnailer libimage-exiftool-perl libheif-examples gnuplot-nox"
 
 bench: bench-deps
 	swift build -c release $(SWIFT_FLAGS)
 	swift build -c release --static-swift-stdlib --scratch-path .build/static --product lightbox
 	swift build -c release --static-swift-stdlib --scratch-path .build/static --product lightbox-decode
-	bash bench/run.sh $(CORPUS)
+	bash bench/run.sh $(CORPUS) | tee .build/bench-report.md
+	bash bench/chart.sh .build/bench-report.md docs/benchmarks.png
 	bash bench/media.sh $(CORPUS)
 
 unit-test: test-deps
@@ -80,6 +83,7 @@ unit-test: test-deps
 e2e-test: test-deps
 	swift build -c release $(SWIFT_FLAGS)
 	bash Tests/EndToEnd/run.sh .build/release/lightbox
+	bash Tests/EndToEnd/integrations.sh .build/release/lightbox
 	bash Tests/EndToEnd/audit.sh .build/release/lightbox
 
 ## Regenerates the sample library (procedural pictures) in assets/.
@@ -94,6 +98,20 @@ install: build
 	.build/release/lightbox --completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/lightbox
 	.build/release/lightbox --completions zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_lightbox
 	.build/release/lightbox --completions fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/lightbox.fish
+
+## LightboxLayout's documentation (its catalog and symbol graph, by the toolchain's docc) as a
+## static site in .build/docs: open .build/docs/documentation/lightboxlayout/index.html through any web server.
+docs:
+	rm -rf .build/symbol-graphs && mkdir -p .build/symbol-graphs
+	swift build --target LightboxLayout -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs
+	docc convert Sources/LightboxLayout/LightboxLayout.docc --additional-symbol-graph-dir .build/symbol-graphs \
+		--fallback-display-name LightboxLayout --fallback-bundle-identifier lightbox.LightboxLayout \
+		--transform-for-static-hosting --output-path .build/docs --warnings-as-errors
+	@echo "documentation in .build/docs (python3 -m http.server -d .build/docs, then /documentation/lightboxlayout)"
+
+## swift-format (in the toolchain) with the checked-in .swift-format: the style the code is written in.
+lint:
+	swift-format lint --strict --recursive --parallel Package.swift Sources Tests Examples
 
 ## A Debian package with the Swift runtime linked statically (no toolchain needed to install it).
 deb: deps

@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .executable(name: "lightbox", targets: ["lightbox"]),
         .executable(name: "lightbox-decode", targets: ["lightbox-decode"]),
+        // The layout core for other terminal programs: columns, pinned sections, masonry, strips.
+        .library(name: "LightboxLayout", targets: ["LightboxLayout"]),
     ],
     targets: [
         // C libraries, each behind a shim of static inline wrappers.
@@ -37,6 +39,7 @@ let package = Package(
             "LightboxApp", "LightboxView", "LightboxCurses", "LightboxThumbnails",
         ]),
         .executableTarget(name: "lightbox-decode", dependencies: ["LightboxCodecs", "LightboxThumbnails"]),
+        .executableTarget(name: "lightbox-layout-example", dependencies: ["LightboxLayout"], path: "Examples/LayoutExample"),
         .executableTarget(name: "lightbox-samples", dependencies: ["LightboxThumbnails", "LightboxCodecs", "LightboxTestSupport"]),
         .executableTarget(name: "lightbox-bench", dependencies: [
             "LightboxApp", "LightboxView", "LightboxThumbnails", "LightboxCodecs", "LightboxTestSupport", "LightboxCurses", "CZlib",

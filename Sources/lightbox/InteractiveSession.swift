@@ -43,6 +43,8 @@ enum InteractiveSession {
         let environment = ProcessInfo.processInfo.environment
         // Asked before curses starts, so no answer is left in the input for it.
         let terminalReport = options.asksTerminal ? TerminalProbe.ask(inTmux: environment["TMUX"] != nil) : nil
+        // Its own background, when it said, over COLORFGBG's guess: letterboxes and the UI's colours follow it.
+        if let background = terminalReport?.background { Palette.theme = Palette.theme.following(background: background) }
         let terminal = try CursesTerminal(environment: environment)
         let capture = StderrCapture()
         var report: String? = nil

@@ -635,6 +635,76 @@ else
     fail "sixel in xterm: Xvfb, xterm, xwd or xdotool missing (make test installs them)"
 fi
 
+# Light and dark terminals: xterm with a white and with a black background says so (OSC 11);
+# the letterboxes around portrait photos are the terminal's own ground and the UI turns light on
+# white, so no dark blocks stand on white (and none light on black).
+if command -v Xvfb >/dev/null && command -v xterm >/dev/null && command -v xwd >/dev/null; then
+    mkdir -p "$WORK/portrait"
+    python3 - "$WORK/portrait" <<'PY'
+import struct, sys, zlib
+def png(path, rgb, w=60, h=160):
+    raw = b''.join(b'\x00' + bytes(rgb) * w for _ in range(h))
+    chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+    open(path, 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0))
+                           + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+for i in range(6): png(f"{sys.argv[1]}/P{i}.png", (0x36, 0x9e, 0xd8))
+PY
+    start_xvfb
+    grounds=""
+    for ground in white black; do
+        rm -f "$WORK/ground-rc"
+        DISPLAY=":$N" LANG=C.UTF-8 xterm -ti vt340 -bg "$ground" -fg "$([ "$ground" = white ] && echo black || echo white)" -fn 10x20 -b 0 -bw 0 \
+            -geometry 100x30+0+0 -e sh -c "cd '$WORK' && '$BIN' portrait > /dev/null 2>&1; echo \$? > ground-rc" >/dev/null 2>&1 &
+        result=""
+        for _ in $(seq 30); do
+            sleep 0.5
+            DISPLAY=":$N" xwd -root -silent | xwdtopnm 2>/dev/null > "$WORK/ground.ppm"
+            # The window's share of dark (luma < 60) and light (> 200) pixels, and the pictures' blue.
+            result=$(python3 - "$WORK/ground.ppm" <<'PY'
+import sys
+data = open(sys.argv[1], 'rb').read()
+parts, i = [], 0
+while len(parts) < 4:
+    while data[i:i + 1].isspace(): i += 1
+    j = i
+    while not data[j:j + 1].isspace(): j += 1
+    parts.append(data[i:j]); i = j
+width, height = int(parts[1]), int(parts[2])
+pixels = data[i + 1:]
+w, h = min(width, 1000), min(height, 600)
+dark = light = blue = 0
+for y in range(0, h, 3):
+    row = pixels[y * width * 3:(y * width + w) * 3]
+    for x in range(0, w * 3, 9):
+        r, g, b = row[x], row[x + 1], row[x + 2]
+        luma = 0.2126 * r + 0.7152 * g + 0.0722 * b
+        dark += luma < 60; light += luma > 200
+        blue += abs(r - 0x36) < 12 and abs(g - 0x9e) < 12 and abs(b - 0xd8) < 12
+n = (h // 3 + 1) * (w // 3 + 1)
+print(f"{dark / n:.3f} {light / n:.3f} {blue / n:.3f}")
+PY
+)
+            read -r dark light blue <<< "$result"
+            awk -v b="$blue" 'BEGIN { exit !(b > 0.05) }' && break
+        done
+        DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class xterm | head -1)" 2>/dev/null
+        DISPLAY=":$N" xdotool type q
+        for _ in $(seq 30); do [ -s "$WORK/ground-rc" ] && break; sleep 0.1; done
+        grounds="$grounds$ground: dark $dark, light $light, pictures $blue; "
+        if [ "$ground" = white ]; then
+            awk -v d="$dark" -v b="$blue" 'BEGIN { exit !(d < 0.03 && b > 0.05) }' && white_ok=1 || white_ok=0
+        else
+            awk -v l="$light" -v b="$blue" 'BEGIN { exit !(l < 0.03 && b > 0.05) }' && black_ok=1 || black_ok=0
+        fi
+    done
+    kill "$XVFB" 2>/dev/null
+    if [ "$white_ok" = 1 ] && [ "$black_ok" = 1 ]; then
+        pass "light and dark xterm: the ground follows the terminal's background ($grounds)"
+    else
+        fail "light and dark xterm" "$grounds"
+    fi
+fi
+
 # iTerm2 images (JPEG through OSC 1337) in a real mlterm under Xvfb: each tile shows its colour
 # as pixels, headers and the status line stay text, nothing stays behind after G.
 if command -v Xvfb >/dev/null && command -v mlterm >/dev/null && command -v xwd >/dev/null && command -v xdotool >/dev/null; then

@@ -419,3 +419,34 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     let shrunk = FrameImage.shrunk([0, 0, 0, 255, 255, 255, 10, 20, 30], width: 3, height: 1, by: 2)
     #expect(shrunk.width == 2 && shrunk.height == 1 && shrunk.pixels == [127, 127, 127, 10, 20, 30])
 }
+
+/// OSC 11's answer (BEL or ST ended, 1 to 4 hex digits a channel) gives the background; light
+/// or dark by its luminance; COLORFGBG's last field when the terminal does not answer.
+@Test func theTerminalsBackgroundIsReadAndDecidesLightOrDark() {
+    let white = TerminalReport(parsing: Array("\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\\u{1B}[?62;4c".utf8))
+    #expect(white.background == RGB(255, 255, 255) && white.isComplete && white.hasSixel)
+    let belEnded = TerminalReport(parsing: Array("\u{1B}]11;rgb:1e1e/1e1e/2e2e\u{7}\u{1B}[?1;2c".utf8))
+    #expect(belEnded.background == RGB(30, 30, 46) && belEnded.isComplete)
+    #expect(TerminalReport(parsing: Array("\u{1B}]11;rgb:f/8/0\u{7}".utf8)).background == RGB(255, 136, 0))
+    for junk in ["\u{1B}]11;rgb:zz/00/00\u{7}", "\u{1B}]11;rgb:00/00\u{7}", "\u{1B}]11;#ffffff\u{7}", "\u{1B}]10;rgb:ff/ff/ff\u{7}", "\u{1B}]11;rgb:ff/ff/ff"] {
+        #expect(TerminalReport(parsing: Array(junk.utf8)).background == nil, "\(junk.debugDescription)")
+    }
+    #expect(RGB(255, 255, 255).isLight && RGB(253, 246, 227).isLight && !RGB(0, 0, 0).isLight && !RGB(40, 42, 54).isLight)
+    #expect(RGB.background(colorFGBG: "0;15")?.isLight == true && RGB.background(colorFGBG: "15;default;0")?.isLight == false)
+    #expect(RGB.background(colorFGBG: "0;7")?.isLight == true && RGB.background(colorFGBG: nil) == nil && RGB.background(colorFGBG: "x") == nil)
+}
+
+/// On a light background the theme turns light, its letterbox the terminal's own colour; the
+/// colours the settings chose and NO_COLOR stay through the change.
+@Test func theThemeFollowsTheBackground() {
+    let paper = RGB(250, 250, 245)
+    let light = Theme.matching(background: paper)
+    #expect(light.letterbox == paper && light.placeholderGround == Theme.light.placeholderGround && light.headerText == Theme.light.headerText)
+    #expect(Theme.matching(background: nil).letterbox == RGB(30, 30, 30))
+    #expect(Theme.matching(background: RGB(0, 0, 0)).placeholderGround == Theme.standard.placeholderGround)
+    var chosen = Theme.standard
+    chosen.set("accent", to: .rgb(1, 2, 3))
+    chosen.colorsText = false
+    let followed = chosen.following(background: paper)
+    #expect(followed.accent == .rgb(1, 2, 3) && !followed.colorsText && followed.mark == Theme.light.mark && followed.letterbox == paper)
+}

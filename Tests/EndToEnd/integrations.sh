@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The recipes of docs/integrations.md, each tried for real in tmux: the host program (a shell
+# function, fzf, nnn, lf, ranger, Neovim) calls Lightbox through the script in contrib/, two photos
+# are marked, and we check what the host received. Usage: integrations.sh PATH-TO-LIGHTBOX
+source "$(dirname "$0")/helpers.sh" "$@"
+mkdir -p "$WORK/bin"
+ln -s "$BIN" "$WORK/bin/lightbox"
+export PATH="$WORK/bin:$PATH"
+CONTRIB="$REPO/contrib"
+# The first two photos of lib/city in Lightbox's order (natural, by name).
+first_two=$(ls "$WORK/lib/city" | sort -V | head -2)
+# Marks the first two tiles of a grid showing COUNT items, and accepts (once Lightbox's own
+# status line shows: hosts show "1/10" too).
+mark_two() {
+    wait_for " 1/$1 .*? help" || return 1
+    tm send-keys -t e2e Space Space
+    wait_for "2 marked" && tm send-keys -t e2e Enter
+}
+# Waits until FILE exists and is not empty (up to 5 s).
+wait_file() { for _ in $(seq 50); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
+
+# A shell function that picks and copies: lbcp DEST PATH.
+start_shell 100 30
+mkdir -p "$WORK/dest"
+tm send-keys -t e2e "source $CONTRIB/shell/lightbox.sh; clear; lbcp dest lib/city; echo \$? > rc" Enter
+if mark_two 10 && wait_file "$WORK/rc" && [ "$(ls "$WORK/dest")" = "$first_two" ] && [ "$(cat "$WORK/rc")" = 0 ]; then
+    pass "shell: lbcp copied the two photos marked: $(ls "$WORK/dest" | tr '\n' ' ')"
+else
+    fail "shell: lbcp" "dest: $(ls "$WORK/dest" | tr '\n' ' ') rc: $(cat "$WORK/rc" 2>/dev/null)"
+fi
+rm -f "$WORK/rc"
+
+# fzf: Tab selects three names, Ctrl-G shows them in Lightbox ({+}), two of them are picked.
+start_shell 100 30
+rm -f "$WORK/out" "$WORK/rc"
+tm send-keys -t e2e "source $CONTRIB/fzf/lightbox-fzf.sh; clear; fzlightbox lib/city > out; echo \$? > rc" Enter
+if wait_for "10/10"; then
+    for _ in 1 2 3; do tm send-keys -t e2e Tab; sleep 0.1; done
+    wait_for "(3)" || wait_for "10/10 (3)"
+    tm send-keys -t e2e C-g
+    expected=$(printf 'lib/city/%s\n' $first_two)
+    if mark_two 3 && wait_file "$WORK/rc" && [ "$(cat "$WORK/out")" = "$expected" ] && [ "$(cat "$WORK/rc")" = 0 ]; then
+        pass "fzf: the three selected shown in Lightbox, the two picked printed"
+    else
+        fail "fzf" "out: $(cat "$WORK/out" 2>/dev/null) rc: $(cat "$WORK/rc" 2>/dev/null) $(screen | tail -3)"
+    fi
+else
+    fail "fzf did not start" "$(screen)"
+fi
+
+# nnn: the plugin (;l) opens Lightbox on the folder nnn shows; nnn lists the two picked.
+mkdir -p "$WORK/config/nnn/plugins"
+cp "$CONTRIB/nnn/lightbox" "$WORK/config/nnn/plugins/"
+start_shell 100 30
+tm send-keys -t e2e "clear; cd lib/city; XDG_CONFIG_HOME=$WORK/config NNN_PLUG='l:lightbox' nnn -A; cd $WORK" Enter
+if wait_for "IMG_10"; then
+    sleep 0.5
+    tm send-keys -t e2e '\;' l
+    mark_two 10
+    sleep 1
+    listed=$(screen | grep -oE "IMG_[0-9]+\.[a-z]+" | sort -u | tr '\n' ' ')
+    if [ "$listed" = "$(echo $first_two) " ]; then
+        pass "nnn: the plugin lists the two picked ($listed)"
+    else
+        fail "nnn" "listed: '$listed'; $(screen | head -5)"
+    fi
+    tm send-keys -t e2e q
+else
+    fail "nnn did not start" "$(screen)"
+fi
+
+# lf: Ctrl-L runs Lightbox on lf's folder; lf selects the two picked ($fs holds lf's selection).
+start_shell 100 30
+tm send-keys -t e2e "clear; cd lib/city; lf -config $CONTRIB/lf/lfrc; cd $WORK" Enter
+if wait_for "IMG_10"; then
+    sleep 0.5
+    tm send-keys -t e2e C-l
+    mark_two 10
+    sleep 1
+    tm send-keys -t e2e '$'
+    sleep 0.3
+    tm send-keys -t e2e -l "printf '%s\\n' \"\$fs\" > $WORK/lf-got"
+    tm send-keys -t e2e Enter
+    wait_file "$WORK/lf-got"
+    expected=$(printf "$WORK/lib/city/%s\n" $first_two)
+    if [ "$(cat "$WORK/lf-got" 2>/dev/null)" = "$expected" ]; then
+        pass "lf: the two picked are lf's selection"
+    else
+        fail "lf" "selection: $(cat "$WORK/lf-got" 2>/dev/null); $(screen | tail -3)"
+    fi
+    tm send-keys -t e2e q
+else
+    fail "lf did not start" "$(screen)"
+fi
+
+# ranger: :lightbox marks the two picked in ranger; its %s macro (the marked files) shows them.
+mkdir -p "$WORK/ranger"
+cp "$CONTRIB/ranger/commands.py" "$WORK/ranger/"
+start_shell 100 30
+tm send-keys -t e2e "clear; cd lib/city; ranger --confdir=$WORK/ranger; cd $WORK" Enter
+if wait_for "IMG_10"; then
+    sleep 1.5  # ranger takes keys a moment after it shows the folder
+    tm send-keys -t e2e ":"
+    sleep 0.3
+    tm send-keys -t e2e "lightbox" Enter
+    mark_two 10
+    sleep 1
+    notified=$(screen | grep -c "lightbox: 2 marked")
+    tm send-keys -t e2e ":"
+    sleep 0.3
+    tm send-keys -t e2e -l "shell printf '%%s\\n' %s > $WORK/ranger-got"
+    tm send-keys -t e2e Enter
+    wait_file "$WORK/ranger-got"
+    if [ "$(cat "$WORK/ranger-got" 2>/dev/null)" = "$first_two" ] && [ "$notified" = 1 ]; then
+        pass "ranger: :lightbox marks the two picked"
+    else
+        fail "ranger" "marked: $(cat "$WORK/ranger-got" 2>/dev/null); $(screen | tail -3)"
+    fi
+    tm send-keys -t e2e q
+else
+    fail "ranger did not start" "$(screen)"
+fi
+
+# Neovim: :LightboxPick puts the two picked paths at the cursor.
+start_shell 100 30
+tm send-keys -t e2e "clear; nvim --clean -c 'luafile $CONTRIB/nvim/lightbox.lua' picked.txt" Enter
+if wait_for "picked.txt"; then
+    tm send-keys -t e2e ":LightboxPick lib/city" Enter
+    mark_two 10
+    sleep 1
+    tm send-keys -t e2e Escape ":wq" Enter
+    wait_file "$WORK/picked.txt"
+    sleep 0.3
+    got=$(grep -v '^$' "$WORK/picked.txt" 2>/dev/null)
+    if [ "$got" = "$(printf 'lib/city/%s\n' $first_two)" ]; then
+        pass "Neovim: :LightboxPick puts the two picked paths in the buffer"
+    else
+        fail "Neovim" "buffer: $(cat "$WORK/picked.txt" 2>/dev/null); $(screen | tail -3)"
+    fi
+else
+    fail "nvim did not start" "$(screen)"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
