@@ -28,7 +28,7 @@ run: build
 	@.build/release/lightbox assets; status=$$?; [ $$status = 0 ] || [ $$status = 130 ] || exit $$status
 
 ## Unit and snapshot tests, the end-to-end tests in tmux, and the generated hostile inputs.
-test: test-deps
+test: test-deps lint
 	swift build -c release $(SWIFT_FLAGS)
 	swift test $(SWIFT_FLAGS)
 	bash Tests/EndToEnd/run.sh .build/release/lightbox
@@ -80,7 +80,7 @@ bench: bench-deps
 unit-test: test-deps
 	swift test $(SWIFT_FLAGS)
 
-e2e-test: test-deps
+e2e-test: test-deps lint
 	swift build -c release $(SWIFT_FLAGS)
 	bash Tests/EndToEnd/run.sh .build/release/lightbox
 	bash Tests/EndToEnd/integrations.sh .build/release/lightbox

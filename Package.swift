@@ -17,8 +17,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
-        .systemLibrary(name: "CFFmpeg",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         // The C library's character widths (in the C library itself: nothing to install).
         .systemLibrary(name: "CWidth"),
         // Linux calls without a Swift-callable wrapper: thread ids, idle CPU and I/O priority.
@@ -35,19 +36,24 @@ let package = Package(
 
         // The terminal edge.
         .target(name: "LightboxCurses", dependencies: ["CNcurses", "LightboxTerminal"]),
-        .executableTarget(name: "lightbox", dependencies: [
-            "LightboxApp", "LightboxView", "LightboxCurses", "LightboxThumbnails",
-        ]),
+        .executableTarget(
+            name: "lightbox",
+            dependencies: [
+                "LightboxApp", "LightboxView", "LightboxCurses", "LightboxThumbnails",
+            ]),
         .executableTarget(name: "lightbox-decode", dependencies: ["LightboxCodecs", "LightboxThumbnails"]),
         .executableTarget(name: "lightbox-layout-example", dependencies: ["LightboxLayout"], path: "Examples/LayoutExample"),
         .executableTarget(name: "lightbox-samples", dependencies: ["LightboxThumbnails", "LightboxCodecs", "LightboxTestSupport"]),
-        .executableTarget(name: "lightbox-bench", dependencies: [
-            "LightboxApp", "LightboxView", "LightboxThumbnails", "LightboxCodecs", "LightboxTestSupport", "LightboxCurses", "CZlib",
-        ]),
+        .executableTarget(
+            name: "lightbox-bench",
+            dependencies: [
+                "LightboxApp", "LightboxView", "LightboxThumbnails", "LightboxCodecs", "LightboxTestSupport", "LightboxCurses", "CZlib",
+            ]),
 
         // libFuzzer targets; `make fuzz` builds them with -sanitize=fuzzer (libFuzzer supplies main).
-        .executableTarget(name: "lightbox-fuzz", dependencies: ["LightboxThumbnails", "LightboxCodecs", "LightboxTerminal", "LightboxApp"],
-                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
+            name: "lightbox-fuzz", dependencies: ["LightboxThumbnails", "LightboxCodecs", "LightboxTerminal", "LightboxApp"],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
 
         .target(name: "LightboxTestSupport", dependencies: ["LightboxTerminal", "LightboxThumbnails", "LightboxCodecs"]),
         .testTarget(name: "LightboxLayoutTests", dependencies: ["LightboxLayout"]),

@@ -1,5 +1,5 @@
-import LightboxTerminal
 import LightboxLayout
+import LightboxTerminal
 import LightboxThumbnails
 
 /// Everything that can change the state; keys, mouse, resizes and decode results all become actions.

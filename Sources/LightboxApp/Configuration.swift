@@ -82,8 +82,9 @@ public struct Configuration: Sendable {
         }
         switch key {
         case "columns":
-            do { spec = try GridSpec(parsing: value, rowSpacing: spec?.rowSpacing ?? 1, columnSpacing: spec?.columnSpacing ?? 2) }
-            catch { throw ConfigurationError(message: "columns: \(error)") }
+            do { spec = try GridSpec(parsing: value, rowSpacing: spec?.rowSpacing ?? 1, columnSpacing: spec?.columnSpacing ?? 2) } catch {
+                throw ConfigurationError(message: "columns: \(error)")
+            }
         case "spacing":
             do {
                 let spacing = try GridSpec.spacing(parsing: value)

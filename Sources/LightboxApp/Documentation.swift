@@ -3,10 +3,13 @@ import LightboxThumbnails
 
 /// `--help`, the manual page and the shell completions, all made from `OptionTable`, `KeyTable` and `ImageFormat.table`.
 public enum Documentation {
-    static let summary = "Shows the images under PATH (folders recursively; default: the current folder, or the list of paths on standard input when it is not a terminal or PATH is -) as a grid of thumbnails. Mark some and press Enter: their paths are printed to stdout, one per line."
-    static let exitCodes = [("0", "accepted: the paths were printed"), ("1", "no images, or nothing accepted"),
-                            ("2", "an error: a bad option, no terminal, an unknown TERM, a name that cannot be printed, accepted paths that could not be written"),
-                            ("130", "cancelled (q, Esc, Ctrl-C); 143 for SIGTERM, 129 for SIGHUP")]
+    static let summary =
+        "Shows the images under PATH (folders recursively; default: the current folder, or the list of paths on standard input when it is not a terminal or PATH is -) as a grid of thumbnails. Mark some and press Enter: their paths are printed to stdout, one per line."
+    static let exitCodes = [
+        ("0", "accepted: the paths were printed"), ("1", "no images, or nothing accepted"),
+        ("2", "an error: a bad option, no terminal, an unknown TERM, a name that cannot be printed, accepted paths that could not be written"),
+        ("130", "cancelled (q, Esc, Ctrl-C); 143 for SIGTERM, 129 for SIGHUP"),
+    ]
 
     /// `text` wrapped at `width` columns, each line after the first indented by `indent`.
     static func wrap(_ text: String, width: Int, indent: Int) -> String {
@@ -113,10 +116,13 @@ public enum Documentation {
         case "zsh":
             var out = "#compdef lightbox\n# zsh completion for lightbox (made by lightbox --completions zsh)\n_arguments -s \\\n"
             for option in options {
-                let help = option.help.replacingOccurrences(of: "'", with: "").replacingOccurrences(of: "[", with: "(").replacingOccurrences(of: "]", with: ")").replacingOccurrences(of: ":", with: " ")
+                let help = option.help.replacingOccurrences(of: "'", with: "").replacingOccurrences(of: "[", with: "(").replacingOccurrences(of: "]", with: ")")
+                    .replacingOccurrences(of: ":", with: " ")
                 var action = ""
                 if let value = option.value {
-                    action = ":\(value.lowercased().replacingOccurrences(of: ":", with: " ")):" + (!option.choices.isEmpty ? "(\(option.choices.joined(separator: " ")))" : option.takesPath ? "_files" : " ")
+                    action =
+                        ":\(value.lowercased().replacingOccurrences(of: ":", with: " ")):"
+                        + (!option.choices.isEmpty ? "(\(option.choices.joined(separator: " ")))" : option.takesPath ? "_files" : " ")
                 }
                 let long = "--\(option.long)" + (option.value != nil && option.isValueOptional ? "=-" : option.value != nil ? "=" : "")
                 if let short = option.short {
@@ -132,7 +138,9 @@ public enum Documentation {
             for option in options {
                 out += "complete -c lightbox -l \(option.long)"
                 if let short = option.short { out += " -s \(short)" }
-                if option.value != nil && !option.isValueOptional { out += option.choices.isEmpty ? (option.takesPath ? " -r -F" : " -r") : " -x -a '\(option.choices.joined(separator: " "))'" }
+                if option.value != nil && !option.isValueOptional {
+                    out += option.choices.isEmpty ? (option.takesPath ? " -r -F" : " -r") : " -x -a '\(option.choices.joined(separator: " "))'"
+                }
                 out += " -d '\(option.help.replacingOccurrences(of: "'", with: "\\'").prefix(80))'\n"
             }
             return out

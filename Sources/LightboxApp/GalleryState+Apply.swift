@@ -134,7 +134,8 @@ extension GalleryState {
             return []
         }
         // A count applies to the action after it, then is gone.
-        if case .countDigit = action {} else if let count = pendingCount {
+        if case .countDigit = action {
+        } else if let count = pendingCount {
             pendingCount = nil
             return applyCounted(action, count: count)
         }
@@ -152,8 +153,11 @@ extension GalleryState {
             pendingCount = min(9_999_999, (pendingCount ?? 0) * 10 + digit)
             message = "count \(pendingCount!)"
         case .nextMark, .previousMark:
-            if let next = selection.marks.nextMarked(after: cursor, forward: action == .nextMark) { moveCursor(to: next) }
-            else { message = action == .nextMark ? "no marked item after this one" : "no marked item before this one" }
+            if let next = selection.marks.nextMarked(after: cursor, forward: action == .nextMark) {
+                moveCursor(to: next)
+            } else {
+                message = action == .nextMark ? "no marked item after this one" : "no marked item before this one"
+            }
         case .jumpBack:
             guard let origin = jumpOrigin, origin.rawValue < library.totalCount, library.position(of: origin) >= 0 else {
                 message = "no jump to go back from"
@@ -230,7 +234,8 @@ extension GalleryState {
             }
         case .scroll(let lines): scroll(by: lines)
         case .scanned, .metadataRead, .startFilter, .filterInput, .filterBackspace, .acceptFilter, .cancelFilter, .pasted,
-             .notice, .cellSizeChanged, .picturesWaiting, .idle, .readAheadDone, .readAheadDropped: break
+            .notice, .cellSizeChanged, .picturesWaiting, .idle, .readAheadDone, .readAheadDropped:
+            break
         case .toggleInfo:
             screen.toggleInfo()
             relayout()

@@ -13,7 +13,8 @@ extension GalleryState {
         var order = visible.filter { layout.isVisible($0, offset: offset, height: height) }
         let onScreen = Set(order)
         if prefetches {
-            let ahead = scrollDirection > 0
+            let ahead =
+                scrollDirection > 0
                 ? layout.visibleItems(offset: scrollOffset + height, height: height)
                 : layout.visibleItems(offset: max(0, scrollOffset - height), height: height)
             let extra = ahead.filter { !visible.contains($0) }

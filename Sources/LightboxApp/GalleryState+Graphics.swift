@@ -15,8 +15,9 @@ extension GalleryState {
     /// The request for the item at `position` fitting `box`, in the current mode.
     func decodeRequest(item position: Int, box: PixelSize, symbolsAllowed: Bool = true) -> DecodeRequest {
         let cells = symbolsAllowed && wantsCells
-        return DecodeRequest(id: library.id(at: position), file: library[position], box: box,
-                             symbols: cells ? symbols : .half, depth: cells ? colorDepth : .trueColor)
+        return DecodeRequest(
+            id: library.id(at: position), file: library[position], box: box,
+            symbols: cells ? symbols : .half, depth: cells ? colorDepth : .trueColor)
     }
 
     /// The kitty image id of the picture with cache serial `serial`.

@@ -28,7 +28,7 @@ extension GalleryState {
                 let format = library[$0].format
                 return format.isVideo || format.mayAnimate || masonry && library.aspect(of: library.id(at: $0)) == 0
             }
-                .compactMap { metadataState.urgentRequest(for: library.id(at: $0), file: library[$0]) }
+            .compactMap { metadataState.urgentRequest(for: library.id(at: $0), file: library[$0]) }
             if !urgent.isEmpty { effects.append(.readMetadata(urgent, isUrgent: true)) }
         }
         if needsAllMetadata {

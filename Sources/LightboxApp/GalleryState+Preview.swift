@@ -20,8 +20,9 @@ extension GalleryState {
     /// The screen above the status line at `cell` pixels a cell, times the zoom, capped.
     func previewBox(cell: PixelSize) -> PixelSize {
         let zoom = preview?.zoom ?? 1
-        return PixelSize(width: min(Self.previewPixelLimit, max(1, screenWidth) * cell.width * zoom),
-                         height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * cell.height * zoom))
+        return PixelSize(
+            width: min(Self.previewPixelLimit, max(1, screenWidth) * cell.width * zoom),
+            height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * cell.height * zoom))
     }
 
     /// Where a picture of `size` pixels sits in the zoomed preview box: its drawn size, fitted.
@@ -130,13 +131,14 @@ extension GalleryState {
             request.wantsFrames = true
             frames = [request]
         }
-        return frames + [cursor, cursor + 1, cursor - 1].filter { $0 >= 0 && $0 < library.count }.compactMap { item in
-            let key = ThumbnailKey(file: library[item], box: previewBox)
-            // Symbols only when not zoomed: a zoomed view is a crop of the pixels.
-            let unzoomed = preview?.zoom == 1
-            if let cached = thumbnails.peek(key), !unzoomed || isReady(cached) { return nil }
-            guard failure(at: item) == nil else { return nil }
-            return decodeRequest(item: item, box: previewBox, symbolsAllowed: unzoomed)
-        }
+        return frames
+            + [cursor, cursor + 1, cursor - 1].filter { $0 >= 0 && $0 < library.count }.compactMap { item in
+                let key = ThumbnailKey(file: library[item], box: previewBox)
+                // Symbols only when not zoomed: a zoomed view is a crop of the pixels.
+                let unzoomed = preview?.zoom == 1
+                if let cached = thumbnails.peek(key), !unzoomed || isReady(cached) { return nil }
+                guard failure(at: item) == nil else { return nil }
+                return decodeRequest(item: item, box: previewBox, symbolsAllowed: unzoomed)
+            }
     }
 }

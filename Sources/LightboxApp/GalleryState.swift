@@ -128,19 +128,24 @@ public struct GalleryState: Sendable {
         public init() {}
     }
 
-    public init(library: Library, spec: GridSpec = .standard, width: Int, height: Int,
-                cacheBudget: Int = 128 << 20, scanProblems: [String] = [], isScanning: Bool = false, settings: Settings = Settings()) {
+    public init(
+        library: Library, spec: GridSpec = .standard, width: Int, height: Int,
+        cacheBudget: Int = 128 << 20, scanProblems: [String] = [], isScanning: Bool = false, settings: Settings = Settings()
+    ) {
         self.library = library
         self.isScanning = isScanning
         screen = Screen(width: width, height: height)
-        layoutState = LayoutState(mode: settings.layoutMode, spec: spec, showsFooters: settings.showsFooters, library: library,
-                                  width: screen.gridAreaWidth - 2 * Self.gridInset, height: screen.gridHeight)
-        selection = Selection(capacity: library.count, allowsMarks: settings.allowsMarks, limit: settings.markLimit,
-                              pending: settings.pendingMarks)
+        layoutState = LayoutState(
+            mode: settings.layoutMode, spec: spec, showsFooters: settings.showsFooters, library: library,
+            width: screen.gridAreaWidth - 2 * Self.gridInset, height: screen.gridHeight)
+        selection = Selection(
+            capacity: library.count, allowsMarks: settings.allowsMarks, limit: settings.markLimit,
+            pending: settings.pendingMarks)
         store = PictureStore(budget: cacheBudget)
         self.scanProblems = scanProblems
-        pictures = PictureMode(graphics: settings.graphics, available: settings.availableGraphics, colorDepth: settings.colorDepth,
-                               cellPixels: settings.cellPixels, linkSpeed: settings.linkSpeed)
+        pictures = PictureMode(
+            graphics: settings.graphics, available: settings.availableGraphics, colorDepth: settings.colorDepth,
+            cellPixels: settings.cellPixels, linkSpeed: settings.linkSpeed)
         keyTable = settings.keyTable
         prefetches = settings.prefetches
         pairing = settings.pairing

@@ -90,7 +90,8 @@ public enum Graphics: String, Hashable, Sendable, CaseIterable {
         for (mode, traits) in table {
             switch traits.detection {
             case .kittyPlaceholders?:
-                let outerIsKitty = environment["KITTY_WINDOW_ID"] != nil || environment["TERM"] == "xterm-kitty"
+                let outerIsKitty =
+                    environment["KITTY_WINDOW_ID"] != nil || environment["TERM"] == "xterm-kitty"
                     || environment["TERM_PROGRAM"] == "ghostty"
                 // Placeholders are characters: they need a UTF-8 locale.
                 if isUnicode && report?.hasKittyGraphics == true && hasPlaceholders(report?.name) { return mode }

@@ -32,11 +32,13 @@ public struct LayoutState: Sendable {
         case .grid:
             current = GridLayout(sectionCounts: library.sectionCounts, spec: spec, width: width, metrics: metrics, collapsed: collapsed)
         case .masonry:
-            current = MasonryLayout(sectionCounts: library.sectionCounts, aspects: library.aspectsInOrder, spec: spec, width: width,
-                                    metrics: metrics, collapsed: collapsed)
+            current = MasonryLayout(
+                sectionCounts: library.sectionCounts, aspects: library.aspectsInOrder, spec: spec, width: width,
+                metrics: metrics, collapsed: collapsed)
         case .strip:
-            current = StripLayout(sectionCounts: library.sectionCounts, spec: spec, width: width, height: height,
-                                  metrics: metrics, collapsed: collapsed)
+            current = StripLayout(
+                sectionCounts: library.sectionCounts, spec: spec, width: width, height: height,
+                metrics: metrics, collapsed: collapsed)
         }
     }
 

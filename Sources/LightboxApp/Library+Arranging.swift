@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LightboxThumbnails
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension Library {
     /// Rebuilds the order and the sections from the files, their dates and the arrangement.
@@ -32,11 +33,13 @@ extension Library {
         }
         let reversed = arrangement.isReversed
         // In scan order the entries are already sorted: folders are numbered as found.
-        if !arrangement.keepsScanOrder { entries.sort { a, b in
-            if a.section != b.section { return reversed ? a.section > b.section : a.section < b.section }
-            if a.key != b.key { return reversed ? a.key > b.key : a.key < b.key }
-            return reversed ? a.id > b.id : a.id < b.id
-        } }
+        if !arrangement.keepsScanOrder {
+            entries.sort { a, b in
+                if a.section != b.section { return reversed ? a.section > b.section : a.section < b.section }
+                if a.key != b.key { return reversed ? a.key > b.key : a.key < b.key }
+                return reversed ? a.id > b.id : a.id < b.id
+            }
+        }
         replaceOrder(entries.map(\.id), sectionKeys: entries.map(\.section))
     }
 

@@ -52,7 +52,8 @@ public struct PictureMode: Sendable {
     /// The pixels a cell's worth of picture is decoded at: the terminal's cell in a pixel mode,
     /// what chafa renders a cell from for cells, else half blocks (one by two).
     var pixelsPerCell: PixelSize {
-        graphics.isPixels ? PixelSize(width: cellPixels.width, height: cellPixels.height)
+        graphics.isPixels
+            ? PixelSize(width: cellPixels.width, height: cellPixels.height)
             : wantsCells ? SymbolCells.pixelsPerCell : PixelSize(width: 1, height: 2)
     }
 

@@ -24,8 +24,10 @@ public struct LinkedCodecs: ImageCodecs {
 
 extension ThumbnailPipeline {
     /// A pipeline with every image library: what a `lightbox-decode` process runs.
-    public static func withCodecs(limits: DecodeLimits = DecodeLimits(), diskCache: FreedesktopCache?,
-                                  statistics: DecodeStatistics = DecodeStatistics()) -> ThumbnailPipeline {
+    public static func withCodecs(
+        limits: DecodeLimits = DecodeLimits(), diskCache: FreedesktopCache?,
+        statistics: DecodeStatistics = DecodeStatistics()
+    ) -> ThumbnailPipeline {
         ThumbnailPipeline(limits: limits, codecs: LinkedCodecs(), diskCache: diskCache, statistics: statistics)
     }
 }

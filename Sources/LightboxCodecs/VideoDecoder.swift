@@ -1,7 +1,8 @@
 import CFFmpeg
 import LightboxThumbnails
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Makes a video's thumbnail with FFmpeg's libraries (in the decoder processes): one keyframe
@@ -47,9 +48,11 @@ public struct VideoDecoder: Sendable {
         case .failure(let error): return (.failed(.unreadable(error.message)), nil)
         }
         let codec = String(cArray: video.codec)
-        let facts = video.source_width > 0 && video.source_height > 0
-            ? Facts(size: PixelSize(width: Int(video.source_width), height: Int(video.source_height)), duration: video.duration,
-                    frameRate: video.frame_rate, codec: codec, rotation: Int(video.rotation), detail: video.detail)
+        let facts =
+            video.source_width > 0 && video.source_height > 0
+            ? Facts(
+                size: PixelSize(width: Int(video.source_width), height: Int(video.source_height)), duration: video.duration,
+                frameRate: video.frame_rate, codec: codec, rotation: Int(video.rotation), detail: video.detail)
             : nil
         switch Int(status) {
         case LB_VIDEO_OK:

@@ -38,8 +38,9 @@ public struct VipsDecoder: ThumbnailDecoding {
         Self.start()
         var result = lb_thumbnail()
         let status = data.withUnsafeBytes { raw in
-            lb_vips_thumbnail(raw.baseAddress, raw.count, Int32(max(1, box.width)), Int32(max(1, box.height)),
-                              Double(pixelLimit), background, &result)
+            lb_vips_thumbnail(
+                raw.baseAddress, raw.count, Int32(max(1, box.width)), Int32(max(1, box.height)),
+                Double(pixelLimit), background, &result)
         }
         switch Int(status) {
         case LB_OK:
@@ -64,8 +65,9 @@ public struct VipsDecoder: ThumbnailDecoding {
         var frames: Int32 = 0
         let status = data.withUnsafeBytes { raw in
             delays.withUnsafeMutableBufferPointer { delayBuffer in
-                lb_vips_animation(raw.baseAddress, raw.count, Int32(max(1, box.width)), Int32(max(1, box.height)), Double(pixelLimit),
-                                  background, Int32(delayBuffer.count), &result, delayBuffer.baseAddress, Int32(delayBuffer.count), &frames)
+                lb_vips_animation(
+                    raw.baseAddress, raw.count, Int32(max(1, box.width)), Int32(max(1, box.height)), Double(pixelLimit),
+                    background, Int32(delayBuffer.count), &result, delayBuffer.baseAddress, Int32(delayBuffer.count), &frames)
             }
         }
         switch Int(status) {

@@ -41,8 +41,10 @@ public enum ColorMode: Sendable {
         switch n {
         case 0..<8: let c = basic[Int(n)]; return (UInt8(c.0), UInt8(c.1), UInt8(c.2))
         case 8..<16:
-            let bright: [(UInt8, UInt8, UInt8)] = [(127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0),
-                                                   (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255)]
+            let bright: [(UInt8, UInt8, UInt8)] = [
+                (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0),
+                (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+            ]
             return bright[Int(n) - 8]
         case 16..<232:
             let i = Int(n) - 16
@@ -67,8 +69,10 @@ public enum ColorMode: Sendable {
         return distance((grey, grey, grey), r, g, b) < cubeDistance ? 232 + greyIndex : cube
     }
 
-    static let basic: [(Int, Int, Int)] = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0),
-                                           (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229)]
+    static let basic: [(Int, Int, Int)] = [
+        (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0),
+        (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
+    ]
 
     /// Nearest of the eight ANSI colours.
     /// A clearly coloured colour keeps a hue (one of the six), even when white or black is

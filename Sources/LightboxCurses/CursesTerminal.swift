@@ -1,7 +1,8 @@
 import CNcurses
 import LightboxTerminal
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The ncurses screen on the controlling terminal: paints frames, reads input.
@@ -62,7 +63,8 @@ public final class CursesTerminal {
         tcgetattr(fileno(tty), &cookedModes)
         var candidates = [termName]
         if let colorTerm = environment["COLORTERM"], colorTerm == "truecolor" || colorTerm == "24bit",
-           !termName.hasSuffix("-direct") {
+            !termName.hasSuffix("-direct")
+        {
             let base = termName.split(separator: "-").first.map(String.init) ?? termName
             candidates.insert(base + "-direct", at: 0)
         }
@@ -139,7 +141,8 @@ public final class CursesTerminal {
         if picturesOverCells != ncursesScrollingIsOff {
             if picturesOverCells {
                 var none: [UnsafeMutablePointer<CChar>?] = Array(repeating: nil, count: 9)
-                canTurnOffScrolling = lb_scrolling_capabilities(&scrollingCapabilities, 0) == 0
+                canTurnOffScrolling =
+                    lb_scrolling_capabilities(&scrollingCapabilities, 0) == 0
                     && lb_scrolling_capabilities(&none, 1) == 0
             } else if canTurnOffScrolling {
                 _ = lb_scrolling_capabilities(&scrollingCapabilities, 1)
@@ -270,7 +273,8 @@ public final class CursesTerminal {
     /// with it: the pictures there move, and only the rows that came in are painted.
     func scrollWithTerminal(to frame: Frame) -> LineScroll? {
         guard images.mode?.scrollsWithText == true, canTurnOffScrolling, let last = lastFrame, frame.width == size.width, frame.height == size.height,
-              let scroll = frame.scroll(from: last) else { return nil }
+            let scroll = frame.scroll(from: last)
+        else { return nil }
         let (top, bottom) = (scroll.rows.lowerBound, scroll.rows.upperBound - 1)
         guard lb_scrolled_screen(Int32(top), Int32(bottom), Int32(scroll.lines)) != lb_err() else { return nil }
         // Plain attributes, so the rows coming in are blank as ncurses thinks; the cursor and
@@ -353,8 +357,10 @@ public final class CursesTerminal {
             switch lb_mouse_kind(event.bstate) {
             case 1:
                 let modifiers = lb_mouse_modifiers(event.bstate)
-                return .mouse(MouseEvent(kind: .press, x: Int(event.x), y: Int(event.y),
-                                         isShift: modifiers & 1 != 0, isControl: modifiers & 2 != 0))
+                return .mouse(
+                    MouseEvent(
+                        kind: .press, x: Int(event.x), y: Int(event.y),
+                        isShift: modifiers & 1 != 0, isControl: modifiers & 2 != 0))
             case 4: return .mouse(MouseEvent(kind: .wheelUp, x: Int(event.x), y: Int(event.y)))
             case 5: return .mouse(MouseEvent(kind: .wheelDown, x: Int(event.x), y: Int(event.y)))
             default: return nil
@@ -410,5 +416,3 @@ public final class CursesTerminal {
         return result
     }
 }
-
-

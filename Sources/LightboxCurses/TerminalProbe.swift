@@ -1,6 +1,7 @@
 import LightboxTerminal
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Asks the terminal what it can show, before curses starts.

@@ -1,6 +1,7 @@
 import CNcurses
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Gives the terminal back when the process dies of a fatal signal (a crash, a trap), then lets

@@ -54,7 +54,8 @@ public struct GridSpec: Hashable, Sendable {
 
     /// `count` equal flexible columns.
     public static func flexible(count: Int, rowSpacing: Int = 1, columnSpacing: Int = 2) -> GridSpec {
-        GridSpec(columns: Array(repeating: GridItem(.flexible(minimum: 1, maximum: Int.max)), count: max(1, count)),
-                 rowSpacing: rowSpacing, columnSpacing: columnSpacing)
+        GridSpec(
+            columns: Array(repeating: GridItem(.flexible(minimum: 1, maximum: Int.max)), count: max(1, count)),
+            rowSpacing: rowSpacing, columnSpacing: columnSpacing)
     }
 }

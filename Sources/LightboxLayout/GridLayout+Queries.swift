@@ -1,15 +1,14 @@
 extension GridLayout {
     /// Where an item sits: its section, row within the section and column.
-    public struct Position: Hashable, Sendable {
-        public var section: Int
-        public var row: Int
-        public var column: Int
+    struct Position: Hashable, Sendable {
+        var section: Int
+        var row: Int
+        var column: Int
     }
-
 
     /// Section, row and column of item `index`.
     /// - Complexity: O(log *s*).
-    public func position(ofItem index: Int) -> Position {
+    func position(ofItem index: Int) -> Position {
         let s = section(ofItem: index)
         if collapsed[s] { return Position(section: s, row: 0, column: 0) }
         let k = index - sections.starts[s]
@@ -18,7 +17,7 @@ extension GridLayout {
 
     /// The item at a position, with the column clamped to the row's last item; a collapsed
     /// section's first item for any position in it.
-    public func item(at position: Position) -> Int {
+    func item(at position: Position) -> Int {
         let range = items(inSection: position.section)
         if collapsed[position.section] { return range.lowerBound }
         let first = range.lowerBound + position.row * columnCount
@@ -32,8 +31,9 @@ extension GridLayout {
         let p = position(ofItem: index)
         if collapsed[p.section] { return Rect(x: 0, y: headerTop(ofSection: p.section), width: width, height: metrics.headerHeight) }
         let column = columns[p.column]
-        return Rect(x: column.x, y: rowsTop(ofSection: p.section) + p.row * rowPitch,
-                    width: column.width, height: tileHeight)
+        return Rect(
+            x: column.x, y: rowsTop(ofSection: p.section) + p.row * rowPitch,
+            width: column.width, height: tileHeight)
     }
 
     /// The picture box of item `index`: the tile without its label.
@@ -90,7 +90,8 @@ extension GridLayout {
         guard y >= top else { return nil }
         let r = (y - top) / rowPitch
         guard r < rowCount(ofSection: s), y < top + r * rowPitch + tileHeight,
-              let c = columns.firstIndex(where: { x >= $0.x && x < $0.x + $0.width }) else { return nil }
+            let c = columns.firstIndex(where: { x >= $0.x && x < $0.x + $0.width })
+        else { return nil }
         let index = sections.starts[s] + r * columnCount + c
         return index < sections.starts[s + 1] ? index : nil
     }

@@ -53,9 +53,9 @@ public struct GridLayout: Sendable {
     /// Content offset of section `s`'s header.
     public func headerTop(ofSection s: Int) -> Int { sectionTops[s] }
     /// Content offset of section `s`'s first row of tiles.
-    public func rowsTop(ofSection s: Int) -> Int { sectionTops[s] + metrics.headerHeight }
+    func rowsTop(ofSection s: Int) -> Int { sectionTops[s] + metrics.headerHeight }
     /// Number of rows of section `s`: none when collapsed.
-    public func rowCount(ofSection s: Int) -> Int { collapsed[s] ? 0 : (sectionCounts[s] + columnCount - 1) / columnCount }
+    func rowCount(ofSection s: Int) -> Int { collapsed[s] ? 0 : (sectionCounts[s] + columnCount - 1) / columnCount }
     /// Content offset of section `s`'s footer line (meaningful when footers are on and it is expanded).
     public func footerTop(ofSection s: Int) -> Int { sectionTops[s + 1] - metrics.sectionSpacing - metrics.footerHeight }
 }

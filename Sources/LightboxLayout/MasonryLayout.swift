@@ -21,11 +21,13 @@ public struct MasonryLayout: TileLayout {
     let columnItems: [[Int32]]
 
     /// The default picture shape, height over width in thousandths, for items whose size is not known yet.
-    public static let defaultAspect = 750
+    static let defaultAspect = 750
 
     /// `aspects[i]` is item `i`'s picture height over width in thousandths (0 when unknown).
-    public init(sectionCounts: [Int], aspects: [Int], spec: GridSpec, width: Int,
-                metrics: TileMetrics = TileMetrics(), collapsed: Set<Int> = []) {
+    public init(
+        sectionCounts: [Int], aspects: [Int], spec: GridSpec, width: Int,
+        metrics: TileMetrics = TileMetrics(), collapsed: Set<Int> = []
+    ) {
         self.width = max(1, width)
         self.metrics = metrics
         sections = SectionIndex(counts: sectionCounts, collapsed: collapsed)

@@ -16,7 +16,7 @@ public struct Rect: Hashable, Sendable {
     public var maxY: Int { y + height }
 
     /// Whether the two rectangles share at least one cell.
-    public func intersects(_ other: Rect) -> Bool {
+    func intersects(_ other: Rect) -> Bool {
         x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
     }
 

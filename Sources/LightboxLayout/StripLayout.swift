@@ -10,22 +10,24 @@ public struct StripLayout: TileLayout {
     public let columns: [Column]
     public let metrics: TileMetrics
     public let sections: SectionIndex
-    public let rowCount: Int
-    public let tileWidth: Int
+    let rowCount: Int
+    let tileWidth: Int
     public let boxHeight: Int
     public let tileHeight: Int
     public let rowSpacing: Int
     public let columnSpacing: Int
     /// Width of a section's header card.
-    public let headerWidth: Int
+    let headerWidth: Int
     /// `sectionStarts[s]` is the content x of section `s`'s header card; one extra entry holds the end.
     let sectionStarts: [Int]
 
     public var axis: ScrollAxis { .horizontal }
 
     /// A strip for a viewport `width` cells wide and `height` lines tall.
-    public init(sectionCounts: [Int], spec: GridSpec, width: Int, height: Int,
-                metrics: TileMetrics = TileMetrics(), collapsed: Set<Int> = []) {
+    public init(
+        sectionCounts: [Int], spec: GridSpec, width: Int, height: Int,
+        metrics: TileMetrics = TileMetrics(), collapsed: Set<Int> = []
+    ) {
         self.width = max(1, width)
         self.metrics = metrics
         sections = SectionIndex(counts: sectionCounts, collapsed: collapsed)
@@ -71,8 +73,9 @@ public struct StripLayout: TileLayout {
         let s = section(ofItem: index)
         if collapsed[s] { return headerFrame(ofSection: s) }
         let k = index - sections.starts[s]
-        return Rect(x: tilesLeft(ofSection: s) + (k / rowCount) * (tileWidth + columnSpacing),
-                    y: (k % rowCount) * (tileHeight + rowSpacing), width: tileWidth, height: tileHeight)
+        return Rect(
+            x: tilesLeft(ofSection: s) + (k / rowCount) * (tileWidth + columnSpacing),
+            y: (k % rowCount) * (tileHeight + rowSpacing), width: tileWidth, height: tileHeight)
     }
 
     public func boxFrame(ofItem index: Int) -> Rect {

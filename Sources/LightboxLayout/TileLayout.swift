@@ -17,8 +17,10 @@ public struct TileMetrics: Hashable, Sendable {
     /// Box height over box width in pixels, as a percentage (a half-block cell is two square pixels).
     public var boxAspectPercent: Int
 
-    public init(headerHeight: Int = 1, labelHeight: Int = 1, sectionSpacing: Int = 1, boxAspectPercent: Int = 75,
-                footerHeight: Int = 0) {
+    public init(
+        headerHeight: Int = 1, labelHeight: Int = 1, sectionSpacing: Int = 1, boxAspectPercent: Int = 75,
+        footerHeight: Int = 0
+    ) {
         self.headerHeight = headerHeight
         self.footerHeight = footerHeight
         self.labelHeight = labelHeight
@@ -87,8 +89,9 @@ extension TileLayout {
     public func isVisible(_ index: Int, offset: Int, height length: Int) -> Bool {
         guard isShown(index) else { return false }
         let frame = frame(ofItem: index)
-        return axis == .vertical ? frame.maxY > offset && frame.y < offset + length
-                                 : frame.maxX > offset && frame.x < offset + length
+        return axis == .vertical
+            ? frame.maxY > offset && frame.y < offset + length
+            : frame.maxX > offset && frame.x < offset + length
     }
 
     /// The header pinned to the viewport's leading edge at `offset`: its section, and where it is

@@ -118,8 +118,9 @@ public enum DisplayText {
         let value = scalar.value
         if value < 0xA0 { return "\\x" + hex(UInt8(value)) }
         let digits = String(value, radix: 16)
-        return value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-                               : "\\U" + String(repeating: "0", count: 8 - digits.count) + digits
+        return value <= 0xFFFF
+            ? "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+            : "\\U" + String(repeating: "0", count: 8 - digits.count) + digits
     }
 
     static func hex(_ byte: UInt8) -> String {
@@ -134,7 +135,9 @@ public enum DisplayText {
         guard DisplayWidth.of(text) > width else { return text }
         guard width > 1 else { return width == 1 ? "…" : "" }
         var cells: [(glyph: String, width: Int)] = []
-        DisplayWidth.forEachCell(of: text) { cells.append(($0, $1)); return true }
+        DisplayWidth.forEachCell(of: text) {
+            cells.append(($0, $1)); return true
+        }
         let keep = width - 1
         let headWidth = (keep + 1) / 2
         var head = "", tail: [String] = []

@@ -14,8 +14,11 @@ extension Frame {
             for x in 0..<width {
                 var cell = self[x, y]
                 if cell.glyph == "▀" {
-                    cell = Cell(" ", style: CellStyle(background: Self.average(cell.style.foreground, cell.style.background),
-                                                      attributes: cell.style.attributes))
+                    cell = Cell(
+                        " ",
+                        style: CellStyle(
+                            background: Self.average(cell.style.foreground, cell.style.background),
+                            attributes: cell.style.attributes))
                 } else if cell.isContinuation {
                     cell.glyph = "?"
                 } else if !cell.glyph.unicodeScalars.allSatisfy({ $0.isASCII }) {

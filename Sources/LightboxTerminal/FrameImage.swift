@@ -23,8 +23,10 @@ public struct FrameImage: Hashable, Sendable {
     /// drop it as soon as a frame no longer shows it.
     public var isTransient: Bool
 
-    public init(id: UInt32, pixelWidth: Int, pixelHeight: Int, pixels: [UInt8], x: Int, y: Int, columns: Int, rows: Int,
-                visibleRows: Range<Int>, visibleColumns: Range<Int>? = nil, isTransient: Bool = false) {
+    public init(
+        id: UInt32, pixelWidth: Int, pixelHeight: Int, pixels: [UInt8], x: Int, y: Int, columns: Int, rows: Int,
+        visibleRows: Range<Int>, visibleColumns: Range<Int>? = nil, isTransient: Bool = false
+    ) {
         precondition(pixels.count == pixelWidth * pixelHeight * 3, "pixels do not match \(pixelWidth)x\(pixelHeight)")
         self.id = id
         self.pixelWidth = pixelWidth
@@ -52,7 +54,8 @@ public struct FrameImage: Hashable, Sendable {
     public var screenColumns: Range<Int> { (x + visibleColumns.lowerBound)..<(x + visibleColumns.upperBound) }
 
     public static func == (a: FrameImage, b: FrameImage) -> Bool {
-        a.id == b.id && a.x == b.x && a.y == b.y && a.columns == b.columns && a.rows == b.rows && a.visibleRows == b.visibleRows && a.visibleColumns == b.visibleColumns
+        a.id == b.id && a.x == b.x && a.y == b.y && a.columns == b.columns && a.rows == b.rows && a.visibleRows == b.visibleRows
+            && a.visibleColumns == b.visibleColumns
             && a.pixelWidth == b.pixelWidth && a.pixelHeight == b.pixelHeight
     }
 

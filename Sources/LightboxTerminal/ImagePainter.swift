@@ -152,7 +152,9 @@ public struct ImagePainter: Sendable {
                 // Only the rows that came into view: above and below what still shows.
                 pieces = [image.visibleRows.lowerBound..<old.visibleRows.lowerBound, old.visibleRows.upperBound..<image.visibleRows.upperBound]
                     .filter { !$0.isEmpty }
-                    .map { var piece = image; piece.visibleRows = $0; return piece }
+                    .map {
+                        var piece = image; piece.visibleRows = $0; return piece
+                    }
             }
             for piece in pieces {
                 let key = SixelKey(id: piece.id, rows: piece.visibleRows, columns: piece.visibleColumns)
@@ -269,8 +271,9 @@ public struct ImagePainter: Sendable {
     func iterm(_ image: FrameImage) -> [UInt8] {
         guard var part = shownPart(image) else { return [] }
         if reduction > 1 { part = FrameImage.shrunk(part.pixels, width: part.width, height: part.height, by: reduction) }
-        return ITermImages.encode(pixels: part.pixels, width: part.width, height: part.height,
-                                  columns: image.screenColumns.count, rows: image.screenRows.count, inTmux: false)
+        return ITermImages.encode(
+            pixels: part.pixels, width: part.width, height: part.height,
+            columns: image.screenColumns.count, rows: image.screenRows.count, inTmux: false)
     }
 
     /// `image` at 1/`reduction` of its resolution, for the terminal to scale into the same cells.
@@ -284,7 +287,6 @@ public struct ImagePainter: Sendable {
 
     /// Everything must be painted again (the screen was cleared or repainted in full).
     public mutating func invalidate() { painted = [] }
-
 
     /// Deletes kitty images that left the app's cache (those the terminal was sent).
     public mutating func forget<S: Sequence>(_ ids: S) -> [PictureWrite] where S.Element == UInt32 {

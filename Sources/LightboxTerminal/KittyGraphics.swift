@@ -60,7 +60,8 @@ public enum KittyGraphics {
         glyph.unicodeScalars.append(Unicode.Scalar(diacritics[column])!)
         let high = Int(id >> 24)
         if high != 0 { glyph.unicodeScalars.append(Unicode.Scalar(diacritics[high])!) }
-        let color: TerminalColor = directColor
+        let color: TerminalColor =
+            directColor
             ? .rgb(UInt8(id >> 16 & 0xFF), UInt8(id >> 8 & 0xFF), UInt8(id & 0xFF))
             : .indexed(UInt8(id & 0xFF))
         return Cell(glyph, style: CellStyle(foreground: color))
@@ -84,7 +85,8 @@ public enum KittyGraphics {
         repeat {
             let end = min(data.count, start + chunk)
             let more = end < data.count ? 1 : 0
-            let control = start == 0
+            let control =
+                start == 0
                 ? "a=T,U=1,q=2,f=100,i=\(image.id),c=\(image.columns),r=\(image.rows),m=\(more)"
                 : "m=\(more)"
             chunks.append(command(Array(control.utf8), payload: data[start..<end], inTmux: inTmux))

@@ -72,8 +72,10 @@ public struct PictureQueue: Sendable {
     /// blocked.
     /// - Complexity: O(bytes written).
     @discardableResult
-    public mutating func pump(limit: Int = .max, toBreak: Bool = false, slice: Int = 16384,
-                              into sink: (ArraySlice<UInt8>) -> Int) -> (written: Int, blocked: Bool) {
+    public mutating func pump(
+        limit: Int = .max, toBreak: Bool = false, slice: Int = 16384,
+        into sink: (ArraySlice<UInt8>) -> Int
+    ) -> (written: Int, blocked: Bool) {
         var total = 0
         while let first = writes.first, total < limit {
             if toBreak && mayWriteCells { break }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A new pseudo-terminal of `width` by `height` cells: the controlling side's descriptor and the

@@ -50,17 +50,22 @@ extension TestImages {
             }
             return out
         }
-        let exifEntries = [rational(0x829A, metadata.exposure), rational(0x829D, metadata.fNumber), short(0x8827, metadata.iso),
-                           ascii(0x9003, metadata.dateTaken), rational(0x920A, metadata.focalLength), ascii(0xA434, metadata.lens)].compactMap { $0 }
+        let exifEntries = [
+            rational(0x829A, metadata.exposure), rational(0x829D, metadata.fNumber), short(0x8827, metadata.iso),
+            ascii(0x9003, metadata.dateTaken), rational(0x920A, metadata.focalLength), ascii(0xA434, metadata.lens),
+        ].compactMap { $0 }
         let gpsEntries: [Entry] = [(1, 2, 2, Array("N".utf8) + [0, 0])]
         // Sizes first (pointers are 4-byte values, so the layout does not depend on them).
         func ifd0(exifAt: Int, gpsAt: Int) -> [Entry] {
-            [ascii(0x010F, metadata.make), ascii(0x0110, metadata.model), long(0x8769, exifAt),
-             metadata.hasGPS ? long(0x8825, gpsAt) : nil].compactMap { $0 }
+            [
+                ascii(0x010F, metadata.make), ascii(0x0110, metadata.model), long(0x8769, exifAt),
+                metadata.hasGPS ? long(0x8825, gpsAt) : nil,
+            ].compactMap { $0 }
         }
         let size0 = layout([ifd0(exifAt: 0, gpsAt: 0)], start: 8).count
         let sizeExif = layout([exifEntries], start: 8 + size0).count
-        let tiff = [0x49, 0x49, 0x2A, 0x00] + le32(8)
+        let tiff =
+            [0x49, 0x49, 0x2A, 0x00] + le32(8)
             + layout([ifd0(exifAt: 8 + size0, gpsAt: 8 + size0 + sizeExif), exifEntries, gpsEntries], start: 8)
         let payload = Array("Exif\0\0".utf8) + tiff
         return [0xFF, 0xD8, 0xFF, 0xE1] + [UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload + main.dropFirst(2)

@@ -25,16 +25,20 @@ public enum TestImages {
     }
 
     /// Writes a JPEG of one colour; `orientation` > 1 adds an EXIF orientation tag.
-    public static func jpeg(at path: String, width: Int, height: Int, color: (UInt8, UInt8, UInt8) = (200, 60, 40),
-                            orientation: Int = 1) throws {
-        try ImageEncoder.write(solid(width: width, height: height, color.0, color.1, color.2), width: width, height: height,
-                               to: path, as: .jpeg(quality: 90, orientation: orientation))
+    public static func jpeg(
+        at path: String, width: Int, height: Int, color: (UInt8, UInt8, UInt8) = (200, 60, 40),
+        orientation: Int = 1
+    ) throws {
+        try ImageEncoder.write(
+            solid(width: width, height: height, color.0, color.1, color.2), width: width, height: height,
+            to: path, as: .jpeg(quality: 90, orientation: orientation))
     }
 
     /// Writes a PNG of one colour.
     public static func png(at path: String, width: Int, height: Int, color: (UInt8, UInt8, UInt8) = (40, 120, 220)) throws {
-        try ImageEncoder.write(solid(width: width, height: height, color.0, color.1, color.2), width: width, height: height,
-                               to: path, as: .png)
+        try ImageEncoder.write(
+            solid(width: width, height: height, color.0, color.1, color.2), width: width, height: height,
+            to: path, as: .png)
     }
 
     /// Writes arbitrary bytes, for corrupt and non-image files.
@@ -51,9 +55,9 @@ extension TestImages {
         func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
         func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16 & 0xFFFF) }
         var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(8)
-        tiff += le16(1) + le16(0x0112) + le16(3) + le32(1) + le16(orientation) + le16(0) + le32(26)   // IFD0
+        tiff += le16(1) + le16(0x0112) + le16(3) + le32(1) + le16(orientation) + le16(0) + le32(26)  // IFD0
         let offset = 56
-        tiff += le16(2) + le16(0x0201) + le16(4) + le32(1) + le32(offset + thumbnailOffsetError)     // IFD1
+        tiff += le16(2) + le16(0x0201) + le16(4) + le32(1) + le32(offset + thumbnailOffsetError)  // IFD1
         tiff += le16(0x0202) + le16(4) + le32(1) + le32(thumbnail.count) + le32(0)
         precondition(tiff.count == offset)
         let payload = Array("Exif\0\0".utf8) + tiff + thumbnail

@@ -20,8 +20,10 @@ public enum TestRaws {
     /// A little-endian TIFF of `directories` (the first is IFD0) and `blobs`; `references` fill
     /// entries (by directory and tag) with the offsets of other directories or blobs.
     /// `magic` replaces bytes 8..<12 (CR2's "CR\u{2}\0") when given, the first IFD following it.
-    public static func tiff(_ directories: [[Entry]], blobs: [[UInt8]], references: [(directory: Int, tag: Int, to: [Reference])],
-                            magic: [UInt8]? = nil, byteOrder: [UInt8] = [0x49, 0x49, 0x2A, 0x00]) -> [UInt8] {
+    public static func tiff(
+        _ directories: [[Entry]], blobs: [[UInt8]], references: [(directory: Int, tag: Int, to: [Reference])],
+        magic: [UInt8]? = nil, byteOrder: [UInt8] = [0x49, 0x49, 0x2A, 0x00]
+    ) -> [UInt8] {
         func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
         func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16 & 0xFFFF) }
         func valueBytes(_ entry: Entry) -> [UInt8] {
@@ -36,7 +38,10 @@ public enum TestRaws {
         // Sizes first: a directory is its table, then the values too long for their fields.
         let header = magic == nil ? 8 : 16
         let sizes = directories.map { entries in
-            2 + 12 * entries.count + 4 + entries.map { let n = valueBytes($0).count; return n > 4 ? (n + 1) & ~1 : 0 }.reduce(0, +)
+            2 + 12 * entries.count + 4
+                + entries.map {
+                    let n = valueBytes($0).count; return n > 4 ? (n + 1) & ~1 : 0
+                }.reduce(0, +)
         }
         var directoryOffsets: [Int] = [], offset = header
         for size in sizes { directoryOffsets.append(offset); offset += size }
@@ -80,8 +85,10 @@ public enum TestRaws {
     /// orientation, make and date; a sub-directory of 16-bit colour-filter-array sensor data; and,
     /// when given, a sub-directory holding `preview` (a JPEG of `previewSize`). The sensor saw red
     /// on its left half and blue on its right (an RGGB pattern, 14 bits used).
-    public static func dng(preview: [UInt8]?, previewSize: (Int, Int) = (0, 0), orientation: Int = 1,
-                           sensor: (width: Int, height: Int) = (64, 48)) -> [UInt8] {
+    public static func dng(
+        preview: [UInt8]?, previewSize: (Int, Int) = (0, 0), orientation: Int = 1,
+        sensor: (width: Int, height: Int) = (64, 48)
+    ) -> [UInt8] {
         let thumbnail = [UInt8](repeating: 40, count: 16 * 12 * 3)
         var raw: [UInt8] = []
         for y in 0..<sensor.height {
@@ -92,19 +99,25 @@ public enum TestRaws {
                 raw += [UInt8(value & 0xFF), UInt8(value >> 8)]
             }
         }
-        var ifd0: [Entry] = [.long(0xFE, 1), .long(0x100, 16), .long(0x101, 12), .short(0x102, 8, 8, 8), .short(0x103, 1), .short(0x106, 2),
-                             .ascii(0x10F, "Lightbox"), .ascii(0x110, "Test DNG"), .long(0x111, 0), .short(0x112, orientation),
-                             .short(0x115, 3), .long(0x116, 12), .long(0x117, thumbnail.count), .ascii(0x132, "2021:07:04 12:00:00"),
-                             .bytes(0xC612, 1, 4, 0, 0)]
-        let rawIFD: [Entry] = [.long(0xFE, 0), .long(0x100, sensor.width), .long(0x101, sensor.height), .short(0x102, 16), .short(0x103, 1),
-                               .short(0x106, 32803), .long(0x111, 0), .short(0x115, 1), .long(0x116, sensor.height), .long(0x117, raw.count),
-                               .short(0x828D, 2, 2), .bytes(0x828E, 0, 1, 1, 2), .long(0xC61D, 16_383)]
+        var ifd0: [Entry] = [
+            .long(0xFE, 1), .long(0x100, 16), .long(0x101, 12), .short(0x102, 8, 8, 8), .short(0x103, 1), .short(0x106, 2),
+            .ascii(0x10F, "Lightbox"), .ascii(0x110, "Test DNG"), .long(0x111, 0), .short(0x112, orientation),
+            .short(0x115, 3), .long(0x116, 12), .long(0x117, thumbnail.count), .ascii(0x132, "2021:07:04 12:00:00"),
+            .bytes(0xC612, 1, 4, 0, 0),
+        ]
+        let rawIFD: [Entry] = [
+            .long(0xFE, 0), .long(0x100, sensor.width), .long(0x101, sensor.height), .short(0x102, 16), .short(0x103, 1),
+            .short(0x106, 32803), .long(0x111, 0), .short(0x115, 1), .long(0x116, sensor.height), .long(0x117, raw.count),
+            .short(0x828D, 2, 2), .bytes(0x828E, 0, 1, 1, 2), .long(0xC61D, 16_383),
+        ]
         var directories = [ifd0, rawIFD]
         var blobs = [thumbnail, raw]
         var references: [(directory: Int, tag: Int, to: [Reference])] = [(0, 0x111, [.blob(0)]), (1, 0x111, [.blob(1)])]
         if let preview {
-            directories.append([.long(0xFE, 1), .long(0x100, previewSize.0), .long(0x101, previewSize.1), .short(0x102, 8, 8, 8), .short(0x103, 7),
-                                .short(0x106, 6), .long(0x111, 0), .short(0x115, 3), .long(0x116, previewSize.1), .long(0x117, preview.count)])
+            directories.append([
+                .long(0xFE, 1), .long(0x100, previewSize.0), .long(0x101, previewSize.1), .short(0x102, 8, 8, 8), .short(0x103, 7),
+                .short(0x106, 6), .long(0x111, 0), .short(0x115, 3), .long(0x116, previewSize.1), .long(0x117, preview.count),
+            ])
             blobs.append(preview)
             references.append((2, 0x111, [.blob(2)]))
         }
@@ -119,19 +132,26 @@ public enum TestRaws {
     public static func nef(preview: [UInt8]) -> [UInt8] {
         let raw = [UInt8](repeating: 0x20, count: 32 * 24 * 2)
         let directories: [[Entry]] = [
-            [.long(0xFE, 1), .long(0x100, 4), .long(0x101, 3), .short(0x103, 1), .ascii(0x10F, "NIKON CORPORATION"), .ascii(0x110, "NIKON D0"),
-             .short(0x112, 1), .long(0x14A, 0, 0)],
+            [
+                .long(0xFE, 1), .long(0x100, 4), .long(0x101, 3), .short(0x103, 1), .ascii(0x10F, "NIKON CORPORATION"), .ascii(0x110, "NIKON D0"),
+                .short(0x112, 1), .long(0x14A, 0, 0),
+            ],
             [.long(0xFE, 1), .short(0x103, 6), .long(0x201, 0), .long(0x202, preview.count)],
             [.long(0xFE, 0), .long(0x100, 32), .long(0x101, 24), .short(0x103, 34713), .short(0x106, 32803), .long(0x111, 0), .long(0x117, raw.count)],
         ]
-        return tiff(directories, blobs: [preview, raw],
-                    references: [(0, 0x14A, [.directory(1), .directory(2)]), (1, 0x201, [.blob(0)]), (2, 0x111, [.blob(1)])])
+        return tiff(
+            directories, blobs: [preview, raw],
+            references: [(0, 0x14A, [.directory(1), .directory(2)]), (1, 0x201, [.blob(0)]), (2, 0x111, [.blob(1)])])
     }
 
     /// A Canon-style CR2: "CR" at byte 8, IFD0 the JPEG preview as one old-style JPEG strip.
     public static func cr2(preview: [UInt8], orientation: Int = 1) -> [UInt8] {
-        let directories: [[Entry]] = [[.long(0x100, 0), .long(0x101, 0), .short(0x103, 6), .ascii(0x10F, "Canon"), .long(0x111, 0),
-                                       .short(0x112, orientation), .long(0x117, preview.count)]]
+        let directories: [[Entry]] = [
+            [
+                .long(0x100, 0), .long(0x101, 0), .short(0x103, 6), .ascii(0x10F, "Canon"), .long(0x111, 0),
+                .short(0x112, orientation), .long(0x117, preview.count),
+            ]
+        ]
         return tiff(directories, blobs: [preview], references: [(0, 0x111, [.blob(0)])], magic: [0x43, 0x52, 0x02, 0x00])
     }
 

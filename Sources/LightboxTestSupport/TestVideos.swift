@@ -14,11 +14,16 @@ public enum TestVideos {
 
     /// A video `seconds` long of a red top half over a blue bottom half, `width` x `height`
     /// stored, with a keyframe every second, shown turned `rotation` degrees clockwise.
-    public static func halves(at path: String, width: Int = 160, height: Int = 120, seconds: Int = 3, rotation: Int = 0,
-                              created: String? = nil, codec: [String] = ["-c:v", "libx264", "-pix_fmt", "yuv420p"]) throws {
+    public static func halves(
+        at path: String, width: Int = 160, height: Int = 120, seconds: Int = 3, rotation: Int = 0,
+        created: String? = nil, codec: [String] = ["-c:v", "libx264", "-pix_fmt", "yuv420p"]
+    ) throws {
         let half = "s=\(width)x\(height / 2):r=25:d=\(seconds)"
-        var arguments = ["-f", "lavfi", "-i", "color=c=red:\(half)", "-f", "lavfi", "-i", "color=c=blue:\(half)",
-                         "-filter_complex", "[0][1]vstack", "-g", "25"] + codec
+        var arguments =
+            [
+                "-f", "lavfi", "-i", "color=c=red:\(half)", "-f", "lavfi", "-i", "color=c=blue:\(half)",
+                "-filter_complex", "[0][1]vstack", "-g", "25",
+            ] + codec
         if let created { arguments += ["-metadata", "creation_time=\(created)"] }
         if rotation != 0 {
             let plain = path + ".plain." + (path as NSString).pathExtension
@@ -33,8 +38,10 @@ public enum TestVideos {
 
     /// A test pattern fading in from black over `fade` seconds, `seconds` long, a keyframe every second.
     public static func fadeIn(at path: String, seconds: Int = 6, fade: Int = 2) throws {
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=\(seconds)", "-vf", "fade=in:0:\(fade * 25)", "-g", "25",
-                    "-c:v", "libx264", "-pix_fmt", "yuv420p", path])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=\(seconds)", "-vf", "fade=in:0:\(fade * 25)", "-g", "25",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", path,
+        ])
     }
 }
 
@@ -50,7 +57,8 @@ public func runTool(_ arguments: [String]) throws {
     let message = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-        throw TestVideos.Failure(description: "\(arguments.joined(separator: " ")) failed (is the Debian package installed? make test installs it): "
-                                 + String(decoding: message, as: UTF8.self))
+        throw TestVideos.Failure(
+            description: "\(arguments.joined(separator: " ")) failed (is the Debian package installed? make test installs it): "
+                + String(decoding: message, as: UTF8.self))
     }
 }

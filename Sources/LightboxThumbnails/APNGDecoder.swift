@@ -24,7 +24,8 @@ public enum APNGDecoder {
         var i = 8
         while i + 12 <= data.count, frames.count < 10_000 {
             guard let length = data.bigEndian(at: i, width: 4).map(Int.init), length <= data.count - i - 12,
-                  let type = data.fourCC(at: i + 4) else { return nil }
+                let type = data.fourCC(at: i + 4)
+            else { return nil }
             let body = Array(data[(i + 8)..<(i + 8 + length)])
             switch type {
             case "IHDR":
@@ -33,7 +34,8 @@ public enum APNGDecoder {
                 height = Int(body.bigEndian(at: 4, width: 4)!)
                 colourType = body[9]
                 guard [0, 2, 3, 4, 6].contains(colourType), width > 0, height > 0,
-                      ImageHeader.pixelCount(width, height) <= pixelLimit else { return nil }
+                    ImageHeader.pixelCount(width, height) <= pixelLimit
+                else { return nil }
             case "PLTE": palette = body
             case "tRNS": transparency = body
             case "fcTL":
@@ -64,7 +66,12 @@ public enum APNGDecoder {
         let playable = frames.filter { !$0.data.isEmpty }
         guard playable.count > 1 else { return nil }
         let channels: Int
-        switch colourType { case 0, 3: channels = 1; case 4: channels = 2; case 2: channels = 3; default: channels = 4 }
+        switch colourType {
+        case 0, 3: channels = 1;
+        case 4: channels = 2;
+        case 2: channels = 3;
+        default: channels = 4
+        }
         let fitted = Thumbnail.fittedSize(width: width, height: height, in: box)
         let kept = min(playable.count, max(1, Thumbnail.animationBudget / max(1, fitted.width * fitted.height * 3)))
         var canvas = [UInt8](repeating: 0, count: width * height * 4)  // RGBA, transparent
@@ -76,7 +83,8 @@ public enum APNGDecoder {
             var raw = [UInt8](repeating: 0, count: (stride + 1) * control.height)
             var rawLength = uLong(raw.count)
             guard uncompress(&raw, &rawLength, compressed, uLong(compressed.count)) == Z_OK, Int(rawLength) == raw.count,
-                  PNGDecoder.unfilter(&raw, stride: stride, height: control.height, bpp: channels) else { return nil }
+                PNGDecoder.unfilter(&raw, stride: stride, height: control.height, bpp: channels)
+            else { return nil }
             let saved = control.dispose == 2 ? canvas : []
             for y in 0..<control.height {
                 for x in 0..<control.width {

@@ -11,8 +11,9 @@ struct AVIHeader: Hashable {
         let end = max(24, min(bytes.count, 20 + Int(size)))
         for (type, range) in Self.chunks(bytes, in: 24..<end) {
             if type == "avih", range.count >= 40, let perFrame = Self.little(bytes, range.lowerBound),
-               let frames = Self.little(bytes, range.lowerBound + 16),
-               let width = Self.little(bytes, range.lowerBound + 32), let height = Self.little(bytes, range.lowerBound + 36) {
+                let frames = Self.little(bytes, range.lowerBound + 16),
+                let width = Self.little(bytes, range.lowerBound + 32), let height = Self.little(bytes, range.lowerBound + 36)
+            {
                 if perFrame > 0 {
                     video.frameRate = 1e6 / Double(perFrame)
                     if frames > 0 { video.duration = Double(frames) * Double(perFrame) / 1e6 }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a `Scanner` on a thread of its own and hands its batches over as they come, so the
@@ -38,13 +39,17 @@ public final class BackgroundScan: @unchecked Sendable {
         case list(fd: Int32, separator: UInt8)
     }
 
-    public convenience init(paths: [ImagePath], scanner: Scanner = Scanner(),
-                            transform: @escaping @Sendable (Scanner.Batch) -> Scanner.Batch = { $0 }) {
+    public convenience init(
+        paths: [ImagePath], scanner: Scanner = Scanner(),
+        transform: @escaping @Sendable (Scanner.Batch) -> Scanner.Batch = { $0 }
+    ) {
         self.init(source: .paths(paths), scanner: scanner, transform: transform)
     }
 
-    public init(source: Source, scanner: Scanner = Scanner(),
-                transform: @escaping @Sendable (Scanner.Batch) -> Scanner.Batch = { $0 }) {
+    public init(
+        source: Source, scanner: Scanner = Scanner(),
+        transform: @escaping @Sendable (Scanner.Batch) -> Scanner.Batch = { $0 }
+    ) {
         let onBatch: @Sendable () -> Void = { [wake] in wake.signal() }
         let thread = Thread { [self] in
             let emit: (Scanner.Batch) -> Bool = { batch in

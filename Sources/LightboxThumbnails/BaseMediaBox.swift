@@ -24,7 +24,8 @@ enum BaseMediaBox {
     /// The box at `offset` of a file: its type and where its payload starts and it ends.
     static func box(in file: FileBytes, at offset: Int) -> (type: String, start: Int, end: Int)? {
         guard let bytes = file.bytes(at: offset, count: min(16, file.count - offset)),
-              let (type, headerLength, size) = header(bytes, at: 0, room: file.count - offset) else { return nil }
+            let (type, headerLength, size) = header(bytes, at: 0, room: file.count - offset)
+        else { return nil }
         return (type, offset + headerLength, offset + size)
     }
 
@@ -33,7 +34,8 @@ enum BaseMediaBox {
         var boxes: [(type: String, range: Range<Int>)] = []
         var offset = range.lowerBound
         while offset <= range.upperBound - 8, boxes.count < limit,
-              let (type, headerLength, size) = header(bytes, at: offset, room: range.upperBound - offset) {
+            let (type, headerLength, size) = header(bytes, at: offset, room: range.upperBound - offset)
+        {
             // A box whose payload is too short for its fixed fields is skipped by the readers' checks.
             boxes.append((type, (offset + headerLength)..<(offset + size)))
             offset += size

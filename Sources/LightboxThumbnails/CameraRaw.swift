@@ -31,7 +31,8 @@ public enum CameraRaw {
     /// of raw data, or colour-filter-array pixels.
     static func isTIFFRaw(_ header: [UInt8]) -> Bool {
         guard let tiff = TIFFStructure(header, range: 0..<header.count), let ifd0 = tiff.firstDirectory,
-              let (entries, _) = tiff.directory(at: ifd0) else { return false }
+            let (entries, _) = tiff.directory(at: ifd0)
+        else { return false }
         for entry in entries {
             switch entry.tag {
             case 0xC612, 0x014A: return true  // DNGVersion, SubIFDs
@@ -49,7 +50,8 @@ public enum CameraRaw {
         let head = file.prefix
         if ImageFormat.starts(head, Array("FUJIFILMCCD-RAW".utf8)) {
             guard let preview = previews(in: file).previews.first,
-                  let jpeg = file.bytes(at: preview.offset, count: min(preview.length, MetadataReader.prefixLength)) else { return nil }
+                let jpeg = file.bytes(at: preview.offset, count: min(preview.length, MetadataReader.prefixLength))
+            else { return nil }
             return ImageMetadata(parsing: jpeg)
         }
         if ImageFormat.isBMFF(head, brands: ["crx "]) { return cr3Metadata(file) }
@@ -89,7 +91,8 @@ public enum CameraRaw {
         }
         if ImageFormat.isBMFF(head, brands: ["crx "]) { return (cr3Previews(file), 1) }
         guard let bytes = file.bytes(at: 0, count: min(file.count, directoryBytes)), let tiff = TIFFStructure(bytes, range: 0..<bytes.count),
-              let first = tiff.firstDirectory else { return ([], 1) }
+            let first = tiff.firstDirectory
+        else { return ([], 1) }
         var found: [Preview] = []
         var orientation = 1
         var queue = [first]
@@ -103,8 +106,9 @@ public enum CameraRaw {
                 case 0x0112 where isFirst: orientation = tiff.number(entry).map { (1...8).contains($0) ? $0 : 1 } ?? 1
                 case 0x014A:
                     // SubIFDs: one offset in the field, or a list of them elsewhere.
-                    if entry.count == 1 { tiff.u32(entry.field).map { queue.append($0) } }
-                    else if let list = tiff.u32(entry.field) {
+                    if entry.count == 1 {
+                        tiff.u32(entry.field).map { queue.append($0) }
+                    } else if let list = tiff.u32(entry.field) {
                         for i in 0..<min(entry.count, 8) { tiff.u32(list + 4 * i).map { queue.append($0) } }
                     }
                 case 0x002E:
@@ -118,7 +122,10 @@ public enum CameraRaw {
             if let start = values[0x0201], let length = values[0x0202] { found.append(Preview(offset: start, length: length)) }
             // A single strip of JPEG (old-style or baseline): CR2's and DNG's previews.
             if let compression = values[0x0103], compression == 6 || compression == 7,
-               let start = values[0x0111], let length = values[0x0117] { found.append(Preview(offset: start, length: length)) }
+                let start = values[0x0111], let length = values[0x0117]
+            {
+                found.append(Preview(offset: start, length: length))
+            }
             if let next, next > 0, isFirst || seen.count < 8 { queue.append(next) }
         }
         return (Array(Set(found)).sorted { $0.offset < $1.offset }, orientation)
@@ -137,7 +144,8 @@ public enum CameraRaw {
                 while i + 4 <= payload.count, found.count < 4 {
                     defer { i += 1 }
                     guard payload[i] == pattern[0], Array(payload[i..<(i + 4)]) == pattern,
-                          let length = payload.bigEndian(at: i + 16, width: 4) else { continue }
+                        let length = payload.bigEndian(at: i + 16, width: 4)
+                    else { continue }
                     found.append(Preview(offset: start + i + 20, length: Int(length)))
                 }
             }

@@ -27,7 +27,8 @@ enum ContainerExif {
         var offset = 8, found: ImageMetadata?, frames = 0
         for _ in 0..<walkLimit {
             guard let header = file.bytes(at: offset, count: 8), let length = header.bigEndian(at: 0, width: 4),
-                  let type = header.fourCC(at: 4), type != "IEND" else { break }
+                let type = header.fourCC(at: 4), type != "IEND"
+            else { break }
             if type == "eXIf", length <= blockLimit { found = file.bytes(at: offset + 8, count: Int(length)).flatMap(metadata) }
             if type == "acTL", let count = file.bytes(at: offset + 8, count: 4)?.bigEndian(at: 0, width: 4) { frames = Int(min(count, 1 << 20)) }
             offset += 12 + Int(length)
@@ -40,7 +41,8 @@ enum ContainerExif {
         var offset = 12, found: ImageMetadata?, frames = 0
         for _ in 0..<walkLimit {
             guard let header = file.bytes(at: offset, count: 8), let type = header.fourCC(at: 0),
-                  let size = header.bigEndian(at: 4, width: 4).map({ Int(UInt32($0).byteSwapped) }) else { break }
+                let size = header.bigEndian(at: 4, width: 4).map({ Int(UInt32($0).byteSwapped) })
+            else { break }
             if type == "EXIF", size <= blockLimit { found = file.bytes(at: offset + 8, count: size).flatMap(metadata) }
             if type == "ANMF" { frames += 1 }
             offset += 8 + size + size % 2
@@ -75,10 +77,11 @@ enum ContainerExif {
         guard let meta, meta.count > 4 else { return nil }
         let children = BaseMediaBox.children(of: meta, in: 4..<meta.count)
         guard let iinf = children.first(where: { $0.type == "iinf" })?.range,
-              let iloc = children.first(where: { $0.type == "iloc" })?.range,
-              let item = exifItem(meta, iinf), let (start, length) = location(of: item, meta, iloc),
-              length > 4, length <= blockLimit, let block = file.bytes(at: start, count: length),
-              let tiffOffset = block.bigEndian(at: 0, width: 4), tiffOffset < UInt64(length - 4) else { return nil }
+            let iloc = children.first(where: { $0.type == "iloc" })?.range,
+            let item = exifItem(meta, iinf), let (start, length) = location(of: item, meta, iloc),
+            length > 4, length <= blockLimit, let block = file.bytes(at: start, count: length),
+            let tiffOffset = block.bigEndian(at: 0, width: 4), tiffOffset < UInt64(length - 4)
+        else { return nil }
         return metadata(Array(block[(4 + Int(tiffOffset))...]))
     }
 
@@ -91,7 +94,8 @@ enum ContainerExif {
             guard let infeVersion = bytes.bigEndian(at: range.lowerBound, width: 1), infeVersion >= 2 else { continue }
             let idWidth = infeVersion == 2 ? 2 : 4
             guard let id = bytes.bigEndian(at: range.lowerBound + 4, width: idWidth),
-                  bytes.fourCC(at: range.lowerBound + 4 + idWidth + 2) == "Exif" else { continue }
+                bytes.fourCC(at: range.lowerBound + 4 + idWidth + 2) == "Exif"
+            else { continue }
             return id
         }
         return nil
@@ -110,7 +114,8 @@ enum ContainerExif {
         let offsetSize = Int(sizes >> 4), lengthSize = Int(sizes & 15), baseSize = Int(sizes2 >> 4)
         let indexSize = version == 1 || version == 2 ? Int(sizes2 & 15) : 0
         guard [0, 4, 8].contains(offsetSize), [0, 4, 8].contains(lengthSize), [0, 4, 8].contains(baseSize), [0, 4, 8].contains(indexSize),
-              let count = read(version < 2 ? 2 : 4) else { return nil }
+            let count = read(version < 2 ? 2 : 4)
+        else { return nil }
         for _ in 0..<min(count, 10_000) {
             guard let id = read(version < 2 ? 2 : 4) else { return nil }
             var method: UInt64 = 0

@@ -112,7 +112,8 @@ public enum DecodeMessage {
     public static func request(from body: [UInt8]) -> Request? {
         var r = Reader(bytes: body)
         guard let kind = r.u8(), let a = r.u32(), let b = r.u32(), let size = r.i64(), let modified = r.i64(),
-              let format = r.u8(), Int(format) < ImageFormat.allCases.count else { return nil }
+            let format = r.u8(), Int(format) < ImageFormat.allCases.count
+        else { return nil }
         let path = r.rest()
         guard !path.isEmpty, !path.contains(0) else { return nil }
         let file = ImageFile(path: ImagePath(bytes: path), byteCount: size, modified: modified, format: ImageFormat.allCases[Int(format)])
@@ -150,7 +151,8 @@ public enum DecodeMessage {
         switch status {
         case 0:
             guard let w = r.u32(), let h = r.u32(), (1...PixelSize.maxSide).contains(w), (1...PixelSize.maxSide).contains(h),
-                  r.isAtEnd, pixels.count == w * h * 3 else { return nil }
+                r.isAtEnd, pixels.count == w * h * 3
+            else { return nil }
             return Response(body: .decoded(.decoded(Thumbnail(width: w, height: h, pixels: pixels))), counts: counts)
         case 1:
             guard let kind = r.u8().flatMap(DecodeFailure.Kind.init(rawValue:)), pixels.isEmpty else { return nil }
@@ -158,7 +160,8 @@ public enum DecodeMessage {
         case 5:
             // An animation's frames are taller than one picture together, within the body's bound.
             guard let w = r.u32(), let h = r.u32(), let count = r.u32(), (1...PixelSize.maxSide).contains(w), h >= count, count >= 1,
-                  count <= 100_000, w * h * 3 <= maxBody, h % count == 0 else { return nil }
+                count <= 100_000, w * h * 3 <= maxBody, h % count == 0
+            else { return nil }
             var delays: [Int] = []
             for _ in 0..<count {
                 guard let delay = r.u32() else { return nil }

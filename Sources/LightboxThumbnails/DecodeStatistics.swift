@@ -4,7 +4,8 @@ import Foundation
 public final class DecodeStatistics: @unchecked Sendable {
     /// Where one thumbnail came from.
     public enum Source: String, CaseIterable, Sendable {
-        case diskCache = "disk cache", exif = "EXIF thumbnail", dct = "JPEG DCT-scaled", vips = "libvips", rawPreview = "RAW preview", rawDeveloped = "RAW developed (slow)", video = "video frame", failed = "failed"
+        case diskCache = "disk cache", exif = "EXIF thumbnail", dct = "JPEG DCT-scaled", vips = "libvips", rawPreview = "RAW preview", rawDeveloped =
+            "RAW developed (slow)", video = "video frame", failed = "failed"
     }
 
     private let lock = NSLock()

@@ -55,8 +55,9 @@ public struct DecoderSettings: Hashable, Sendable {
         // The read-ahead's decoder gets only what nothing else wants (its threads inherit it).
         if isIdle { IdlePriority.lowerCurrentThread() }
         TurboJPEGDecoder.warmUp()  // before the first file comes (a fork: while the app scans)
-        var pipeline = ThumbnailPipeline(limits: DecodeLimits(pixelLimit: pixelLimit), codecs: codecs,
-                                         diskCache: cacheRoot.map { FreedesktopCache(root: $0, version: lightboxVersion) })
+        var pipeline = ThumbnailPipeline(
+            limits: DecodeLimits(pixelLimit: pixelLimit), codecs: codecs,
+            diskCache: cacheRoot.map { FreedesktopCache(root: $0, version: lightboxVersion) })
         if defersCacheWrites { pipeline.deferredWrites = DeferredCacheWrites() }
         DecodeWorker.serve(input: 0, output: 1, pipeline: pipeline)
     }

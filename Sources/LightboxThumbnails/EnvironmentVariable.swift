@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process's environment as the bytes the kernel gave: a folder named in `HOME` or

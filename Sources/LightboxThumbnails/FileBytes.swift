@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A file's bytes for a parser that needs more than its start: the first ones at hand, the

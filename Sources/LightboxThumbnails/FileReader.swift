@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads users' files safely (and writes whole buffers): regular files only (never a FIFO or device), opened non-blocking,

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The shared thumbnail cache of the freedesktop.org Thumbnail Managing Standard, so that
@@ -123,7 +123,8 @@ public struct FreedesktopCache: Sendable {
     /// Whether an entry's text chunks describe `source` as it is now.
     func isValid(_ data: [UInt8], for source: Source) -> Bool {
         guard let text = PNGText.entries(in: data), text["Thumb::URI"] == source.uri,
-              let mtime = text["Thumb::MTime"].flatMap({ Int64($0) }), mtime == source.modifiedSeconds else { return false }
+            let mtime = text["Thumb::MTime"].flatMap({ Int64($0) }), mtime == source.modifiedSeconds
+        else { return false }
         if let size = text["Thumb::Size"] { return Int64(size) == source.byteCount }
         return true
     }
@@ -143,8 +144,10 @@ public struct FreedesktopCache: Sendable {
     }
 
     func attributes(for source: Source) -> [(String, String)] {
-        [("Thumb::URI", source.uri), ("Thumb::MTime", String(source.modifiedSeconds)),
-         ("Thumb::Size", String(source.byteCount)), ("Software", "Lightbox")]
+        [
+            ("Thumb::URI", source.uri), ("Thumb::MTime", String(source.modifiedSeconds)),
+            ("Thumb::Size", String(source.byteCount)), ("Software", "Lightbox"),
+        ]
     }
 
     func write(_ thumbnail: Thumbnail, text: [(String, String)], to path: ImagePath) -> Bool {

@@ -16,7 +16,8 @@ public enum IdlePriority {
     public static func isIdle(_ id: Int32) -> Bool {
         let paths = ["/proc/self/task/\(id)/stat", "/proc/\(id)/stat"]
         guard let stat = paths.lazy.compactMap({ try? String(contentsOfFile: $0, encoding: .utf8) }).first,
-              let close = stat.lastIndex(of: ")") else { return false }
+            let close = stat.lastIndex(of: ")")
+        else { return false }
         // After "pid (comm)": state is field 3, nice field 19.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         return fields.count > 16 && fields[16] == "19" && lb_io_class(id) == 3

@@ -45,41 +45,90 @@ public enum ImageFormat: String, CaseIterable, Sendable {
 
     /// Every kind, in the order signatures are tried.
     public static let table: [(format: ImageFormat, traits: Traits)] = [
-        (.jpeg, Traits(title: "JPEG", matches: { starts($0, [0xFF, 0xD8, 0xFF]) }, extensions: ["jpg", "jpeg", "jpe"],
-                       dimensions: { JPEGHeader(parsing: $0).flatMap { $0.width > 0 || $0.height > 0 ? ($0.width, $0.height) : nil } },
-                       decoding: .dctScaled, metadata: exif, vipsLoader: nil, pairRole: .picture)),
-        (.png, Traits(title: "PNG", matches: { starts($0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }, extensions: ["png"],
-                      dimensions: ImageHeader.png, decoding: .vips, metadata: ContainerExif.png, vipsLoader: nil)),
-        (.gif, Traits(title: "GIF", matches: { starts($0, Array("GIF87a".utf8)) || starts($0, Array("GIF89a".utf8)) }, extensions: ["gif"],
-                      dimensions: ImageHeader.gif, decoding: .vips, metadata: ContainerExif.gif, vipsLoader: nil)),
-        (.webp, Traits(title: "WEBP", matches: { starts($0, Array("RIFF".utf8)) && starts($0, Array("WEBP".utf8), at: 8) }, extensions: ["webp"],
-                       dimensions: ImageHeader.webp, decoding: .vips, metadata: ContainerExif.webp, vipsLoader: "webpload_buffer")),
+        (
+            .jpeg,
+            Traits(
+                title: "JPEG", matches: { starts($0, [0xFF, 0xD8, 0xFF]) }, extensions: ["jpg", "jpeg", "jpe"],
+                dimensions: { JPEGHeader(parsing: $0).flatMap { $0.width > 0 || $0.height > 0 ? ($0.width, $0.height) : nil } },
+                decoding: .dctScaled, metadata: exif, vipsLoader: nil, pairRole: .picture)
+        ),
+        (
+            .png,
+            Traits(
+                title: "PNG", matches: { starts($0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }, extensions: ["png"],
+                dimensions: ImageHeader.png, decoding: .vips, metadata: ContainerExif.png, vipsLoader: nil)
+        ),
+        (
+            .gif,
+            Traits(
+                title: "GIF", matches: { starts($0, Array("GIF87a".utf8)) || starts($0, Array("GIF89a".utf8)) }, extensions: ["gif"],
+                dimensions: ImageHeader.gif, decoding: .vips, metadata: ContainerExif.gif, vipsLoader: nil)
+        ),
+        (
+            .webp,
+            Traits(
+                title: "WEBP", matches: { starts($0, Array("RIFF".utf8)) && starts($0, Array("WEBP".utf8), at: 8) }, extensions: ["webp"],
+                dimensions: ImageHeader.webp, decoding: .vips, metadata: ContainerExif.webp, vipsLoader: "webpload_buffer")
+        ),
         // Before TIFF and the ISO base media kinds: most RAWs are TIFFs, CR3 is an ISO base media file.
-        (.cameraRaw, Traits(title: "camera RAW", matches: CameraRaw.matches,
-                            extensions: ["dng", "cr2", "cr3", "nef", "nrw", "arw", "sr2", "srf", "raf", "orf", "rw2", "pef", "srw", "raw"],
-                            dimensions: noSize, decoding: .embeddedPreview, metadata: CameraRaw.metadata, vipsLoader: nil,
-                            pairRole: .companion)),
-        (.tiff, Traits(title: "TIFF", matches: { (starts($0, [0x49, 0x49, 0x2A, 0x00]) || starts($0, [0x4D, 0x4D, 0x00, 0x2A])) && !CameraRaw.matches($0) },
-                       extensions: ["tif", "tiff"], dimensions: ImageHeader.tiff, decoding: .vips, metadata: exif, vipsLoader: "tiffload_buffer")),
-        (.heif, Traits(title: "HEIF/AVIF", matches: { isBMFF($0, brands: heifBrands) },
-                       extensions: ["heic", "heif", "avif"], dimensions: ImageHeader.heif, decoding: .vips, metadata: ContainerExif.heif, vipsLoader: "heifload_buffer",
-                       pairRole: .picture)),
-        (.jpegXL, Traits(title: "JPEG XL", matches: { starts($0, JPEGXLHeader.codestream) || starts($0, JPEGXLHeader.container) },
-                         extensions: ["jxl"], dimensions: JPEGXLHeader.dimensions, decoding: .vips, metadata: noMetadata, vipsLoader: "jxlload_buffer")),
-        (.jpeg2000, Traits(title: "JPEG 2000", matches: { starts($0, JPEG2000Header.codestream) || starts($0, JPEG2000Header.container) },
-                           extensions: ["jp2", "j2k", "j2c", "jpf", "jpx"], dimensions: JPEG2000Header.dimensions, decoding: .vips,
-                           metadata: noMetadata, vipsLoader: "jp2kload_buffer")),
+        (
+            .cameraRaw,
+            Traits(
+                title: "camera RAW", matches: CameraRaw.matches,
+                extensions: ["dng", "cr2", "cr3", "nef", "nrw", "arw", "sr2", "srf", "raf", "orf", "rw2", "pef", "srw", "raw"],
+                dimensions: noSize, decoding: .embeddedPreview, metadata: CameraRaw.metadata, vipsLoader: nil,
+                pairRole: .companion)
+        ),
+        (
+            .tiff,
+            Traits(
+                title: "TIFF", matches: { (starts($0, [0x49, 0x49, 0x2A, 0x00]) || starts($0, [0x4D, 0x4D, 0x00, 0x2A])) && !CameraRaw.matches($0) },
+                extensions: ["tif", "tiff"], dimensions: ImageHeader.tiff, decoding: .vips, metadata: exif, vipsLoader: "tiffload_buffer")
+        ),
+        (
+            .heif,
+            Traits(
+                title: "HEIF/AVIF", matches: { isBMFF($0, brands: heifBrands) },
+                extensions: ["heic", "heif", "avif"], dimensions: ImageHeader.heif, decoding: .vips, metadata: ContainerExif.heif,
+                vipsLoader: "heifload_buffer",
+                pairRole: .picture)
+        ),
+        (
+            .jpegXL,
+            Traits(
+                title: "JPEG XL", matches: { starts($0, JPEGXLHeader.codestream) || starts($0, JPEGXLHeader.container) },
+                extensions: ["jxl"], dimensions: JPEGXLHeader.dimensions, decoding: .vips, metadata: noMetadata, vipsLoader: "jxlload_buffer")
+        ),
+        (
+            .jpeg2000,
+            Traits(
+                title: "JPEG 2000", matches: { starts($0, JPEG2000Header.codestream) || starts($0, JPEG2000Header.container) },
+                extensions: ["jp2", "j2k", "j2c", "jpf", "jpx"], dimensions: JPEG2000Header.dimensions, decoding: .vips,
+                metadata: noMetadata, vipsLoader: "jp2kload_buffer")
+        ),
         // After HEIF: every other ISO base media file but audio is a video (MP4, MOV, M4V, 3GP).
-        (.quickTime, Traits(title: "MP4/MOV video", matches: isQuickTime, extensions: ["mp4", "mov", "m4v", "3gp", "3g2", "qt"],
-                            dimensions: noSize, decoding: .video(demuxer: "mov"),
-                            metadata: { QuickTimeHeader(reading: $0).map { ImageMetadata(video: $0.video, created: $0.created, local: $0.localCreated) } },
-                            vipsLoader: nil, pairRole: .companion)),
-        (.matroska, Traits(title: "Matroska/WebM video", matches: { starts($0, [0x1A, 0x45, 0xDF, 0xA3]) }, extensions: ["mkv", "webm"],
-                           dimensions: noSize, decoding: .video(demuxer: "matroska"),
-                           metadata: { MatroskaHeader(reading: $0).map { ImageMetadata(video: $0.video, created: $0.created) } }, vipsLoader: nil)),
-        (.avi, Traits(title: "AVI video", matches: { starts($0, Array("RIFF".utf8)) && starts($0, Array("AVI ".utf8), at: 8) }, extensions: ["avi"],
-                      dimensions: noSize, decoding: .video(demuxer: "avi"),
-                      metadata: { AVIHeader(parsing: $0.prefix).map { ImageMetadata(video: $0.video, created: nil) } }, vipsLoader: nil)),
+        (
+            .quickTime,
+            Traits(
+                title: "MP4/MOV video", matches: isQuickTime, extensions: ["mp4", "mov", "m4v", "3gp", "3g2", "qt"],
+                dimensions: noSize, decoding: .video(demuxer: "mov"),
+                metadata: { QuickTimeHeader(reading: $0).map { ImageMetadata(video: $0.video, created: $0.created, local: $0.localCreated) } },
+                vipsLoader: nil, pairRole: .companion)
+        ),
+        (
+            .matroska,
+            Traits(
+                title: "Matroska/WebM video", matches: { starts($0, [0x1A, 0x45, 0xDF, 0xA3]) }, extensions: ["mkv", "webm"],
+                dimensions: noSize, decoding: .video(demuxer: "matroska"),
+                metadata: { MatroskaHeader(reading: $0).map { ImageMetadata(video: $0.video, created: $0.created) } }, vipsLoader: nil)
+        ),
+        (
+            .avi,
+            Traits(
+                title: "AVI video", matches: { starts($0, Array("RIFF".utf8)) && starts($0, Array("AVI ".utf8), at: 8) }, extensions: ["avi"],
+                dimensions: noSize, decoding: .video(demuxer: "avi"),
+                metadata: { AVIHeader(parsing: $0.prefix).map { ImageMetadata(video: $0.video, created: nil) } }, vipsLoader: nil)
+        ),
     ]
 
     /// The metadata reader of kinds whose metadata Lightbox does not read.

@@ -129,7 +129,8 @@ public enum ImageHeader {
         let marker: [UInt8] = Array("ispe".utf8)
         while i + 16 <= d.count {
             if d[i] == marker[0] && d[i + 1] == marker[1] && d[i + 2] == marker[2] && d[i + 3] == marker[3],
-               let w = be32(d, i + 8), let h = be32(d, i + 12) {
+                let w = be32(d, i + 8), let h = be32(d, i + 12)
+            {
                 if largest == nil || pixelCount(w, h) > pixelCount(largest!.0, largest!.1) { largest = (w, h) }
                 i += 16
             } else {

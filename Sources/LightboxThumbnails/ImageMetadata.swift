@@ -66,8 +66,9 @@ public struct ImageMetadata: Hashable, Sendable {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61, year > 1800 else { return nil }
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61, year > 1800
+        else { return nil }
         // Days from civil (Howard Hinnant's algorithm), so no time zone is involved.
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -91,7 +92,8 @@ public struct ImageMetadata: Hashable, Sendable {
             return nil
         }
         guard let tiff = TIFFStructure(data, range: range), let ifd0 = tiff.firstDirectory,
-              let (entries, _) = tiff.directory(at: ifd0) else { return nil }
+            let (entries, _) = tiff.directory(at: ifd0)
+        else { return nil }
         self.init()
         var exifIFD: Int?
         var dateTime: String?

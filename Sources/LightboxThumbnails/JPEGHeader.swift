@@ -44,7 +44,8 @@ public struct JPEGHeader: Hashable, Sendable {
     /// Reads IFD0's orientation and IFD1's thumbnail pointer from the TIFF structure in `tiff`.
     mutating func readExif(_ data: [UInt8], tiff: Range<Int>) {
         guard let structure = TIFFStructure(data, range: tiff), let ifd0 = structure.firstDirectory,
-              let (tags0, next) = structure.directory(at: ifd0) else { return }
+            let (tags0, next) = structure.directory(at: ifd0)
+        else { return }
         exifBlock = tiff
         for entry in tags0 where entry.tag == 0x0112 && entry.type == 3 {
             if let value = structure.u16(entry.field), (1...8).contains(value) { orientation = value }

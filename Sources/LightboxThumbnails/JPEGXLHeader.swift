@@ -63,7 +63,8 @@ enum JPEG2000Header {
     static func dimensions(_ d: [UInt8]) -> (Int, Int)? {
         if ImageFormat.starts(d, codestream) {
             guard let x = ImageHeader.be32(d, 8), let y = ImageHeader.be32(d, 12), let x0 = ImageHeader.be32(d, 16),
-                  let y0 = ImageHeader.be32(d, 20), x >= x0, y >= y0 else { return nil }
+                let y0 = ImageHeader.be32(d, 20), x >= x0, y >= y0
+            else { return nil }
             return (x - x0, y - y0)
         }
         guard ImageFormat.starts(d, container) else { return nil }

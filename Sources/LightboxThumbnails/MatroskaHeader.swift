@@ -18,13 +18,15 @@ struct MatroskaHeader: Hashable {
     init?(reading file: FileBytes) {
         // The EBML header, then the segment.
         guard let ebml = Self.element(in: file, at: 0), ebml.id == 0x1A45_DFA3,
-              let segment = Self.element(in: file, at: ebml.end), segment.id == Self.segment else { return nil }
+            let segment = Self.element(in: file, at: ebml.end), segment.id == Self.segment
+        else { return nil }
         var offset = segment.start
         var seenInfo = false, seenTracks = false
         for _ in 0..<Self.elementLimit where !(seenInfo && seenTracks) {
             guard let child = Self.element(in: file, at: offset), child.id != Self.cluster else { break }
             if child.id == Self.info || child.id == Self.tracks, child.end - child.start <= Self.elementSizeLimit,
-               let payload = file.bytes(at: child.start, count: child.end - child.start) {
+                let payload = file.bytes(at: child.start, count: child.end - child.start)
+            {
                 if child.id == Self.info {
                     readInfo(payload)
                     seenInfo = true
@@ -85,7 +87,8 @@ struct MatroskaHeader: Hashable {
     /// An element of a file: its id and where its payload starts and ends (an unknown size runs to the end).
     static func element(in file: FileBytes, at offset: Int) -> (id: UInt32, start: Int, end: Int)? {
         guard let bytes = file.bytes(at: offset, count: min(12, file.count - offset)),
-              let (id, size, length) = header(bytes, at: 0) else { return nil }
+            let (id, size, length) = header(bytes, at: 0)
+        else { return nil }
         let start = offset + length
         let end = size.map { $0 <= UInt64(file.count - start) ? start + Int($0) : -1 } ?? file.count
         return end >= start ? (id, start, end) : nil

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Framed messages over pipes: blocking writes, reads with an optional deadline.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The entries of one folder, kept in one buffer: a million names cost a few allocations, not a million.

@@ -25,7 +25,13 @@ public enum PNGDecoder {
                 width = Int(b[0]) << 24 | Int(b[1]) << 16 | Int(b[2]) << 8 | Int(b[3])
                 height = Int(b[4]) << 24 | Int(b[5]) << 16 | Int(b[6]) << 8 | Int(b[7])
                 guard b[8] == 8, b[12] == 0, (1...maxSide).contains(width), (1...maxSide).contains(height) else { return nil }
-                switch b[9] { case 0: channels = 1; case 2: channels = 3; case 4: channels = 2; case 6: channels = 4; default: return nil }
+                switch b[9] {
+                case 0: channels = 1;
+                case 2: channels = 3;
+                case 4: channels = 2;
+                case 6: channels = 4;
+                default: return nil
+                }
             case "IDAT": compressed += body
             case "IEND": i = data.count; continue
             default: break
@@ -37,7 +43,8 @@ public enum PNGDecoder {
         var raw = [UInt8](repeating: 0, count: (stride + 1) * height)
         var rawLength = uLong(raw.count)
         guard !compressed.isEmpty, uncompress(&raw, &rawLength, compressed, uLong(compressed.count)) == Z_OK,
-              Int(rawLength) == raw.count, unfilter(&raw, stride: stride, height: height, bpp: channels) else { return nil }
+            Int(rawLength) == raw.count, unfilter(&raw, stride: stride, height: height, bpp: channels)
+        else { return nil }
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             let row = y * (stride + 1) + 1

@@ -24,7 +24,8 @@ public enum PNGText {
                     // Latin-1 text.
                     result[key] = String(String.UnicodeScalarView(body[(nul + 1)...].map { Unicode.Scalar($0) }))
                 } else if type == "zTXt", nul + 2 <= body.count, body[nul + 1] == 0,
-                          let text = PNGWriter.inflate(body[(nul + 2)...], limit: 65536) {
+                    let text = PNGWriter.inflate(body[(nul + 2)...], limit: 65536)
+                {
                     result[key] = String(String.UnicodeScalarView(text.map { Unicode.Scalar($0) }))
                 } else if type == "iTXt", nul + 2 < body.count, body[nul + 1] == 0 {
                     // Uncompressed: flag, method, language tag NUL, translated keyword NUL, text.

@@ -15,8 +15,9 @@ public enum PNGWriter {
         let rowBytes = thumbnail.width * 3
         var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * thumbnail.height)
         for y in 0..<thumbnail.height {
-            raw.replaceSubrange((y * (rowBytes + 1) + 1)..<((y + 1) * (rowBytes + 1)),
-                                with: thumbnail.pixels[(y * rowBytes)..<((y + 1) * rowBytes)])
+            raw.replaceSubrange(
+                (y * (rowBytes + 1) + 1)..<((y + 1) * (rowBytes + 1)),
+                with: thumbnail.pixels[(y * rowBytes)..<((y + 1) * rowBytes)])
         }
         var compressedLength = compressBound(uLong(raw.count))
         var compressed = [UInt8](repeating: 0, count: Int(compressedLength))

@@ -42,7 +42,8 @@ public enum Pairing: String, CaseIterable, Sendable {
             while end < files.count, stem(files[end].path) == runStem { end += 1 }
             let run = files[start..<end]
             if run.count > 1, let picture = run.firstIndex(where: { role(of: $0.format) == .picture }),
-               run.contains(where: { role(of: $0.format) == .companion }) {
+                run.contains(where: { role(of: $0.format) == .companion })
+            {
                 var item = files[picture]
                 item.companions = run.filter { role(of: $0.format) == .companion }
                 result.append(item)

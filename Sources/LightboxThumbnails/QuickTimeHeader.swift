@@ -71,7 +71,8 @@ struct QuickTimeHeader: Hashable {
                 let wide = bytes.bigEndian(at: range.lowerBound, width: 1) == 1
                 let matrix = range.lowerBound + (wide ? 52 : 40)
                 if let a = bytes.bigEndian(at: matrix, width: 4), let c = bytes.bigEndian(at: matrix + 12, width: 4),
-                   let w = bytes.bigEndian(at: matrix + 36, width: 4), let h = bytes.bigEndian(at: matrix + 40, width: 4) {
+                    let w = bytes.bigEndian(at: matrix + 36, width: 4), let h = bytes.bigEndian(at: matrix + 40, width: 4)
+                {
                     // A turn by a quarter leaves the matrix's first entry at 0 and its fourth at ±1.
                     turned = a == 0 && c != 0
                     if w >> 16 > 0, h >> 16 > 0 { size = PixelSize(width: Int(w >> 16), height: Int(h >> 16)) }
@@ -117,8 +118,9 @@ struct QuickTimeHeader: Hashable {
         guard start <= meta.upperBound else { return nil }
         let boxes = BaseMediaBox.children(of: bytes, in: start..<meta.upperBound)
         guard let keys = boxes.first(where: { $0.type == "keys" })?.range,
-              let ilst = boxes.first(where: { $0.type == "ilst" })?.range,
-              let count = bytes.bigEndian(at: keys.lowerBound + 4, width: 4) else { return nil }
+            let ilst = boxes.first(where: { $0.type == "ilst" })?.range,
+            let count = bytes.bigEndian(at: keys.lowerBound + 4, width: 4)
+        else { return nil }
         // Keys are numbered from 1: find the creation date's number.
         var at = keys.lowerBound + 8, index: UInt64?
         for number in 1...max(1, min(count, 1000)) {

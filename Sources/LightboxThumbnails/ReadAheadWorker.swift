@@ -22,9 +22,11 @@ public final class ReadAheadWorker: @unchecked Sendable {
 
     /// Starts `threads` threads, of which `workers()` (asked again each time more work comes,
     /// at least one) take files at once.
-    public init(threads: Int = 1, workers: @escaping @Sendable () -> Int = { .max },
-                warm: @escaping @Sendable (ImageFile, FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome,
-                onResult: @escaping @Sendable () -> Void) {
+    public init(
+        threads: Int = 1, workers: @escaping @Sendable () -> Int = { .max },
+        warm: @escaping @Sendable (ImageFile, FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome,
+        onResult: @escaping @Sendable () -> Void
+    ) {
         self.warm = warm
         self.onResult = onResult
         self.workers = workers

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Finds images under the given paths: folders recursively, files directly.
@@ -290,8 +290,9 @@ public struct Scanner: Sendable {
                 }
                 let type = entry.pointee.d_type
                 withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    let name = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                                   count: strnlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count))
+                    let name = UnsafeBufferPointer(
+                        start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                        count: strnlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count))
                     if let first = name.first, first != UInt8(ascii: ".") { list.append(name, type: type) }
                 }
             }

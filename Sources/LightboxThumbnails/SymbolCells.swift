@@ -104,8 +104,9 @@ public struct SymbolCells: Hashable, Sendable {
             }
         }
         let result = pixels.withUnsafeBufferPointer { pixels in
-            lb_chafa_render(pixels.baseAddress, Int32(thumbnail.width), Int32(thumbnail.height), Int32(stride), Int32(columns),
-                            Int32(rows), symbols.chafaValue, depth.chafaValue, &glyphs, &colors)
+            lb_chafa_render(
+                pixels.baseAddress, Int32(thumbnail.width), Int32(thumbnail.height), Int32(stride), Int32(columns),
+                Int32(rows), symbols.chafaValue, depth.chafaValue, &glyphs, &colors)
         }
         guard result == 0 else { return nil }
         return SymbolCells(symbols: symbols, depth: depth, columns: columns, rows: rows, glyphs: glyphs, colors: colors)

@@ -77,7 +77,8 @@ struct TIFFStructure {
     /// A RATIONAL (or SRATIONAL) value as numerator and denominator.
     func rational(_ entry: Entry) -> (numerator: Int, denominator: Int)? {
         guard entry.type == 5 || entry.type == 10, let offset = u32(entry.field),
-              let numerator = u32(offset), let denominator = u32(offset + 4), denominator != 0 else { return nil }
+            let numerator = u32(offset), let denominator = u32(offset + 4), denominator != 0
+        else { return nil }
         if entry.type == 10 { return (Int(Int32(truncatingIfNeeded: numerator)), Int(Int32(truncatingIfNeeded: denominator))) }
         return (numerator, denominator)
     }

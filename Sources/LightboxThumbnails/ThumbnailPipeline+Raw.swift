@@ -13,7 +13,8 @@ extension ThumbnailPipeline {
             var sized: [(preview: CameraRaw.Preview, width: Int, height: Int)] = []
             for preview in previews where preview.length > 4 && preview.length <= limits.byteLimit {
                 guard let head = bytes.bytes(at: preview.offset, count: min(preview.length, Self.previewHeaderBytes)),
-                      head.starts(with: [0xFF, 0xD8]), let header = JPEGHeader(parsing: head), header.width > 0, header.height > 0 else { continue }
+                    head.starts(with: [0xFF, 0xD8]), let header = JPEGHeader(parsing: head), header.width > 0, header.height > 0
+                else { continue }
                 sized.append((preview, header.width, header.height))
             }
             let usable = sized.filter { ImageHeader.pixelCount($0.width, $0.height) <= limits.pixelLimit }

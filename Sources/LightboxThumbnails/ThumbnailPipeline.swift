@@ -20,8 +20,10 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     /// Bytes read to find the EXIF thumbnail before deciding to read the whole file.
     static let headerBytes = 128 << 10
 
-    public init(limits: DecodeLimits = DecodeLimits(), codecs: (any ImageCodecs)?, diskCache: FreedesktopCache?,
-                statistics: DecodeStatistics = DecodeStatistics()) {
+    public init(
+        limits: DecodeLimits = DecodeLimits(), codecs: (any ImageCodecs)?, diskCache: FreedesktopCache?,
+        statistics: DecodeStatistics = DecodeStatistics()
+    ) {
         self.limits = limits
         self.codecs = codecs
         self.diskCache = diskCache
@@ -41,7 +43,8 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         switch freshThumbnail(file, fitting: target, allowingExif: false) {
         case .decoded(let thumbnail):
             if let cache = diskCache, let source, let cacheSize, deferredWrites?.keep(thumbnail, for: source, size: cacheSize) != true,
-               cache.store(thumbnail, for: source, size: cacheSize) {
+                cache.store(thumbnail, for: source, size: cacheSize)
+            {
                 statistics.recordWrite()
             }
             return .decoded(thumbnail.downscaled(toFit: box))
@@ -139,8 +142,9 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     }
 
     func cacheSource(for file: ImageFile) -> FreedesktopCache.Source {
-        FreedesktopCache.Source(absolutePath: FreedesktopCache.absolute(file.path),
-                                modifiedSeconds: file.modified / 1_000_000_000, byteCount: file.byteCount)
+        FreedesktopCache.Source(
+            absolutePath: FreedesktopCache.absolute(file.path),
+            modifiedSeconds: file.modified / 1_000_000_000, byteCount: file.byteCount)
     }
 
     /// A thumbnail made from the file itself (EXIF when allowed and enough, DCT, or libvips), fitted to `target`.
@@ -165,7 +169,9 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         // Our own header check first: no image library sees a bomb or an empty image.
         if let refusal = headerRefusal(data, format: file.format) { return .failed(refusal) }
         if file.format.traits.decoding == .dctScaled, let header = JPEGHeader(parsing: data), let size = TurboJPEGDecoder.size(of: data) {
-            guard ImageHeader.pixelCount(size.width, size.height) <= limits.pixelLimit else { return .failed(.tooLarge(size.width, size.height, limit: limits.pixelLimit)) }
+            guard ImageHeader.pixelCount(size.width, size.height) <= limits.pixelLimit else {
+                return .failed(.tooLarge(size.width, size.height, limit: limits.pixelLimit))
+            }
             let result = dctDecode(data, size: size, orientation: header.orientation, fitting: target)
             if case .decoded = result { statistics.record(.dct) }
             return result
@@ -201,8 +207,9 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     /// and the main image's shape (within 2%; some cameras pad theirs).
     func exifThumbnail(_ file: ImageFile, fitting box: PixelSize) -> Thumbnail? {
         guard case .success(let prefix) = FileReader.prefix(file.path, count: Self.headerBytes),
-              let header = JPEGHeader(parsing: prefix.bytes), let range = header.exifThumbnail,
-              header.width > 0, header.height > 0, ImageHeader.pixelCount(header.width, header.height) <= limits.pixelLimit else { return nil }
+            let header = JPEGHeader(parsing: prefix.bytes), let range = header.exifThumbnail,
+            header.width > 0, header.height > 0, ImageHeader.pixelCount(header.width, header.height) <= limits.pixelLimit
+        else { return nil }
         let embedded = Array(prefix.bytes[range])
         // A thumbnail larger than its photo lies about its size (and would be decoded at it).
         guard let size = TurboJPEGDecoder.size(of: embedded), size.width <= header.width, size.height <= header.height else { return nil }
@@ -210,8 +217,11 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         let mainAspect = Double(header.width) / Double(header.height)
         let aspect = Double(size.width) / Double(size.height)
         guard size.width >= needed.width, size.height >= needed.height, abs(aspect - mainAspect) <= 0.02 * mainAspect else { return nil }
-        guard case .decoded(let pixels) = TurboJPEGDecoder.decode(embedded, width: size.width, height: size.height, covering: needed,
-                                                                  pixelLimit: limits.pixelLimit) else {
+        guard
+            case .decoded(let pixels) = TurboJPEGDecoder.decode(
+                embedded, width: size.width, height: size.height, covering: needed,
+                pixelLimit: limits.pixelLimit)
+        else {
             return nil
         }
         return pixels.oriented(header.orientation).downscaled(toFit: box)

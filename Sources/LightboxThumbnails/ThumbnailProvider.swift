@@ -16,8 +16,10 @@ public struct DecodeRequest: Hashable, Sendable {
     /// screen is being decoded.
     public var isAhead: Bool
 
-    public init(id: ItemID, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half, depth: ColorDepth = .trueColor,
-                wantsFrames: Bool = false, isAhead: Bool = false) {
+    public init(
+        id: ItemID, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half, depth: ColorDepth = .trueColor,
+        wantsFrames: Bool = false, isAhead: Bool = false
+    ) {
         self.id = id
         self.file = file
         self.box = box
@@ -58,8 +60,10 @@ public final class ThumbnailProvider: @unchecked Sendable {
 
     /// Starts `workers` threads that decode with `decoder`; `onResult` is called from a worker
     /// after each result is ready.
-    public init(decoder: any ThumbnailDecoding, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-                onResult: @escaping @Sendable () -> Void = {}) {
+    public init(
+        decoder: any ThumbnailDecoding, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+        onResult: @escaping @Sendable () -> Void = {}
+    ) {
         self.decoder = decoder
         self.onResult = onResult
         workerCount = max(1, workers)
@@ -129,14 +133,17 @@ public final class ThumbnailProvider: @unchecked Sendable {
             running.insert(request.key)
             if !request.isAhead { runningOnScreen += 1 }
             condition.unlock()
-            var result = request.wantsFrames ? decoder.decodeFrames(request.file, fitting: request.box)
-                                             : decoder.decode(request.file, fitting: request.box)
+            var result =
+                request.wantsFrames
+                ? decoder.decodeFrames(request.file, fitting: request.box)
+                : decoder.decode(request.file, fitting: request.box)
             // Symbols are rendered here too, off the UI thread, and kept with the pixels.
             if request.wantsCells, case .decoded(var thumbnail) = result {
                 let box = SymbolCells.cells(inBox: request.box)
                 let size = thumbnail.fittedCells(columns: box.columns, rows: box.rows)
-                thumbnail.cells = SymbolCells.render(thumbnail, columns: size.columns, rows: size.rows, symbols: request.symbols,
-                                                     depth: request.depth)
+                thumbnail.cells = SymbolCells.render(
+                    thumbnail, columns: size.columns, rows: size.rows, symbols: request.symbols,
+                    depth: request.depth)
                 result = .decoded(thumbnail)
             }
             condition.lock()

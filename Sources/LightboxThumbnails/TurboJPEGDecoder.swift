@@ -57,7 +57,8 @@ extension TurboJPEGDecoder {
         var length: UInt = 0
         guard lb_tj_encode(pixels, 16, 16, 80, &out, &length) == LB_TJ_OK, let out else { return }
         defer { lb_tj_free(out) }
-        _ = decode(Array(UnsafeBufferPointer(start: out, count: Int(length))), width: 16, height: 16,
-                   covering: PixelSize(width: 2, height: 2), pixelLimit: 1 << 20)
+        _ = decode(
+            Array(UnsafeBufferPointer(start: out, count: Int(length))), width: 16, height: 16,
+            covering: PixelSize(width: 2, height: 2), pixelLimit: 1 << 20)
     }
 }

@@ -1,7 +1,8 @@
 import CSystem
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Decodes in separate processes, so that an image library that aborts, crashes or hangs on a
@@ -115,7 +116,8 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
     /// Threads of this process, from `/proc`.
     static func threadCount() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Threads:") }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Threads:") })
+        else { return 0 }
         return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) ?? 0
     }
 
@@ -149,12 +151,13 @@ final class WorkerProcess {
         posix_spawn_file_actions_adddup2(&actions, ends[1], 0)
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = command.map { bytes in
-            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-            for (i, byte) in bytes.enumerated() { copy[i] = CChar(bitPattern: byte) }
-            copy[bytes.count] = 0
-            return copy
-        } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] =
+            command.map { bytes in
+                let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+                for (i, byte) in bytes.enumerated() { copy[i] = CChar(bitPattern: byte) }
+                copy[bytes.count] = 0
+                return copy
+            } + [nil]
         defer { argv.forEach { $0?.deallocate() } }
         var child: pid_t = 0
         let status = posix_spawn(&child, argv[0]!, &actions, nil, argv, environ)

@@ -18,11 +18,15 @@ extension GalleryView {
         let file = state.library[state.cursor]
         // Never wider than the screen; what a row cannot show is cut in the middle later.
         let width = state.screenWidth
-        var rows = [InfoRow(label: "Name", value: DisplayText.shortened(bytes: file.path.lastComponent, toWidth: width)),
-                    InfoRow(label: "Folder", value: DisplayText.shortened(bytes: file.path.parent.bytes, toWidth: width))]
+        var rows = [
+            InfoRow(label: "Name", value: DisplayText.shortened(bytes: file.path.lastComponent, toWidth: width)),
+            InfoRow(label: "Folder", value: DisplayText.shortened(bytes: file.path.parent.bytes, toWidth: width)),
+        ]
         guard let read = state.metadata[state.library.id(at: state.cursor)] else {
-            return rows + [InfoRow(label: "File size", value: byteText(file.byteCount), isNumber: true),
-                           InfoRow(label: "Format", value: formatName(file.format)), InfoRow(label: "Details", value: "reading…")]
+            return rows + [
+                InfoRow(label: "File size", value: byteText(file.byteCount), isNumber: true),
+                InfoRow(label: "Format", value: formatName(file.format)), InfoRow(label: "Details", value: "reading…"),
+            ]
         }
         if let size = read.size { rows.append(InfoRow(label: "Dimensions", value: "\(size.width) × \(size.height)", isNumber: true)) }
         rows.append(InfoRow(label: "File size", value: byteText(file.byteCount), isNumber: true))

@@ -15,19 +15,25 @@ extension GalleryView {
         if let reason = state.failure(at: state.cursor) {
             drawBroken(reason, x: 0, y: 0, width: frame.width, height: height, into: &frame, clipHeight: height)
         } else if let image = animationFrame, state.graphics.isPixels,
-                  drawImage(image, id: state.previewImageID, state: state, x: 0, y: 0, width: frame.width, height: height,
-                            alignment: .center, into: &frame, clipHeight: height) {
+            drawImage(
+                image, id: state.previewImageID, state: state, x: 0, y: 0, width: frame.width, height: height,
+                alignment: .center, into: &frame, clipHeight: height)
+        {
             // Drawn in pixels.
         } else if animationFrame == nil, preview.zoom == 1, state.graphics.isPixels, let image = state.thumbnails.peek(state.previewKey),
-                  let serial = state.thumbnails.serial(of: state.previewKey),
-                  drawImage(image, id: state.imageID(serial: serial), state: state, x: 0, y: 0, width: frame.width, height: height,
-                            alignment: .center, into: &frame, clipHeight: height) {
+            let serial = state.thumbnails.serial(of: state.previewKey),
+            drawImage(
+                image, id: state.imageID(serial: serial), state: state, x: 0, y: 0, width: frame.width, height: height,
+                alignment: .center, into: &frame, clipHeight: height)
+        {
             // Drawn in pixels.
         } else if preview.zoom > 1, state.graphics.isPixels, let image = state.thumbnails.peek(state.previewKey),
-                  drawZoomedImage(image, state: state, height: height, into: &frame) {
+            drawZoomedImage(image, state: state, height: height, into: &frame)
+        {
             // Drawn in pixels.
         } else if animationFrame == nil, preview.zoom == 1, !state.graphics.isPixels, let image = state.thumbnails.closest(to: state.previewKey),
-                  let cells = image.cells, cells.matches(state.symbols, state.colorDepth), cells.columns <= frame.width, cells.rows <= height {
+            let cells = image.cells, cells.matches(state.symbols, state.colorDepth), cells.columns <= frame.width, cells.rows <= height
+        {
             drawCells(cells, x: 0, y: 0, width: frame.width, height: height, alignment: .center, into: &frame, clipHeight: height)
         } else if let image = animationFrame ?? state.thumbnails.closest(to: state.previewKey) {
             let drawn = state.previewDrawnSize(of: PixelSize(width: image.width, height: image.height))
@@ -35,8 +41,9 @@ extension GalleryView {
             let viewWidth = frame.width, viewHeight = height * 2
             let originX = drawn.width <= viewWidth ? -(viewWidth - drawn.width) / 2 : preview.panX
             let originY = drawn.height <= viewHeight ? -(viewHeight - drawn.height) / 2 : preview.panY
-            drawHalfBlocks(image, drawn: drawn, originX: originX, originY: originY, x: 0, y: 0, width: frame.width, height: height,
-                           into: &frame, clipHeight: height)
+            drawHalfBlocks(
+                image, drawn: drawn, originX: originX, originY: originY, x: 0, y: 0, width: frame.width, height: height,
+                into: &frame, clipHeight: height)
         } else {
             drawPlaceholder(x: 0, y: 0, width: frame.width, height: height, into: &frame, clipHeight: height)
         }
@@ -50,7 +57,8 @@ extension GalleryView {
         let right = playing + zoom + "  Esc grid "
         let x = frame.write(left, x: 0, y: y, style: Palette.status)
         let room = max(0, frame.width - x - DisplayWidth.of(right))
-        let text = state.message.map { DisplayText.truncatedMiddle(DisplayText.sanitized($0), toWidth: room) }
+        let text =
+            state.message.map { DisplayText.truncatedMiddle(DisplayText.sanitized($0), toWidth: room) }
             ?? DisplayText.shortened(bytes: state.library[state.cursor].path.bytes, toWidth: room)
         frame.write(text, x: x, y: y, style: Palette.status)
         frame.write(right, x: max(0, frame.width - DisplayWidth.of(right)), y: y, style: Palette.status)
@@ -62,7 +70,8 @@ extension GalleryView {
     /// - Complexity: O(*w* × *h*) in the screen's pixels.
     static func drawZoomedImage(_ image: Thumbnail, state: GalleryState, height rows: Int, into frame: inout Frame) -> Bool {
         guard let preview = state.preview, rows > 0, frame.width > 0,
-              frame.width <= KittyGraphics.maxCells, rows <= KittyGraphics.maxCells else { return false }
+            frame.width <= KittyGraphics.maxCells, rows <= KittyGraphics.maxCells
+        else { return false }
         let cell = state.cellPixels, columns = frame.width
         let viewWidth = columns * cell.width, viewHeight = rows * cell.height
         // The pan is kept in half-block units (a column, half a row): the same place in pixels.
@@ -86,8 +95,10 @@ extension GalleryView {
                 }
             }
         }
-        place(FrameImage(id: state.previewImageID, pixelWidth: viewWidth, pixelHeight: viewHeight, pixels: pixels, x: 0, y: 0,
-                         columns: columns, rows: rows, visibleRows: 0..<rows, isTransient: true), state: state, into: &frame)
+        place(
+            FrameImage(
+                id: state.previewImageID, pixelWidth: viewWidth, pixelHeight: viewHeight, pixels: pixels, x: 0, y: 0,
+                columns: columns, rows: rows, visibleRows: 0..<rows, isTransient: true), state: state, into: &frame)
         return true
     }
 }

@@ -18,17 +18,22 @@ extension GalleryView {
         if let reason = state.failure(at: item) {
             drawBroken(reason, x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
         } else if state.graphics.isPixels, let thumbnail = state.thumbnails.peek(key), let serial = state.thumbnails.serial(of: key),
-                  drawImage(thumbnail, id: state.imageID(serial: serial), state: state, x: tile.x, y: top, width: tile.width,
-                            height: boxHeight, alignment: alignment, into: &frame, clipHeight: state.gridHeight) {
+            drawImage(
+                thumbnail, id: state.imageID(serial: serial), state: state, x: tile.x, y: top, width: tile.width,
+                height: boxHeight, alignment: alignment, into: &frame, clipHeight: state.gridHeight)
+        {
             // Drawn in pixels.
         } else if let thumbnail = state.thumbnails.closest(to: key) {
             if !state.graphics.isPixels, let cells = thumbnail.cells, cells.matches(state.symbols, state.colorDepth),
-               cells.columns <= tile.width, cells.rows <= boxHeight {
-                drawCells(cells, x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment,
-                          into: &frame, clipHeight: state.gridHeight)
+                cells.columns <= tile.width, cells.rows <= boxHeight
+            {
+                drawCells(
+                    cells, x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment,
+                    into: &frame, clipHeight: state.gridHeight)
             } else {
-                drawPicture(thumbnail, x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment,
-                            into: &frame, clipHeight: state.gridHeight)
+                drawPicture(
+                    thumbnail, x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment,
+                    into: &frame, clipHeight: state.gridHeight)
             }
         } else {
             drawPlaceholder(x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
@@ -36,8 +41,11 @@ extension GalleryView {
 
         // Bars in the column gaps beside the box: the cursor, marks, a pending range.
         var bar: CellStyle? = nil
-        if isCursor { bar = Palette.cursorBar } else if isMarked { bar = Palette.markBar }
-        else if let anchor = state.rangeAnchor, (min(anchor, state.cursor)...max(anchor, state.cursor)).contains(item) {
+        if isCursor {
+            bar = Palette.cursorBar
+        } else if isMarked {
+            bar = Palette.markBar
+        } else if let anchor = state.rangeAnchor, (min(anchor, state.cursor)...max(anchor, state.cursor)).contains(item) {
             bar = Palette.rangeBar
         }
         if let bar {
@@ -49,7 +57,9 @@ extension GalleryView {
 
         let labelY = top + boxHeight
         guard labelY >= 0 && labelY < state.gridHeight else { return }
-        let style = isCursor ? (isMarked ? Palette.cursorMarkedLabel : Palette.cursorLabel)
+        let style =
+            isCursor
+            ? (isMarked ? Palette.cursorMarkedLabel : Palette.cursorLabel)
             : (isMarked ? Palette.markedLabel : Palette.label)
         let prefix = (isMarked ? "✓ " : "") + labelBadge(item, state: state)
         let text = prefix + DisplayText.shortened(bytes: state.library[item].path.lastComponent, toWidth: tile.width - DisplayWidth.of(prefix))
@@ -101,23 +111,29 @@ extension GalleryView {
 
     /// The thumbnail fitted and letterboxed in the box, two pixels a cell with upper half blocks.
     /// A thumbnail of another size (while the right one decodes) is scaled, nearest pixel.
-    static func drawPicture(_ image: Thumbnail, x: Int, y: Int, width: Int, height: Int, alignment: GridItem.Alignment = .center,
-                            into frame: inout Frame, clipHeight: Int) {
+    static func drawPicture(
+        _ image: Thumbnail, x: Int, y: Int, width: Int, height: Int, alignment: GridItem.Alignment = .center,
+        into frame: inout Frame, clipHeight: Int
+    ) {
         let boxWidth = width, boxHeight = height * 2
-        let (drawnWidth, drawnHeight) = image.width * boxHeight >= image.height * boxWidth
+        let (drawnWidth, drawnHeight) =
+            image.width * boxHeight >= image.height * boxWidth
             ? (boxWidth, max(1, image.height * boxWidth / image.width))
             : (max(1, image.width * boxHeight / image.height), boxHeight)
         let left = alignment.offset(of: drawnWidth, in: boxWidth)
         let top = (boxHeight - drawnHeight) / 2
-        drawHalfBlocks(image, drawn: PixelSize(width: drawnWidth, height: drawnHeight), originX: -left, originY: -top,
-                       x: x, y: y, width: width, height: height, into: &frame, clipHeight: clipHeight)
+        drawHalfBlocks(
+            image, drawn: PixelSize(width: drawnWidth, height: drawnHeight), originX: -left, originY: -top,
+            x: x, y: y, width: width, height: height, into: &frame, clipHeight: clipHeight)
     }
 
     /// `image` scaled (nearest pixel) to `drawn`, in upper half blocks (two pixels a cell) over
     /// the box of `width` x `height` cells at (x, y), the drawn picture's pixel (originX, originY)
     /// at the box's top-left: where the box shows no picture, letterbox.
-    static func drawHalfBlocks(_ image: Thumbnail, drawn: PixelSize, originX: Int, originY: Int, x: Int, y: Int, width: Int, height: Int,
-                               into frame: inout Frame, clipHeight: Int) {
+    static func drawHalfBlocks(
+        _ image: Thumbnail, drawn: PixelSize, originX: Int, originY: Int, x: Int, y: Int, width: Int, height: Int,
+        into frame: inout Frame, clipHeight: Int
+    ) {
         func color(_ px: Int, _ py: Int) -> TerminalColor {
             let dx = originX + px, dy = originY + py
             guard dx >= 0, dx < drawn.width, dy >= 0, dy < drawn.height else { return Palette.letterboxColor }
@@ -127,7 +143,8 @@ extension GalleryView {
         for row in 0..<height where y + row >= 0 && y + row < clipHeight {
             for column in 0..<width where frame.contains(x: x + column, y: y + row) {
                 let upper = color(column, row * 2), lower = color(column, row * 2 + 1)
-                frame[x + column, y + row] = upper == lower
+                frame[x + column, y + row] =
+                    upper == lower
                     ? Cell(" ", style: CellStyle(background: lower))
                     : Cell("▀", style: CellStyle(foreground: upper, background: lower))
             }
@@ -135,19 +152,25 @@ extension GalleryView {
     }
 
     /// A picture rendered as symbols by libchafa, placed in its box like `drawPicture` places pixels.
-    static func drawCells(_ cells: SymbolCells, x: Int, y: Int, width: Int, height: Int, alignment: GridItem.Alignment,
-                          into frame: inout Frame, clipHeight: Int) {
+    static func drawCells(
+        _ cells: SymbolCells, x: Int, y: Int, width: Int, height: Int, alignment: GridItem.Alignment,
+        into frame: inout Frame, clipHeight: Int
+    ) {
         fillBox(x: x, y: y, width: width, height: height, style: Palette.letterboxCell.style, into: &frame, clipHeight: clipHeight)
         let left = x + alignment.offset(of: cells.columns, in: width), top = y + (height - cells.rows) / 2
         for row in 0..<cells.rows where top + row >= 0 && top + row < clipHeight {
             for column in 0..<cells.columns where frame.contains(x: left + column, y: top + row) {
                 let cell = cells.cell(x: column, y: row)
                 func color(_ value: UInt32) -> TerminalColor {
-                    cells.depth == .trueColor ? .rgb(UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
+                    cells.depth == .trueColor
+                        ? .rgb(UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
                         : .indexed(UInt8(value & 0xFF))
                 }
-                frame[left + column, top + row] = Cell(String(cell.glyph), style: CellStyle(foreground: color(cell.foreground),
-                                                                                              background: color(cell.background)))
+                frame[left + column, top + row] = Cell(
+                    String(cell.glyph),
+                    style: CellStyle(
+                        foreground: color(cell.foreground),
+                        background: color(cell.background)))
             }
         }
     }
@@ -155,8 +178,10 @@ extension GalleryView {
     /// A picture the terminal shows in pixels, placed in its box: kitty placeholders, or cells
     /// for sixel to paint over (see `Frame.clipImages()`). False when it does not fit the box
     /// (a stand-in of another size), for the caller to draw it otherwise.
-    static func drawImage(_ image: Thumbnail, id: UInt32, state: GalleryState, x: Int, y: Int, width: Int, height: Int,
-                          alignment: GridItem.Alignment, into frame: inout Frame, clipHeight: Int) -> Bool {
+    static func drawImage(
+        _ image: Thumbnail, id: UInt32, state: GalleryState, x: Int, y: Int, width: Int, height: Int,
+        alignment: GridItem.Alignment, into frame: inout Frame, clipHeight: Int
+    ) -> Bool {
         let cell = state.cellPixels
         let columns = (image.width + cell.width - 1) / cell.width, rows = (image.height + cell.height - 1) / cell.height
         guard columns <= width, rows <= height, columns <= KittyGraphics.maxCells, rows <= KittyGraphics.maxCells else { return false }
@@ -165,8 +190,10 @@ extension GalleryView {
         // Scrolled so far that only the label shows, none of the picture does (an empty range).
         let firstShown = min(rows, max(0, -top))
         let shown = firstShown..<max(firstShown, min(rows, clipHeight - top))
-        place(FrameImage(id: id, pixelWidth: image.width, pixelHeight: image.height, pixels: image.pixels,
-                         x: left, y: top, columns: columns, rows: rows, visibleRows: shown), state: state, into: &frame)
+        place(
+            FrameImage(
+                id: id, pixelWidth: image.width, pixelHeight: image.height, pixels: image.pixels,
+                x: left, y: top, columns: columns, rows: rows, visibleRows: shown), state: state, into: &frame)
         return true
     }
 

@@ -24,8 +24,9 @@ extension Corpus {
             let picture = Corpus.variant(of: base, variant: 5000 + i)
             let preview = picture.downscaled(toFit: PixelSize(width: 1616, height: 1080))
             let jpeg = try TestImages.jpegBytes(preview.pixels, width: preview.width, height: preview.height, quality: 85)
-            let dng = TestRaws.dng(preview: jpeg, previewSize: (preview.width, preview.height), orientation: i % 4 == 0 ? 6 : 1,
-                                   sensor: (width, height))
+            let dng = TestRaws.dng(
+                preview: jpeg, previewSize: (preview.width, preview.height), orientation: i % 4 == 0 ? 6 : 1,
+                sensor: (width, height))
             try TestImages.bytes(dng, at: "\(media)/raw/DSC_\(100 + i).DNG")
             print("  raw \(i + 1)/12")
         }
@@ -42,8 +43,10 @@ extension Corpus {
         }
         for i in 0..<8 where !manager.fileExists(atPath: "\(media)/videos/VID_\(4000 + i).MP4") {
             let path = "\(media)/videos/VID_\(4000 + i).MP4"
-            var arguments = ["-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=30:d=8,noise=alls=12:allf=t", "-g", "30",
-                             "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"]
+            var arguments = [
+                "-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=30:d=8,noise=alls=12:allf=t", "-g", "30",
+                "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p",
+            ]
             if i % 2 == 1 { arguments += ["-vf", "fade=in:0:60"] }
             if i % 2 == 0 {
                 try TestVideos.ffmpeg(arguments + [path + ".plain.mp4"])

@@ -1,6 +1,6 @@
 import Foundation
-import LightboxTestSupport
 import LightboxCodecs
+import LightboxTestSupport
 import LightboxThumbnails
 
 /// The benchmark corpus: photo-like 4000x3000 JPEGs (smooth scenes plus sensor-like noise, so
@@ -18,8 +18,11 @@ enum Corpus {
         }
         for i in 0..<2000 {
             let png = i % 50 == 49
-            jobs.append(("\(root)/library/f\(String(format: "%02d", i / 200))/IMG_\(String(format: "%04d", i)).\(png ? "png" : "jpg")",
-                         i % bases.count, 1000 + i, i % 10 == 0 && !png, png))
+            jobs.append(
+                (
+                    "\(root)/library/f\(String(format: "%02d", i / 200))/IMG_\(String(format: "%04d", i)).\(png ? "png" : "jpg")",
+                    i % bases.count, 1000 + i, i % 10 == 0 && !png, png
+                ))
         }
         try makeMillion(at: root)
         let missing = jobs.filter { !FileManager.default.fileExists(atPath: $0.path) }

@@ -46,11 +46,13 @@ extension Measurements {
         var lines: [String] = []
         let raw = thumbnails.reduce(0) { $0 + $1.pixels.count }
         lines.append("\(thumbnails.count) thumbnails of \(thumbnails.first.map { "\($0.width)x\($0.height)" } ?? "-"): RGB \(raw / 1024) KB")
-        for (name, encode) in [("o=z level 1", { (t: Thumbnail) in deflate(t.pixels, level: 1) }),
-                               ("o=z level 6", { (t: Thumbnail) in deflate(t.pixels, level: 6) }),
-                               ("PNG, Up filter, level 1", { (t: Thumbnail) in deflate(filtered(t, paeth: false), level: 1) }),
-                               ("PNG, Paeth filter, level 1", { (t: Thumbnail) in deflate(filtered(t, paeth: true), level: 1) }),
-                               ("PNG, Paeth filter, level 6", { (t: Thumbnail) in deflate(filtered(t, paeth: true), level: 6) })] {
+        for (name, encode) in [
+            ("o=z level 1", { (t: Thumbnail) in deflate(t.pixels, level: 1) }),
+            ("o=z level 6", { (t: Thumbnail) in deflate(t.pixels, level: 6) }),
+            ("PNG, Up filter, level 1", { (t: Thumbnail) in deflate(filtered(t, paeth: false), level: 1) }),
+            ("PNG, Paeth filter, level 1", { (t: Thumbnail) in deflate(filtered(t, paeth: true), level: 1) }),
+            ("PNG, Paeth filter, level 6", { (t: Thumbnail) in deflate(filtered(t, paeth: true), level: 6) }),
+        ] {
             let start = now()
             let bytes = thumbnails.reduce(0) { $0 + encode($1).count }
             let milliseconds = Double(now() - start) / 1e6 / Double(max(1, thumbnails.count))

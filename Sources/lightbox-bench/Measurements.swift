@@ -1,9 +1,9 @@
 import Foundation
 import LightboxApp
+import LightboxCodecs
 import LightboxCurses
 import LightboxLayout
 import LightboxTerminal
-import LightboxCodecs
 import LightboxThumbnails
 import LightboxView
 
@@ -47,8 +47,10 @@ enum Measurements {
             usleep(33_000)
         }
         provider.shutdown()
-        return String(format: "keystroke to painted screen (apply, view, ncurses into a %dx%d pty, 24-bit colour, pictures in %@), %d keys at 30 Hz over %d files while decoding: p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-                      width, height, graphics.title, presses, state.library.count, percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.max() ?? 0)
+        return String(
+            format:
+                "keystroke to painted screen (apply, view, ncurses into a %dx%d pty, 24-bit colour, pictures in %@), %d keys at 30 Hz over %d files while decoding: p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+            width, height, graphics.title, presses, state.library.count, percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.max() ?? 0)
     }
 
     /// The cost of each picture mode itself: a synthetic library whose thumbnails are all
@@ -58,9 +60,13 @@ enum Measurements {
     static func pictureModes(width: Int = 160, height: Int = 48, presses: Int = 120) throws -> String {
         var lines: [String] = []
         for graphics in [Graphics.half, .quadrant, .kitty, .sixel] {
-            let folders = [ImageFolder(path: ImagePath("/photos"), files: (0..<2000).map { i in
-                ImageFile(path: ImagePath("/photos/IMG_\(i).jpg"), byteCount: 2_700_000, modified: 0, format: .jpeg)
-            })]
+            let folders = [
+                ImageFolder(
+                    path: ImagePath("/photos"),
+                    files: (0..<2000).map { i in
+                        ImageFile(path: ImagePath("/photos/IMG_\(i).jpg"), byteCount: 2_700_000, modified: 0, format: .jpeg)
+                    })
+            ]
             var settings = GalleryState.Settings()
             settings.graphics = graphics
             var state = GalleryState(library: Library(folders: folders), width: width, height: height, settings: settings)
@@ -102,19 +108,24 @@ enum Measurements {
             }
             let perKey = (pty.bytesRead - written) / presses
             terminal.restore()
-            lines.append(String(format: "%@: p50 %.2f ms, p99 %.2f ms, max %.2f ms, %d KB written a key", graphics.title,
-                                percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.max() ?? 0, perKey / 1024))
+            lines.append(
+                String(
+                    format: "%@: p50 %.2f ms, p99 %.2f ms, max %.2f ms, %d KB written a key", graphics.title,
+                    percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.max() ?? 0, perKey / 1024))
         }
-        return "picture modes, every tile decoded, scrolled a line a key (\(width)x\(height) pty, 10x20 cells, \(presses) keys): " + lines.joined(separator: "; ")
+        return "picture modes, every tile decoded, scrolled a line a key (\(width)x\(height) pty, 10x20 cells, \(presses) keys): "
+            + lines.joined(separator: "; ")
     }
 
     /// Resident memory of a synthetic library of `count` items laid out and drawn.
     static func memory(items count: Int) -> String {
         let before = residentBytes()
         let folders = (0..<(count / 1000)).map { f in
-            ImageFolder(path: ImagePath("/photos/folder-\(f)"), files: (0..<1000).map { i in
-                ImageFile(path: ImagePath("/photos/folder-\(f)/IMG_\(f * 1000 + i).jpg"), byteCount: 2_700_000, modified: 0, format: .jpeg)
-            })
+            ImageFolder(
+                path: ImagePath("/photos/folder-\(f)"),
+                files: (0..<1000).map { i in
+                    ImageFile(path: ImagePath("/photos/folder-\(f)/IMG_\(f * 1000 + i).jpg"), byteCount: 2_700_000, modified: 0, format: .jpeg)
+                })
         }
         var state = GalleryState(library: Library(folders: folders), width: 160, height: 48)
         _ = state.initialEffects()
@@ -122,8 +133,9 @@ enum Measurements {
         _ = state.apply(.move(.last))
         _ = GalleryView.frame(for: state)
         let after = residentBytes()
-        return String(format: "synthetic library of %d items (paths of ~30 bytes), all marked: %.1f MB resident, %d bytes per item",
-                      count, Double(after - before) / 1e6, (after - before) / count)
+        return String(
+            format: "synthetic library of %d items (paths of ~30 bytes), all marked: %.1f MB resident, %d bytes per item",
+            count, Double(after - before) / 1e6, (after - before) / count)
     }
 
     /// The streaming scan of a folder: how soon the first batch comes, how long the whole scan
@@ -146,8 +158,10 @@ enum Measurements {
         _ = GalleryView.frame(for: state)
         let after = residentBytes()
         let count = max(1, state.library.count)
-        return String(format: "streaming scan of %d files in one folder: first items after %.2f s, all after %.2f s; then %.0f MB resident for the library laid out, all marked and drawn, %d bytes per item",
-                      state.library.count, firstBatch ?? 0, total, Double(after - before) / 1e6, (after - before) / count)
+        return String(
+            format:
+                "streaming scan of %d files in one folder: first items after %.2f s, all after %.2f s; then %.0f MB resident for the library laid out, all marked and drawn, %d bytes per item",
+            state.library.count, firstBatch ?? 0, total, Double(after - before) / 1e6, (after - before) / count)
     }
 
     /// Layout of a million items in 1,000 sections in each mode, and the visible-range query.
@@ -171,14 +185,16 @@ enum Measurements {
                 sink &+= range.count
             }
             let perQuery = Double(now() - queryStart) / Double(queries)
-            return String(format: "%@ layout of 1,000,000 items in 1,000 sections: %.2f ms to build, %.0f ns a visible-range query (%d)",
-                          name, built, perQuery, sink % 2)
+            return String(
+                format: "%@ layout of 1,000,000 items in 1,000 sections: %.2f ms to build, %.0f ns a visible-range query (%d)",
+                name, built, perQuery, sink % 2)
         }.joined(separator: "\n- ")
     }
 
     static func residentBytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-              let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+            let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import LightboxTestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A pseudo-terminal of a given size whose output is read and thrown away, so painting can be

@@ -25,6 +25,7 @@ case ("pictures", 1): print(try Measurements.pictureModes())
 case ("scan", 2): print(Measurements.scan(folder: arguments[1]))
 case ("kitty", 2): print(try Measurements.kittyEncodings(folder: arguments[1]))
 default:
-    FileHandle.standardError.write("usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | layout | pictures | scan FOLDER | kitty FOLDER\n".data(using: .utf8)!)
+    FileHandle.standardError.write(
+        "usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | layout | pictures | scan FOLDER | kitty FOLDER\n".data(using: .utf8)!)
     exit(2)
 }

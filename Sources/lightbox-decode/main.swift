@@ -1,7 +1,8 @@
 import LightboxCodecs
 import LightboxThumbnails
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // lightbox-decode: Lightbox's decoder process with the image libraries (libvips, LibRaw,

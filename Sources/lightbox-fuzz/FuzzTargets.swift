@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LightboxApp
 import LightboxTerminal
 import LightboxThumbnails
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 // libFuzzer entry point: `make fuzz` builds this with -sanitize=fuzzer,address and runs each
 // target (chosen by LIGHTBOX_FUZZ_TARGET) for a bounded time. Every parser of outside bytes is here.
@@ -98,33 +99,36 @@ enum FuzzTarget: String, CaseIterable {
 }
 
 #if LIGHTBOX_FUZZING
-// SwiftPM links executables with `main` aliased to this symbol: hand over to libFuzzer's driver.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32) -> Int32
+    // SwiftPM links executables with `main` aliased to this symbol: hand over to libFuzzer's driver.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func LLVMFuzzerRunDriver(
+        _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32
+    ) -> Int32
 
-@_cdecl("lightbox_fuzz_main")
-public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    var count = argc
-    var vector = argv
-    return LLVMFuzzerRunDriver(&count, &vector, fuzz)
-}
-#else
-// Built without libFuzzer (plain `swift build`): replay the files given, for regressions.
-@_cdecl("lightbox_fuzz_main")
-public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    for i in 1..<Int(argc) {
-        guard let path = argv?[i], let file = fopen(path, "rb") else { continue }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            bytes += buffer[..<n]
-        }
-        fclose(file)
-        _ = bytes.withUnsafeBufferPointer { fuzz($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
+    @_cdecl("lightbox_fuzz_main")
+    public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+        var count = argc
+        var vector = argv
+        return LLVMFuzzerRunDriver(&count, &vector, fuzz)
     }
-    return 0
-}
+#else
+    // Built without libFuzzer (plain `swift build`): replay the files given, for regressions.
+    @_cdecl("lightbox_fuzz_main")
+    public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+        for i in 1..<Int(argc) {
+            guard let path = argv?[i], let file = fopen(path, "rb") else { continue }
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = fread(&buffer, 1, buffer.count, file)
+                if n <= 0 { break }
+                bytes += buffer[..<n]
+            }
+            fclose(file)
+            _ = bytes.withUnsafeBufferPointer { fuzz($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
+        }
+        return 0
+    }
 #endif

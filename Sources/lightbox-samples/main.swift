@@ -1,6 +1,6 @@
 import Foundation
-import LightboxTestSupport
 import LightboxCodecs
+import LightboxTestSupport
 import LightboxThumbnails
 
 // Generates the sample library in assets/: procedural pictures, no downloads.

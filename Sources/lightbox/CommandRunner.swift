@@ -1,7 +1,8 @@
 import Foundation
 import LightboxThumbnails
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs the user's commands on the terminal while the UI is away: standard input, output and
@@ -52,7 +53,8 @@ enum CommandRunner {
     /// Lightbox's settings folder: `$XDG_CONFIG_HOME/lightbox`, else `~/.config/lightbox` (as bytes:
     /// a folder whose name is not UTF-8 is still found).
     static var configFolder: ImagePath? {
-        let base = EnvironmentVariable.bytes("XDG_CONFIG_HOME").map { ImagePath(bytes: $0) }
+        let base =
+            EnvironmentVariable.bytes("XDG_CONFIG_HOME").map { ImagePath(bytes: $0) }
             ?? EnvironmentVariable.bytes("HOME").map { ImagePath(bytes: $0).appending(Array(".config".utf8)) }
         return base?.appending(Array("lightbox".utf8))
     }

@@ -1,8 +1,9 @@
 import LightboxApp
 import LightboxCurses
 import LightboxThumbnails
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Carries out what the state asks of the outside world: thumbnails and metadata to read,
@@ -41,7 +42,14 @@ struct EffectRunner {
                     return outcome
                 }
             case .suspend:
-                if let outcome = stepAside(&state, { Signals.stopSelf(); return nil }) { return outcome }
+                if let outcome = stepAside(
+                    &state,
+                    {
+                        Signals.stopSelf(); return nil
+                    })
+                {
+                    return outcome
+                }
             case .forgetImages(let ids): terminal.forgetImages(ids)
             case .readAhead(let requests): readAhead?.enqueue(requests)
             }

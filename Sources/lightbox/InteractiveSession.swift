@@ -5,8 +5,9 @@ import LightboxLayout
 import LightboxTerminal
 import LightboxThumbnails
 import LightboxView
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How often the run loop does each thing, in seconds.
@@ -66,7 +67,8 @@ enum InteractiveSession {
         func paint() {
             let reduction = state.pictures.reduction
             if terminal.images.mode != state.graphics.pixelProtocol || terminal.images.cellPixels != state.cellPixels
-                || terminal.images.reduction != reduction {
+                || terminal.images.reduction != reduction
+            {
                 terminal.setImageMode(state.graphics.pixelProtocol, cellPixels: state.cellPixels, reduction: reduction)
             }
             terminal.paint(GalleryView.frame(for: state))
@@ -82,8 +84,10 @@ enum InteractiveSession {
         // The read-ahead: its own decoder at idle priority, and only with a disk cache to fill.
         let readAheadDecoder = state.readAhead.extent != .off && options.diskCache != nil ? options.makeDecoder(idle: true) : nil
         let readAhead = readAheadDecoder.map { decoder in
-            ReadAheadWorker(threads: options.readAheadWorkers ?? ProcessInfo.processInfo.activeProcessorCount,
-                            workers: options.readAheadWorkersNow, warm: decoder.warm) { wake.signal() }
+            ReadAheadWorker(
+                threads: options.readAheadWorkers ?? ProcessInfo.processInfo.activeProcessorCount,
+                workers: options.readAheadWorkersNow, warm: decoder.warm
+            ) { wake.signal() }
         }
         func finish(_ outcome: Outcome) -> Outcome {
             scan.stop()
@@ -92,11 +96,12 @@ enum InteractiveSession {
             readAheadDecoder?.shutdown()
             pipeline.shutdown()
             if options.printsStatistics {
-                report = statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
-                                          cacheCount: state.thumbnails.count,
-                                          pictures: picturesReport(state: state, terminal: terminal, report: terminalReport),
-                                          library: state.library, readAhead: readAhead.map { (state.readAhead, $0.activeThreads) },
-                                          timeline: timeline.report)
+                report = statisticsReport(
+                    pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
+                    cacheCount: state.thumbnails.count,
+                    pictures: picturesReport(state: state, terminal: terminal, report: terminalReport),
+                    library: state.library, readAhead: readAhead.map { (state.readAhead, $0.activeThreads) },
+                    timeline: timeline.report)
             }
             return outcome
         }
@@ -107,12 +112,14 @@ enum InteractiveSession {
         paint()
         timeline.mark("first paint")
 
-        var fds = [pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: scan.wakeDescriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: reader.wakeDescriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: -1, events: Int16(POLLOUT), revents: 0)]
+        var fds = [
+            pollfd(fd: terminal.inputDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: scan.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: reader.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: -1, events: Int16(POLLOUT), revents: 0),
+        ]
         var lastMetadata = Date.distantPast
         var router = InputRouter()
         // Each batch of metadata may re-sort or re-lay the whole library: batches come at most
@@ -265,7 +272,8 @@ enum InteractiveSession {
             if terminal.hasPicturesWaiting { terminal.writePictures() }
             // Nothing asked of the screen and no key for a moment: read ahead.
             if let readAhead, readAhead.isIdle, Date().timeIntervalSince(lastInput) >= Pacing.readAheadDelay,
-               provider.outstandingCount == 0, state.loadingCount == 0 {
+                provider.outstandingCount == 0, state.loadingCount == 0
+            {
                 if let outcome = perform(state.apply(.idle)) { return outcome }
             }
         }
@@ -283,4 +291,3 @@ enum InteractiveSession {
         return text
     }
 }
-

@@ -1,6 +1,6 @@
 import Foundation
-import LightboxThumbnails
 import LightboxApp
+import LightboxThumbnails
 
 extension Options {
     /// The disk cache the options ask for, if any.
@@ -39,8 +39,11 @@ extension Options {
             forks.prestart(ProcessInfo.processInfo.activeProcessorCount) { settings.serve(codecs: nil) }
         }
         let routed = RoutedDecoder(core: forks, codecs: codecs)
-        return Decoder(decoder: routed, statistics: statistics, warm: { routed.warm($0, size: $1) },
-                       shutdown: { forks.shutdown(); codecs.shutdown() })
+        return Decoder(
+            decoder: routed, statistics: statistics, warm: { routed.warm($0, size: $1) },
+            shutdown: {
+                forks.shutdown(); codecs.shutdown()
+            })
     }
 
     /// How many read-ahead decoders may work at once now: as the options say, else one on
@@ -79,7 +82,9 @@ extension Options {
     /// This program's own executable, for starting decoder processes.
     static let executablePath: ImagePath? = {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBufferPointer { readlink("/proc/self/exe", UnsafeMutableRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count) }
+        let n = buffer.withUnsafeMutableBufferPointer {
+            readlink("/proc/self/exe", UnsafeMutableRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count)
+        }
         return n > 0 && n < buffer.count ? ImagePath(bytes: Array(buffer[..<n])) : nil
     }()
 }
@@ -94,14 +99,19 @@ struct Decoder {
 }
 
 /// What `--stats` prints.
-func statisticsReport(_ statistics: DecodeStatistics, provider: ThumbnailProvider, cacheBytes: Int, cacheCount: Int,
-                      pictures: String, library: Library, readAhead: (ReadAhead, workers: Int)? = nil, timeline: String? = nil) -> String {
-    var lines = ["lightbox statistics:", "  pictures: \(pictures)",
-                 "  items: \(library.totalCount), files: \(library.fileCount) (pairs are one item)"]
+func statisticsReport(
+    _ statistics: DecodeStatistics, provider: ThumbnailProvider, cacheBytes: Int, cacheCount: Int,
+    pictures: String, library: Library, readAhead: (ReadAhead, workers: Int)? = nil, timeline: String? = nil
+) -> String {
+    var lines = [
+        "lightbox statistics:", "  pictures: \(pictures)",
+        "  items: \(library.totalCount), files: \(library.fileCount) (pairs are one item)",
+    ]
     if let timeline { lines.append("  " + timeline) }
     if let (readAhead, workers) = readAhead, readAhead.extent != .off {
-        lines.append("  read ahead: \(readAhead.written) written to the disk cache, \(readAhead.alreadyCached) there already, \(readAhead.failed) failed"
-                     + (workers > 0 ? " (\(workers) decoder\(workers == 1 ? "" : "s") at once)" : ""))
+        lines.append(
+            "  read ahead: \(readAhead.written) written to the disk cache, \(readAhead.alreadyCached) there already, \(readAhead.failed) failed"
+                + (workers > 0 ? " (\(workers) decoder\(workers == 1 ? "" : "s") at once)" : ""))
     }
     for source in DecodeStatistics.Source.allCases {
         lines.append("  \(source.rawValue): \(statistics.count(source))")

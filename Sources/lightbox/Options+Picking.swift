@@ -1,8 +1,9 @@
 import Foundation
 import LightboxApp
 import LightboxThumbnails
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Options {
@@ -26,8 +27,9 @@ extension Options {
     /// The state a session starts from: an empty library still being scanned, with `settings`
     /// and the settings file's problems to show.
     func makeState(width: Int, height: Int, settings: GalleryState.Settings) -> GalleryState {
-        GalleryState(library: Library(arrangement: arrangement), spec: spec, width: width, height: height,
-                     cacheBudget: cacheBytes, scanProblems: configurationProblems, isScanning: true, settings: settings)
+        GalleryState(
+            library: Library(arrangement: arrangement), spec: spec, width: width, height: height,
+            cacheBudget: cacheBytes, scanProblems: configurationProblems, isScanning: true, settings: settings)
     }
 
     /// What the scan reads: the paths given, or the list on standard input.
@@ -122,7 +124,8 @@ struct MarksFile {
     static func resolvingSymlink(_ path: ImagePath) -> ImagePath {
         var info = stat()
         guard path.withCString({ lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFLNK,
-              let resolved = path.withCString({ realpath($0, nil) }) else { return path }
+            let resolved = path.withCString({ realpath($0, nil) })
+        else { return path }
         defer { free(resolved) }
         return ImagePath(bytes: Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved))))
     }

@@ -1,10 +1,11 @@
 import LightboxApp
-#if canImport(Glibc)
-import Glibc
-#endif
 import LightboxLayout
 import LightboxTerminal
 import LightboxThumbnails
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What the command line asked for.
 struct Options {
@@ -155,7 +156,9 @@ struct Options {
                 case "--man": options.showsManual = true
                 case "--completions":
                     let shell = try argument()
-                    guard Documentation.completions(for: shell) != nil else { throw UsageError(description: "--completions: '\(shell)' is not bash, zsh or fish") }
+                    guard Documentation.completions(for: shell) != nil else {
+                        throw UsageError(description: "--completions: '\(shell)' is not bash, zsh or fish")
+                    }
                     options.completionShell = shell
                 default: throw UsageError(description: "unknown option '\(text)'")
                 }

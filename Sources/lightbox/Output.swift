@@ -1,6 +1,7 @@
 import LightboxThumbnails
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writing to the standard streams, bytes exactly.
@@ -21,7 +22,10 @@ enum Output {
         var out: [UInt8] = []
         for path in paths {
             if !nulSeparated && path.bytes.contains(10) {
-                return .failure(Options.UsageError(description: "a marked name holds a newline; use -0 to print it: \(path.bytes.map { $0 < 32 ? "?" : String(UnicodeScalar($0)) }.joined())"))
+                return .failure(
+                    Options.UsageError(
+                        description:
+                            "a marked name holds a newline; use -0 to print it: \(path.bytes.map { $0 < 32 ? "?" : String(UnicodeScalar($0)) }.joined())"))
             }
             out += path.bytes
             out.append(nulSeparated ? 0 : 10)

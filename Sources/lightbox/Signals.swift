@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Signals turned into bytes on a pipe, so the run loop handles them like input.

@@ -10,8 +10,10 @@ import LightboxView
 enum SnapshotSession {
     /// The scan goes on until the screen is settled: it ended, or, when items arrive in display
     /// order, an item lies beyond the screen (so nothing more can land in view).
-    static func run(scan: BackgroundScan, first: BackgroundScan.Progress, options: Options, decoder pipeline: Decoder,
-                    size: (width: Int, height: Int)) -> Int32 {
+    static func run(
+        scan: BackgroundScan, first: BackgroundScan.Progress, options: Options, decoder pipeline: Decoder,
+        size: (width: Int, height: Int)
+    ) -> Int32 {
         var settings: GalleryState.Settings
         do { settings = try options.settings() } catch {
             Output.error("\(error)")
@@ -62,8 +64,12 @@ enum SnapshotSession {
         let before = painter.prepare(frame).bytes
         Output.write(before + Array(frame.ansiText.utf8) + painter.finish(frame, repaintedRows: []))
         if options.printsStatistics {
-            Output.write(Array(statisticsReport(pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
-                                                cacheCount: state.thumbnails.count, pictures: state.graphics.title, library: state.library).utf8), to: 2)
+            Output.write(
+                Array(
+                    statisticsReport(
+                        pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
+                        cacheCount: state.thumbnails.count, pictures: state.graphics.title, library: state.library
+                    ).utf8), to: 2)
         }
         return 0
     }

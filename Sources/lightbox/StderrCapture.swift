@@ -1,7 +1,8 @@
 import Foundation
 import LightboxCurses
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Keeps what the process writes to stderr (libraries' warnings) off the terminal while curses

@@ -1,8 +1,9 @@
 import Foundation
 import LightboxApp
 import LightboxThumbnails
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `--warm`: fills the disk cache for every image found, one worker per core, with a progress
@@ -40,7 +41,8 @@ enum WarmSession {
         let elapsed = Date().timeIntervalSince(start)
         if showsProgress { Output.write(Array("\r\u{1B}[K".utf8), to: 2) }
         let (done, written, cached, failed) = tally.snapshot
-        var summary = "warmed \(done) of \(files.count) images in \(String(format: "%.1f", elapsed)) s: "
+        var summary =
+            "warmed \(done) of \(files.count) images in \(String(format: "%.1f", elapsed)) s: "
             + "\(written) written, \(cached) already cached, \(failed) failed (\(cache.root))\n"
         if interrupted != 0 { summary += "interrupted: run the same command again to finish\n" }
         Output.write(Array(summary.utf8), to: 2)

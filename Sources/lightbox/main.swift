@@ -2,8 +2,9 @@ import LightboxApp
 import LightboxTerminal
 import LightboxThumbnails
 import LightboxView
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let version = lightboxVersion
@@ -22,9 +23,10 @@ let rawArguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { i in
     guard batch.files.contains(where: { optional.contains($0.format) }) else { return batch }
     let supported = Options.codecFormats
     // A pair whose picture this libvips cannot show stays: a broken tile says why, and its files are still picked.
-    return Scanner.Batch(folder: batch.folder, files: batch.files.filter { supported.contains($0.format) || !$0.companions.isEmpty },
-                         problems: batch.problems,
-                         unlistedProblems: batch.unlistedProblems)
+    return Scanner.Batch(
+        folder: batch.folder, files: batch.files.filter { supported.contains($0.format) || !$0.companions.isEmpty },
+        problems: batch.problems,
+        unlistedProblems: batch.unlistedProblems)
 }
 
 /// Says that nothing was found, and why; exit code 2 when no path given could be read at all.
@@ -41,7 +43,8 @@ func reportNothingFound(_ problems: [String], unlisted: Int = 0, options: Option
 func loadConfiguration() -> Configuration {
     var configuration = Configuration()
     if let file = CommandRunner.configFolder?.appending(Array("config".utf8)),
-       case .success(let bytes) = FileReader.read(file, limit: 1 << 20) {
+        case .success(let bytes) = FileReader.read(file, limit: 1 << 20)
+    {
         configuration = Configuration(parsing: String(decoding: bytes, as: UTF8.self))
     }
     var theme = Theme.standard
@@ -155,4 +158,3 @@ func printAccepted(_ paths: [ImagePath], options: Options) -> Int32 {
 }
 
 exit(main())
-

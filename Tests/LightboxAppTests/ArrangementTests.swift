@@ -1,7 +1,7 @@
-import Testing
 import LightboxApp
 import LightboxLayout
 import LightboxThumbnails
+import Testing
 
 /// Files with sizes and modification days chosen so each order is different.
 private func mixedFolders() -> [ImageFolder] {
@@ -65,8 +65,9 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
 }
 
 @Test func itemsStreamingIntoASortedLibraryLeaveTheCursorItemWhereItIs() {
-    var state = GalleryState(library: Library(arrangement: Arrangement(sort: .size, isReversed: true)),
-                             spec: threeColumns, width: 40, height: 20, isScanning: true)
+    var state = GalleryState(
+        library: Library(arrangement: Arrangement(sort: .size, isReversed: true)),
+        spec: threeColumns, width: 40, height: 20, isScanning: true)
     func files(_ sizes: Range<Int>) -> [ImageFile] {
         sizes.map { ImageFile(path: ImagePath("f/\($0).jpg"), byteCount: Int64($0), modified: 0, format: .jpeg) }
     }
@@ -83,8 +84,9 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
 }
 
 @Test func sortingByDateReadsEveryDateInTheBackgroundAndReSortsAsTheyCome() {
-    var state = GalleryState(library: Library(arrangement: Arrangement(sections: .month, sort: .date)),
-                             spec: threeColumns, width: 40, height: 20, isScanning: true)
+    var state = GalleryState(
+        library: Library(arrangement: Arrangement(sections: .month, sort: .date)),
+        spec: threeColumns, width: 40, height: 20, isScanning: true)
     let files = (0..<4).map { ImageFile(path: ImagePath("f/\($0).jpg"), byteCount: 1, modified: 1_000_000_000 * 1_000_000_000, format: .jpeg) }
     let effects = state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: files)], isFinished: true))
     let asked = effects.compactMap { effect -> [Int]? in
@@ -97,8 +99,11 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     var early = ImageMetadata(), late = ImageMetadata()
     early.dateTaken = "2001:02:03 04:05:06"
     late.dateTaken = "2001:03:01 00:00:00"
-    state.apply(.metadataRead([MetadataResult(id: ItemID(3), metadata: early, size: nil), MetadataResult(id: ItemID(0), metadata: late, size: nil),
-                               MetadataResult(id: ItemID(1), metadata: nil, size: nil), MetadataResult(id: ItemID(2), metadata: late, size: nil)]))
+    state.apply(
+        .metadataRead([
+            MetadataResult(id: ItemID(3), metadata: early, size: nil), MetadataResult(id: ItemID(0), metadata: late, size: nil),
+            MetadataResult(id: ItemID(1), metadata: nil, size: nil), MetadataResult(id: ItemID(2), metadata: late, size: nil),
+        ]))
     #expect((0..<4).map { state.library[$0].path.description } == ["f/3.jpg", "f/0.jpg", "f/2.jpg", "f/1.jpg"])
     #expect(state.library.sections.map { String(decoding: $0.title, as: UTF8.self) } == ["February 2001", "March 2001", "September 2001"])
     #expect(state.library[state.cursor].path.description == "f/1.jpg")
@@ -146,7 +151,9 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     let cursor = state.cursor
     let line = state.layout.frame(ofItem: cursor).y - state.scrollOffset
     // Portraits and panoramas arrive: tiles change height, the cursor's stays on its line.
-    let results = (0..<80).map { MetadataResult(id: ItemID($0), metadata: nil, size: $0 % 3 == 0 ? PixelSize(width: 600, height: 900) : PixelSize(width: 900, height: 300)) }
+    let results = (0..<80).map {
+        MetadataResult(id: ItemID($0), metadata: nil, size: $0 % 3 == 0 ? PixelSize(width: 600, height: 900) : PixelSize(width: 900, height: 300))
+    }
     state.apply(.metadataRead(results))
     #expect(state.cursor == cursor)
     #expect(state.layout.frame(ofItem: cursor).y - state.scrollOffset == line)
@@ -165,8 +172,9 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     for _ in 0..<25 {
         state.apply(.move(.right))
         let tile = state.layout.frame(ofItem: state.cursor)
-        #expect(tile.x >= state.scrollOffset + state.layout.pinnedHeaderLength && tile.maxX <= state.scrollOffset + state.viewportLength,
-                "cursor \(state.cursor) at \(tile.x) offset \(state.scrollOffset)")
+        #expect(
+            tile.x >= state.scrollOffset + state.layout.pinnedHeaderLength && tile.maxX <= state.scrollOffset + state.viewportLength,
+            "cursor \(state.cursor) at \(tile.x) offset \(state.scrollOffset)")
     }
     #expect(state.scrollOffset > 0)
     state.apply(.pageDown)

@@ -1,44 +1,48 @@
-import Testing
 import LightboxApp
 import LightboxLayout
 import LightboxTerminal
+import Testing
 
 @Test func theSettingsFileIsReadAndBadLinesAreReportedByNumber() {
     let text = """
-    # a comment
-    columns = fixed:12:leading,flexible   # trailing comment
-    spacing = 0,1
-    layout = masonry
-    sections = month
-    sort = date
-    reverse = yes
-    footers = on
-    graphics = braille
-    bind = J:next-section
-    bind = x:exec:printf '#%s\\n' {+}
-    color.accent = #ff8800
+        # a comment
+        columns = fixed:12:leading,flexible   # trailing comment
+        spacing = 0,1
+        layout = masonry
+        sections = month
+        sort = date
+        reverse = yes
+        footers = on
+        graphics = braille
+        bind = J:next-section
+        bind = x:exec:printf '#%s\\n' {+}
+        color.accent = #ff8800
 
-    colums = 3
-    layout = sideways
-    bind = J:fly
-    color.accent = orange
-    just words
-    """
+        colums = 3
+        layout = sideways
+        bind = J:fly
+        color.accent = orange
+        just words
+        """
     let configuration = Configuration(parsing: text)
-    #expect(configuration.spec == GridSpec(columns: [GridItem(.fixed(12), alignment: .leading), GridItem(.flexible(minimum: 1, maximum: Int.max))],
-                                           rowSpacing: 0, columnSpacing: 1))
+    #expect(
+        configuration.spec
+            == GridSpec(
+                columns: [GridItem(.fixed(12), alignment: .leading), GridItem(.flexible(minimum: 1, maximum: Int.max))],
+                rowSpacing: 0, columnSpacing: 1))
     #expect(configuration.layoutMode == .masonry && configuration.sections == .month && configuration.sort == .date)
     #expect(configuration.isReversed == true && configuration.showsFooters == true && configuration.graphics == .mode(.braille))
     #expect(configuration.bindings.map(\.action) == [.move(.nextSection), .exec("printf '#%s\\n' {+}")])
     #expect(configuration.bindings.first?.keys == [.character("J")])
     #expect(configuration.colors["accent"].map { [$0.0, $0.1, $0.2] } == [255, 136, 0])
-    #expect(configuration.problems == [
-        "config line 14: unknown setting 'colums'",
-        "config line 15: layout: 'sideways' is not one of grid, masonry, strip",
-        "config line 16: bind: unknown action 'fly'; see the README for the names",
-        "config line 17: color.accent: 'orange' is not #rrggbb",
-        "config line 18: not key = value: 'just words'",
-    ])
+    #expect(
+        configuration.problems == [
+            "config line 14: unknown setting 'colums'",
+            "config line 15: layout: 'sideways' is not one of grid, masonry, strip",
+            "config line 16: bind: unknown action 'fly'; see the README for the names",
+            "config line 17: color.accent: 'orange' is not #rrggbb",
+            "config line 18: not key = value: 'just words'",
+        ])
 }
 
 @Test func everyStandardActionHasAName() {
@@ -58,9 +62,10 @@ import LightboxTerminal
     #expect(automatic.readAheadWorkers == nil && automatic.problems.isEmpty)
     let wrong = Configuration(parsing: "read-ahead-workers = 0\nread-ahead-workers = many\nread-ahead = -1\n")
     #expect(wrong.readAheadWorkers == nil && wrong.readAhead == nil)
-    #expect(wrong.problems == [
-        "config line 1: read-ahead-workers: '0' is neither auto nor a number from 1 to 64",
-        "config line 2: read-ahead-workers: 'many' is neither auto nor a number from 1 to 64",
-        "config line 3: read-ahead: '-1' is not all, off or a number of screens",
-    ])
+    #expect(
+        wrong.problems == [
+            "config line 1: read-ahead-workers: '0' is neither auto nor a number from 1 to 64",
+            "config line 2: read-ahead-workers: 'many' is neither auto nor a number from 1 to 64",
+            "config line 3: read-ahead: '-1' is not all, off or a number of screens",
+        ])
 }

@@ -1,8 +1,9 @@
-import Testing
-@testable import LightboxApp
 import LightboxLayout
 import LightboxTerminal
 import LightboxThumbnails
+import Testing
+
+@testable import LightboxApp
 
 func loads(_ effects: [Effect]) -> [DecodeRequest]? {
     for case .load(let requests) in effects { return requests }
@@ -87,8 +88,11 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
 }
 
 @Test func aCellSizeChangeIsAnActionAndTheBoxesFollowIt() {
-    var state = GalleryState(library: library([6]), spec: threeColumns, width: 40, height: 30,
-                             settings: settings { $0.graphics = .sixel; $0.cellPixels = CellPixelSize(width: 10, height: 20) })
+    var state = GalleryState(
+        library: library([6]), spec: threeColumns, width: 40, height: 30,
+        settings: settings {
+            $0.graphics = .sixel; $0.cellPixels = CellPixelSize(width: 10, height: 20)
+        })
     _ = state.initialEffects()
     let before = state.demand.map(\.box)
     let effects = state.apply(.cellSizeChanged(CellPixelSize(width: 20, height: 40)))
@@ -108,8 +112,9 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
 
 @Test func thePictureStoreKeepsResultsAndAsksOnlyForWhatIsNew() {
     var store = PictureStore(budget: 1 << 20)
-    let request = DecodeRequest(id: ItemID(4), file: ImageFile(path: ImagePath("a.jpg"), byteCount: 1, modified: 0, format: .jpeg),
-                                box: PixelSize(width: 2, height: 1))
+    let request = DecodeRequest(
+        id: ItemID(4), file: ImageFile(path: ImagePath("a.jpg"), byteCount: 1, modified: 0, format: .jpeg),
+        box: PixelSize(width: 2, height: 1))
     #expect(store.want([request]) == [request] && store.want([request]) == nil, "the same demand is not asked twice")
     #expect(store.record(request, .failed(.badFile("cannot decode: bad"))).isEmpty && store.failures[ItemID(4)] == "cannot decode: bad")
     #expect(store.record(request, .decoded(Thumbnail(width: 2, height: 1, pixels: [1, 2, 3, 4, 5, 6]))).isEmpty)

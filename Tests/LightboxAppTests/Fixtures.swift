@@ -5,9 +5,11 @@ import LightboxThumbnails
 /// A library of fake files (nothing on disk) with the given section sizes.
 func library(_ counts: [Int]) -> Library {
     let folders = counts.enumerated().map { s, count in
-        ImageFolder(path: ImagePath("photos/s\(s)"), files: (0..<count).map { i in
-            ImageFile(path: ImagePath("photos/s\(s)/IMG_\(i + 1).jpg"), byteCount: 1000, modified: 0, format: .jpeg)
-        })
+        ImageFolder(
+            path: ImagePath("photos/s\(s)"),
+            files: (0..<count).map { i in
+                ImageFile(path: ImagePath("photos/s\(s)/IMG_\(i + 1).jpg"), byteCount: 1000, modified: 0, format: .jpeg)
+            })
     }
     return Library(folders: folders)
 }

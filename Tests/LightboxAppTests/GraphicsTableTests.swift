@@ -1,7 +1,7 @@
-import Testing
 import LightboxApp
 import LightboxTerminal
 import LightboxThumbnails
+import Testing
 
 @Test func everyPictureModeIsOneRowOfTheTable() {
     let modes = Graphics.table.map(\.mode)
@@ -21,8 +21,11 @@ import LightboxThumbnails
 }
 
 @Test func thePicturePartStepsThroughItsModesAndTakesCellSizes() {
-    var state = GalleryState(library: library([3]), spec: threeColumns, width: 40, height: 20,
-                             settings: settings { $0.graphics = .sixel; $0.availableGraphics = [.sixel] + Graphics.symbolModes })
+    var state = GalleryState(
+        library: library([3]), spec: threeColumns, width: 40, height: 20,
+        settings: settings {
+            $0.graphics = .sixel; $0.availableGraphics = [.sixel] + Graphics.symbolModes
+        })
     var seen: [Graphics] = []
     for _ in 0..<6 { state.apply(.cycleGraphics); seen.append(state.graphics) }
     #expect(seen == [.half, .quadrant, .sextant, .braille, .ascii, .sixel])

@@ -1,8 +1,8 @@
-import Testing
 import LightboxApp
 import LightboxLayout
 import LightboxTerminal
 import LightboxThumbnails
+import Testing
 
 func press(_ x: Int, _ y: Int, shift: Bool = false, control: Bool = false) -> InputEvent {
     .mouse(MouseEvent(kind: .press, x: x, y: y, isShift: shift, isControl: control))

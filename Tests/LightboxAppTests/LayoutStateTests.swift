@@ -1,6 +1,7 @@
-@testable import LightboxApp
 import LightboxLayout
 import Testing
+
+@testable import LightboxApp
 
 @Test func theLayoutPartBuildsItsModeForTheLibraryAndTheArea() {
     var part = LayoutState(mode: .grid, spec: threeColumns, showsFooters: false, library: library([4, 5]), width: 40, height: 20)

@@ -1,6 +1,7 @@
-import Testing
-@testable import LightboxApp
 import LightboxThumbnails
+import Testing
+
+@testable import LightboxApp
 
 @Test func theMetadataPartAsksOnceAndKeepsTheLatestFewHundred() {
     var part = MetadataState()

@@ -7,11 +7,15 @@ func card() -> Library {
     func file(_ name: String, _ format: ImageFormat, _ companions: [ImageFile] = []) -> ImageFile {
         ImageFile(path: ImagePath("card/" + name), byteCount: 1, modified: 0, format: format, companions: companions)
     }
-    return Library(folders: [ImageFolder(path: ImagePath("card"), files: [
-        file("IMG_1.JPG", .jpeg, [file("IMG_1.CR2", .cameraRaw)]),
-        file("IMG_2.HEIC", .heif, [file("IMG_2.MOV", .quickTime)]),
-        file("IMG_3.JPG", .jpeg),
-    ])])
+    return Library(folders: [
+        ImageFolder(
+            path: ImagePath("card"),
+            files: [
+                file("IMG_1.JPG", .jpeg, [file("IMG_1.CR2", .cameraRaw)]),
+                file("IMG_2.HEIC", .heif, [file("IMG_2.MOV", .quickTime)]),
+                file("IMG_3.JPG", .jpeg),
+            ])
+    ])
 }
 
 @Test func markingAPairMarksOneItemAndAcceptPrintsEveryMemberPictureFirst() {

@@ -1,7 +1,8 @@
-import Testing
-@testable import LightboxApp
 import LightboxLayout
 import LightboxThumbnails
+import Testing
+
+@testable import LightboxApp
 
 @Test func aPasteOutsideTheFilterDoesNothingButSaySo() {
     var state = GalleryState(library: library([4, 3]), spec: threeColumns, width: 40, height: 30)

@@ -1,6 +1,6 @@
-import Testing
 import LightboxApp
 import LightboxThumbnails
+import Testing
 
 @Test func aPathSetFindsEachRecordOnceAndKeepsTheRestInOrder() {
     var set = PathSet(records: Array("a/1.jpg\n\nb/2.jpg\na/1.jpg\nc/3.jpg".utf8), separator: 10)
@@ -30,11 +30,12 @@ import LightboxThumbnails
 }
 
 @Test func pendingMarksBeyondTheLimitStayPending() {
-    var state = GalleryState(library: Library(arrangement: Arrangement()), spec: threeColumns, width: 40, height: 30, isScanning: true,
-                             settings: settings {
-                                 $0.markLimit = 1
-                                 $0.pendingMarks = PathSet(records: Array("photos/s0/IMG_1.jpg\nphotos/s0/IMG_2.jpg".utf8), separator: 10)
-                             })
+    var state = GalleryState(
+        library: Library(arrangement: Arrangement()), spec: threeColumns, width: 40, height: 30, isScanning: true,
+        settings: settings {
+            $0.markLimit = 1
+            $0.pendingMarks = PathSet(records: Array("photos/s0/IMG_1.jpg\nphotos/s0/IMG_2.jpg".utf8), separator: 10)
+        })
     let files = (1...2).map { ImageFile(path: ImagePath("photos/s0/IMG_\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg) }
     state.apply(.scanned([Scanner.Batch(folder: ImagePath("photos/s0"), files: files, problems: [])], isFinished: true))
     #expect(state.markedCount == 1)

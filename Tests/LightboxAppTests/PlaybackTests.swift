@@ -1,6 +1,7 @@
-@testable import LightboxApp
 import LightboxThumbnails
 import Testing
+
+@testable import LightboxApp
 
 @Test func framesFollowTheirDelaysAndLateOnesAreSkippedNotHurried() {
     var preview = Preview()

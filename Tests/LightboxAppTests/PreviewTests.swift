@@ -1,6 +1,7 @@
-@testable import LightboxApp
 import LightboxThumbnails
 import Testing
+
+@testable import LightboxApp
 
 @Test func zoomingKeepsTheMiddleOfTheViewAndStaysWithinOneToEight() {
     let view = PixelSize(width: 80, height: 46)

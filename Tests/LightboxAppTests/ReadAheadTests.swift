@@ -1,7 +1,7 @@
-import Testing
 import LightboxApp
 import LightboxLayout
 import LightboxThumbnails
+import Testing
 
 /// The read-ahead's requests in an effect list, as library positions.
 func readAheadPositions(_ effects: [Effect], in state: GalleryState) -> [Int] {
@@ -29,8 +29,9 @@ func readAheadPositions(_ effects: [Effect], in state: GalleryState) -> [Int] {
 }
 
 @Test func theReadAheadKeepsToItsScreensAndStopsWhenAllIsDone() {
-    var state = GalleryState(library: library([60]), spec: threeColumns, width: 40, height: 20,
-                             settings: settings { $0.readAhead = .screens(1) })
+    var state = GalleryState(
+        library: library([60]), spec: threeColumns, width: 40, height: 20,
+        settings: settings { $0.readAhead = .screens(1) })
     let screen = state.visibleItems.count
     var given: [Int] = []
     while true {

@@ -1,15 +1,18 @@
-import Testing
-@testable import LightboxApp
 import LightboxLayout
 import LightboxThumbnails
+import Testing
+
+@testable import LightboxApp
 
 /// Sections of 7, 2 and 20 items: ragged rows, sections shorter and taller than a screen.
 let ragged = library([7, 2, 20])
 
 @Test func everyMoveKeepsTheCursorTileOnScreen() {
     var state = GalleryState(library: ragged, spec: threeColumns, width: 40, height: 20)
-    let moves: [Action] = [.move(.down), .move(.down), .move(.down), .move(.right), .pageDown, .pageDown, .move(.last),
-                           .pageUp, .halfPageUp, .move(.previousSection), .move(.first), .halfPageDown, .move(.nextSection)]
+    let moves: [Action] = [
+        .move(.down), .move(.down), .move(.down), .move(.right), .pageDown, .pageDown, .move(.last),
+        .pageUp, .halfPageUp, .move(.previousSection), .move(.first), .halfPageDown, .move(.nextSection),
+    ]
     for move in moves {
         state.apply(move)
         #expect(state.tileOfCursorIsVisible, "after \(move): cursor \(state.cursor) offset \(state.scrollOffset)")
@@ -82,13 +85,19 @@ let ragged = library([7, 2, 20])
     let spec = try GridSpec(parsing: "fixed:12:leading,flexible,flexible,flexible:20-30:trailing")
     var state = GalleryState(library: ragged, spec: spec, width: 200, height: 40)
     state.apply([.move(.last), .zoomIn])
-    #expect(state.spec.columns == [GridItem(.fixed(16), alignment: .leading), GridItem(.flexible(minimum: 1, maximum: Int.max)),
-                                   GridItem(.flexible(minimum: 24, maximum: 34), alignment: .trailing)])
+    #expect(
+        state.spec.columns == [
+            GridItem(.fixed(16), alignment: .leading), GridItem(.flexible(minimum: 1, maximum: Int.max)),
+            GridItem(.flexible(minimum: 24, maximum: 34), alignment: .trailing),
+        ])
     #expect(state.tileOfCursorIsVisible)
     state.apply([.zoomOut, .zoomOut])
-    #expect(state.spec.columns == [GridItem(.fixed(8), alignment: .leading), GridItem(.flexible(minimum: 1, maximum: Int.max)),
-                                   GridItem(.flexible(minimum: 16, maximum: 26), alignment: .trailing),
-                                   GridItem(.flexible(minimum: 1, maximum: Int.max)), GridItem(.flexible(minimum: 1, maximum: Int.max))])
+    #expect(
+        state.spec.columns == [
+            GridItem(.fixed(8), alignment: .leading), GridItem(.flexible(minimum: 1, maximum: Int.max)),
+            GridItem(.flexible(minimum: 16, maximum: 26), alignment: .trailing),
+            GridItem(.flexible(minimum: 1, maximum: Int.max)), GridItem(.flexible(minimum: 1, maximum: Int.max)),
+        ])
     #expect(state.tileOfCursorIsVisible)
 }
 

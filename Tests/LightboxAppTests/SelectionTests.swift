@@ -1,7 +1,8 @@
-import Testing
-@testable import LightboxApp
 import LightboxLayout
 import LightboxThumbnails
+import Testing
+
+@testable import LightboxApp
 
 @Test func spaceMarksAndAdvancesAcceptPrintsMarksInDisplayOrder() {
     var state = GalleryState(library: library([4, 3]), spec: threeColumns, width: 40, height: 30)
@@ -101,8 +102,9 @@ import LightboxThumbnails
 }
 
 @Test func pathsToPreMarkAreMarkedAsTheScanFindsThem() {
-    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true,
-                             settings: settings { $0.pendingMarks = PathSet([ImagePath("f/IMG_3.jpg"), ImagePath("f/IMG_7.jpg"), ImagePath("elsewhere.jpg")]) })
+    var state = GalleryState(
+        library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true,
+        settings: settings { $0.pendingMarks = PathSet([ImagePath("f/IMG_3.jpg"), ImagePath("f/IMG_7.jpg"), ImagePath("elsewhere.jpg")]) })
     let files = (0..<10).map { ImageFile(path: ImagePath("f/IMG_\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg) }
     state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: Array(files[0..<5]))], isFinished: false))
     #expect(state.marks.sorted == [3])
@@ -113,10 +115,13 @@ import LightboxThumbnails
 
 @Test func theFilterNarrowsAsTypedAndMarksSurviveIt() {
     var state = GalleryState(library: library([12]), spec: threeColumns, width: 40, height: 20)
-    state.apply([.move(.right), .toggleMark, .move(.right), .move(.right), .toggleMark])   // IMG_2 and IMG_4
+    state.apply([.move(.right), .toggleMark, .move(.right), .move(.right), .toggleMark])  // IMG_2 and IMG_4
     state.apply([.startFilter, .filterInput("i"), .filterInput("1")])
     // IMG_1, IMG_10, IMG_11, IMG_12: fuzzy, case-insensitive.
-    #expect((0..<state.library.count).map { state.library[$0].path.description.split(separator: "/").last! } == ["IMG_1.jpg", "IMG_10.jpg", "IMG_11.jpg", "IMG_12.jpg"])
+    #expect(
+        (0..<state.library.count).map { state.library[$0].path.description.split(separator: "/").last! } == [
+            "IMG_1.jpg", "IMG_10.jpg", "IMG_11.jpg", "IMG_12.jpg",
+        ])
     #expect(state.cursor == 0 && state.isEditingFilter)
     #expect(state.markedCount == 2 && state.hiddenMarks.count == 2)
     state.apply([.acceptFilter, .move(.right), .toggleMark])

@@ -1,12 +1,13 @@
-import Testing
 import LightboxApp
 import LightboxThumbnails
+import Testing
 
 @Test func placeholdersAreSubstitutedAndQuotedSoTheShellGetsTheNamesBack() {
     let odd = ImagePath(bytes: Array("it's a \"photo\"\nwith $HOME.jpg".utf8))
     let plain = ImagePath("b c.jpg")
     let command = ShellCommand.expand("printf '%s\\0' {+} > out; echo {}", cursor: plain, selection: [odd, plain])
-    #expect(String(decoding: command, as: UTF8.self)
+    #expect(
+        String(decoding: command, as: UTF8.self)
             == "printf '%s\\0' 'it'\\''s a \"photo\"\nwith $HOME.jpg' 'b c.jpg' > out; echo 'b c.jpg'")
     // Without placeholders, the selection is appended.
     #expect(String(decoding: ShellCommand.expand("gimp", cursor: plain, selection: [plain]), as: UTF8.self) == "gimp 'b c.jpg'")
@@ -16,8 +17,9 @@ import LightboxThumbnails
 }
 
 @Test func bindingsRunCommandsAndTheKeyHandlerTakesTheNextKey() {
-    var state = GalleryState(library: library([5]), spec: threeColumns, width: 40, height: 20,
-                             settings: settings { $0.keyTable = KeyTable.standard.adding([KeyBinding([.character("x")], .exec("echo {}"), "run: echo {}")]) })
+    var state = GalleryState(
+        library: library([5]), spec: threeColumns, width: 40, height: 20,
+        settings: settings { $0.keyTable = KeyTable.standard.adding([KeyBinding([.character("x")], .exec("echo {}"), "run: echo {}")]) })
     #expect(state.keyTable.action(for: .character("x")) == .exec("echo {}"))
     #expect(state.keyTable.bindings.filter { $0.keys.contains(.character("x")) }.count == 1)
     state.apply(.toggleMark)

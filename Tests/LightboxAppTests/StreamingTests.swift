@@ -1,13 +1,15 @@
-import Testing
 import LightboxApp
 import LightboxLayout
 import LightboxThumbnails
+import Testing
 
 /// `count` fake files of one folder, numbered from `start`.
 private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
-    Scanner.Batch(folder: ImagePath(folder), files: range.map { i in
-        ImageFile(path: ImagePath("\(folder)/IMG_\(i).jpg"), byteCount: 1000, modified: 0, format: .jpeg)
-    })
+    Scanner.Batch(
+        folder: ImagePath(folder),
+        files: range.map { i in
+            ImageFile(path: ImagePath("\(folder)/IMG_\(i).jpg"), byteCount: 1000, modified: 0, format: .jpeg)
+        })
 }
 
 @Test func itemsArrivingKeepTheCursorTheScrollAndTheMarks() {

@@ -1,5 +1,6 @@
-import Testing
 import LightboxTerminal
+import Testing
+
 @testable import LightboxCurses
 
 @Test func eightColourTerminalsKeepTheInterfacesHues() {

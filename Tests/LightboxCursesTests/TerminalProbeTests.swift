@@ -1,10 +1,12 @@
 import Foundation
-import Testing
 import LightboxTerminal
 import LightboxTestSupport
+import Testing
+
 @testable import LightboxCurses
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A pseudo-terminal whose far end plays a terminal: it reads the queries and answers with `reply`.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LightboxLayout
 
 /// Specs the properties are checked against.
@@ -6,8 +7,9 @@ let specs: [GridSpec] = [
     .standard,
     GridSpec(columns: [GridItem(.adaptive(minimum: 6, maximum: 9))], rowSpacing: 0, columnSpacing: 1),
     .flexible(count: 3),
-    GridSpec(columns: [GridItem(.fixed(10)), GridItem(.flexible(minimum: 5, maximum: 30)), GridItem(.adaptive(minimum: 8, maximum: 12))],
-             rowSpacing: 2, columnSpacing: 1),
+    GridSpec(
+        columns: [GridItem(.fixed(10)), GridItem(.flexible(minimum: 5, maximum: 30)), GridItem(.adaptive(minimum: 8, maximum: 12))],
+        rowSpacing: 2, columnSpacing: 1),
     GridSpec(columns: [GridItem(.fixed(7), spacing: 0), GridItem(.fixed(7))]),
 ]
 
@@ -134,7 +136,9 @@ func collapsedSectionsAndFootersKeepEveryShownItemPlacedOnceWithoutOverlap(specI
             // What is visible, by brute force, is what the query says, less hidden items.
             for offset in stride(from: 0, to: layout.contentHeight, by: 5) {
                 let range = layout.visibleItems(offset: offset, height: 12)
-                let expected = shown.filter { let f = layout.frame(ofItem: $0); return f.maxY > offset && f.y < offset + 12 }
+                let expected = shown.filter {
+                    let f = layout.frame(ofItem: $0); return f.maxY > offset && f.y < offset + 12
+                }
                 #expect(range.filter(layout.isShown) == expected, "offset \(offset) width \(width) collapsed \(collapsed)")
             }
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LightboxLayout
 
 /// Three sections of 7, 2 and 5 items in 3 columns of 4 cells:
@@ -18,19 +19,19 @@ let ragged = GridLayout(sectionCounts: [7, 2, 5], spec: GridSpec(columns: Array(
 
 @Test func upAndDownKeepTheColumnAndLandOnTheNearestItemOfShortRows() {
     #expect(ragged.destination(from: 1, .down) == 4)
-    #expect(ragged.destination(from: 5, .down) == 6)    // short last row: nearest item
-    #expect(ragged.destination(from: 6, .down) == 7)    // into the next section, column 0
-    #expect(ragged.destination(from: 8, .down) == 10)   // column 1 kept
+    #expect(ragged.destination(from: 5, .down) == 6)  // short last row: nearest item
+    #expect(ragged.destination(from: 6, .down) == 7)  // into the next section, column 0
+    #expect(ragged.destination(from: 8, .down) == 10)  // column 1 kept
     #expect(ragged.destination(from: 11, .down) == 13)
     #expect(ragged.destination(from: 13, .down) == 13)  // last row: stays
-    #expect(ragged.destination(from: 11, .up) == 8)     // column 2 clamped to the short row above
+    #expect(ragged.destination(from: 11, .up) == 8)  // column 2 clamped to the short row above
     #expect(ragged.destination(from: 7, .up) == 6)
     #expect(ragged.destination(from: 8, .up) == 6)
     #expect(ragged.destination(from: 2, .up) == 2)
 }
 
 @Test func pagesFirstLastAndSections() {
-    #expect(ragged.destination(from: 1, .rowsDown(2)) == 6)   // via 4, then the short row
+    #expect(ragged.destination(from: 1, .rowsDown(2)) == 6)  // via 4, then the short row
     #expect(ragged.destination(from: 12, .rowsDown(10)) == 13)  // no row below: the last item
     #expect(ragged.destination(from: 13, .rowsDown(1)) == 13)
     #expect(ragged.destination(from: 10, .rowsUp(3)) == 3)
@@ -52,7 +53,7 @@ let ragged = GridLayout(sectionCounts: [7, 2, 5], spec: GridSpec(columns: Array(
 }
 
 @Test func verticalMovesCanAimForARememberedColumn() {
-    #expect(ragged.destination(from: 6, .down, column: 2) == 8)   // s1 has 2 items: nearest
+    #expect(ragged.destination(from: 6, .down, column: 2) == 8)  // s1 has 2 items: nearest
     #expect(ragged.destination(from: 8, .down, column: 2) == 11)
     #expect(ragged.destination(from: 0, .rowsDown(3), column: 1) == 8)  // 4, 6, then column 1 again
 }
@@ -60,8 +61,8 @@ let ragged = GridLayout(sectionCounts: [7, 2, 5], spec: GridSpec(columns: Array(
 @Test func movesStepOverCollapsedSectionsOntoTheirHeaders() {
     // Sections of 4, 5 and 4 items in two columns; the middle one collapsed.
     let layout = GridLayout(sectionCounts: [4, 5, 4], spec: .flexible(count: 2), width: 40, collapsed: [1])
-    #expect(layout.destination(from: 3, .right) == 4)    // onto the collapsed section's header
-    #expect(layout.destination(from: 4, .right) == 9)    // and over its hidden items
+    #expect(layout.destination(from: 3, .right) == 4)  // onto the collapsed section's header
+    #expect(layout.destination(from: 4, .right) == 9)  // and over its hidden items
     #expect(layout.destination(from: 9, .left) == 4)
     #expect(layout.destination(from: 2, .down) == 4)
     #expect(layout.destination(from: 4, .down) == 9)

@@ -1,12 +1,15 @@
-import Testing
 import LightboxLayout
+import Testing
 
 @Test func columnSpecsReadAsGridItems() throws {
     #expect(try GridSpec(parsing: "3") == .flexible(count: 3))
     let mixed = try GridSpec(parsing: "fixed:12, flexible ,flexible:20-40:trailing,adaptive:leading", rowSpacing: 0, columnSpacing: 1)
-    #expect(mixed.columns == [GridItem(.fixed(12)), GridItem(.flexible(minimum: 1, maximum: Int.max)),
-                              GridItem(.flexible(minimum: 20, maximum: 40), alignment: .trailing),
-                              GridItem(.adaptive(minimum: 16, maximum: 24), alignment: .leading)])
+    #expect(
+        mixed.columns == [
+            GridItem(.fixed(12)), GridItem(.flexible(minimum: 1, maximum: Int.max)),
+            GridItem(.flexible(minimum: 20, maximum: 40), alignment: .trailing),
+            GridItem(.adaptive(minimum: 16, maximum: 24), alignment: .leading),
+        ])
     #expect(mixed.rowSpacing == 0 && mixed.columnSpacing == 1)
     #expect(try GridSpec(parsing: "adaptive:10").columns == [GridItem(.adaptive(minimum: 10, maximum: 18))])
     #expect(try GridSpec(parsing: "flexible:30").columns == [GridItem(.flexible(minimum: 30, maximum: Int.max))])

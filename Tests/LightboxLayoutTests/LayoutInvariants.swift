@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LightboxLayout
 
 /// What every `TileLayout` keeps, whatever its kind: each shown item placed inside the content

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LightboxLayout
 
 /// Picture shapes from wide panoramas to tall portraits, in thousandths, repeating.
@@ -32,15 +33,20 @@ func masonryPlacesEveryItemOnceWithoutOverlapAndBalancesColumns(specIndex: Int) 
     let total = sectionCounts.reduce(0, +)
     for width in stride(from: 10, through: 200, by: 13) {
         for collapsed in [Set<Int>(), [3]] {
-            let layout = MasonryLayout(sectionCounts: sectionCounts, aspects: aspects(total), spec: specs[1], width: width,
-                                       metrics: TileMetrics(footerHeight: 1), collapsed: collapsed)
+            let layout = MasonryLayout(
+                sectionCounts: sectionCounts, aspects: aspects(total), spec: specs[1], width: width,
+                metrics: TileMetrics(footerHeight: 1), collapsed: collapsed)
             let shown = (0..<total).filter(layout.isShown)
             for offset in stride(from: 0, to: layout.contentHeight, by: 3) {
                 let range = layout.visibleItems(offset: offset, height: 10)
-                let expected = shown.filter { let f = layout.frame(ofItem: $0); return f.maxY > offset && f.y < offset + 10 }
+                let expected = shown.filter {
+                    let f = layout.frame(ofItem: $0); return f.maxY > offset && f.y < offset + 10
+                }
                 #expect(expected.allSatisfy(range.contains), "offset \(offset) width \(width)")
                 for x in stride(from: 0, to: width, by: 3) {
-                    let hit = shown.first { let f = layout.frame(ofItem: $0); return x >= f.x && x < f.maxX && offset >= f.y && offset < f.maxY }
+                    let hit = shown.first {
+                        let f = layout.frame(ofItem: $0); return x >= f.x && x < f.maxX && offset >= f.y && offset < f.maxY
+                    }
                     #expect(layout.item(atX: x, y: offset) == hit, "x \(x) y \(offset) width \(width)")
                 }
             }

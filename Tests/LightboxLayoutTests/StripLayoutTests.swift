@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LightboxLayout
 
 @Test(arguments: specs.indices)
@@ -16,7 +17,9 @@ func stripPlacesEveryItemOnceWithoutOverlapAndAgreesWithBruteForce(specIndex: In
                     let expected = shown.filter { layout.frame(ofItem: $0).maxX > offset && layout.frame(ofItem: $0).x < offset + 40 }
                     #expect(expected.allSatisfy(range.contains), "offset \(offset) width \(width) height \(height)")
                     for y in stride(from: 0, to: height, by: 3) {
-                        let hit = shown.first { let f = layout.frame(ofItem: $0); return offset >= f.x && offset < f.maxX && y >= f.y && y < f.maxY }
+                        let hit = shown.first {
+                            let f = layout.frame(ofItem: $0); return offset >= f.x && offset < f.maxX && y >= f.y && y < f.maxY
+                        }
                         #expect(layout.item(atX: offset, y: y) == hit, "x \(offset) y \(y)")
                     }
                 }
@@ -33,10 +36,10 @@ func stripPlacesEveryItemOnceWithoutOverlapAndAgreesWithBruteForce(specIndex: In
     #expect(layout.destination(from: 0, .down) == 1 && layout.destination(from: 1, .down) == 1)
     #expect(layout.destination(from: 1, .up) == 0)
     #expect(layout.destination(from: 0, .right) == 2)
-    #expect(layout.destination(from: 3, .right) == 4)       // the short last column's tile
-    #expect(layout.destination(from: 4, .right) == 5)       // into the next section, same row
+    #expect(layout.destination(from: 3, .right) == 4)  // the short last column's tile
+    #expect(layout.destination(from: 4, .right) == 5)  // into the next section, same row
     #expect(layout.destination(from: 5, .left) == 4)
-    #expect(layout.destination(from: 6, .left) == 4)        // no second row there: its last tile
+    #expect(layout.destination(from: 6, .left) == 4)  // no second row there: its last tile
     #expect(layout.destination(from: 0, .rowsDown(2)) == 4)
     let pinned = layout.pinnedHeader(atOffset: layout.headerTop(ofSection: 1) - 3)!
     #expect(pinned.section == 0 && pinned.y < 0, "the next card pushes the pinned one away")

@@ -1,8 +1,9 @@
 import Foundation
 import LightboxCodecs
-@testable import LightboxThumbnails
 import LightboxTestSupport
 import Testing
+
+@testable import LightboxThumbnails
 
 @Test func animationsCountTheirFramesAndStillPicturesHaveNone() throws {
     let dir = try TemporaryDirectory()
@@ -51,7 +52,8 @@ import Testing
     thumbnail.delays = [100, 250]
     let response = DecodeMessage.Response(body: .decoded(.decoded(thumbnail)), counts: DecodeStatistics.Counts())
     #expect(DecodeMessage.response(from: Array(DecodeMessage.encode(response).dropFirst(4)))?.body == .decoded(.decoded(thumbnail)))
-    let request = DecodeMessage.Request.decodeFrames(ImageFile(path: ImagePath("a.gif"), byteCount: 1, modified: 2, format: .gif), PixelSize(width: 9, height: 9))
+    let request = DecodeMessage.Request.decodeFrames(
+        ImageFile(path: ImagePath("a.gif"), byteCount: 1, modified: 2, format: .gif), PixelSize(width: 9, height: 9))
     #expect(DecodeMessage.request(from: Array(DecodeMessage.encode(request).dropFirst(4))) == request)
 }
 

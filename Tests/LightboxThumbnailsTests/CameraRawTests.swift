@@ -1,8 +1,9 @@
 import Foundation
 import LightboxCodecs
-@testable import LightboxThumbnails
 import LightboxTestSupport
 import Testing
+
+@testable import LightboxThumbnails
 
 /// A JPEG of a red left half and a blue right half.
 func redBlue(_ width: Int, _ height: Int) throws -> [UInt8] {
@@ -46,8 +47,9 @@ func decodeRaw(_ bytes: [UInt8], named name: String, box: PixelSize, in dir: Tem
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     // Orientation 6: turned a quarter clockwise to show it, the red left half goes to the top.
-    let (_, result) = try decodeRaw(TestRaws.dng(preview: try redBlue(300, 200), previewSize: (300, 200), orientation: 6),
-                                    named: "turned.dng", box: PixelSize(width: 90, height: 90), in: dir)
+    let (_, result) = try decodeRaw(
+        TestRaws.dng(preview: try redBlue(300, 200), previewSize: (300, 200), orientation: 6),
+        named: "turned.dng", box: PixelSize(width: 90, height: 90), in: dir)
     guard case .decoded(let t) = result else { Issue.record("\(result)"); return }
     #expect(t.width == 60 && t.height == 90)
     #expect(t.pixel(x: 30, y: 10).0 > 180 && t.pixel(x: 30, y: 80).2 > 180, "red above blue")
@@ -59,10 +61,11 @@ func decodeRaw(_ bytes: [UInt8], named name: String, box: PixelSize, in dir: Tem
     // IFD0 holds a 40x30 green JPEG; a sub-directory the 300x200 red and blue one.
     let green = try TestImages.jpegBytes(TestImages.solid(width: 40, height: 30, 30, 200, 30), width: 40, height: 30)
     let large = try redBlue(300, 200)
-    let raw = TestRaws.tiff([
-        [.long(0x100, 40), .long(0x101, 30), .short(0x103, 6), .ascii(0x10F, "NIKON"), .long(0x201, 0), .long(0x202, green.count), .long(0x14A, 0)],
-        [.long(0xFE, 1), .short(0x103, 6), .long(0x201, 0), .long(0x202, large.count)],
-    ], blobs: [green, large], references: [(0, 0x201, [.blob(0)]), (0, 0x14A, [.directory(1)]), (1, 0x201, [.blob(1)])])
+    let raw = TestRaws.tiff(
+        [
+            [.long(0x100, 40), .long(0x101, 30), .short(0x103, 6), .ascii(0x10F, "NIKON"), .long(0x201, 0), .long(0x202, green.count), .long(0x14A, 0)],
+            [.long(0xFE, 1), .short(0x103, 6), .long(0x201, 0), .long(0x202, large.count)],
+        ], blobs: [green, large], references: [(0, 0x201, [.blob(0)]), (0, 0x14A, [.directory(1)]), (1, 0x201, [.blob(1)])])
     let (_, small) = try decodeRaw(raw, named: "two.nef", box: PixelSize(width: 32, height: 32), in: dir)
     guard case .decoded(let s) = small else { Issue.record("\(small)"); return }
     #expect(s.pixel(x: s.width / 2, y: s.height / 2).1 > 150, "32 pixels: the 40x30 green one covers them")

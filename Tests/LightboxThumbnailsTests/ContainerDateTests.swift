@@ -1,7 +1,8 @@
 import Foundation
-@testable import LightboxThumbnails
 import LightboxTestSupport
 import Testing
+
+@testable import LightboxThumbnails
 
 @Test func datesComeFromTheEXIFOfEveryImageContainer() throws {
     let dir = try TemporaryDirectory()

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import LightboxTestSupport
 import LightboxCodecs
+import LightboxTestSupport
+import Testing
+
 @testable import LightboxThumbnails
 
 /// URIs and names as GLib 2.74's g_filename_to_uri and g_compute_checksum_for_string (MD5) give them.
@@ -86,8 +87,10 @@ func source(_ path: String, mtime: Int64 = 1_700_000_000, size: Int64 = 1234) ->
     try ImageEncoder.write(TestImages.solid(width: 4, height: 4, 1, 2, 3), width: 4, height: 4, to: path, as: .png)
     var data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     // Insert a zTXt chunk after IHDR (8 + 25 bytes).
-    let compressed: [UInt8] = [0x78, 0x9C, 0x4B, 0xCB, 0xCC, 0x49, 0xB5, 0xD2, 0xD7, 0xD7, 0x2F, 0xD4, 0xAF, 0xD0, 0xCB, 0x2A,
-                               0x48, 0x07, 0x00, 0x27, 0x38, 0x04, 0xEF]  // zlib.compress(b"file:///q/x.jpg")
+    let compressed: [UInt8] = [
+        0x78, 0x9C, 0x4B, 0xCB, 0xCC, 0x49, 0xB5, 0xD2, 0xD7, 0xD7, 0x2F, 0xD4, 0xAF, 0xD0, 0xCB, 0x2A,
+        0x48, 0x07, 0x00, 0x27, 0x38, 0x04, 0xEF,
+    ]  // zlib.compress(b"file:///q/x.jpg")
     var chunk: [UInt8] = []
     PNGWriter.chunk("zTXt", Array("Thumb::URI".utf8) + [0, 0] + compressed, into: &chunk)
     data.insert(contentsOf: chunk, at: 33)
@@ -127,8 +130,10 @@ func source(_ path: String, mtime: Int64 = 1_700_000_000, size: Int64 = 1234) ->
     reader.start()
     for i in 0..<200 {
         let shade = UInt8(i % 256)
-        #expect(cache.store(Thumbnail(width: 256, height: 192, pixels: TestImages.solid(width: 256, height: 192, shade, shade, shade)),
-                            for: s, size: .large))
+        #expect(
+            cache.store(
+                Thumbnail(width: 256, height: 192, pixels: TestImages.solid(width: 256, height: 192, shade, shade, shade)),
+                for: s, size: .large))
     }
     done.lock(); finished = true; done.unlock()
     usleep(50_000)

@@ -1,5 +1,6 @@
-import Testing
 import LightboxTestSupport
+import Testing
+
 @testable import LightboxThumbnails
 
 private func photo(_ metadata: TestMetadata) throws -> [UInt8] {

@@ -1,8 +1,9 @@
 import Foundation
 import LightboxCodecs
-@testable import LightboxThumbnails
 import LightboxTestSupport
 import Testing
+
+@testable import LightboxThumbnails
 
 /// A box of an ISO base media file (as JPEG XL's and JPEG 2000's containers are made of).
 func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { be32(8 + payload.count) + Array(type.utf8) + payload }
@@ -50,8 +51,9 @@ func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { be32(8 + payload.count
     for (i, bit) in bits.enumerated() where bit == 1 { huge[i / 8] |= 1 << UInt8(i % 8) }
     let hugePath = try dir.file("huge.jxl")
     try Data(JPEGXLHeader.codestream + huge).write(to: URL(fileURLWithPath: hugePath))
-    let result = ThumbnailPipeline.withCodecs(diskCache: nil).decode(ImageFile(path: ImagePath(hugePath), byteCount: 0, modified: 0, format: .jpegXL),
-                                                         fitting: PixelSize(width: 100, height: 100))
+    let result = ThumbnailPipeline.withCodecs(diskCache: nil).decode(
+        ImageFile(path: ImagePath(hugePath), byteCount: 0, modified: 0, format: .jpegXL),
+        fitting: PixelSize(width: 100, height: 100))
     guard case .failed(let failure) = result else { Issue.record("decoded"); return }
     #expect(failure.kind == .refused && failure.message.hasPrefix("too large: 1073741824x1073741824"), "\(failure)")
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LightboxThumbnails
 
 /// Names built from the characters where natural order is subtle: digits, zeros, case, punctuation.
@@ -27,6 +28,8 @@ private func randomName<G: RandomNumberGenerator>(using rng: inout G) -> [UInt8]
     let names = ["IMG_20230101_123456_2.jpg", "IMG_20230101_123456_10.jpg", "IMG_20230101_123456_1.jpg", "img_20230101_123456.jpg"]
     var list = NameList()
     for name in names { Array(name.utf8).withUnsafeBufferPointer { list.append($0, type: 0) } }
-    #expect(list.naturalOrder().map { names[$0] } ==
-            ["img_20230101_123456.jpg", "IMG_20230101_123456_1.jpg", "IMG_20230101_123456_2.jpg", "IMG_20230101_123456_10.jpg"])
+    #expect(
+        list.naturalOrder().map { names[$0] } == [
+            "img_20230101_123456.jpg", "IMG_20230101_123456_1.jpg", "IMG_20230101_123456_2.jpg", "IMG_20230101_123456_10.jpg",
+        ])
 }

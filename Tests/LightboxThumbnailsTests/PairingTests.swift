@@ -1,18 +1,22 @@
 import Foundation
-@testable import LightboxThumbnails
 import LightboxTestSupport
 import Testing
+
+@testable import LightboxThumbnails
 
 func file(_ name: String, _ format: ImageFormat) -> ImageFile {
     ImageFile(path: ImagePath("card/" + name), byteCount: 1, modified: 0, format: format)
 }
 
 @Test func filesOfOneStemThatACameraWritesTogetherAreOneItem() {
-    let files = [file("IMG_0001.CR2", .cameraRaw), file("IMG_0001.JPG", .jpeg), file("IMG_0002.HEIC", .heif), file("IMG_0002.MOV", .quickTime),
-                 file("IMG_0003.JPG", .jpeg), file("IMG_0004.MOV", .quickTime), file("IMG_0005.CR2", .cameraRaw),
-                 file("IMG_0006.DNG", .cameraRaw), file("IMG_0006.JPG", .jpeg), file("IMG_0006.PNG", .png)]
+    let files = [
+        file("IMG_0001.CR2", .cameraRaw), file("IMG_0001.JPG", .jpeg), file("IMG_0002.HEIC", .heif), file("IMG_0002.MOV", .quickTime),
+        file("IMG_0003.JPG", .jpeg), file("IMG_0004.MOV", .quickTime), file("IMG_0005.CR2", .cameraRaw),
+        file("IMG_0006.DNG", .cameraRaw), file("IMG_0006.JPG", .jpeg), file("IMG_0006.PNG", .png),
+    ]
     let items = Pairing.group(files)
-    #expect(items.map(\.path.lastComponent).map { String(decoding: $0, as: UTF8.self) }
+    #expect(
+        items.map(\.path.lastComponent).map { String(decoding: $0, as: UTF8.self) }
             == ["IMG_0001.JPG", "IMG_0002.HEIC", "IMG_0003.JPG", "IMG_0004.MOV", "IMG_0005.CR2", "IMG_0006.JPG", "IMG_0006.PNG"])
     #expect(items[0].companions == [files[0]] && items[0].pairBadge == "RAW+JPG")
     #expect(items[1].companions == [files[3]] && items[1].pairBadge == "LIVE")
@@ -35,7 +39,9 @@ func file(_ name: String, _ format: ImageFormat) -> ImageFile {
     var scanner = LightboxThumbnails.Scanner(pairing: .together)
     scanner.batchLimit = 7
     var batches: [LightboxThumbnails.Scanner.Batch] = []
-    scanner.scan([ImagePath(dir.path)]) { batches.append($0); return true }
+    scanner.scan([ImagePath(dir.path)]) {
+        batches.append($0); return true
+    }
     let items: [ImageFile] = batches.flatMap { $0.files }
     #expect(batches.count > 10)
     #expect(items.count == 100)

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import LightboxTestSupport
 import LightboxThumbnails
+import Testing
 
 /// A warm function that counts its calls and takes `seconds` each, like a decode.
 final class CountingWarm: @unchecked Sendable {
@@ -47,7 +47,9 @@ final class CountingWarm: @unchecked Sendable {
 }
 
 func readAheadRequests(_ count: Int) -> [ReadAheadRequest] {
-    (0..<count).map { ReadAheadRequest(id: ItemID($0), file: ImageFile(path: ImagePath("f\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg), size: .normal) }
+    (0..<count).map {
+        ReadAheadRequest(id: ItemID($0), file: ImageFile(path: ImagePath("f\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg), size: .normal)
+    }
 }
 
 /// On mains it reads ahead with every thread; on battery with one, decided when work is given.

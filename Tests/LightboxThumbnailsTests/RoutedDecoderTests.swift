@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import LightboxCodecs
 import LightboxTestSupport
+import Testing
+
 @testable import LightboxThumbnails
 
 /// A decoder that names itself in what it makes and counts what it was asked.

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import LightboxTestSupport
 import LightboxThumbnails
+import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Test func scanGroupsByFolderInNaturalOrderAndRecognisesContent() throws {
@@ -12,13 +13,17 @@ import Glibc
     for name in ["b/IMG_10.jpg", "b/IMG_2.jpg", "b/IMG_1.jpg", "a/x.jpg", "a/deeper/y.jpg"] {
         try TestImages.jpeg(at: try dir.file(name), width: 16, height: 16)
     }
-    try TestImages.png(at: try dir.file("a/named-wrong.txt"), width: 8, height: 8)     // an image by content
+    try TestImages.png(at: try dir.file("a/named-wrong.txt"), width: 8, height: 8)  // an image by content
     try TestImages.bytes(Array("not an image".utf8), at: try dir.file("a/fake.jpg"))  // not one
     try TestImages.jpeg(at: try dir.file("a/.hidden.jpg"), width: 8, height: 8)
 
     let result = Scanner().scan([ImagePath(dir.path)])
-    let names = result.folders.map { ($0.path.description.replacingOccurrences(of: dir.path, with: ""),
-                                      $0.files.map { String(decoding: $0.path.lastComponent, as: UTF8.self) }) }
+    let names = result.folders.map {
+        (
+            $0.path.description.replacingOccurrences(of: dir.path, with: ""),
+            $0.files.map { String(decoding: $0.path.lastComponent, as: UTF8.self) }
+        )
+    }
     #expect(names.map(\.0) == ["/a", "/a/deeper", "/b"])
     #expect(names[0].1 == ["named-wrong.txt", "x.jpg"])
     #expect(names[2].1 == ["IMG_1.jpg", "IMG_2.jpg", "IMG_10.jpg"])
@@ -113,7 +118,9 @@ func makeTreeDeeperThanPathMax(in dir: TemporaryDirectory) throws -> ImagePath {
     #expect(batches.map(\.0) == ["/big", "/big", "/big", "/big", "/big/sub", "/big c"])
     #expect(batches.map(\.1) == [64, 64, 100, 72, 1, 1])
     var stoppedAfter = 0
-    scanner.scan([ImagePath(dir.path)]) { _ in stoppedAfter += 1; return false }
+    scanner.scan([ImagePath(dir.path)]) { _ in
+        stoppedAfter += 1; return false
+    }
     #expect(stoppedAfter == 1)
 }
 
@@ -136,7 +143,9 @@ func makeTreeDeeperThanPathMax(in dir: TemporaryDirectory) throws -> ImagePath {
 
     // Stopped while its first batch is on the way: nothing more is handed over, and it ends.
     let held = DispatchSemaphore(value: 0)
-    let stopped = BackgroundScan(paths: [ImagePath(dir.path)]) { batch in held.wait(); return batch }
+    let stopped = BackgroundScan(paths: [ImagePath(dir.path)]) { batch in
+        held.wait(); return batch
+    }
     stopped.stop()
     held.signal()
     stopped.waitForBatches(timeout: 5)
@@ -150,7 +159,9 @@ func makeTreeDeeperThanPathMax(in dir: TemporaryDirectory) throws -> ImagePath {
     try TestImages.jpeg(at: try dir.file("a.jpg"), width: 8, height: 8)
     // The scan thread blocks for good, as in a read from a dead network mount.
     let never = DispatchSemaphore(value: 0)
-    let scan = BackgroundScan(paths: [ImagePath(dir.path)]) { batch in never.wait(); return batch }
+    let scan = BackgroundScan(paths: [ImagePath(dir.path)]) { batch in
+        never.wait(); return batch
+    }
     let start = Date()
     scan.waitForImages(timeout: 0.2)
     scan.waitForBatches(timeout: 0.2)

@@ -1,25 +1,29 @@
 import Foundation
-import Testing
-import LightboxTestSupport
 import LightboxCodecs
+import LightboxTestSupport
+import Testing
+
 @testable import LightboxThumbnails
 
 /// A 1600x1200 photo (left half red, right half blue) with a 160x120 EXIF thumbnail that is
 /// green, so a test can tell which one was shown.
 func cameraJPEG(orientation: Int = 1, thumbnailSize: (Int, Int) = (160, 120), offsetError: Int = 0) throws -> [UInt8] {
-    let main = try TestImages.jpegBytes(TestImages.halves(width: 1600, height: 1200, left: (255, 0, 0), right: (0, 0, 255)),
-                                        width: 1600, height: 1200)
+    let main = try TestImages.jpegBytes(
+        TestImages.halves(width: 1600, height: 1200, left: (255, 0, 0), right: (0, 0, 255)),
+        width: 1600, height: 1200)
     let (tw, th) = thumbnailSize
-    let thumb = try TestImages.jpegBytes(TestImages.halves(width: tw, height: th, left: (0, 255, 0), right: (0, 120, 0)),
-                                         width: tw, height: th)
+    let thumb = try TestImages.jpegBytes(
+        TestImages.halves(width: tw, height: th, left: (0, 255, 0), right: (0, 120, 0)),
+        width: tw, height: th)
     return TestImages.withExif(main: main, thumbnail: thumb, orientation: orientation, thumbnailOffsetError: offsetError)
 }
 
 func imageFile(_ path: String) -> ImageFile {
     var info = stat()
     stat(path, &info)
-    return ImageFile(path: ImagePath(path), byteCount: Int64(info.st_size),
-                     modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec), format: .jpeg)
+    return ImageFile(
+        path: ImagePath(path), byteCount: Int64(info.st_size),
+        modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec), format: .jpeg)
 }
 
 func isGreen(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.1 > 90 && p.0 < 60 && p.2 < 60 }
@@ -125,8 +129,11 @@ func isBlue(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.2 > 200 && p.0 < 60 && p.1 <
     #expect(first.statistics.count(.dct) == 1 && first.statistics.count(.vips) == 1 && first.statistics.count(.failed) == 1)
     #expect(first.statistics.cacheWrites == 2)
     // The entries are at the standard size.
-    let entry = try #require(cache.lookup(FreedesktopCache.Source(absolutePath: ImagePath(photo), modifiedSeconds: imageFile(photo).modified / 1_000_000_000,
-                                                                byteCount: imageFile(photo).byteCount), needing: 128))
+    let entry = try #require(
+        cache.lookup(
+            FreedesktopCache.Source(
+                absolutePath: ImagePath(photo), modifiedSeconds: imageFile(photo).modified / 1_000_000_000,
+                byteCount: imageFile(photo).byteCount), needing: 128))
     func be32(_ at: Int) -> Int { entry[at...].prefix(4).reduce(0) { $0 << 8 | Int($1) } }
     #expect(be32(16) == 128 && be32(20) == 96)  // IHDR width and height
 
@@ -163,7 +170,7 @@ func isBlue(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.2 > 200 && p.0 < 60 && p.1 <
     }
     let right = image.oriented(6)  // clockwise: the left half goes to the top
     #expect(right.pixel(x: 0, y: 0) == (255, 0, 0) && right.pixel(x: 0, y: 3) == (0, 0, 255))
-    let left = image.oriented(8)   // counter-clockwise: the left half goes to the bottom
+    let left = image.oriented(8)  // counter-clockwise: the left half goes to the bottom
     #expect(left.pixel(x: 0, y: 3) == (255, 0, 0) && left.pixel(x: 0, y: 0) == (0, 0, 255))
 }
 
@@ -220,13 +227,15 @@ func claimingSize(_ jpeg: [UInt8], width: Int, height: Int) throws -> [UInt8] {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     let path = try dir.file("photo.jpg")
-    try TestImages.bytes(try TestImages.jpegBytes(TestImages.halves(width: 1600, height: 1200, left: (255, 0, 0), right: (0, 0, 255)), width: 1600, height: 1200), at: path)
+    try TestImages.bytes(
+        try TestImages.jpegBytes(TestImages.halves(width: 1600, height: 1200, left: (255, 0, 0), right: (0, 0, 255)), width: 1600, height: 1200), at: path)
     let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"))
     var pipeline = ThumbnailPipeline.withCodecs(diskCache: cache)
     pipeline.deferredWrites = DeferredCacheWrites()
     let file = imageFile(path)
-    let source = FreedesktopCache.Source(absolutePath: FreedesktopCache.absolute(file.path), modifiedSeconds: file.modified / 1_000_000_000,
-                                         byteCount: file.byteCount)
+    let source = FreedesktopCache.Source(
+        absolutePath: FreedesktopCache.absolute(file.path), modifiedSeconds: file.modified / 1_000_000_000,
+        byteCount: file.byteCount)
     // The decode answers without writing: the entry waits.
     guard case .decoded = pipeline.decode(file, fitting: PixelSize(width: 100, height: 100)) else { Issue.record("no thumbnail"); return }
     #expect(pipeline.deferredWrites?.count == 1 && cache.lookup(source, needing: 128) == nil)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import LightboxThumbnails
+import Testing
 
 /// A decoder that records what it was asked for and can be held until released.
 final class RecordingDecoder: ThumbnailDecoding, @unchecked Sendable {
@@ -21,8 +21,11 @@ final class RecordingDecoder: ThumbnailDecoding, @unchecked Sendable {
 }
 
 func requests(_ range: Range<Int>) -> [DecodeRequest] {
-    range.map { DecodeRequest(id: ItemID($0), file: ImageFile(path: ImagePath("f\($0)"), byteCount: 0, modified: 0, format: .jpeg),
-                              box: PixelSize(width: 8, height: 8)) }
+    range.map {
+        DecodeRequest(
+            id: ItemID($0), file: ImageFile(path: ImagePath("f\($0)"), byteCount: 0, modified: 0, format: .jpeg),
+            box: PixelSize(width: 8, height: 8))
+    }
 }
 
 func waitUntil(_ condition: () -> Bool) {
@@ -34,7 +37,7 @@ func waitUntil(_ condition: () -> Bool) {
     let provider = ThumbnailProvider(decoder: decoder, workers: 1)
     provider.request(requests(0..<10))
     waitUntil { decoder.askedPaths.count == 1 }
-    #expect(decoder.askedPaths == [ImagePath("f0")])   // the first, while the rest wait
+    #expect(decoder.askedPaths == [ImagePath("f0")])  // the first, while the rest wait
     // The viewport jumps: 1...9 are no longer wanted and must never be decoded.
     provider.request(requests(500..<503))
     decoder.release()
@@ -50,10 +53,14 @@ func waitUntil(_ condition: () -> Bool) {
     decoder.release()
     let woken = NSCondition()
     nonisolated(unsafe) var wakes = 0
-    let provider = ThumbnailProvider(decoder: decoder, workers: 2) { woken.lock(); wakes += 1; woken.unlock() }
+    let provider = ThumbnailProvider(decoder: decoder, workers: 2) {
+        woken.lock(); wakes += 1; woken.unlock()
+    }
     provider.request(requests(0..<20))
     waitUntil { provider.outstandingCount == 0 }
-    waitUntil { woken.lock(); defer { woken.unlock() }; return wakes == 20 }
+    waitUntil {
+        woken.lock(); defer { woken.unlock() }; return wakes == 20
+    }
     #expect(Set(provider.takeResults().map(\.0.id.rawValue)) == Set(0..<20))
     provider.shutdown()
 }

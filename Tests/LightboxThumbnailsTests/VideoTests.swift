@@ -1,8 +1,9 @@
 import Foundation
 import LightboxCodecs
-@testable import LightboxThumbnails
 import LightboxTestSupport
 import Testing
+
+@testable import LightboxThumbnails
 
 /// A video file as the scan finds it.
 func videoFile(_ path: String) throws -> ImageFile {
@@ -14,10 +15,12 @@ func videoFile(_ path: String) throws -> ImageFile {
 /// The mean colour of a thumbnail's region.
 func meanColour(_ thumbnail: Thumbnail, x: Range<Int>, y: Range<Int>) -> (r: Int, g: Int, b: Int) {
     var sums = (0, 0, 0)
-    for row in y { for column in x {
-        let (r, g, b) = thumbnail.pixel(x: column, y: row)
-        sums = (sums.0 + Int(r), sums.1 + Int(g), sums.2 + Int(b))
-    } }
+    for row in y {
+        for column in x {
+            let (r, g, b) = thumbnail.pixel(x: column, y: row)
+            sums = (sums.0 + Int(r), sums.1 + Int(g), sums.2 + Int(b))
+        }
+    }
     let count = max(1, x.count * y.count)
     return (sums.0 / count, sums.1 / count, sums.2 / count)
 }
@@ -58,8 +61,10 @@ func redSide(width: Int, height: Int, pixel: (Int, Int) -> (Int, Int, Int)) -> S
         for y in ys { for x in xs { let (r, _, b) = pixel(x, y); sum += r - b } }
         return sum / max(1, xs.count * ys.count)
     }
-    let sides = ["top": redness(0..<width, 0..<height / 2), "bottom": redness(0..<width, height / 2..<height),
-                 "left": redness(0..<width / 2, 0..<height), "right": redness(width / 2..<width, 0..<height)]
+    let sides = [
+        "top": redness(0..<width, 0..<height / 2), "bottom": redness(0..<width, height / 2..<height),
+        "left": redness(0..<width / 2, 0..<height), "right": redness(width / 2..<width, 0..<height),
+    ]
     return sides.max { $0.value < $1.value }!.key
 }
 
@@ -76,13 +81,17 @@ func redSide(width: Int, height: Int, pixel: (Int, Int) -> (Int, Int, Int)) -> S
         let turned = rotation == 90 || rotation == 270
         let (w, h) = turned ? (120, 160) : (160, 120)
         let pixels = Array(ppm.suffix(w * h * 3))
-        let expected = redSide(width: w, height: h) { x, y in let i = (y * w + x) * 3; return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2])) }
+        let expected = redSide(width: w, height: h) { x, y in
+            let i = (y * w + x) * 3; return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
+        }
         sides.insert(expected)
 
         let (result, facts) = VideoDecoder().decode(try videoFile(path), demuxer: "mov", fitting: PixelSize(width: 120, height: 120))
         guard case .decoded(let t) = result else { Issue.record("\(rotation): \(result)"); continue }
         #expect(turned ? t.width == 90 && t.height == 120 : t.width == 120 && t.height == 90, "\(rotation): \(t.width)x\(t.height)")
-        let side = redSide(width: t.width, height: t.height) { x, y in let (r, g, b) = t.pixel(x: x, y: y); return (Int(r), Int(g), Int(b)) }
+        let side = redSide(width: t.width, height: t.height) { x, y in
+            let (r, g, b) = t.pixel(x: x, y: y); return (Int(r), Int(g), Int(b))
+        }
         #expect(side == expected, "rotate=\(rotation): red \(side), ffmpeg shows it \(expected)")
         #expect(((facts?.rotation ?? 0) == 90 || (facts?.rotation ?? 0) == 270) == turned)
         // The container's own reading agrees on the shape shown.
@@ -164,8 +173,10 @@ func redSide(width: Int, height: Int, pixel: (Int, Int) -> (Int, Int, Int)) -> S
 
 @Test func videoHeadersThatLieAreReadWithinTheirBytes() {
     // Found by `make fuzz`: an AVI whose header list claims 3 bytes.
-    let shortList: [UInt8] = [82, 73, 70, 70, 222, 27, 0, 0, 65, 70, 73, 32, 76, 73, 83, 84, 3, 0, 0, 0, 104, 100, 114, 108,
-                              0, 0, 0, 0, 0, 0, 0, 0, 199, 255, 0, 16, 7, 0, 0, 1, 182, 17, 182, 24]
+    let shortList: [UInt8] = [
+        82, 73, 70, 70, 222, 27, 0, 0, 65, 70, 73, 32, 76, 73, 83, 84, 3, 0, 0, 0, 104, 100, 114, 108,
+        0, 0, 0, 0, 0, 0, 0, 0, 199, 255, 0, 16, 7, 0, 0, 1, 182, 17, 182, 24,
+    ]
     #expect(AVIHeader(parsing: shortList)?.video == VideoMetadata())
     // A strl list too short for its own type.
     let shortStrl = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("AVI LIST".utf8) + [16, 0, 0, 0] + Array("hdrlLIST".utf8) + [2, 0, 0, 0, 0x73, 0x74]
@@ -180,8 +191,10 @@ func redSide(width: Int, height: Int, pixel: (Int, Int) -> (Int, Int, Int)) -> S
     defer { dir.remove() }
     // As an iPhone writes it: the local time with its offset in the metadata keys, UTC in mvhd.
     let path = try dir.file("IMG_0001.MOV")
-    try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=5:d=1", "-metadata", "com.apple.quicktime.creationdate=2024-05-17T23:30:05+0200",
-                           "-metadata", "creation_time=2024-05-17T21:30:05Z", "-movflags", "use_metadata_tags", path])
+    try TestVideos.ffmpeg([
+        "-f", "lavfi", "-i", "testsrc2=s=64x48:r=5:d=1", "-metadata", "com.apple.quicktime.creationdate=2024-05-17T23:30:05+0200",
+        "-metadata", "creation_time=2024-05-17T21:30:05Z", "-movflags", "use_metadata_tags", path,
+    ])
     let metadata = ImageFormat.quickTime.traits.metadata(FileBytes(Array(try Data(contentsOf: URL(fileURLWithPath: path)))))
     #expect(metadata?.dateTaken == "2024:05:17 23:30:05")
 }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-import LightboxTestSupport
 import LightboxCodecs
+import LightboxTestSupport
 import LightboxThumbnails
+import Testing
 
 func file(_ path: String, format: ImageFormat = .jpeg) -> ImageFile {
     ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: format)

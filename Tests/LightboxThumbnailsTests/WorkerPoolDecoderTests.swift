@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import LightboxTestSupport
 import LightboxCodecs
+import LightboxTestSupport
+import Testing
+
 @testable import LightboxThumbnails
 
 let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modified: 20, format: .jpeg)
@@ -71,7 +72,8 @@ struct WorkerOverPipes {
     /// Sends `request` framed as the app frames it; the answer, if one came.
     func ask(_ request: DecodeMessage.Request) -> DecodeMessage.Response? {
         guard MessageChannel.write(DecodeMessage.encode(request), to: toWorker),
-              case .success(let body) = MessageChannel.read(from: fromWorker, within: 10) else { return nil }
+            case .success(let body) = MessageChannel.read(from: fromWorker, within: 10)
+        else { return nil }
         return DecodeMessage.response(from: body)
     }
 
@@ -86,7 +88,8 @@ struct WorkerOverPipes {
     let worker = try WorkerOverPipes()
     defer { worker.end() }
     guard let response = worker.ask(.decode(worker.file, PixelSize(width: 40, height: 40))),
-          case .decoded(.decoded(let thumbnail)) = response.body else { Issue.record("no answer"); return }
+        case .decoded(.decoded(let thumbnail)) = response.body
+    else { Issue.record("no answer"); return }
     #expect(thumbnail.width == 40 && thumbnail.height == 30)
     #expect(response.counts.bySource[.dct] == 1)
 }

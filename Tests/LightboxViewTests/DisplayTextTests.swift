@@ -1,5 +1,5 @@
-import Testing
 import LightboxTerminal
+import Testing
 
 @Test func controlsBidiAndInvalidUTF8AreEscaped() {
     #expect(DisplayText.sanitized(bytes: Array("a\u{1B}[31mb".utf8)) == "a\\x1b[31mb")
@@ -74,8 +74,10 @@ import LightboxTerminal
 
 @Test func everyCharacterLeftIsOneNcursesDrawsInTheCellsMeasured() {
     var generator = SystemRandomNumberGenerator()
-    let pool: [ClosedRange<UInt32>] = [0x0...0x1F, 0x7F...0xA0, 0x20...0x7E, 0x300...0x36F, 0x370...0x3FF, 0x1100...0x11FF, 0x200B...0x206F,
-                                       0x2600...0x27BF, 0xFE00...0xFE0F, 0x1F1E6...0x1F1FF, 0x1F300...0x1FAFF, 0xE0000...0xE01EF]
+    let pool: [ClosedRange<UInt32>] = [
+        0x0...0x1F, 0x7F...0xA0, 0x20...0x7E, 0x300...0x36F, 0x370...0x3FF, 0x1100...0x11FF, 0x200B...0x206F,
+        0x2600...0x27BF, 0xFE00...0xFE0F, 0x1F1E6...0x1F1FF, 0x1F300...0x1FAFF, 0xE0000...0xE01EF,
+    ]
     for _ in 0..<300 {
         var text = String.UnicodeScalarView()
         for _ in 0..<12 {

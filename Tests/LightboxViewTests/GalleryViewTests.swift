@@ -1,17 +1,20 @@
-import Testing
 import LightboxApp
 import LightboxLayout
 import LightboxTerminal
 import LightboxTestSupport
 import LightboxThumbnails
 import LightboxView
+import Testing
 
 func library(_ counts: [Int], name: (Int, Int) -> String = { _, i in "IMG_\(i + 1).jpg" }) -> Library {
-    Library(folders: counts.enumerated().map { s, count in
-        ImageFolder(path: ImagePath("trip/day\(s + 1)"), files: (0..<count).map { i in
-            ImageFile(path: ImagePath("trip/day\(s + 1)/" + name(s, i)), byteCount: 1, modified: 0, format: .jpeg)
+    Library(
+        folders: counts.enumerated().map { s, count in
+            ImageFolder(
+                path: ImagePath("trip/day\(s + 1)"),
+                files: (0..<count).map { i in
+                    ImageFile(path: ImagePath("trip/day\(s + 1)/" + name(s, i)), byteCount: 1, modified: 0, format: .jpeg)
+                })
         })
-    })
 }
 
 let spec = GridSpec(columns: [GridItem(.adaptive(minimum: 12, maximum: 16))])
@@ -29,10 +32,13 @@ func decodedState(_ counts: [Int], width: Int, height: Int, settings: GallerySta
     _ = state.initialEffects()
     for action in actions { _ = state.apply(action) }
     for request in state.demand {
-        let result: DecodeResult = request.id.rawValue == 2
+        let result: DecodeResult =
+            request.id.rawValue == 2
             ? .failed(.badFile("cannot decode: Not a JPEG file"))
-            : .decoded(Thumbnail(width: request.box.width, height: request.box.height - 4,
-                                 pixels: TestImages.solid(width: request.box.width, height: request.box.height - 4, 90, 140, 200)))
+            : .decoded(
+                Thumbnail(
+                    width: request.box.width, height: request.box.height - 4,
+                    pixels: TestImages.solid(width: request.box.width, height: request.box.height - 4, 90, 140, 200)))
         _ = state.apply(.decoded(request, result))
     }
     return state
@@ -168,10 +174,12 @@ func randomActionsKeepTheStateSane(seed: Int) {
     var rng = SplitMix(state: UInt64(seed))
     var state = GalleryState(library: library([7, 1, 30, 4]), spec: spec, width: 80, height: 24)
     _ = state.initialEffects()
-    let fixed: [Action] = [.move(.left), .move(.right), .move(.up), .move(.down), .move(.first), .move(.last),
-                           .move(.nextSection), .move(.previousSection), .pageUp, .pageDown, .halfPageUp, .halfPageDown,
-                           .toggleMark, .toggleMarkAndAdvance, .toggleRange, .markAll, .markSection, .clearMarks,
-                           .zoomIn, .zoomOut, .toggleHelp]
+    let fixed: [Action] = [
+        .move(.left), .move(.right), .move(.up), .move(.down), .move(.first), .move(.last),
+        .move(.nextSection), .move(.previousSection), .pageUp, .pageDown, .halfPageUp, .halfPageDown,
+        .toggleMark, .toggleMarkAndAdvance, .toggleRange, .markAll, .markSection, .clearMarks,
+        .zoomIn, .zoomOut, .toggleHelp,
+    ]
     for _ in 0..<300 {
         let action: Action
         switch Int.random(in: 0..<10, using: &rng) {
@@ -192,8 +200,9 @@ func randomActionsKeepTheStateSane(seed: Int) {
 }
 
 @Test func helpListsEveryScanProblem() {
-    var state = GalleryState(library: library([4]), spec: spec, width: 80, height: 40,
-                             scanProblems: ["cannot read photos/private: Permission denied", "not an image: a.jpg (text)", "not an image: b.png (SVG or XML, not supported)"])
+    var state = GalleryState(
+        library: library([4]), spec: spec, width: 80, height: 40,
+        scanProblems: ["cannot read photos/private: Permission denied", "not an image: a.jpg (text)", "not an image: b.png (SVG or XML, not supported)"])
     _ = state.initialEffects()
     #expect(GalleryView.frame(for: state).lines.last!.contains("+2 more: ? lists them"))
     _ = state.apply(.toggleHelp)
@@ -223,8 +232,13 @@ func randomActionsKeepTheStateSane(seed: Int) {
     for request in state.demand {
         // A portrait picture: a quarter of its box's width.
         let width = request.box.width / 4
-        _ = state.apply(.decoded(request, .decoded(Thumbnail(width: width, height: request.box.height,
-                                                             pixels: TestImages.solid(width: width, height: request.box.height, 250, 0, 0)))))
+        _ = state.apply(
+            .decoded(
+                request,
+                .decoded(
+                    Thumbnail(
+                        width: width, height: request.box.height,
+                        pixels: TestImages.solid(width: width, height: request.box.height, 250, 0, 0)))))
     }
     let frame = GalleryView.frame(for: state)
     let red = TerminalColor.rgb(250, 0, 0)
@@ -244,8 +258,9 @@ func randomActionsKeepTheStateSane(seed: Int) {
     let id = state.library.id(at: state.cursor)
     #expect(effects.contains(.readMetadata([MetadataRequest(id: id, file: state.library[state.cursor])], isUrgent: true)))
     #expect(GalleryView.frame(for: state).text.contains("reading…"))
-    let photo = TestImages.withMetadata(main: try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 1, 2, 3), width: 8, height: 8),
-                                        TestMetadata())
+    let photo = TestImages.withMetadata(
+        main: try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 1, 2, 3), width: 8, height: 8),
+        TestMetadata())
     let metadata = ImageMetadata(parsing: photo)
     _ = state.apply(.metadataRead([MetadataResult(id: id, metadata: metadata, size: PixelSize(width: 4000, height: 3000))]))
     let frame = GalleryView.frame(for: state)
@@ -255,8 +270,12 @@ func randomActionsKeepTheStateSane(seed: Int) {
     #expect(line("Camera model").contains("Test Camera 1") && line("Lens").contains("Test Lens 35mm"))
     #expect(line("Date taken").contains("2024-05-17 23:30:05"))
     // Numbers end in one column; text starts in one column.
-    func end(_ label: String, _ value: String) -> Int { line(label).range(of: value).map { line(label).distance(from: line(label).startIndex, to: $0.upperBound) } ?? -1 }
-    func start(_ label: String, _ value: String) -> Int { line(label).range(of: value).map { line(label).distance(from: line(label).startIndex, to: $0.lowerBound) } ?? -1 }
+    func end(_ label: String, _ value: String) -> Int {
+        line(label).range(of: value).map { line(label).distance(from: line(label).startIndex, to: $0.upperBound) } ?? -1
+    }
+    func start(_ label: String, _ value: String) -> Int {
+        line(label).range(of: value).map { line(label).distance(from: line(label).startIndex, to: $0.lowerBound) } ?? -1
+    }
     let numberEnds = [end("Dimensions", "4000 × 3000"), end("Exposure", "1/250 s"), end("Aperture", "f/2.8"), end("ISO", "400"), end("Focal length", "35 mm")]
     #expect(Set(numberEnds).count == 1 && numberEnds[0] > 0, "numbers right-aligned: \(numberEnds)")
     let textStarts = [start("Lens", "Test Lens"), start("Camera make", "Lightbox"), start("GPS", "present"), start("Format", "JPEG")]
@@ -295,7 +314,9 @@ func decodeDemand(_ state: inout GalleryState) {
 
 @Test func masonryDrawsTilesAtTheirShapesUnderAPinnedHeader() {
     var state = GalleryState(library: library([3, 30]), spec: spec, width: 60, height: 24, settings: settings { $0.layoutMode = .masonry })
-    let sizes = (0..<33).map { MetadataResult(id: ItemID($0), metadata: nil, size: $0 % 4 == 0 ? PixelSize(width: 300, height: 450) : PixelSize(width: 400, height: 300)) }
+    let sizes = (0..<33).map {
+        MetadataResult(id: ItemID($0), metadata: nil, size: $0 % 4 == 0 ? PixelSize(width: 300, height: 450) : PixelSize(width: 400, height: 300))
+    }
     _ = state.apply(.metadataRead(sizes))
     for _ in 0..<4 { _ = state.apply(.move(.down)) }
     decodeDemand(&state)
@@ -350,11 +371,13 @@ func decodeDemand(_ state: inout GalleryState) {
     #expect(state.symbols == .quadrant && state.message == "pictures in quadrants")
     #expect(state.demand.allSatisfy { $0.symbols == .quadrant })
     for request in state.demand {
-        var thumbnail = Thumbnail(width: request.box.width, height: request.box.height, pixels: TestImages.solid(width: request.box.width, height: request.box.height, 0, 200, 0))
+        var thumbnail = Thumbnail(
+            width: request.box.width, height: request.box.height, pixels: TestImages.solid(width: request.box.width, height: request.box.height, 0, 200, 0))
         let size = thumbnail.fittedCells(columns: SymbolCells.cells(inBox: request.box).columns, rows: SymbolCells.cells(inBox: request.box).rows)
-        thumbnail.cells = SymbolCells(symbols: .quadrant, columns: size.columns, rows: size.rows,
-                                      glyphs: Array(repeating: 0x259A, count: size.columns * size.rows),
-                                      colors: Array(repeating: 0x00C800, count: size.columns * size.rows * 2))
+        thumbnail.cells = SymbolCells(
+            symbols: .quadrant, columns: size.columns, rows: size.rows,
+            glyphs: Array(repeating: 0x259A, count: size.columns * size.rows),
+            colors: Array(repeating: 0x00C800, count: size.columns * size.rows * 2))
         _ = state.apply(.decoded(request, .decoded(thumbnail)))
     }
     #expect(GalleryView.frame(for: state).text.contains("▚"))
@@ -368,10 +391,12 @@ func decodeDemand(_ state: inout GalleryState) {
     _ = state.apply(.openPreview)
     #expect(state.demand.first?.symbols == .braille)
     let request = state.demand[0]
-    var thumbnail = Thumbnail(width: request.box.width, height: request.box.height, pixels: TestImages.solid(width: request.box.width, height: request.box.height, 9, 9, 9))
+    var thumbnail = Thumbnail(
+        width: request.box.width, height: request.box.height, pixels: TestImages.solid(width: request.box.width, height: request.box.height, 9, 9, 9))
     let size = thumbnail.fittedCells(columns: SymbolCells.cells(inBox: request.box).columns, rows: SymbolCells.cells(inBox: request.box).rows)
-    thumbnail.cells = SymbolCells(symbols: .braille, columns: size.columns, rows: size.rows,
-                                  glyphs: Array(repeating: 0x28FF, count: size.columns * size.rows), colors: Array(repeating: 0xFFFFFF, count: size.columns * size.rows * 2))
+    thumbnail.cells = SymbolCells(
+        symbols: .braille, columns: size.columns, rows: size.rows,
+        glyphs: Array(repeating: 0x28FF, count: size.columns * size.rows), colors: Array(repeating: 0xFFFFFF, count: size.columns * size.rows * 2))
     _ = state.apply(.decoded(request, .decoded(thumbnail)))
     #expect(GalleryView.frame(for: state).text.contains("⣿"))
     _ = state.apply(.zoomIn)

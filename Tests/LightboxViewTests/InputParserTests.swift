@@ -1,5 +1,5 @@
-import Testing
 import LightboxTerminal
+import Testing
 
 /// Feeds `text` to a parser one scalar at a time, then ends the read.
 func parse(_ text: String, parser: inout InputParser) -> [InputEvent] {
@@ -42,12 +42,15 @@ func parse(_ text: String) -> [InputEvent] {
 
 @Test func lateTerminalAnswersAreDroppedWholeAtAnyTime() {
     // kitty's graphics answer (APC), XTVERSION (DCS), OSC 11 (ended by BEL or ST), SOS, PM, and their C1 forms.
-    let answers = ["\u{1B}_Gi=31;OK\u{1B}\\", "\u{1B}P>|XTerm(388)\u{1B}\\", "\u{1B}]11;rgb:ffff/ffff/ffff\u{7}",
-                   "\u{1B}]11;rgb:0/0/0\u{1B}\\", "\u{1B}Xsos\u{1B}\\", "\u{1B}^pm\u{1B}\\", "\u{9F}Gi=1;OK\u{9C}",
-                   "\u{90}>|kitty\u{9C}", "\u{1B}[?62;4c", "\u{1B}[4;600;800t", "\u{9B}6n", "\u{1B}[<0;66;12M"]
+    let answers = [
+        "\u{1B}_Gi=31;OK\u{1B}\\", "\u{1B}P>|XTerm(388)\u{1B}\\", "\u{1B}]11;rgb:ffff/ffff/ffff\u{7}",
+        "\u{1B}]11;rgb:0/0/0\u{1B}\\", "\u{1B}Xsos\u{1B}\\", "\u{1B}^pm\u{1B}\\", "\u{9F}Gi=1;OK\u{9C}",
+        "\u{90}>|kitty\u{9C}", "\u{1B}[?62;4c", "\u{1B}[4;600;800t", "\u{9B}6n", "\u{1B}[<0;66;12M",
+    ]
     for answer in answers {
-        #expect(parse("a" + answer + "Gxm") == [.key(.character("a")), .key(.character("G")), .key(.character("x")), .key(.character("m"))],
-                "answer \(answer.debugDescription)")
+        #expect(
+            parse("a" + answer + "Gxm") == [.key(.character("a")), .key(.character("G")), .key(.character("x")), .key(.character("m"))],
+            "answer \(answer.debugDescription)")
     }
 }
 

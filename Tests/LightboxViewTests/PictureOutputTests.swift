@@ -1,8 +1,8 @@
-import Testing
 import LightboxApp
 import LightboxTerminal
 import LightboxTestSupport
 import LightboxView
+import Testing
 
 /// A terminal at the end of a slow link: takes at most `rate` bytes each time it is written to.
 struct SlowTerminal {
@@ -27,8 +27,9 @@ func noise(_ count: Int) -> [UInt8] {
 
 /// A picture of `id` on a 4x2-cell box at column `x` (4x8-pixel cells).
 func tile(_ id: UInt32, x: Int, y: Int = 0) -> FrameImage {
-    FrameImage(id: id, pixelWidth: 16, pixelHeight: 16, pixels: noise(16 * 16 * 3),
-               x: x, y: y, columns: 4, rows: 2, visibleRows: 0..<2)
+    FrameImage(
+        id: id, pixelWidth: 16, pixelHeight: 16, pixels: noise(16 * 16 * 3),
+        x: x, y: y, columns: 4, rows: 2, visibleRows: 0..<2)
 }
 
 func frame(_ images: [FrameImage]) -> Frame {
@@ -66,8 +67,9 @@ func frame(_ images: [FrameImage]) -> Frame {
     var queue = PictureQueue()
     var terminal = SlowTerminal(rate: 1000)
     // A noisy picture, so its PNG needs several 4096-byte chunks.
-    var big = FrameImage(id: 7, pixelWidth: 64, pixelHeight: 64, pixels: noise(64 * 64 * 3),
-                         x: 0, y: 0, columns: 16, rows: 8, visibleRows: 0..<8)
+    var big = FrameImage(
+        id: 7, pixelWidth: 64, pixelHeight: 64, pixels: noise(64 * 64 * 3),
+        x: 0, y: 0, columns: 16, rows: 8, visibleRows: 0..<8)
     big.isTransient = false
     queue.enqueue(painter.writes(for: frame([big, tile(8, x: 20)]), repaintedRows: []))
     let write = try #require(queue.writes.first)
@@ -92,8 +94,10 @@ func frame(_ images: [FrameImage]) -> Frame {
 @Test func theCursorsPictureGoesFirstAndCommandsBeforePictures() {
     var queue = PictureQueue()
     let a = tile(1, x: 0), b = tile(2, x: 5), c = tile(3, x: 10)
-    queue.enqueue([PictureWrite(.paint(a), bytes: [1]), PictureWrite(.paint(b), bytes: [2]), PictureWrite(.command, bytes: [9]),
-                   PictureWrite(.paint(c), bytes: [3])])
+    queue.enqueue([
+        PictureWrite(.paint(a), bytes: [1]), PictureWrite(.paint(b), bytes: [2]), PictureWrite(.command, bytes: [9]),
+        PictureWrite(.paint(c), bytes: [3]),
+    ])
     // The frame lists the cursor's picture (c) first.
     #expect(queue.replan(for: frame([c, a, b])).isEmpty)
     #expect(queue.writes.map(\.bytes) == [[9], [3], [1], [2]])

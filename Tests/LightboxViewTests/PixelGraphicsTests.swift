@@ -1,17 +1,22 @@
 import Foundation
-import Testing
 import LightboxApp
 import LightboxLayout
 import LightboxTerminal
 import LightboxTestSupport
 import LightboxThumbnails
 import LightboxView
+import Testing
 
 /// A state in `graphics` with every wanted thumbnail decoded as a flat colour of its own.
-func pixelState(_ graphics: Graphics, counts: [Int] = [6, 6], width: Int = 60, height: Int = 20, cacheBudget: Int = 128 << 20,
-                actions: [Action] = []) -> (GalleryState, [Effect]) {
-    var state = GalleryState(library: library(counts), spec: spec, width: width, height: height, cacheBudget: cacheBudget,
-                             settings: settings { $0.graphics = graphics; $0.cellPixels = CellPixelSize(width: 4, height: 8) })
+func pixelState(
+    _ graphics: Graphics, counts: [Int] = [6, 6], width: Int = 60, height: Int = 20, cacheBudget: Int = 128 << 20,
+    actions: [Action] = []
+) -> (GalleryState, [Effect]) {
+    var state = GalleryState(
+        library: library(counts), spec: spec, width: width, height: height, cacheBudget: cacheBudget,
+        settings: settings {
+            $0.graphics = graphics; $0.cellPixels = CellPixelSize(width: 4, height: 8)
+        })
     var effects = state.initialEffects()
     for action in actions { effects += state.apply(action) }
     decodeAll(&state, into: &effects)
@@ -22,7 +27,8 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     for request in state.demand {
         let (w, h) = (request.box.width, request.box.height * 3 / 4)
         let shade = UInt8(40 + request.id.rawValue * 15 % 200)
-        effects += state.apply(.decoded(request, .decoded(Thumbnail(width: w, height: h, pixels: TestImages.solid(width: w, height: h, shade, 200, 255 - shade)))))
+        effects += state.apply(
+            .decoded(request, .decoded(Thumbnail(width: w, height: h, pixels: TestImages.solid(width: w, height: h, shade, 200, 255 - shade)))))
     }
 }
 
@@ -38,7 +44,9 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     #expect(!refused.hasKittyGraphics && !refused.hasSixel, "4 as the class is not sixel")
     #expect(!TerminalReport(parsing: Array("\u{1B}[?62;4".utf8)).isComplete, "cut short: still waiting")
     // Escapes in the name never reach the screen.
-    #expect(TerminalReport(parsing: Array("\u{1B}P>|evil\u{7}\u{1B}]0;x\u{1B}\\".utf8)).name?.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\u{7F}" } == true)
+    #expect(
+        TerminalReport(parsing: Array("\u{1B}P>|evil\u{7}\u{1B}]0;x\u{1B}\\".utf8)).name?.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\u{7F}" }
+            == true)
 }
 
 @Test func autoPrefersKittyThenITermThenSixelThenSymbols() {
@@ -50,8 +58,10 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     #expect(Graphics.detected(report, environment: [:], isUnicode: true) == .sixel)
     report.hasKittyGraphics = true
     #expect(Graphics.detected(report, environment: [:], isUnicode: true) == .sixel, "no name: placeholders unknown")
-    for (name, graphics) in [("kitty(0.35.2)", Graphics.kitty), ("kitty(0.28.0)", .kitty), ("ghostty 1.1.3", .kitty),
-                             ("kitty(0.26.5)", .sixel), ("WezTerm 20240203", .iterm), ("Konsole 23.08.5", .iterm), ("XTerm(379)", .sixel)] {
+    for (name, graphics) in [
+        ("kitty(0.35.2)", Graphics.kitty), ("kitty(0.28.0)", .kitty), ("ghostty 1.1.3", .kitty),
+        ("kitty(0.26.5)", .sixel), ("WezTerm 20240203", .iterm), ("Konsole 23.08.5", .iterm), ("XTerm(379)", .sixel),
+    ] {
         report.name = name
         #expect(Graphics.detected(report, environment: [:], isUnicode: true) == graphics, "\(name)")
     }
@@ -138,7 +148,8 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     let sent = String(decoding: KittyGraphics.transmit(image, inTmux: false), as: UTF8.self)
     #expect(sent.hasPrefix("\u{1B}_Ga=T,U=1,q=2,f=100,i=5,c=4,r=2,m="))
     // The payloads of the chunks, joined and decoded, are a PNG of exactly these pixels.
-    let payload = sent.components(separatedBy: "\u{1B}_G").dropFirst().map { $0.split(separator: ";", maxSplits: 1).last.map { String($0.dropLast(2)) } ?? "" }.joined()
+    let payload = sent.components(separatedBy: "\u{1B}_G").dropFirst().map { $0.split(separator: ";", maxSplits: 1).last.map { String($0.dropLast(2)) } ?? "" }
+        .joined()
     let png = try #require(Data(base64Encoded: payload))
     let decoded = try #require(PNGDecoder.decode(Array(png)))
     #expect(decoded.width == 40 && decoded.height == 30 && decoded.pixels == pixels)
@@ -204,7 +215,9 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     _ = state.apply(.toggleHelp)
     let help = GalleryView.frame(for: state)
     for image in help.images {
-        for row in image.screenRows { for column in image.screenColumns { #expect(help[column, row] == Cell(" ", style: CellStyle(background: .rgb(30, 30, 30)))) } }
+        for row in image.screenRows {
+            for column in image.screenColumns { #expect(help[column, row] == Cell(" ", style: CellStyle(background: .rgb(30, 30, 30)))) }
+        }
     }
 }
 
@@ -252,8 +265,9 @@ func symbolModeSnapshots(_ graphics: Graphics) {
 
 @Test func aKittyImageShownOverOtherCellsIsPlacedAgainNotSentAgain() {
     var painter = ImagePainter(mode: .kitty)
-    var image = FrameImage(id: 77, pixelWidth: 40, pixelHeight: 40, pixels: [UInt8](repeating: 9, count: 40 * 40 * 3),
-                           x: 2, y: 3, columns: 4, rows: 2, visibleRows: 0..<2)
+    var image = FrameImage(
+        id: 77, pixelWidth: 40, pixelHeight: 40, pixels: [UInt8](repeating: 9, count: 40 * 40 * 3),
+        x: 2, y: 3, columns: 4, rows: 2, visibleRows: 0..<2)
     var frame = Frame(width: 20, height: 10)
     frame.images = [image]
     #expect(String(decoding: painter.prepare(frame).bytes, as: UTF8.self).contains("a=T,U=1"))
@@ -267,8 +281,11 @@ func symbolModeSnapshots(_ graphics: Graphics) {
 }
 
 @Test func aZoomedPreviewInPixelsIsACropOfThePictureDecodedAtTheZoom() {
-    var state = GalleryState(library: library([2]), spec: spec, width: 40, height: 12,
-                             settings: settings { $0.graphics = .kitty; $0.cellPixels = CellPixelSize(width: 4, height: 8) })
+    var state = GalleryState(
+        library: library([2]), spec: spec, width: 40, height: 12,
+        settings: settings {
+            $0.graphics = .kitty; $0.cellPixels = CellPixelSize(width: 4, height: 8)
+        })
     _ = state.apply(.openPreview)
     #expect(state.demand.first?.box == PixelSize(width: 160, height: 88))
     _ = state.apply(.zoomIn)
@@ -276,7 +293,8 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     #expect(request.box == PixelSize(width: 320, height: 176) && !request.wantsCells)
     // Left half red, right half blue: zoomed 2x about the middle, the view shows both halves.
     let (w, h) = (request.box.width, request.box.height)
-    _ = state.apply(.decoded(request, .decoded(Thumbnail(width: w, height: h, pixels: TestImages.halves(width: w, height: h, left: (250, 0, 0), right: (0, 0, 250))))))
+    _ = state.apply(
+        .decoded(request, .decoded(Thumbnail(width: w, height: h, pixels: TestImages.halves(width: w, height: h, left: (250, 0, 0), right: (0, 0, 250))))))
     let frame = GalleryView.frame(for: state)
     #expect(frame.images.count == 1)
     guard let crop = frame.images.first else { return }
@@ -308,8 +326,11 @@ func symbolModeSnapshots(_ graphics: Graphics) {
 @Test func hugeCellsAskForPicturesNoLargerThanTheDecoderMakes() {
     // A terminal reporting 200x400-pixel cells: tiles of 16x8 cells would be 3200x3200 pixels and
     // more when zoomed; every request stays within PixelSize.maxSide, shape kept, and still shows.
-    var state = GalleryState(library: library([6]), spec: spec, width: 120, height: 40,
-                             settings: settings { $0.graphics = .kitty; $0.cellPixels = CellPixelSize(width: 200, height: 400) })
+    var state = GalleryState(
+        library: library([6]), spec: spec, width: 120, height: 40,
+        settings: settings {
+            $0.graphics = .kitty; $0.cellPixels = CellPixelSize(width: 200, height: 400)
+        })
     var effects = state.initialEffects()
     effects += state.apply(.zoomIn)
     effects += state.apply(.zoomIn)
@@ -331,7 +352,8 @@ func symbolModeSnapshots(_ graphics: Graphics) {
         let requests = effects.flatMap { effect -> [DecodeRequest] in if case .load(let r) = effect { return r } else { return [] } }
         guard let request = requests.first(where: \.wantsFrames) else { Issue.record("\(graphics): no frames asked"); continue }
         let (w, h) = (request.box.width / 2, request.box.height / 2)
-        var frames = Thumbnail(width: w, height: 2 * h, pixels: TestImages.solid(width: w, height: h, 255, 0, 0) + TestImages.solid(width: w, height: h, 0, 0, 255))
+        var frames = Thumbnail(
+            width: w, height: 2 * h, pixels: TestImages.solid(width: w, height: h, 255, 0, 0) + TestImages.solid(width: w, height: h, 0, 0, 255))
         frames.delays = [100, 100]
         _ = state.apply(.decoded(request, .decoded(frames)))
         var painter = ImagePainter(mode: graphics.pixelProtocol, cellPixels: state.cellPixels)
@@ -350,8 +372,9 @@ func symbolModeSnapshots(_ graphics: Graphics) {
 
 @Test func theNextSixelFrameOnTheSameCellsIsDrawnOverTheLastNotAfterErasingIt() {
     func image(_ id: UInt32, shade: UInt8, width: Int = 16) -> FrameImage {
-        FrameImage(id: id, pixelWidth: width, pixelHeight: 16, pixels: [UInt8](repeating: shade, count: width * 16 * 3),
-                   x: 2, y: 1, columns: 4, rows: 2, visibleRows: 0..<2)
+        FrameImage(
+            id: id, pixelWidth: width, pixelHeight: 16, pixels: [UInt8](repeating: shade, count: width * 16 * 3),
+            x: 2, y: 1, columns: 4, rows: 2, visibleRows: 0..<2)
     }
     var painter = ImagePainter(mode: .sixel, cellPixels: CellPixelSize(width: 4, height: 8))
     var frame = Frame(width: 20, height: 6)
@@ -383,8 +406,9 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     let payload = text[text.index(after: text[start.upperBound...].firstIndex(of: ":")!)...].prefix { $0 != "\u{7}" }
     let jpeg = try #require(Data(base64Encoded: String(payload)))
     #expect(header.contains("size=\(jpeg.count)") && jpeg.starts(with: [0xFF, 0xD8]))
-    let decoded = TurboJPEGDecoder.decode(Array(jpeg), width: image.pixelWidth, height: image.pixelHeight,
-                                          covering: PixelSize(width: image.pixelWidth, height: image.pixelHeight), pixelLimit: 1 << 24)
+    let decoded = TurboJPEGDecoder.decode(
+        Array(jpeg), width: image.pixelWidth, height: image.pixelHeight,
+        covering: PixelSize(width: image.pixelWidth, height: image.pixelHeight), pixelLimit: 1 << 24)
     guard case .decoded(let thumbnail) = decoded else { Issue.record("the JPEG does not decode: \(decoded)"); return }
     let difference = zip(thumbnail.pixels, image.pixels).map { abs(Int($0) - Int($1)) }.reduce(0, +) / image.pixels.count
     #expect(difference <= 4, "mean difference \(difference)")
@@ -398,8 +422,11 @@ func symbolModeSnapshots(_ graphics: Graphics) {
 @Test func overASlowLinkPicturesGoAtALowerResolutionIntoTheSameCells() {
     for (speed, reduction) in [(100_000, 1), (10_000, 2), (2_000, 4)] {
         var (state, _) = pixelState(.kitty, counts: [6])
-        state = GalleryState(library: state.library, spec: spec, width: 60, height: 20,
-                             settings: settings { $0.graphics = .kitty; $0.cellPixels = CellPixelSize(width: 4, height: 8); $0.linkSpeed = speed })
+        state = GalleryState(
+            library: state.library, spec: spec, width: 60, height: 20,
+            settings: settings {
+                $0.graphics = .kitty; $0.cellPixels = CellPixelSize(width: 4, height: 8); $0.linkSpeed = speed
+            })
         var effects = state.initialEffects()
         decodeAll(&state, into: &effects)
         #expect(state.pictures.reduction == reduction, "\(speed) kbit/s")
@@ -414,7 +441,11 @@ func symbolModeSnapshots(_ graphics: Graphics) {
         if reduction > 1 { #expect(sent.count < frame.images.count * full, "fewer bytes: \(sent.count) against \(frame.images.count * full)") }
     }
     // Sixel cannot be scaled by the terminal: it is never reduced.
-    let sixel = GalleryState(library: library([2]), spec: spec, width: 60, height: 20, settings: settings { $0.graphics = .sixel; $0.linkSpeed = 500 })
+    let sixel = GalleryState(
+        library: library([2]), spec: spec, width: 60, height: 20,
+        settings: settings {
+            $0.graphics = .sixel; $0.linkSpeed = 500
+        })
     #expect(sixel.pictures.reduction == 1)
     let shrunk = FrameImage.shrunk([0, 0, 0, 255, 255, 255, 10, 20, 30], width: 3, height: 1, by: 2)
     #expect(shrunk.width == 2 && shrunk.height == 1 && shrunk.pixels == [127, 127, 127, 10, 20, 30])
