@@ -30,6 +30,9 @@ read -r _ _ tf24 tt24 < <(python3 bench/timeline.py "$BIN" "$E24" "$RUNS" cold -
 row "the gallery, 24 files, cold: first thumbnail / screen complete, from launch (--stats timeline)" "$(ratio "$gf24" 1000) / $(ratio "$gc24" 1000)" "-" "-"
 row "the gallery, 24 files with EXIF thumbnails: first thumbnail / screen complete" "$(ratio "$ef24" 1000) / $(ratio "$ec24" 1000)" "-" "-"
 row "the same with --decoders thread" "$(ratio "$tf24" 1000) / $(ratio "$tt24" 1000)" "-" "-"
+# The first picture on screen, beside timg's first row of them (bench/first_row.py).
+tr24=$(python3 bench/first_row.py "$P24" "$RUNS")
+row "first picture on screen, 24 files, cold: the gallery's first thumbnail / timg's first row (12 of its 48 lines)" "$(ratio "$gf24" 1000) / $(ratio "$tr24" 1000)" "-" "-"
 read -r cw24 cc24 cm24 < <(measure 3 chafa --size=26x12 "$P24"/*)
 row "chafa --size=26x12, 24 files" "$cw24" "$cc24" "$((cm24 / 1024))"
 mkdir -p "$TMP/vt"
@@ -93,7 +96,7 @@ deb=$(ls -t lightbox_*.deb 2>/dev/null | head -1)
 echo
 echo "Ratios:"
 echo "- cold 24 files: lightbox / djpeg floor = $(ratio "$lw24" "$dw24"), lightbox / timg = $(ratio "$lw24" "$tw24")"
-echo "- the gallery's cold screen complete / djpeg floor = $(ratio "$gc24" "$(ratio "$dw24" 0.001)"); first thumbnail $gf24 ms from launch"
+echo "- the gallery's cold screen complete / djpeg floor = $(ratio "$gc24" "$(ratio "$dw24" 0.001)"); first thumbnail $gf24 ms from launch, timg's first row $tr24 ms"
 echo "- the gallery's EXIF screen / its cold screen = $(ratio "$ec24" "$gc24"); decoder processes / threads on it = $(ratio "$ec24" "$tt24") (the snapshot: $(ratio "$xd" "$xt"))"
 echo "- the static build / this one: start $(ratio "$vs" "$vd"), EXIF snapshot $(ratio "$xs" "$xd"), cold snapshot $(ratio "$cs24" "$cd24") (/ the djpeg floor: $(ratio "$cs24" "$(ratio "$dw24" 0.001)"))"
 echo "- cold 2,000 files: lightbox / timg = $(ratio "$lw2k" "$tw2k")"

@@ -5,9 +5,10 @@ import LightboxTerminal
 import LightboxThumbnails
 
 extension Options {
-    /// Whether the terminal must be asked before curses starts: to choose a mode, or to learn
-    /// the cell size and colour registers a pixel mode needs.
-    var asksTerminal: Bool { graphics == .auto || graphics.graphics?.isPixels == true }
+    /// Whether the terminal is asked before curses starts: to choose a mode, to learn the cell
+    /// size and colour registers a pixel mode needs, and its background (light or dark) in every
+    /// mode. Not the Linux console, which answers none of it and may print the questions.
+    func asksTerminal(environment: [String: String]) -> Bool { environment["TERM"] != "linux" }
 
     /// Settles the picture mode, the modes `t` steps through, the colour depth and the cell size
     /// from the options, the terminal and what it answered, and tells the terminal.
