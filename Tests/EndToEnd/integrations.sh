@@ -16,6 +16,13 @@ mark_two() {
     tm send-keys -t e2e Space Space
     wait_for "2 marked" && tm send-keys -t e2e Enter
 }
+# Runs the file manager COMMAND in lib/city in a fresh pane; true once it lists the folder and,
+# SETTLE seconds later, takes keys.
+open_in_city() {
+    start_shell 100 30
+    tm send-keys -t e2e "clear; cd lib/city; $1; cd $WORK" Enter
+    wait_for "IMG_10" && sleep "$2"
+}
 # Waits until FILE exists and is not empty (up to 5 s).
 wait_file() { for _ in $(seq 50); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
 
@@ -51,10 +58,7 @@ fi
 # nnn: the plugin (;l) opens Lightbox on the folder nnn shows; nnn lists the two picked.
 mkdir -p "$WORK/config/nnn/plugins"
 cp "$CONTRIB/nnn/lightbox" "$WORK/config/nnn/plugins/"
-start_shell 100 30
-tm send-keys -t e2e "clear; cd lib/city; XDG_CONFIG_HOME=$WORK/config NNN_PLUG='l:lightbox' nnn -A; cd $WORK" Enter
-if wait_for "IMG_10"; then
-    sleep 0.5
+if open_in_city "XDG_CONFIG_HOME=$WORK/config NNN_PLUG='l:lightbox' nnn -A" 0.5; then
     tm send-keys -t e2e '\;' l
     mark_two 10
     sleep 1
@@ -70,10 +74,7 @@ else
 fi
 
 # lf: Ctrl-L runs Lightbox on lf's folder; lf selects the two picked ($fs holds lf's selection).
-start_shell 100 30
-tm send-keys -t e2e "clear; cd lib/city; lf -config $CONTRIB/lf/lfrc; cd $WORK" Enter
-if wait_for "IMG_10"; then
-    sleep 0.5
+if open_in_city "lf -config $CONTRIB/lf/lfrc" 0.5; then
     tm send-keys -t e2e C-l
     mark_two 10
     sleep 1
@@ -96,10 +97,7 @@ fi
 # ranger: :lightbox marks the two picked in ranger; its %s macro (the marked files) shows them.
 mkdir -p "$WORK/ranger"
 cp "$CONTRIB/ranger/commands.py" "$WORK/ranger/"
-start_shell 100 30
-tm send-keys -t e2e "clear; cd lib/city; ranger --confdir=$WORK/ranger; cd $WORK" Enter
-if wait_for "IMG_10"; then
-    sleep 1.5  # ranger takes keys a moment after it shows the folder
+if open_in_city "ranger --confdir=$WORK/ranger" 1.5; then  # ranger takes keys a moment after it shows the folder
     tm send-keys -t e2e ":"
     sleep 0.3
     tm send-keys -t e2e "lightbox" Enter

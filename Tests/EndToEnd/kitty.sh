@@ -8,10 +8,9 @@ BIN=$(realpath "${1:-.build/release/lightbox}")
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 ROOT=${KITTY_ROOT:-$REPO/.build/kitty-root}
 [ "$(id -u)" = 0 ] || { echo "kitty.sh needs root (chroot)"; exit 2; }
+source "$REPO/Tests/EndToEnd/debian_root.sh"
 if [ ! -x "$ROOT/usr/bin/kitty" ]; then
-    command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
-    debootstrap --variant=minbase trixie "$ROOT" http://deb.debian.org/debian >/dev/null || { echo "debootstrap failed"; exit 1; }
-    cp /etc/resolv.conf "$ROOT/etc/"
+    debian_root trixie "$ROOT"
     chroot "$ROOT" sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends kitty fonts-dejavu-core libgl1-mesa-dri libegl1 libgl1" >/dev/null \
         || { echo "cannot install kitty in $ROOT"; exit 1; }
 fi

@@ -11,6 +11,8 @@ final class CountingWarm: @unchecked Sendable {
     let seconds: Double
     init(seconds: Double) { self.seconds = seconds }
     var count: Int { lock.lock(); defer { lock.unlock() }; return calls }
+    /// Starts counting afresh.
+    func reset() { lock.lock(); calls = 0; mostInHand = 0; lock.unlock() }
     /// The most calls that were under way at once.
     var mostAtOnce: Int { lock.lock(); defer { lock.unlock() }; return mostInHand }
     func warm(_ file: ImageFile, _ size: FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome {
@@ -52,31 +54,29 @@ func readAheadRequests(_ count: Int) -> [ReadAheadRequest] {
     }
 }
 
-/// On mains it reads ahead with every thread; on battery with one, decided when work is given.
+/// On mains it reads ahead with every thread; on battery with one, decided each time work is given.
 @Test func theReadAheadUsesOneWorkerOnBattery() throws {
     final class Power: @unchecked Sendable { var onBattery = false }
     let power = Power()
     let warm = CountingWarm(seconds: 0.02)
     let worker = ReadAheadWorker(threads: 2, workers: { power.onBattery ? 1 : 2 }, warm: { warm.warm($0, $1) }, onResult: {})
     defer { worker.stop() }
-    worker.enqueue(readAheadRequests(20))
-    Thread.sleep(forTimeInterval: 0.15)
-    _ = worker.pause()
-    Thread.sleep(forTimeInterval: 0.05)
-    #expect(warm.mostAtOnce == 2 && worker.activeThreads == 2)
+    /// Twenty files given, a pause after 0.15 s: the files done meanwhile, and the most at once.
+    func run() -> (done: Int, atOnce: Int) {
+        warm.reset()
+        worker.enqueue(readAheadRequests(20))
+        Thread.sleep(forTimeInterval: 0.15)
+        _ = worker.pause()
+        Thread.sleep(forTimeInterval: 0.05)
+        return (warm.count, warm.mostAtOnce)
+    }
+    let mains = run()
+    #expect(mains.atOnce == 2 && worker.activeThreads == 2)
     #expect(worker.threadIDs.count == 2 && worker.threadIDs.allSatisfy(IdlePriority.isIdle))
-
-    let onMains = warm.count
     power.onBattery = true
-    let battery = CountingWarm(seconds: 0.02)
-    let single = ReadAheadWorker(threads: 2, workers: { power.onBattery ? 1 : 2 }, warm: { battery.warm($0, $1) }, onResult: {})
-    defer { single.stop() }
-    single.enqueue(readAheadRequests(20))
-    Thread.sleep(forTimeInterval: 0.15)
-    _ = single.pause()
-    Thread.sleep(forTimeInterval: 0.05)
-    #expect(battery.mostAtOnce == 1 && single.activeThreads == 1)
-    #expect(battery.count < onMains, "one worker did \(battery.count) in the time two did \(onMains)")
+    let battery = run()
+    #expect(battery.atOnce == 1 && worker.activeThreads == 1)
+    #expect(battery.done < mains.done, "one worker did \(battery.done) in the time two did \(mains.done)")
 }
 
 /// A fake `/sys/class/power_supply`: each supply a folder of one-line files.

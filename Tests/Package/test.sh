@@ -10,11 +10,8 @@ SAMPLES=$(realpath "$2")
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 CLEAN=${PACKAGE_ROOT:-$REPO/.build/package-root}
 [ "$(id -u)" = 0 ] || { echo "test.sh needs root (chroot)"; exit 2; }
-if [ ! -x "$CLEAN/usr/bin/apt-get" ]; then
-    command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
-    rm -rf "$CLEAN"
-    debootstrap --variant=minbase bookworm "$CLEAN" http://deb.debian.org/debian >/dev/null || { echo "debootstrap failed"; exit 1; }
-fi
+source "$REPO/Tests/EndToEnd/debian_root.sh"
+[ -x "$CLEAN/usr/bin/apt-get" ] || debian_root bookworm "$CLEAN"
 ROOT=$(mktemp -d /var/tmp/lightbox-package.XXXXXX)
 cleanup() { umount -l "$ROOT/proc" "$ROOT/dev" 2>/dev/null; rm -rf "$ROOT"; }
 trap cleanup EXIT
