@@ -127,6 +127,8 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         let workers = idle
         idle.removeAll()
         lock.unlock()
+        // All are signalled before any is waited for, so they end side by side.
+        for worker in workers { worker.signal(SIGKILL) }
         for worker in workers { worker.kill() }
     }
 }
@@ -197,6 +199,11 @@ final class WorkerProcess {
         guard !ended else { return }
         Glibc.kill(pid, SIGKILL)
         _ = reap()
+    }
+
+    /// Sends `signal` without waiting for the process (`kill()` collects it).
+    func signal(_ signal: Int32) {
+        if !ended { Glibc.kill(pid, signal) }
     }
 
     /// Waits for the process to end and says how it did.

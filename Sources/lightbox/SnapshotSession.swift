@@ -55,14 +55,15 @@ enum SnapshotSession {
             effects = []
             for (request, result) in provider.takeResults() { effects += state.apply(.decoded(request, result)) }
         }
-        provider.shutdown()
-        pipeline.shutdown()
         // In a pixel mode the pictures come as the terminal would get them: kitty transmissions
         // before the cells (which hold the placeholders), sixel strings after them at their tiles.
         let frame = GalleryView.frame(for: state)
         var painter = ImagePainter(mode: state.graphics.pixelProtocol, cellPixels: state.cellPixels)
         let before = painter.prepare(frame).bytes
         Output.write(before + Array(frame.ansiText.utf8) + painter.finish(frame, repaintedRows: []))
+        // The screen first; then the decoders end (collected, so their CPU time counts as ours).
+        provider.shutdown()
+        pipeline.shutdown()
         if options.printsStatistics {
             Output.write(
                 Array(
