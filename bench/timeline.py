@@ -20,7 +20,7 @@ def once(cache):
     link.keys(b"q")
     link.pump(quiet=1.0)
     text = bytes(link.log).decode("utf-8", "replace")
-    return {name: int(m.group(1)) for name in MARKS if (m := re.search(re.escape(name) + r" (\d+) ms", text))}
+    return {name: float(m.group(1)) for name in MARKS if (m := re.search(re.escape(name) + r" ([\d.]+) ms", text))}
 
 results = []
 for _ in range(runs):

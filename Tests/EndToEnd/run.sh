@@ -869,7 +869,7 @@ if wait_for "1/40"; then
         fail "read-ahead" "$entries entries; $line"
     fi
     # --stats says where the first screen's time went, in the order it went.
-    if grep -Eq "^timeline from launch: scan's first batch [0-9]+ ms, first paint [0-9]+ ms, first thumbnail [0-9]+ ms, screen complete [0-9]+ ms" <<< "$timeline"; then
+    if grep -Eq "^timeline from launch: scan's first batch [0-9.]+ ms, first paint [0-9.]+ ms, first thumbnail [0-9.]+ ms, screen complete [0-9.]+ ms" <<< "$timeline"; then
         pass "--stats: $timeline"
     else
         fail "--stats timeline" "'$timeline'"
