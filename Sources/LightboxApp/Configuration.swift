@@ -97,15 +97,9 @@ public struct Configuration: Sendable {
         case "footers": showsFooters = try yesNo()
         case "pairs": pairing = try choice(Pairing.self)
         case "read-ahead":
-            guard let extent = ReadAhead.Extent(parsing: value) else {
-                throw ConfigurationError(message: "read-ahead: '\(value)' is not all, off or a number of screens")
-            }
-            readAhead = extent
+            do { readAhead = try ReadAhead.extent(setting: value) } catch { throw ConfigurationError(message: "\(key): \(error)") }
         case "read-ahead-workers":
-            guard value == "auto" || ReadAhead.workers(parsing: value) != nil else {
-                throw ConfigurationError(message: "read-ahead-workers: '\(value)' is neither auto nor a number from 1 to 64")
-            }
-            readAheadWorkers = ReadAhead.workers(parsing: value)
+            do { readAheadWorkers = try ReadAhead.workers(setting: value) } catch { throw ConfigurationError(message: "\(key): \(error)") }
         case "graphics": graphics = try choice(GraphicsChoice.self)
         case "bind": bindings.append(try Self.binding(value))
         default:

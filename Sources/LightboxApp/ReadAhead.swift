@@ -100,9 +100,23 @@ public struct ReadAhead: Sendable {
 }
 
 extension ReadAhead {
-    /// A number of read-ahead decoders, 1 to 64 (`auto` is nil, as is anything else).
-    public static func workers(parsing text: String) -> Int? {
-        guard let count = Int(text), (1...64).contains(count) else { return nil }
+    /// What is wrong with a read-ahead setting, said the same on the command line and in the settings file.
+    public struct SettingProblem: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// A `read-ahead` value (`--read-ahead`, `read-ahead =`).
+    public static func extent(setting text: String) throws(SettingProblem) -> Extent {
+        guard let extent = Extent(parsing: text) else { throw SettingProblem(description: "'\(text)' is not all, off or a number of screens") }
+        return extent
+    }
+
+    /// A `read-ahead-workers` value: a number of decoders from 1 to 64, or nil for `auto`.
+    public static func workers(setting text: String) throws(SettingProblem) -> Int? {
+        if text == "auto" { return nil }
+        guard let count = Int(text), (1...64).contains(count) else {
+            throw SettingProblem(description: "'\(text)' is neither auto nor a number from 1 to 64")
+        }
         return count
     }
 }

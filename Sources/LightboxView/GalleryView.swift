@@ -53,7 +53,8 @@ public enum GalleryView {
         if state.graphics.pixelProtocol?.showsThroughCells == true {
             frame.clipImages { $0.glyph.unicodeScalars.first == KittyGraphics.placeholder }
         } else {
-            frame.clipImages { $0 == Palette.letterboxCell }
+            let letterbox = Palette.letterboxCell  // built from the theme once, not for every cell
+            frame.clipImages { $0 == letterbox }
         }
         return frame
     }

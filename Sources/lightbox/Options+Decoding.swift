@@ -56,17 +56,9 @@ extension Options {
     /// The kinds of file `lightbox-decode`'s libvips loads, asked of it once; when it cannot be
     /// asked, every kind (their tiles then say what is wrong).
     static let codecFormats: Set<ImageFormat> = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: decoderPath.description)
-        process.arguments = ["--supported-formats"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return Set(ImageFormat.allCases) }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = Subprocess.output(of: decoderPath.description, ["--supported-formats"]) ?? ""
         let formats = Set(text.split(separator: "\n").compactMap { ImageFormat(rawValue: String($0)) })
-        return process.terminationStatus == 0 && !formats.isEmpty ? formats : Set(ImageFormat.allCases)
+        return formats.isEmpty ? Set(ImageFormat.allCases) : formats
     }()
 
     /// `lightbox-decode`: beside this program's executable (as `swift build` leaves it), else

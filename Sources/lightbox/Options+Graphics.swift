@@ -34,20 +34,10 @@ extension Options {
     /// Whether the tmux Lightbox runs in passes escape sequences through to the outer terminal
     /// (`allow-passthrough`, for this pane or globally).
     static func tmuxPassesThrough() -> Bool {
-        for scope in ["-pqv", "-gqv"] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["tmux", "show-options", scope, "allow-passthrough"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return false }
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            let value = output.trimmingCharacters(in: .whitespacesAndNewlines)
-            if value == "on" || value == "all" { return true }
+        ["-pqv", "-gqv"].contains { scope in
+            let value = Subprocess.output(of: "/usr/bin/env", ["tmux", "show-options", scope, "allow-passthrough"])
+            return ["on", "all"].contains(value?.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        return false
     }
 }
 

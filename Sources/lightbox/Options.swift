@@ -141,16 +141,10 @@ struct Options {
                 case "--decode-timeout": options.decodeTimeLimit = Double(try parseNumber(try argument(), name: name, in: 1...600))
                 case "--read-ahead":
                     let value = try argument()
-                    guard let extent = ReadAhead.Extent(parsing: value) else {
-                        throw UsageError(description: "--read-ahead: '\(value)' is not all, off or a number of screens")
-                    }
-                    options.readAhead = extent
+                    do { options.readAhead = try ReadAhead.extent(setting: value) } catch { throw UsageError(description: "\(name): \(error)") }
                 case "--read-ahead-workers":
                     let value = try argument()
-                    guard value == "auto" || ReadAhead.workers(parsing: value) != nil else {
-                        throw UsageError(description: "--read-ahead-workers: '\(value)' is neither auto nor a number from 1 to 64")
-                    }
-                    options.readAheadWorkers = ReadAhead.workers(parsing: value)
+                    do { options.readAheadWorkers = try ReadAhead.workers(setting: value) } catch { throw UsageError(description: "\(name): \(error)") }
                 case "-h", "--help": options.showsHelp = true
                 case "--version": options.showsVersion = true
                 case "--man": options.showsManual = true

@@ -23,6 +23,13 @@ open_in_city() {
     tm send-keys -t e2e "clear; cd lib/city; $1; cd $WORK" Enter
     wait_for "IMG_10" && sleep "$2"
 }
+# Types TEXT at the prompt KEY opens (lf's $, ranger's :) and runs it.
+at_prompt() {
+    tm send-keys -t e2e "$1"
+    sleep 0.3
+    tm send-keys -t e2e -l "$2"
+    tm send-keys -t e2e Enter
+}
 # Waits until FILE exists and is not empty (up to 5 s).
 wait_file() { for _ in $(seq 50); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
 
@@ -78,10 +85,7 @@ if open_in_city "lf -config $CONTRIB/lf/lfrc" 0.5; then
     tm send-keys -t e2e C-l
     mark_two 10
     sleep 1
-    tm send-keys -t e2e '$'
-    sleep 0.3
-    tm send-keys -t e2e -l "printf '%s\\n' \"\$fs\" > $WORK/lf-got"
-    tm send-keys -t e2e Enter
+    at_prompt '$' "printf '%s\\n' \"\$fs\" > $WORK/lf-got"
     wait_file "$WORK/lf-got"
     expected=$(printf "$WORK/lib/city/%s\n" $first_two)
     if [ "$(cat "$WORK/lf-got" 2>/dev/null)" = "$expected" ]; then
@@ -98,16 +102,11 @@ fi
 mkdir -p "$WORK/ranger"
 cp "$CONTRIB/ranger/commands.py" "$WORK/ranger/"
 if open_in_city "ranger --confdir=$WORK/ranger" 1.5; then  # ranger takes keys a moment after it shows the folder
-    tm send-keys -t e2e ":"
-    sleep 0.3
-    tm send-keys -t e2e "lightbox" Enter
+    at_prompt ":" "lightbox"
     mark_two 10
     sleep 1
     notified=$(screen | grep -c "lightbox: 2 marked")
-    tm send-keys -t e2e ":"
-    sleep 0.3
-    tm send-keys -t e2e -l "shell printf '%%s\\n' %s > $WORK/ranger-got"
-    tm send-keys -t e2e Enter
+    at_prompt ":" "shell printf '%%s\\n' %s > $WORK/ranger-got"
     wait_file "$WORK/ranger-got"
     if [ "$(cat "$WORK/ranger-got" 2>/dev/null)" = "$first_two" ] && [ "$notified" = 1 ]; then
         pass "ranger: :lightbox marks the two picked"
