@@ -22,7 +22,8 @@ case ["--supported-formats"]:
     // The kinds of file this build's libvips loads (WebP, TIFF, HEIF and JPEG XL depend on it).
     say(VipsDecoder.supportedFormats.map(\.rawValue).sorted().joined(separator: "\n") + "\n", to: 1)
 default:
-    guard let settings = DecoderSettings(parsing: arguments) else {
+    // Lightbox speaks to it through a socket; on a terminal it is someone trying it by hand.
+    guard isatty(0) == 0, let settings = DecoderSettings(parsing: arguments) else {
         say("lightbox-decode: started by lightbox to decode images; not meant to be run by hand\n", to: 2)
         exit(2)
     }
