@@ -81,7 +81,10 @@ else
 fi
 
 # lf: Ctrl-L runs Lightbox on lf's folder; lf selects the two picked ($fs holds lf's selection).
-if open_in_city "lf -config $CONTRIB/lf/lfrc" 0.5; then
+# A runtime folder of its own makes this lf the first since boot: it starts its own server and
+# joins it only a second or more later, which the recipe must wait for.
+mkdir -m 700 "$WORK/run"
+if open_in_city "XDG_RUNTIME_DIR=$WORK/run lf -config $CONTRIB/lf/lfrc" 0.5; then
     tm send-keys -t e2e C-l
     mark_two 10
     sleep 1
@@ -94,6 +97,8 @@ if open_in_city "lf -config $CONTRIB/lf/lfrc" 0.5; then
         fail "lf" "selection: $(cat "$WORK/lf-got" 2>/dev/null); $(screen | tail -3)"
     fi
     tm send-keys -t e2e q
+    sleep 0.3
+    XDG_RUNTIME_DIR=$WORK/run lf -remote quit 2>/dev/null
 else
     fail "lf did not start" "$(screen)"
 fi
