@@ -54,7 +54,8 @@ public struct DecoderSettings: Hashable, Sendable {
     public func serve(codecs: (any ImageCodecs)?) {
         // The read-ahead's decoder gets only what nothing else wants (its threads inherit it).
         if isIdle { IdlePriority.lowerCurrentThread() }
-        TurboJPEGDecoder.warmUp()  // before the first file comes (a fork: while the app scans)
+        // No warm-up before the first request: a fork decoding a sample JPEG took a core from the
+        // app while it scanned and drew its first screen.
         var pipeline = ThumbnailPipeline(
             limits: DecodeLimits(pixelLimit: pixelLimit), codecs: codecs,
             diskCache: cacheRoot.map { FreedesktopCache(root: $0, version: lightboxVersion) })

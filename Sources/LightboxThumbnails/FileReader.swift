@@ -10,13 +10,6 @@ public enum FileReader {
         public init(message: String) { self.message = message }
     }
 
-    /// The first `count` bytes of the file (fewer if it is shorter), and the file's size.
-    public static func prefix(_ path: ImagePath, count: Int) -> Result<(bytes: [UInt8], fileSize: Int), Failure> {
-        withRegularFile(path, limit: .max) { fd, size in
-            .success((readUpTo(fd, count: min(count, max(size, 0))), size))
-        }
-    }
-
     /// The whole file, if it is a regular file no larger than `limit` bytes.
     public static func read(_ path: ImagePath, limit: Int) -> Result<[UInt8], Failure> {
         withRegularFile(path, limit: limit) { fd, size in

@@ -17,8 +17,9 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     /// Where new disk cache entries wait to be written when the process is idle (a decoder
     /// process serving the gallery); nil: written at once.
     public var deferredWrites: DeferredCacheWrites?
-    /// Bytes read to find the EXIF thumbnail before deciding to read the whole file.
-    static let headerBytes = 128 << 10
+    /// Bytes read to find the EXIF thumbnail before deciding to read the whole file: first the
+    /// most that cameras' header segments take, then, when they go on, up to the larger figure.
+    static let (firstHeaderBytes, headerBytes) = (16 << 10, 128 << 10)
 
     public init(
         limits: DecodeLimits = DecodeLimits(), codecs: (any ImageCodecs)?, diskCache: FreedesktopCache?,
@@ -206,11 +207,10 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     /// The embedded EXIF thumbnail, oriented as the main image, when it has enough pixels
     /// and the main image's shape (within 2%; some cameras pad theirs).
     func exifThumbnail(_ file: ImageFile, fitting box: PixelSize) -> Thumbnail? {
-        guard case .success(let prefix) = FileReader.prefix(file.path, count: Self.headerBytes),
-            let header = JPEGHeader(parsing: prefix.bytes), let range = header.exifThumbnail,
+        guard case .success(let (prefix, header)) = Self.jpegHeader(file.path), let header, let range = header.exifThumbnail,
             header.width > 0, header.height > 0, ImageHeader.pixelCount(header.width, header.height) <= limits.pixelLimit
         else { return nil }
-        let embedded = Array(prefix.bytes[range])
+        let embedded = Array(prefix[range])
         // A thumbnail larger than its photo lies about its size (and would be decoded at it).
         guard let size = TurboJPEGDecoder.size(of: embedded), size.width <= header.width, size.height <= header.height else { return nil }
         let needed = Self.neededStoredSize(width: header.width, height: header.height, orientation: header.orientation, box: box)
@@ -225,5 +225,21 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
             return nil
         }
         return pixels.oriented(header.orientation).downscaled(toFit: box)
+    }
+
+    /// The start of the file at `path` and what its JPEG header segments say: `firstHeaderBytes`
+    /// read, and more (up to `headerBytes`) only when the segments go on past them.
+    static func jpegHeader(_ path: ImagePath) -> Result<([UInt8], JPEGHeader?), FileReader.Failure> {
+        FileReader.withRegularFile(path, limit: .max) { fd, size in
+            var prefix = FileReader.readUpTo(fd, count: min(size, firstHeaderBytes))
+            var header = JPEGHeader(parsing: prefix)
+            // Whole when the frame header came (it follows the EXIF block) and the EXIF block ended within.
+            let whole = header.map { $0.width > 0 && ($0.exifBlock?.upperBound ?? 0) < prefix.count } ?? true
+            if !whole && prefix.count < min(size, headerBytes) {
+                prefix += FileReader.readUpTo(fd, count: min(size, headerBytes) - prefix.count)
+                header = JPEGHeader(parsing: prefix)
+            }
+            return .success((prefix, header))
+        }
     }
 }

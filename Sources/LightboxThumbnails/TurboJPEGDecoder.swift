@@ -47,18 +47,3 @@ public enum TurboJPEGDecoder {
         return .decoded(Thumbnail(width: scaled.width, height: scaled.height, pixels: pixels))
     }
 }
-
-extension TurboJPEGDecoder {
-    /// Encodes and decodes a tiny JPEG, so a fresh decoder process has libjpeg-turbo's code in
-    /// memory before its first real file (a forked worker does this while the app scans).
-    public static func warmUp() {
-        let pixels = [UInt8](repeating: 128, count: 16 * 16 * 3)
-        var out: UnsafeMutablePointer<UInt8>?
-        var length: UInt = 0
-        guard lb_tj_encode(pixels, 16, 16, 80, &out, &length) == LB_TJ_OK, let out else { return }
-        defer { lb_tj_free(out) }
-        _ = decode(
-            Array(UnsafeBufferPointer(start: out, count: Int(length))), width: 16, height: 16,
-            covering: PixelSize(width: 2, height: 2), pixelLimit: 1 << 20)
-    }
-}

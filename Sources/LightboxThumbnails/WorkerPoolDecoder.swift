@@ -113,12 +113,16 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Threads of this process, from `/proc`.
+    /// Threads of this process: the entries of `/proc/self/task` (0 when it cannot be read).
+    /// Plain system calls: asked on the way to the first screen.
     static func threadCount() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Threads:") })
-        else { return 0 }
-        return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+        guard let folder = opendir("/proc/self/task") else { return 0 }
+        defer { closedir(folder) }
+        var count = 0
+        while let entry = readdir(folder) {
+            if entry.pointee.d_name.0 != CChar(UInt8(ascii: ".")) { count += 1 }  // not . or ..
+        }
+        return count
     }
 
     /// Ends the idle workers (busy ones end when their answer is read or the process exits).

@@ -90,6 +90,43 @@ func isBlue(_ p: (UInt8, UInt8, UInt8)) -> Bool { p.2 > 200 && p.0 < 60 && p.1 <
     #expect(isRed(large.pixel(x: 100, y: 10)) && isBlue(large.pixel(x: 100, y: 290)))
 }
 
+/// Most cameras' header segments fit in the first 16 KB, which is all that is read for them; a
+/// large ICC profile between the EXIF block and the frame header takes a second read, as does an
+/// EXIF block larger than the first read, and the thumbnail is still found.
+@Test func theHeaderIsReadInTwoStepsOnlyWhenItGoesOn() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let camera = try cameraJPEG()
+    let exifEnd = 4 + (Int(camera[4]) << 8 | Int(camera[5]))  // SOI, then the APP1 segment
+    let profile: [UInt8] = [0xFF, 0xE2, 0x75, 0x32] + Array("ICC_PROFILE\0".utf8) + [UInt8](repeating: 7, count: 0x7532 - 14)
+    var seed: UInt32 = 1
+    let noise = (0..<(160 * 120 * 3)).map { _ in
+        seed = seed &* 1_664_525 &+ 1_013_904_223
+        return UInt8(truncatingIfNeeded: seed >> 24)
+    }
+    let noisyThumbnail = try TestImages.jpegBytes(noise, width: 160, height: 120, quality: 90)
+    #expect(noisyThumbnail.count > ThumbnailPipeline.firstHeaderBytes, "the EXIF block must outgrow the first read")
+    let bigThumbnail = TestImages.withExif(
+        main: try TestImages.jpegBytes(TestImages.halves(width: 1600, height: 1200, left: (255, 0, 0), right: (0, 0, 255)), width: 1600, height: 1200),
+        thumbnail: noisyThumbnail)
+    let files = [
+        ("plain.jpg", camera, false),
+        ("profile.jpg", Array(camera[..<exifEnd]) + profile + Array(camera[exifEnd...]), true),
+        ("big-exif.jpg", bigThumbnail, true),
+    ]
+    for (name, bytes, goesOn) in files {
+        let path = try dir.file(name)
+        try TestImages.bytes(bytes, at: path)
+        guard case .success(let (prefix, header)) = ThumbnailPipeline.jpegHeader(ImagePath(path)) else { Issue.record("\(name) unread"); continue }
+        #expect((prefix.count > ThumbnailPipeline.firstHeaderBytes) == goesOn, "\(name): \(prefix.count) bytes read")
+        #expect(header?.width == 1600 && header?.exifThumbnail != nil, "\(name)")
+        let pipeline = ThumbnailPipeline.withCodecs(diskCache: nil)
+        let result = pipeline.decode(imageFile(path), fitting: PixelSize(width: 40, height: 40))
+        guard case .decoded = result else { Issue.record("\(name): \(result)"); continue }
+        #expect(pipeline.statistics.count(.exif) == 1, "\(name)")
+    }
+}
+
 @Test func aThumbnailOfAnotherShapeIsNotUsed() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }

@@ -124,6 +124,32 @@ struct WorkerOverPipes {
     #expect(failure == .decoder("decoder sent a malformed answer"))
 }
 
+/// Forks are made only while the process has one thread, so the count must see every thread:
+/// it agrees with the kernel's own figure (other tests start and end threads meanwhile, so it
+/// is compared between two readings of that figure that agree).
+@Test func theThreadCountSeesEveryThread() throws {
+    func kernelsCount() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Threads:") })
+        return try #require(Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)))
+    }
+    let release = DispatchSemaphore(value: 0)
+    let threads = (0..<3).map { _ in Thread { release.wait() } }
+    threads.forEach { $0.start() }
+    defer { threads.forEach { _ in release.signal() } }
+    var agreed = false
+    for _ in 0..<50 where !agreed {
+        let before = try kernelsCount()
+        let counted = WorkerPoolDecoder.threadCount()
+        if try kernelsCount() == before {
+            #expect(counted == before)
+            #expect(counted >= 4)
+            agreed = true
+        }
+    }
+    #expect(agreed, "the thread count never held still")
+}
+
 @Test func aMissingDecoderProgramIsAClearFailure() {
     let pool = WorkerPoolDecoder(command: ["/nonexistent/lightbox", "--decode-worker"])
     guard case .failed(let failure) = pool.decode(someFile, fitting: PixelSize(width: 8, height: 8)) else { return }
