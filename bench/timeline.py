@@ -3,7 +3,10 @@
 pseudo-terminal (half blocks), with a thumbnail cache of its own that starts empty each run
 (`cold`) or filled by a run before (`warm`), read as fast as written; its `--stats` timeline
 (from launch: the scan's first batch, the first paint, the first thumbnail, the screen complete),
-medians of RUNS runs, in milliseconds. Usage: timeline.py LIGHTBOX FOLDER RUNS [cold|warm] [ARGS...]"""
+medians of RUNS runs, in milliseconds.
+Usage: timeline.py LIGHTBOX FOLDER RUNS [cold|warm] [ARGS...] [--versus ARGS...]
+With --versus, runs with the ARGS before it and with those after it alternate (so the machine's
+drift falls on both alike) and both sets of medians are printed on one line."""
 import os, re, shutil, sys, tempfile
 sys.path.insert(0, os.path.dirname(__file__))
 from wire import lightbox  # noqa: E402
@@ -11,10 +14,11 @@ from wire import lightbox  # noqa: E402
 binary, folder, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 state = sys.argv[4] if len(sys.argv) > 4 else "cold"
 extra = sys.argv[5:]
+configs = [extra[:extra.index("--versus")], extra[extra.index("--versus") + 1:]] if "--versus" in extra else [extra]
 MARKS = ["scan's first batch", "first paint", "first thumbnail", "screen complete"]
 
-def once(cache):
-    link = lightbox(binary, "half", folder, None, cache, ["--stats", "--read-ahead", "off", *extra])
+def once(cache, args):
+    link = lightbox(binary, "half", folder, None, cache, ["--stats", "--read-ahead", "off", *args])
     link.record = []
     link.pump(quiet=1.0)
     link.keys(b"q")
@@ -22,16 +26,18 @@ def once(cache):
     text = bytes(link.log).decode("utf-8", "replace")
     return {name: float(m.group(1)) for name in MARKS if (m := re.search(re.escape(name) + r" ([\d.]+) ms", text))}
 
-results = []
+results = [[] for _ in configs]
 for _ in range(runs):
-    cache = tempfile.mkdtemp()
-    try:
-        if state == "warm": once(cache)
-        results.append(once(cache))
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
-medians = {}
-for name in MARKS:
-    values = sorted(r[name] for r in results if name in r)
-    if values: medians[name] = values[len(values) // 2]
-print(" ".join(f"{medians.get(name, -1)}" for name in MARKS))
+    for args, kept in zip(configs, results):
+        cache = tempfile.mkdtemp()
+        try:
+            if state == "warm": once(cache, args)
+            kept.append(once(cache, args))
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+
+def medians(kept):
+    values = {name: sorted(r[name] for r in kept if name in r) for name in MARKS}
+    return " ".join(f"{v[len(v) // 2] if v else -1}" for v in values.values())
+
+print(" ".join(medians(kept) for kept in results))
