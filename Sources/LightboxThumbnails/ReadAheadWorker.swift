@@ -14,14 +14,17 @@ public final class ReadAheadWorker: @unchecked Sendable {
     /// Threads with a file in hand, and how many may have one (none until work comes).
     private var busy = 0
     private var allowed = 0
+    /// Work came since `workers()` was last asked: a worker thread asks it before taking any
+    /// (it may read files, such as the power supply's, which the caller's thread should not wait for).
+    private var deciding = false
     private var stopped = false
     private let threadCount: Int
     private var running: Int
     /// The worker threads' ids, once they run (for checking their priority).
     public private(set) var threadIDs: [Int32] = []
 
-    /// Starts `threads` threads, of which `workers()` (asked again each time more work comes,
-    /// at least one) take files at once.
+    /// Starts `threads` threads, of which `workers()` (asked again on one of them each time more
+    /// work comes; at least one) take files at once.
     public init(
         threads: Int = 1, workers: @escaping @Sendable () -> Int = { .max },
         warm: @escaping @Sendable (ImageFile, FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome,
@@ -54,9 +57,8 @@ public final class ReadAheadWorker: @unchecked Sendable {
 
     /// Takes `requests` after those it has.
     public func enqueue(_ requests: [ReadAheadRequest]) {
-        let workers = max(1, workers())
         condition.lock()
-        allowed = workers
+        deciding = true
         queue += requests
         condition.broadcast()
         condition.unlock()
@@ -92,8 +94,17 @@ public final class ReadAheadWorker: @unchecked Sendable {
         condition.lock()
         threadIDs.append(IdlePriority.currentThreadID)
         while true {
-            while (queue.isEmpty || busy >= allowed) && !stopped { condition.wait() }
+            while (queue.isEmpty || (busy >= allowed && !deciding)) && !stopped { condition.wait() }
             if stopped { break }
+            if deciding {
+                deciding = false
+                condition.unlock()
+                let workers = max(1, workers())
+                condition.lock()
+                allowed = workers
+                condition.broadcast()
+                continue
+            }
             let request = queue.removeFirst()
             busy += 1
             condition.unlock()

@@ -56,10 +56,20 @@ func readAheadRequests(_ count: Int) -> [ReadAheadRequest] {
 
 /// On mains it reads ahead with every thread; on battery with one, decided each time work is given.
 @Test func theReadAheadUsesOneWorkerOnBattery() throws {
-    final class Power: @unchecked Sendable { var onBattery = false }
+    final class Power: @unchecked Sendable {
+        var onBattery = false
+        let lock = NSLock()
+        var askedOn: Set<Int32> = []
+        func workers() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            askedOn.insert(IdlePriority.currentThreadID)
+            return onBattery ? 1 : 2
+        }
+    }
     let power = Power()
     let warm = CountingWarm(seconds: 0.02)
-    let worker = ReadAheadWorker(threads: 2, workers: { power.onBattery ? 1 : 2 }, warm: { warm.warm($0, $1) }, onResult: {})
+    let worker = ReadAheadWorker(threads: 2, workers: { power.workers() }, warm: { warm.warm($0, $1) }, onResult: {})
     defer { worker.stop() }
     /// Twenty files given, a pause after 0.15 s: the files done meanwhile, and the most at once.
     func run() -> (done: Int, atOnce: Int) {
@@ -77,6 +87,8 @@ func readAheadRequests(_ count: Int) -> [ReadAheadRequest] {
     let battery = run()
     #expect(battery.atOnce == 1 && worker.activeThreads == 1)
     #expect(battery.done < mains.done, "one worker did \(battery.done) in the time two did \(mains.done)")
+    // Asked on the read-ahead's own threads (reading the power supply), never on the caller's.
+    #expect(!power.askedOn.isEmpty && power.askedOn.isSubset(of: Set(worker.threadIDs)))
 }
 
 /// A fake `/sys/class/power_supply`: each supply a folder of one-line files.
