@@ -48,10 +48,14 @@ extension Library {
         var newPositions = [Int](repeating: -1, count: totalCount)
         for (position, id) in ids.enumerated() { newPositions[id] = position }
         var newSections: [Section] = []
-        var start = 0
-        for position in 0..<ids.count where position == ids.count - 1 || sectionKeys[position + 1] != sectionKeys[position] {
-            newSections.append(Section(title: title(ofSection: sectionKeys[position], firstID: ids[start]), items: start..<(position + 1)))
+        var start = 0, videos = 0
+        for position in 0..<ids.count {
+            if filesByID[ids[position]].format.isVideo { videos += 1 }
+            guard position == ids.count - 1 || sectionKeys[position + 1] != sectionKeys[position] else { continue }
+            newSections.append(
+                Section(title: title(ofSection: sectionKeys[position], firstID: ids[start]), items: start..<(position + 1), videoCount: videos))
             start = position + 1
+            videos = 0
         }
         setOrder(ids, positions: newPositions, sections: newSections)
     }

@@ -11,6 +11,8 @@ public struct Library: Sendable {
         /// A folder's path, or a date as text; raw bytes, sanitized for display by the view.
         public var title: [UInt8]
         public var items: Range<Int>
+        /// How many of its items are videos (the rest are pictures), for its counts.
+        public var videoCount = 0
     }
 
     /// Files by id (`ItemID.rawValue`).
@@ -98,10 +100,12 @@ public struct Library: Sendable {
         }
         order.append(contentsOf: first..<filesByID.count)
         positions.append(contentsOf: first..<filesByID.count)
+        let videos = newFiles.reduce(0) { $0 + ($1.format.isVideo ? 1 : 0) }
         if let last = sections.last, last.title == folder.bytes {
             sections[sections.count - 1].items = last.items.lowerBound..<filesByID.count
+            sections[sections.count - 1].videoCount += videos
         } else {
-            sections.append(Section(title: folder.bytes, items: first..<filesByID.count))
+            sections.append(Section(title: folder.bytes, items: first..<filesByID.count, videoCount: videos))
         }
     }
 

@@ -121,7 +121,7 @@ public enum GalleryView {
         let room = max(1, card.width - 2)
         let lines = wrapped(DisplayText.shortened(bytes: info.title, toWidth: room * 4), width: room, maxLines: 4)
         let marked = state.marks.count(in: info.items)
-        var counts = ["\(info.items.count) \(info.items.count == 1 ? "image" : "images")"]
+        var counts = counts(info)  // a line each: the card is narrow
         if marked > 0 { counts.append("\(marked) marked") }
         if isCollapsed { counts.append("collapsed") }
         for (i, line) in lines.enumerated() where i < height {
@@ -131,6 +131,17 @@ public enum GalleryView {
             frame.write(" " + line, x: card.x, y: card.y + lines.count + 1 + i, style: hasCursor ? style : Palette.headerCount, maxWidth: card.width)
         }
     }
+
+    /// What a section holds, kind by kind: `12 images`; `3 videos`; `10 images`, `2 videos`.
+    static func counts(_ section: Library.Section) -> [String] {
+        func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        let pictures = section.items.count - section.videoCount
+        let parts = [(pictures, "image"), (section.videoCount, "video")].filter { $0.0 > 0 }.map(counted)
+        return parts.isEmpty ? [counted(0, "image")] : parts
+    }
+
+    /// The counts on one line: `10 images, 2 videos`.
+    static func countText(_ section: Library.Section) -> String { counts(section).joined(separator: ", ") }
 
     /// `text` in lines of at most `width` cells, broken after a `/` or a space where one is near.
     static func wrapped(_ text: String, width: Int, maxLines: Int) -> [String] {
@@ -154,9 +165,9 @@ public enum GalleryView {
 
     /// A section's footer: its counts, right-aligned under the grid.
     static func drawFooter(_ section: Int, state: GalleryState, y: Int, into frame: inout Frame) {
-        let items = state.library.sections[section].items
-        let marked = state.marks.count(in: items)
-        let text = marked > 0 ? "\(marked) marked of \(items.count)" : "\(items.count) \(items.count == 1 ? "image" : "images"), none marked"
+        let info = state.library.sections[section]
+        let marked = state.marks.count(in: info.items)
+        let text = marked > 0 ? "\(marked) marked of \(info.items.count)" : "\(countText(info)), none marked"
         let width = state.gridAreaWidth
         frame.fill(x: 0, y: y, width: width, height: 1, with: Cell(" ", style: Palette.footer))
         let shown = DisplayText.truncatedMiddle(text + " ", toWidth: width)
@@ -170,9 +181,8 @@ public enum GalleryView {
         let hasCursor = isCollapsed && state.layout.section(ofItem: state.cursor) == section
         let style = hasCursor ? Palette.cursorHeader : Palette.header
         frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: style))
-        let count = info.items.count
         let marked = state.marks.count(in: info.items)
-        var tail = "\(count) \(count == 1 ? "image" : "images")"
+        var tail = countText(info)
         if marked > 0 { tail += " · \(marked) marked" }
         if isCollapsed { tail += " · collapsed (z)" }
         let room = max(0, frame.width - DisplayWidth.of(tail) - 6)

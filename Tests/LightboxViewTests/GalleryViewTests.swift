@@ -402,3 +402,27 @@ func decodeDemand(_ state: inout GalleryState) {
     _ = state.apply(.zoomIn)
     #expect(state.demand.first?.symbols == .half, "zoomed, the pixels are cropped instead")
 }
+
+/// A camera roll's folder holds photos and videos: its header, its card in the strip and its
+/// footer count each, and the counts survive re-sorting (which cuts the sections anew).
+@Test func aFolderOfPhotosAndVideosCountsEach() {
+    let folders = [("trip/day1", ["IMG_1.jpg", "IMG_2.jpg", "IMG_3.jpg", "IMG_4.mov"]), ("trip/day2", ["CLIP_1.mov", "CLIP_2.mov"])]
+    let mixed = Library(
+        folders: folders.map { folder, names in
+            ImageFolder(
+                path: ImagePath(folder),
+                files: names.map { name in
+                    ImageFile(path: ImagePath(folder + "/" + name), byteCount: 1, modified: 0, format: name.hasSuffix(".mov") ? .quickTime : .jpeg)
+                })
+        })
+    var state = GalleryState(library: mixed, spec: spec, width: 80, height: 30, settings: settings { $0.showsFooters = true })
+    let text = GalleryView.frame(for: state).text
+    #expect(text.contains("3 images, 1 video"), "\(text)")
+    #expect(text.contains("2 videos"))
+    #expect(text.contains("3 images, 1 video, none marked"), "the footer")
+    _ = state.apply(.cycleSort)
+    #expect(state.library.sections.map(\.videoCount).reduce(0, +) == 3, "re-sorted: \(state.library.sections.map(\.videoCount))")
+    state = GalleryState(library: mixed, spec: spec, width: 80, height: 24, settings: settings { $0.layoutMode = .strip })
+    let card = GalleryView.frame(for: state).lines.map { String($0.prefix(17)) }
+    #expect(card.contains(" 3 images        ") && card.contains(" 1 video         "), "the strip's card, a line each: \(card)")
+}
