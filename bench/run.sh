@@ -10,7 +10,7 @@ P24="$CORPUS/photos24"; E24="$CORPUS/exif24"; LIB="$CORPUS/library"
 echo "# Lightbox benchmarks"
 echo
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')."
-echo "Corpus: $(ls "$P24" | wc -l) + $(ls "$E24" | wc -l) + $(find "$LIB" -type f | wc -l) files of 4000x3000 (~$(du -sm "$P24" | awk -v n="$(ls "$P24" | wc -l)" '{printf "%.1f", $1 / n}') MB each). Medians of $RUNS runs (timg on 2,000 files: 3). Files are in the page cache; 'cold' means no thumbnail cache."
+echo "Corpus: $(ls "$P24" | wc -l) + $(ls "$E24" | wc -l) + $(find "$LIB" -type f | wc -l) files of 4000x3000 (~$(du -sm "$P24" | awk -v n="$(ls "$P24" | wc -l)" '{printf "%.1f", $1 / n}') MB each). Medians of $RUNS runs (timg on 2,000 files: 3; the EXIF screen with processes against threads: 41, alternating). Files are in the page cache; 'cold' means no thumbnail cache."
 echo
 row "what" "wall s" "CPU s" "peak RSS MB"
 row "---" "---" "---" "---"
