@@ -97,13 +97,15 @@ public enum GalleryView {
             drawTile(item, state: state, into: &frame)
         }
         let offset = state.scrollOffset, length = state.viewportLength
+        let pinned = layout.pinnedHeader(atOffset: offset)
         if let first = layout.section(atOffset: offset), let last = layout.section(atOffset: offset + length - 1) {
-            for s in first...last {
+            // The pinned section's own card is drawn pinned, at the left edge, and only there.
+            for s in first...last where s != pinned?.section {
                 let card = screenFrame(layout.headerFrame(ofSection: s), state: state)
                 if card.maxX > 0 && card.x < state.gridAreaWidth { drawHeaderCard(s, state: state, at: card, into: &frame) }
             }
         }
-        if let pinned = layout.pinnedHeader(atOffset: offset) {
+        if let pinned {
             var card = screenFrame(layout.headerFrame(ofSection: pinned.section), state: state)
             card.x = pinned.y
             drawHeaderCard(pinned.section, state: state, at: card, into: &frame)

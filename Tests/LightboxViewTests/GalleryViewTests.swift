@@ -426,3 +426,17 @@ func decodeDemand(_ state: inout GalleryState) {
     let card = GalleryView.frame(for: state).lines.map { String($0.prefix(17)) }
     #expect(card.contains(" 3 images        ") && card.contains(" 1 video         "), "the strip's card, a line each: \(card)")
 }
+
+/// The strip's pinned card is drawn once, at the left edge: the section's own card (one column
+/// in, where the grid starts) is not drawn under it, which left a column of it beside the pinned
+/// one, with the end of whichever of its lines were the longest.
+@Test func theStripsPinnedCardIsDrawnOnce() {
+    let state = GalleryState(library: library([3, 30]), spec: spec, width: 80, height: 24, settings: settings { $0.layoutMode = .strip })
+    let frame = GalleryView.frame(for: state)
+    let card = state.layout.headerFrame(ofSection: 0)
+    #expect(frame.lines[0].hasPrefix("▍trip/day1"))
+    let cardStyle = frame[1, 0].style  // the title's
+    for y in 0..<card.height where y < state.gridHeight {
+        #expect(frame[card.width, y].style != cardStyle, "row \(y): \(frame.lines[y])")
+    }
+}
