@@ -11,6 +11,9 @@ public enum DecodeMessage {
         case decode(ImageFile, PixelSize)
         case decodeFrames(ImageFile, PixelSize)
         case warm(ImageFile, FreedesktopCache.Size)
+        /// Say what was counted since the last answer (cache entries written between requests)
+        /// and end, writing nothing more.
+        case finish
     }
 
     /// What a worker answers, with the statistics it counted for it.
@@ -18,6 +21,8 @@ public enum DecodeMessage {
         public enum Body: Hashable, Sendable {
             case decoded(DecodeResult)
             case warmed(ThumbnailPipeline.WarmOutcome)
+            /// The answer to `finish`: only the counts.
+            case finished
         }
         public var body: Body
         public var counts: DecodeStatistics.Counts
@@ -34,6 +39,8 @@ public enum DecodeMessage {
             out.append(2); put32(size.rawValue, &out); put32(0, &out); putFile(file, &out)
         case .decodeFrames(let file, let box):
             out.append(3); put32(box.width, &out); put32(box.height, &out); putFile(file, &out)
+        case .finish:
+            out.append(4)
         }
         return framed(out)
     }
@@ -57,6 +64,7 @@ public enum DecodeMessage {
         case .warmed(.alreadyCached): fields.append(3)
         case .warmed(.failed(let reason)): fields.append(4); fields += Array(reason.utf8.prefix(1000))
         case .warmed(.needsCodecs): fields.append(6)
+        case .finished: fields.append(7)
         }
         put32(fields.count, &fields)
         var length: [UInt8] = []
@@ -110,6 +118,7 @@ public enum DecodeMessage {
 
     /// The request in a message body, or nil when it is malformed.
     public static func request(from body: [UInt8]) -> Request? {
+        if body == [4] { return .finish }
         var r = Reader(bytes: body)
         guard let kind = r.u8(), let a = r.u32(), let b = r.u32(), let size = r.i64(), let modified = r.i64(),
             let format = r.u8(), Int(format) < ImageFormat.allCases.count
@@ -174,6 +183,7 @@ public enum DecodeMessage {
         case 2 where r.isAtEnd && pixels.isEmpty: return Response(body: .warmed(.written), counts: counts)
         case 3 where r.isAtEnd && pixels.isEmpty: return Response(body: .warmed(.alreadyCached), counts: counts)
         case 6 where r.isAtEnd && pixels.isEmpty: return Response(body: .warmed(.needsCodecs), counts: counts)
+        case 7 where r.isAtEnd && pixels.isEmpty: return Response(body: .finished, counts: counts)
         case 4 where pixels.isEmpty: return Response(body: .warmed(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
         default: return nil
         }

@@ -111,6 +111,11 @@ public enum DecodeWorker {
             case .decode(let file, let box): answer = .decoded(pipeline.decode(file, fitting: box))
             case .decodeFrames(let file, let box): answer = .decoded(pipeline.decodeFrames(file, fitting: box))
             case .warm(let file, let size): answer = .warmed(pipeline.warm(file, size: size))
+            case .finish:
+                // The app is ending: what was counted goes with the answer, and nothing more is written.
+                let response = DecodeMessage.Response(body: .finished, counts: pipeline.statistics.counts.since(before))
+                _ = MessageChannel.write(parts: DecodeMessage.encodeParts(response), to: output)
+                return
             // The frame was whole, so the channel is sound: say so and serve the next request.
             case nil: answer = .decoded(.failed(.decoder("the decoder could not read the request")))
             }

@@ -124,12 +124,26 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         return count
     }
 
+    /// Whether `shutdown` first asks each idle worker what it counted since its last answer (the
+    /// cache entries it wrote between requests), for `--stats`; a round trip each.
+    public var countsAtShutdown = false
+
     /// Ends the idle workers (busy ones end when their answer is read or the process exits).
     public func shutdown() {
         lock.lock()
         let workers = idle
         idle.removeAll()
         lock.unlock()
+        if countsAtShutdown {
+            // Each has ended once it answered: it writes nothing after what it reported.
+            for worker in workers where MessageChannel.write(DecodeMessage.encode(.finish), to: worker.toChild) {
+                if case .success(let body) = MessageChannel.read(from: worker.fromChild, within: 1),
+                    let response = DecodeMessage.response(from: body)
+                {
+                    statistics.add(response.counts)
+                }
+            }
+        }
         // All are signalled before any is waited for, so they end side by side.
         for worker in workers { worker.signal(SIGKILL) }
         for worker in workers { worker.kill() }

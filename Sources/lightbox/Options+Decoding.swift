@@ -25,6 +25,7 @@ extension Options {
         func pool(_ command: [[UInt8]]) -> WorkerPoolDecoder {
             let pool = WorkerPoolDecoder(command: command + settings.arguments, timeLimit: decodeTimeLimit, statistics: statistics)
             pool.local = local
+            pool.countsAtShutdown = printsStatistics  // entries written after a decoder's last answer count too
             return pool
         }
         let codecs = pool([Self.decoderPath.bytes])

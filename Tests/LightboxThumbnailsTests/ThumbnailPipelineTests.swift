@@ -280,10 +280,16 @@ func claimingSize(_ jpeg: [UInt8], width: Int, height: Int) throws -> [UInt8] {
     var ends: [Int32] = [0, 0]
     #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
     let served = pipeline, workerEnd = ends[1]
-    let worker = Thread { DecodeWorker.serve(input: workerEnd, output: workerEnd, pipeline: served) }
+    final class Ended: @unchecked Sendable { var value = false }
+    let ended = Ended()
+    let worker = Thread {
+        DecodeWorker.serve(input: workerEnd, output: workerEnd, pipeline: served)
+        ended.value = true
+    }
     worker.start()
     #expect(MessageChannel.write(DecodeMessage.encode(.decode(file, PixelSize(width: 90, height: 90))), to: ends[0]))
-    guard case .success = MessageChannel.read(from: ends[0], within: 5) else { Issue.record("no answer"); return }
+    guard case .success(let answerBody) = MessageChannel.read(from: ends[0], within: 5), let answer = DecodeMessage.response(from: answerBody)
+    else { Issue.record("no answer"); return }
     var landed = false
     for _ in 0..<100 where !landed {
         landed = cache.lookup(source, needing: 128) != nil
@@ -292,6 +298,16 @@ func claimingSize(_ jpeg: [UInt8], width: Int, height: Int) throws -> [UInt8] {
     #expect(landed && pipeline.deferredWrites?.count == 0, "written once the process was idle")
     let leftovers = try FileManager.default.subpathsOfDirectory(atPath: dir.path + "/thumbnails").filter { $0.contains(".lightbox-") }
     #expect(leftovers.isEmpty, "no temporary file left: \(leftovers)")
+    // Asked to finish (the app quitting with --stats), it reports what it wrote since its last
+    // answer, which no answer carried: every write it made is counted once. Then it ends.
+    #expect(MessageChannel.write(DecodeMessage.encode(.finish), to: ends[0]))
+    guard case .success(let body) = MessageChannel.read(from: ends[0], within: 5), let response = DecodeMessage.response(from: body) else {
+        Issue.record("no answer to finish"); return
+    }
+    let written = pipeline.statistics.counts.writes
+    #expect(response.body == .finished && written > 0 && answer.counts.writes + response.counts.writes == written, "\(written) written")
+    for _ in 0..<100 where !ended.value { Thread.sleep(forTimeInterval: 0.01) }
+    #expect(ended.value, "the worker ended after finishing")
     close(ends[0])
     close(ends[1])
 }

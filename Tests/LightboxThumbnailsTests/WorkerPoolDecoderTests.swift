@@ -8,7 +8,7 @@ import Testing
 let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modified: 20, format: .jpeg)
 
 @Test func messagesRoundTrip() {
-    for request in [DecodeMessage.Request.decode(someFile, PixelSize(width: 40, height: 30)), .warm(someFile, .large)] {
+    for request in [DecodeMessage.Request.decode(someFile, PixelSize(width: 40, height: 30)), .warm(someFile, .large), .finish] {
         let framed = DecodeMessage.encode(request)
         #expect(DecodeMessage.request(from: Array(framed.dropFirst(4))) == request)
     }
@@ -21,6 +21,7 @@ let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modifi
         .init(body: .decoded(.failed(.decoder("decoder crashed (signal 11)"))), counts: counts),
         .init(body: .warmed(.alreadyCached), counts: counts),
         .init(body: .warmed(.failed("x")), counts: counts),
+        .init(body: .finished, counts: counts),
     ]
     for response in responses {
         #expect(DecodeMessage.response(from: Array(DecodeMessage.encode(response).dropFirst(4))) == response)
