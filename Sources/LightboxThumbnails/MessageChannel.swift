@@ -106,16 +106,13 @@ public enum DecodeWorker {
                 while deferred.count > 0 && !isReadable(input) { deferred.writeOne(to: cache, statistics: pipeline.statistics) }
             }
             guard case .success(let body) = MessageChannel.read(from: input) else { return }
+            let request = DecodeMessage.request(from: body)
             let answer: DecodeMessage.Response.Body
-            switch DecodeMessage.request(from: body) {
+            switch request {
             case .decode(let file, let box): answer = .decoded(pipeline.decode(file, fitting: box))
             case .decodeFrames(let file, let box): answer = .decoded(pipeline.decodeFrames(file, fitting: box))
             case .warm(let file, let size): answer = .warmed(pipeline.warm(file, size: size))
-            case .finish:
-                // The app is ending: what was counted goes with the answer, and nothing more is written.
-                let response = DecodeMessage.Response(body: .finished, counts: pipeline.statistics.counts.since(before))
-                _ = MessageChannel.write(parts: DecodeMessage.encodeParts(response), to: output)
-                return
+            case .finish: answer = .finished
             // The frame was whole, so the channel is sound: say so and serve the next request.
             case nil: answer = .decoded(.failed(.decoder("the decoder could not read the request")))
             }
@@ -123,6 +120,8 @@ public enum DecodeWorker {
             let response = DecodeMessage.Response(body: answer, counts: counts.since(before))
             before = counts
             guard MessageChannel.write(parts: DecodeMessage.encodeParts(response), to: output) else { return }
+            // The app is ending: what was counted went with the answer, and nothing more is written.
+            if request == .finish { return }
         }
     }
 

@@ -135,8 +135,10 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         idle.removeAll()
         lock.unlock()
         if countsAtShutdown {
-            // Each has ended once it answered: it writes nothing after what it reported.
-            for worker in workers where MessageChannel.write(DecodeMessage.encode(.finish), to: worker.toChild) {
+            // All are asked before any answer is read, so they finish side by side; each has
+            // ended once it answered, writing nothing after what it reported.
+            let asked = workers.filter { MessageChannel.write(DecodeMessage.encode(.finish), to: $0.toChild) }
+            for worker in asked {
                 if case .success(let body) = MessageChannel.read(from: worker.fromChild, within: 1),
                     let response = DecodeMessage.response(from: body)
                 {
