@@ -165,7 +165,7 @@ public struct ImagePainter: Sendable {
                 var placed: [UInt8] = [0x1B, 0x37] + position + bytes + [0x1B, 0x38]
                 // Through tmux the picture goes straight to the outer terminal, wherever its cursor
                 // is: the move goes with it (a pane at the window's top left, as a whole window is).
-                if inTmux && mode == .iterm { placed = KittyGraphics.tmuxPassthrough(placed) }
+                if inTmux && mode == .iterm { placed = Self.tmuxFlush + KittyGraphics.tmuxPassthrough(placed) }
                 writes.append(PictureWrite(.paint(piece), bytes: placed))
                 picturesWritten += 1
                 rowsWritten += piece.visibleRows.count
@@ -175,6 +175,13 @@ public struct ImagePainter: Sendable {
         encoded = kept  // only what is on screen is kept
         return writes
     }
+
+    /// Has tmux send the cells written so far before a passthrough: tmux 3.3 holds cells back
+    /// while it parses what it read and sends a passthrough at once, so cells read in the same
+    /// batch as a picture were drawn over it, and a terminal where text erases pictures (mlterm)
+    /// showed a blank tile. Setting the scroll region makes tmux send them; DECSC/DECRC keep the
+    /// cursor and attributes where ncurses left them (the region stays the whole screen, as ours is).
+    static let tmuxFlush: [UInt8] = Array("\u{1B}7\u{1B}[r\u{1B}8".utf8)
 
     /// A picture at a place, whatever rows of it show.
     struct Placement: Hashable {

@@ -419,6 +419,21 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     #expect(!painter.prepare(moved).repaintRows.isEmpty && !painter.finish(moved, repaintedRows: []).isEmpty, "moved pictures are painted again")
 }
 
+@Test func throughTmuxEachITermImageFollowsTheCellsWrittenBeforeIt() {
+    let (state, _) = pixelState(.iterm, counts: [6])
+    let frame = GalleryView.frame(for: state)
+    var painter = ImagePainter(mode: .iterm, inTmux: true, cellPixels: state.cellPixels)
+    _ = painter.prepare(frame)
+    let text = String(decoding: painter.finish(frame, repaintedRows: []), as: UTF8.self)
+    let pictures = text.components(separatedBy: "\u{1B}Ptmux;").dropFirst()
+    #expect(pictures.count == frame.images.count)
+    // Before each passthrough, a scroll region set has tmux send the cells it holds (inside the
+    // saved cursor); inside, the picture at its cells.
+    let before = text.components(separatedBy: "\u{1B}Ptmux;").dropLast()
+    #expect(before.allSatisfy { $0.hasSuffix("\u{1B}7\u{1B}[r\u{1B}8") }, "a flush right before every picture")
+    #expect(pictures.allSatisfy { $0.contains("]1337;File=") })
+}
+
 @Test func overASlowLinkPicturesGoAtALowerResolutionIntoTheSameCells() {
     for (speed, reduction) in [(100_000, 1), (10_000, 2), (2_000, 4)] {
         var (state, _) = pixelState(.kitty, counts: [6])
