@@ -29,6 +29,7 @@ static inline int lb_vips_start(void) {
 /// Result of one decode.
 typedef struct {
     unsigned char *pixels;   // RGB, width * height * 3 bytes; free with lb_vips_free
+    unsigned char *alpha;    // with transparency, width * height bytes (pixels premultiplied); else NULL
     int width, height;
     int source_width, source_height;
     char message[256];
@@ -47,22 +48,17 @@ static inline void lb_vips_free(void *p) { g_free(p); }
 
 enum { LB_OK = 0, LB_TOO_LARGE = 1, LB_FAILED = 2 };
 
-/// Turns a thumbnail into 8-bit sRGB, alpha flattened onto grey `bg`, and takes its pixels
-/// (consuming `image`).
-static inline int lb_vips_finish(VipsImage *image, unsigned char bg, lb_thumbnail *t) {
+/// Turns a thumbnail into 8-bit sRGB and takes its pixels (consuming `image`): with an alpha
+/// band, that band in t->alpha and the colours premultiplied by it (as if laid on black).
+static inline int lb_vips_finish(VipsImage *image, lb_thumbnail *t) {
     VipsImage *next = NULL;
 #define LB_STEP(call) do { if (call) { g_object_unref(image); lb_vips_take_error(t); return LB_FAILED; } \
                            g_object_unref(image); image = next; next = NULL; } while (0)
     if (vips_image_get_interpretation(image) != VIPS_INTERPRETATION_sRGB)
         LB_STEP(vips_colourspace(image, &next, VIPS_INTERPRETATION_sRGB, NULL));
-    if (vips_image_hasalpha(image)) {
-        double grey[3] = { bg, bg, bg };
-        VipsArrayDouble *background = vips_array_double_new(grey, 3);
-        int failed = vips_flatten(image, &next, "background", background, NULL);
-        vips_area_unref(VIPS_AREA(background));
-        LB_STEP(failed);
-    }
-    if (vips_image_get_bands(image) > 3) LB_STEP(vips_extract_band(image, &next, 0, "n", 3, NULL));
+    // With alpha: the four bands read in one pass (a sequential source cannot be read twice).
+    int keeps_alpha = vips_image_hasalpha(image) && vips_image_get_bands(image) == 4;
+    if (!keeps_alpha && vips_image_get_bands(image) > 3) LB_STEP(vips_extract_band(image, &next, 0, "n", 3, NULL));
     if (vips_image_get_bands(image) < 3) LB_STEP(vips_bandjoin_const1(image, &next, 0, NULL) ||
                                                   vips_image_get_bands(next) != 3);
     if (vips_image_get_format(image) != VIPS_FORMAT_UCHAR) LB_STEP(vips_cast_uchar(image, &next, NULL));
@@ -73,10 +69,21 @@ static inline int lb_vips_finish(VipsImage *image, unsigned char bg, lb_thumbnai
     t->height = vips_image_get_height(image);
     g_object_unref(image);
     if (!t->pixels) { lb_vips_take_error(t); return LB_FAILED; }
-    if (size != (size_t)t->width * (size_t)t->height * 3) {
+    size_t count = (size_t)t->width * (size_t)t->height;
+    if (size != count * (keeps_alpha ? 4 : 3)) {
         g_free(t->pixels); t->pixels = NULL;
         snprintf(t->message, sizeof t->message, "unexpected pixel layout");
         return LB_FAILED;
+    }
+    if (keeps_alpha) {
+        // RGBA split in place into premultiplied RGB (the first 3/4 of the buffer) and the alpha plane.
+        unsigned char *rgba = t->pixels;
+        t->alpha = g_malloc(count);
+        for (size_t p = 0; p < count; p++) {
+            unsigned a = rgba[p * 4 + 3];
+            t->alpha[p] = (unsigned char)a;
+            for (int c = 0; c < 3; c++) rgba[p * 3 + c] = (unsigned char)((rgba[p * 4 + c] * a + 127) / 255);
+        }
     }
     return LB_OK;
 }
@@ -101,10 +108,10 @@ static inline int lb_vips_check(const void *buf, size_t len, double max_pixels, 
 }
 
 /// Decodes an encoded image held in memory to RGB pixels that fit inside box_w x box_h,
-/// shrinking on load, with EXIF orientation applied, in sRGB, alpha flattened onto grey `bg`.
+/// shrinking on load, with EXIF orientation applied, in sRGB (alpha as `lb_vips_finish` keeps it).
 /// Refuses, before decoding, images of more than max_pixels.
 static inline int lb_vips_thumbnail(const void *buf, size_t len, int box_w, int box_h, double max_pixels,
-                                    unsigned char bg, lb_thumbnail *t) {
+                                    lb_thumbnail *t) {
     int checked = lb_vips_check(buf, len, max_pixels, t, NULL);
     if (checked != LB_OK) return checked;
     VipsImage *image = NULL;
@@ -113,14 +120,14 @@ static inline int lb_vips_thumbnail(const void *buf, size_t len, int box_w, int 
         lb_vips_take_error(t);
         return LB_FAILED;
     }
-    return lb_vips_finish(image, bg, t);
+    return lb_vips_finish(image, t);
 }
 
 /// An animation's frames (GIF, WebP) fitted to box_w x box_h, one above the other in one
 /// picture: at most max_frames of them (the first ones), their delays in milliseconds in
 /// `delays` (up to max_delays), their count in *frames. Refuses frames of more than max_pixels.
 static inline int lb_vips_animation(const void *buf, size_t len, int box_w, int box_h, double max_pixels,
-                                    unsigned char bg, int max_frames, lb_thumbnail *t,
+                                    int max_frames, lb_thumbnail *t,
                                     int *delays, int max_delays, int *frames) {
     *frames = 0;
     int pages = 1;
@@ -140,7 +147,7 @@ static inline int lb_vips_animation(const void *buf, size_t len, int box_w, int 
     if (vips_image_get_typeof(image, "delay") && vips_image_get_array_int(image, "delay", &array, &count) == 0) {
         for (int i = 0; i < count && i < max_delays; i++) delays[i] = array[i];
     }
-    int status = lb_vips_finish(image, bg, t);
+    int status = lb_vips_finish(image, t);
     if (status == LB_OK) *frames = page_height > 0 ? t->height / page_height : 1;
     return status;
 }

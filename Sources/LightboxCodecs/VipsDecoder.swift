@@ -9,7 +9,6 @@ public struct VipsDecoder: ThumbnailDecoding {
     public var limits: DecodeLimits
     var pixelLimit: Int { limits.pixelLimit }
     var byteLimit: Int { limits.byteLimit }
-    var background: UInt8 { limits.background }
 
     public init(limits: DecodeLimits = DecodeLimits()) {
         self.limits = limits
@@ -40,14 +39,11 @@ public struct VipsDecoder: ThumbnailDecoding {
         let status = data.withUnsafeBytes { raw in
             lb_vips_thumbnail(
                 raw.baseAddress, raw.count, Int32(max(1, box.width)), Int32(max(1, box.height)),
-                Double(pixelLimit), background, &result)
+                Double(pixelLimit), &result)
         }
         switch Int(status) {
         case LB_OK:
-            defer { lb_vips_free(result.pixels) }
-            let count = Int(result.width) * Int(result.height) * 3
-            let pixels = Array(UnsafeBufferPointer(start: result.pixels, count: count))
-            return .decoded(Thumbnail(width: Int(result.width), height: Int(result.height), pixels: pixels))
+            return .decoded(Self.taken(&result))
         case LB_TOO_LARGE:
             return .failed(.tooLarge(Int(result.source_width), Int(result.source_height), limit: pixelLimit))
         default:
@@ -67,16 +63,14 @@ public struct VipsDecoder: ThumbnailDecoding {
             delays.withUnsafeMutableBufferPointer { delayBuffer in
                 lb_vips_animation(
                     raw.baseAddress, raw.count, Int32(max(1, box.width)), Int32(max(1, box.height)), Double(pixelLimit),
-                    background, Int32(delayBuffer.count), &result, delayBuffer.baseAddress, Int32(delayBuffer.count), &frames)
+                    Int32(delayBuffer.count), &result, delayBuffer.baseAddress, Int32(delayBuffer.count), &frames)
             }
         }
         switch Int(status) {
         case LB_OK:
-            defer { lb_vips_free(result.pixels) }
-            let (width, height) = (Int(result.width), Int(result.height))
-            var thumbnail = Thumbnail(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: result.pixels, count: width * height * 3)))
+            var thumbnail = Self.taken(&result)
             let count = Int(frames)
-            if count > 1, height % count == 0 {
+            if count > 1, thumbnail.height % count == 0 {
                 // Browsers play delays of 10 ms or less at 100 ms: so do we.
                 thumbnail.delays = delays.prefix(count).map { $0 > 10 ? Int($0) : 100 }
             }
@@ -86,6 +80,22 @@ public struct VipsDecoder: ThumbnailDecoding {
         default:
             return .failed(.badFile(Self.cleaned(String(cArray: result.message))))
         }
+    }
+
+    /// The pixels (and alpha) libvips gave, copied out and freed.
+    static func taken(_ result: inout lb_thumbnail) -> Thumbnail {
+        defer {
+            lb_vips_free(result.pixels)
+            lb_vips_free(result.alpha)
+            (result.pixels, result.alpha) = (nil, nil)
+        }
+        let (width, height) = (Int(result.width), Int(result.height))
+        var thumbnail = Thumbnail(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: result.pixels, count: width * height * 3)))
+        if let alpha = result.alpha {
+            let plane = Array(UnsafeBufferPointer(start: alpha, count: width * height))
+            if plane.contains(where: { $0 < 255 }) { thumbnail.alpha = plane }
+        }
+        return thumbnail
     }
 
     /// A libvips message without its operation prefix, or a generic one.

@@ -2,7 +2,7 @@ import CZlib
 
 /// Our own decoder of animated PNGs (APNG: `acTL`, `fcTL`, `fdAT`), which libvips shows as
 /// stills: each frame inflated and unfiltered as a PNG is, composed onto the canvas (its blend
-/// and dispose operations), flattened and fitted to the box. 8-bit grey, RGB, palette, grey with
+/// and dispose operations) and fitted to the box, its transparency kept. 8-bit grey, RGB, palette, grey with
 /// alpha and RGBA, not interlaced; anything else gives nil. Every read is bounds-checked.
 public enum APNGDecoder {
     /// One frame's control chunk.
@@ -15,7 +15,7 @@ public enum APNGDecoder {
     /// The frames of `data`, fitted to `box`, one above the other with their delays: as many of
     /// the first as `Thumbnail.animationBudget` holds; nil when `data` is no APNG this decoder reads.
     /// - Complexity: O(*f* × *w* × *h*) for *f* frames of a *w* × *h* canvas.
-    public static func decode(_ data: [UInt8], fitting box: PixelSize, background: UInt8, pixelLimit: Int) -> Thumbnail? {
+    public static func decode(_ data: [UInt8], fitting box: PixelSize, pixelLimit: Int) -> Thumbnail? {
         guard data.count > 33, Array(data[0..<8]) == PNGText.signature else { return nil }
         var width = 0, height = 0, colourType: UInt8 = 0
         var palette: [UInt8] = [], transparency: [UInt8] = []
@@ -75,7 +75,7 @@ public enum APNGDecoder {
         let fitted = Thumbnail.fittedSize(width: width, height: height, in: box)
         let kept = min(playable.count, max(1, Thumbnail.animationBudget / max(1, fitted.width * fitted.height * 3)))
         var canvas = [UInt8](repeating: 0, count: width * height * 4)  // RGBA, transparent
-        var strip: [UInt8] = []
+        var strip: [UInt8] = [], alphaStrip: [UInt8] = []
         var delays: [Int] = []
         var frameWidth = 0, frameHeight = 0
         for (control, compressed) in playable.prefix(kept) {
@@ -117,15 +117,11 @@ public enum APNGDecoder {
                     }
                 }
             }
-            // The frame as shown: flattened onto the background, fitted to the box.
-            var rgb = [UInt8](repeating: 0, count: width * height * 3)
-            for p in 0..<(width * height) {
-                let a = canvas[p * 4 + 3]
-                for c in 0..<3 { rgb[p * 3 + c] = PNGDecoder.blend(canvas[p * 4 + c], a, background) }
-            }
-            let shown = Thumbnail(width: width, height: height, pixels: rgb).downscaled(toFit: box)
+            // The frame as shown, fitted to the box.
+            let shown = canvas.withUnsafeBufferPointer { Thumbnail(width: width, height: height, rgba: $0) }.downscaled(toFit: box)
             (frameWidth, frameHeight) = (shown.width, shown.height)
             strip += shown.pixels
+            alphaStrip += shown.alpha ?? [UInt8](repeating: 255, count: shown.width * shown.height)
             delays.append(control.delay > 10 ? control.delay : 100)
             // Then what the frame leaves for the next: itself, a cleared region, or what was before.
             switch control.dispose {
@@ -139,6 +135,7 @@ public enum APNGDecoder {
             }
         }
         var thumbnail = Thumbnail(width: frameWidth, height: frameHeight * delays.count, pixels: strip)
+        thumbnail.alpha = alphaStrip.allSatisfy { $0 == 255 } ? nil : alphaStrip
         thumbnail.delays = delays
         return thumbnail
     }

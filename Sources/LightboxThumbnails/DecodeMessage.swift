@@ -57,8 +57,11 @@ public enum DecodeMessage {
             // An animation: the frames one above the other, and their delays.
             fields.append(5); put32(t.width, &fields); put32(t.height, &fields); put32(t.delays.count, &fields)
             for delay in t.delays { put32(delay, &fields) }
+            putAlpha(t.alpha, &fields)
             pixels = t.pixels
-        case .decoded(.decoded(let t)): fields.append(0); put32(t.width, &fields); put32(t.height, &fields); pixels = t.pixels
+        case .decoded(.decoded(let t)):
+            fields.append(0); put32(t.width, &fields); put32(t.height, &fields); putAlpha(t.alpha, &fields)
+            pixels = t.pixels
         case .decoded(.failed(let failure)): fields += [1, failure.kind.rawValue]; fields += Array(failure.message.utf8.prefix(1000))
         case .warmed(.written): fields.append(2)
         case .warmed(.alreadyCached): fields.append(3)
@@ -87,6 +90,16 @@ public enum DecodeMessage {
         out += file.path.bytes
     }
 
+    /// A thumbnail's transparency, if it has any.
+    struct AlphaField { var plane: [UInt8]? }
+
+    /// Appends a thumbnail's alpha field: 0, or 1 and the plane.
+    static func putAlpha(_ alpha: [UInt8]?, _ out: inout [UInt8]) {
+        guard let alpha else { out.append(0); return }
+        out.append(1)
+        out += alpha
+    }
+
     static func put32(_ value: Int, _ out: inout [UInt8]) {
         let v = UInt32(truncatingIfNeeded: value)
         out += [UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 24)]
@@ -111,6 +124,14 @@ public enum DecodeMessage {
         mutating func i64() -> Int64? {
             guard let low = u32(), let high = u32() else { return nil }
             return Int64(bitPattern: UInt64(low) | UInt64(high) << 32)
+        }
+        /// A thumbnail's alpha field: its flag, then `count` bytes if it has a plane; nil when malformed.
+        mutating func alpha(count: Int) -> AlphaField? {
+            guard let flag = u8() else { return nil }
+            if flag == 0 { return AlphaField(plane: nil) }
+            guard flag == 1, bytes.count - at >= count else { return nil }
+            defer { at += count }
+            return AlphaField(plane: Array(bytes[at..<(at + count)]))
         }
         mutating func rest() -> [UInt8] { defer { at = bytes.count }; return Array(bytes[at...]) }
         var isAtEnd: Bool { at == bytes.count }
@@ -160,9 +181,11 @@ public enum DecodeMessage {
         switch status {
         case 0:
             guard let w = r.u32(), let h = r.u32(), (1...PixelSize.maxSide).contains(w), (1...PixelSize.maxSide).contains(h),
-                r.isAtEnd, pixels.count == w * h * 3
+                let alpha = r.alpha(count: w * h), r.isAtEnd, pixels.count == w * h * 3
             else { return nil }
-            return Response(body: .decoded(.decoded(Thumbnail(width: w, height: h, pixels: pixels))), counts: counts)
+            var thumbnail = Thumbnail(width: w, height: h, pixels: pixels)
+            thumbnail.alpha = alpha.plane
+            return Response(body: .decoded(.decoded(thumbnail)), counts: counts)
         case 1:
             guard let kind = r.u8().flatMap(DecodeFailure.Kind.init(rawValue:)), pixels.isEmpty else { return nil }
             return Response(body: .decoded(.failed(DecodeFailure(kind, String(decoding: r.rest(), as: UTF8.self)))), counts: counts)
@@ -176,8 +199,9 @@ public enum DecodeMessage {
                 guard let delay = r.u32() else { return nil }
                 delays.append(delay)
             }
-            guard r.isAtEnd, pixels.count == w * h * 3 else { return nil }
+            guard let alpha = r.alpha(count: w * h), r.isAtEnd, pixels.count == w * h * 3 else { return nil }
             var thumbnail = Thumbnail(width: w, height: h, pixels: pixels)
+            thumbnail.alpha = alpha.plane
             thumbnail.delays = delays
             return Response(body: .decoded(.decoded(thumbnail)), counts: counts)
         case 2 where r.isAtEnd && pixels.isEmpty: return Response(body: .warmed(.written), counts: counts)

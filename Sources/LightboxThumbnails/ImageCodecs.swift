@@ -20,13 +20,10 @@ public struct DecodeLimits: Hashable, Sendable {
     public var pixelLimit: Int
     /// Files larger than this are refused before reading.
     public var byteLimit: Int
-    /// Grey level transparent parts are flattened onto.
-    public var background: UInt8
 
-    public init(pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20, background: UInt8 = 30) {
+    public init(pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20) {
         self.pixelLimit = pixelLimit
         self.byteLimit = byteLimit
-        self.background = background
     }
 }
 

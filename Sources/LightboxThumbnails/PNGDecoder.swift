@@ -6,9 +6,10 @@ public enum PNGDecoder {
     /// Largest side accepted: cache entries are at most 1024 pixels.
     static let maxSide = 4096
 
-    /// The pixels of `data` as RGB, alpha flattened onto grey `background`; nil when not handled.
+    /// The pixels of `data` as RGB, with its alpha when it has one (`Thumbnail.alpha`); nil when
+    /// not handled.
     /// - Complexity: O(*w* × *h*).
-    public static func decode(_ data: [UInt8], background: UInt8 = 30) -> Thumbnail? {
+    public static func decode(_ data: [UInt8]) -> Thumbnail? {
         guard data.count > 33, Array(data[0..<8]) == PNGText.signature else { return nil }
         var width = 0, height = 0, channels = 0
         var compressed: [UInt8] = []
@@ -45,29 +46,34 @@ public enum PNGDecoder {
         guard !compressed.isEmpty, uncompress(&raw, &rawLength, compressed, uLong(compressed.count)) == Z_OK,
             Int(rawLength) == raw.count, unfilter(&raw, stride: stride, height: height, bpp: channels)
         else { return nil }
+        if channels == 2 || channels == 4 {
+            var rgba = [UInt8](repeating: 0, count: width * height * 4)
+            for y in 0..<height {
+                let row = y * (stride + 1) + 1
+                for x in 0..<width {
+                    let s = row + x * channels, o = (y * width + x) * 4
+                    if channels == 2 {
+                        rgba[o] = raw[s]; rgba[o + 1] = raw[s]; rgba[o + 2] = raw[s]; rgba[o + 3] = raw[s + 1]
+                    } else {
+                        rgba[o] = raw[s]; rgba[o + 1] = raw[s + 1]; rgba[o + 2] = raw[s + 2]; rgba[o + 3] = raw[s + 3]
+                    }
+                }
+            }
+            return rgba.withUnsafeBufferPointer { Thumbnail(width: width, height: height, rgba: $0) }
+        }
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             let row = y * (stride + 1) + 1
             for x in 0..<width {
                 let s = row + x * channels, o = (y * width + x) * 3
-                switch channels {
-                case 1: rgb[o] = raw[s]; rgb[o + 1] = raw[s]; rgb[o + 2] = raw[s]
-                case 2: let v = blend(raw[s], raw[s + 1], background); rgb[o] = v; rgb[o + 1] = v; rgb[o + 2] = v
-                case 3: rgb[o] = raw[s]; rgb[o + 1] = raw[s + 1]; rgb[o + 2] = raw[s + 2]
-                default:
-                    rgb[o] = blend(raw[s], raw[s + 3], background)
-                    rgb[o + 1] = blend(raw[s + 1], raw[s + 3], background)
-                    rgb[o + 2] = blend(raw[s + 2], raw[s + 3], background)
+                if channels == 1 {
+                    rgb[o] = raw[s]; rgb[o + 1] = raw[s]; rgb[o + 2] = raw[s]
+                } else {
+                    rgb[o] = raw[s]; rgb[o + 1] = raw[s + 1]; rgb[o + 2] = raw[s + 2]
                 }
             }
         }
         return Thumbnail(width: width, height: height, pixels: rgb)
-    }
-
-    static func blend(_ value: UInt8, _ alpha: UInt8, _ background: UInt8) -> UInt8 {
-        let a = Int(alpha)
-        let mixed: Int = Int(value) * a + Int(background) * (255 - a)
-        return UInt8((mixed + 127) / 255)
     }
 
     /// Undoes PNG's per-row filters in place (each row starts with its filter byte).

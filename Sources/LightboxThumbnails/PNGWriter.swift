@@ -1,23 +1,26 @@
 import CZlib
 
-/// Writes small RGB PNGs with tEXt chunks, as the thumbnail cache wants them.
+/// Writes small RGB or RGBA PNGs with tEXt chunks, as the thumbnail cache wants them.
 public enum PNGWriter {
-    /// The PNG encoding of `thumbnail` with Latin-1 text chunks (keys and values must be ASCII).
+    /// The PNG encoding of `thumbnail` with Latin-1 text chunks (keys and values must be ASCII):
+    /// RGBA when it has transparency, else RGB.
     public static func encode(_ thumbnail: Thumbnail, text: [(String, String)]) -> [UInt8]? {
         var out = PNGText.signature
         var header: [UInt8] = []
         append32(UInt32(thumbnail.width), to: &header)
         append32(UInt32(thumbnail.height), to: &header)
-        header += [8, 2, 0, 0, 0]  // 8 bits, RGB, deflate, no filter method, no interlace
+        let channels = thumbnail.alpha == nil ? 3 : 4
+        header += [8, channels == 4 ? 6 : 2, 0, 0, 0]  // 8 bits, RGB(A), deflate, no filter method, no interlace
         chunk("IHDR", header, into: &out)
         for (key, value) in text { chunk("tEXt", Array(key.utf8) + [0] + Array(value.utf8), into: &out) }
         // Each row: filter byte 0, then the pixels.
-        let rowBytes = thumbnail.width * 3
+        let pixels = channels == 4 ? thumbnail.straightRGBA : thumbnail.pixels
+        let rowBytes = thumbnail.width * channels
         var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * thumbnail.height)
         for y in 0..<thumbnail.height {
             raw.replaceSubrange(
                 (y * (rowBytes + 1) + 1)..<((y + 1) * (rowBytes + 1)),
-                with: thumbnail.pixels[(y * rowBytes)..<((y + 1) * rowBytes)])
+                with: pixels[(y * rowBytes)..<((y + 1) * rowBytes)])
         }
         var compressedLength = compressBound(uLong(raw.count))
         var compressed = [UInt8](repeating: 0, count: Int(compressedLength))

@@ -13,6 +13,30 @@ extension Thumbnail {
     public func downscaled(toFit box: PixelSize) -> Thumbnail {
         guard width > box.width || height > box.height else { return self }
         let target = Self.fittedSize(width: width, height: height, in: box)
+        var shrunk = Thumbnail(width: target.width, height: target.height, pixels: Self.downscaled(pixels, width: width, height: height, to: target))
+        // Premultiplied colours average like the coverage does, so edges keep no dark fringe.
+        shrunk.alpha = alpha.map { Self.downscaled(alpha: $0, width: width, height: height, to: target) }
+        return shrunk
+    }
+
+    /// An alpha plane averaged down to `target`, as `downscaled(_:width:height:to:)` does colours.
+    static func downscaled(alpha: [UInt8], width: Int, height: Int, to target: PixelSize) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: target.width * target.height)
+        for ty in 0..<target.height {
+            let y0 = ty * height / target.height, y1 = max(y0 + 1, (ty + 1) * height / target.height)
+            for tx in 0..<target.width {
+                let x0 = tx * width / target.width, x1 = max(x0 + 1, (tx + 1) * width / target.width)
+                var sum = 0
+                for y in y0..<y1 { for x in x0..<x1 { sum += Int(alpha[y * width + x]) } }
+                let n = (y1 - y0) * (x1 - x0)
+                out[ty * target.width + tx] = UInt8((sum + n / 2) / n)
+            }
+        }
+        return out
+    }
+
+    /// RGB `pixels` of `width` x `height` averaged down to `target`.
+    static func downscaled(_ pixels: [UInt8], width: Int, height: Int, to target: PixelSize) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: target.width * target.height * 3)
         pixels.withUnsafeBufferPointer { source in
             for ty in 0..<target.height {
@@ -33,7 +57,7 @@ extension Thumbnail {
                 }
             }
         }
-        return Thumbnail(width: target.width, height: target.height, pixels: out)
+        return out
     }
 
     /// The image turned as an EXIF `orientation` (1 to 8) says, so that it displays upright.
@@ -43,6 +67,7 @@ extension Thumbnail {
         let transposed = orientation >= 5
         let (ow, oh) = transposed ? (height, width) : (width, height)
         var out = [UInt8](repeating: 0, count: pixels.count)
+        var outAlpha = alpha.map { [UInt8](repeating: 0, count: $0.count) }
         for y in 0..<oh {
             for x in 0..<ow {
                 // The source pixel shown at (x, y) of the upright image.
@@ -58,8 +83,11 @@ extension Thumbnail {
                 }
                 let s = (sy * width + sx) * 3, o = (y * ow + x) * 3
                 out[o] = pixels[s]; out[o + 1] = pixels[s + 1]; out[o + 2] = pixels[s + 2]
+                if let alpha { outAlpha?[o / 3] = alpha[s / 3] }
             }
         }
-        return Thumbnail(width: ow, height: oh, pixels: out)
+        var turned = Thumbnail(width: ow, height: oh, pixels: out)
+        turned.alpha = outAlpha
+        return turned
     }
 }

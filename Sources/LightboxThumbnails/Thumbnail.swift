@@ -2,8 +2,11 @@
 public struct Thumbnail: Hashable, Sendable {
     public var width: Int
     public var height: Int
-    /// Row-major RGB, three bytes a pixel.
+    /// Row-major RGB, three bytes a pixel; with `alpha`, premultiplied (as if laid on black).
     public var pixels: [UInt8]
+    /// How opaque each pixel is (0 to 255), row-major; nil when all are. Kept from the file to the
+    /// app, which lays the picture on the terminal's own background (`flattened(onto:)`).
+    public var alpha: [UInt8]?
     /// The picture as terminal symbols, rendered off the UI thread for a symbol set other than half blocks.
     public var cells: SymbolCells?
     /// An animation's frames, one above the other: each one's delay in milliseconds. Empty for a still.
@@ -25,11 +28,67 @@ public struct Thumbnail: Hashable, Sendable {
         guard delays.count > 1 else { return self }
         let frameHeight = height / delays.count
         let start = (index % delays.count) * frameHeight * width * 3
-        return Thumbnail(width: width, height: frameHeight, pixels: Array(pixels[start..<(start + frameHeight * width * 3)]))
+        var frame = Thumbnail(width: width, height: frameHeight, pixels: Array(pixels[start..<(start + frameHeight * width * 3)]))
+        frame.alpha = alpha.map { Array($0[(start / 3)..<((start / 3) + frameHeight * width)]) }
+        return frame
     }
 
     /// Memory held by the pixels and the cells.
-    public var byteCount: Int { pixels.count + (cells.map { $0.glyphs.count * 12 } ?? 0) }
+    public var byteCount: Int { pixels.count + (alpha?.count ?? 0) + (cells.map { $0.glyphs.count * 12 } ?? 0) }
+
+    /// The picture laid on `background` (0xRRGGBB): opaque, where it was transparent the
+    /// background shows. Unchanged when it has no `alpha`.
+    /// - Complexity: O(*w* × *h*).
+    public func flattened(onto background: UInt32) -> Thumbnail {
+        guard let alpha else { return self }
+        let ground = [Int(background >> 16 & 0xFF), Int(background >> 8 & 0xFF), Int(background & 0xFF)]
+        var out = pixels
+        for p in 0..<alpha.count where alpha[p] < 255 {
+            let uncovered = 255 - Int(alpha[p])
+            for c in 0..<3 { out[p * 3 + c] = UInt8(min(255, Int(pixels[p * 3 + c]) + (ground[c] * uncovered + 127) / 255)) }
+        }
+        var flat = self
+        flat.pixels = out
+        flat.alpha = nil
+        return flat
+    }
+
+    /// `rgba` (four bytes a pixel, straight alpha) as premultiplied pixels and an alpha plane;
+    /// no plane when every pixel is opaque.
+    /// - Complexity: O(*w* × *h*).
+    public init(width: Int, height: Int, rgba: UnsafeBufferPointer<UInt8>) {
+        precondition(rgba.count == width * height * 4, "pixel buffer does not match \(width)x\(height)")
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        var alpha = [UInt8](repeating: 255, count: width * height)
+        var opaque = true
+        for p in 0..<(width * height) {
+            let a = Int(rgba[p * 4 + 3])
+            alpha[p] = UInt8(a)
+            if a == 255 {
+                rgb[p * 3] = rgba[p * 4]; rgb[p * 3 + 1] = rgba[p * 4 + 1]; rgb[p * 3 + 2] = rgba[p * 4 + 2]
+            } else {
+                opaque = false
+                for c in 0..<3 { rgb[p * 3 + c] = UInt8((Int(rgba[p * 4 + c]) * a + 127) / 255) }
+            }
+        }
+        self.init(width: width, height: height, pixels: rgb)
+        self.alpha = opaque ? nil : alpha
+    }
+
+    /// The pixels as RGBA with straight alpha (what a PNG holds): each colour divided by its alpha again.
+    /// - Complexity: O(*w* × *h*).
+    public var straightRGBA: [UInt8] {
+        var out = [UInt8](repeating: 255, count: width * height * 4)
+        for p in 0..<(width * height) {
+            let a = Int(alpha?[p] ?? 255)
+            out[p * 4 + 3] = UInt8(a)
+            for c in 0..<3 {
+                let v = Int(pixels[p * 3 + c])
+                out[p * 4 + c] = a == 255 ? UInt8(v) : a == 0 ? 0 : UInt8(min(255, (v * 255 + a / 2) / a))
+            }
+        }
+        return out
+    }
 
     /// The picture's size in cells when fitted to a box of `columns` by `rows` cells (a cell is
     /// one pixel wide and two tall), and so the cells a symbol rendering has.

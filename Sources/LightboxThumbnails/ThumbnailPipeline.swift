@@ -68,7 +68,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         if let refusal = headerRefusal(data, format: file.format) { return failed(refusal) }
         if file.format == .png {
             // libvips shows an APNG as a still: our own decoder plays it.
-            guard let frames = APNGDecoder.decode(data, fitting: box, background: limits.background, pixelLimit: limits.pixelLimit) else {
+            guard let frames = APNGDecoder.decode(data, fitting: box, pixelLimit: limits.pixelLimit) else {
                 return decode(file, fitting: box)
             }
             return .decoded(frames)
@@ -101,7 +101,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         guard let cache = diskCache else { return nil }
         if cache.contains(source.absolutePath) { return failed(.refused("inside the thumbnail cache: not thumbnailed")) }
         if let png = cache.lookup(source, needing: max(box.width, box.height)) {
-            var thumbnail = PNGDecoder.decode(png, background: limits.background)?.downscaled(toFit: box)
+            var thumbnail = PNGDecoder.decode(png)?.downscaled(toFit: box)
             if thumbnail == nil, usingLibraries, let codecs, case .decoded(let decoded) = codecs.decode(data: png, fitting: box, limits: limits) {
                 thumbnail = decoded
             }

@@ -57,14 +57,17 @@ public final class ThumbnailProvider: @unchecked Sendable {
     private var discarded = 0
     private var finished = 0
     private let workerCount: Int
+    /// What transparent parts of a picture are laid on (0xRRGGBB): the ground tiles show.
+    public let background: UInt32
 
     /// Starts `workers` threads that decode with `decoder`; `onResult` is called from a worker
-    /// after each result is ready.
+    /// after each result is ready, its picture laid on `background` where it is transparent.
     public init(
         decoder: any ThumbnailDecoding, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-        onResult: @escaping @Sendable () -> Void = {}
+        background: UInt32 = 0x1E1E1E, onResult: @escaping @Sendable () -> Void = {}
     ) {
         self.decoder = decoder
+        self.background = background
         self.onResult = onResult
         workerCount = max(1, workers)
         for index in 0..<workerCount {
@@ -137,6 +140,8 @@ public final class ThumbnailProvider: @unchecked Sendable {
                 request.wantsFrames
                 ? decoder.decodeFrames(request.file, fitting: request.box)
                 : decoder.decode(request.file, fitting: request.box)
+            // Transparency is kept from the file (and in the disk cache) to here, where the ground is known.
+            if case .decoded(let thumbnail) = result, thumbnail.alpha != nil { result = .decoded(thumbnail.flattened(onto: background)) }
             // Symbols are rendered here too, off the UI thread, and kept with the pixels.
             if request.wantsCells, case .decoded(var thumbnail) = result {
                 let box = SymbolCells.cells(inBox: request.box)

@@ -101,6 +101,10 @@ public enum Palette {
     nonisolated(unsafe) public static var theme = Theme.standard
 
     static var letterbox: (UInt8, UInt8, UInt8) { (theme.letterbox.red, theme.letterbox.green, theme.letterbox.blue) }
+    /// The letterbox as 0xRRGGBB: what transparent parts of pictures are laid on, so they show the same ground.
+    public static var pictureGround: UInt32 {
+        UInt32(theme.letterbox.red) << 16 | UInt32(theme.letterbox.green) << 8 | UInt32(theme.letterbox.blue)
+    }
     static var letterboxColor: TerminalColor { .rgb(theme.letterbox.red, theme.letterbox.green, theme.letterbox.blue) }
     /// The ground around and under pictures: also what marks a cell as a sixel picture's own.
     static var letterboxCell: Cell { Cell(" ", style: CellStyle(background: letterboxColor)) }

@@ -29,7 +29,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     case .png:
         _ = PNGText.entries(in: bytes)
         _ = PNGDecoder.decode(bytes)
-        if let frames = APNGDecoder.decode(bytes, fitting: PixelSize(width: 64, height: 64), background: 0, pixelLimit: 1 << 22) {
+        if let frames = APNGDecoder.decode(bytes, fitting: PixelSize(width: 64, height: 64), pixelLimit: 1 << 22) {
             precondition(frames.pixels.count == frames.width * frames.height * 3 && frames.height % frames.frameCount == 0)
         }
     case .video:

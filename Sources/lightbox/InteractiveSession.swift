@@ -57,7 +57,7 @@ enum InteractiveSession {
         // Decode results wake the loop through a pipe it polls (left open: a decoder thread may
         // still signal as the process ends).
         let wake = WakePipe()
-        let provider = ThumbnailProvider(decoder: pipeline.decoder) { wake.signal() }
+        let provider = ThumbnailProvider(decoder: pipeline.decoder, background: Palette.pictureGround) { wake.signal() }
 
         let size = terminal.size
         var settings = try options.settings()

@@ -64,7 +64,7 @@ import Testing
     // A small moving pattern with transparency: ffmpeg writes sub-rectangles that blend over what is there.
     try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=48x32:r=5:d=1.2,format=rgba,colorchannelmixer=aa=0.6", "-plays", "0", "-f", "apng", path])
     let data = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-    guard let decoded = APNGDecoder.decode(data, fitting: PixelSize(width: 48, height: 32), background: 0, pixelLimit: 1 << 24) else {
+    guard let decoded = APNGDecoder.decode(data, fitting: PixelSize(width: 48, height: 32), pixelLimit: 1 << 24) else {
         Issue.record("not decoded"); return
     }
     #expect(decoded.frameCount == 6)

@@ -161,3 +161,18 @@ func source(_ path: String, mtime: Int64 = 1_700_000_000, size: Int64 = 1234) ->
     for cut in stride(from: 0, to: data.count, by: 37) { _ = PNGDecoder.decode(Array(data.prefix(cut))) }
     #expect(PNGDecoder.decode(Array("not a png".utf8)) == nil)
 }
+
+@Test func aTransparentThumbnailIsCachedAsRGBAAndReadBackTheSame() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"))
+    let thumbnail = try #require(PNGDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: try translucentPNG(in: dir))))))
+    let entry = source("/p/logo.png")
+    #expect(cache.store(thumbnail, for: entry, size: .normal))
+    let png = try #require(cache.lookup(entry, needing: 40))
+    #expect(png[25] == 6, "colour type RGBA, as other programs reading the cache expect")
+    let back = try #require(PNGDecoder.decode(png))
+    let alpha = try #require(back.alpha)
+    #expect(zip(alpha, thumbnail.alpha!).allSatisfy { $0 == $1 })
+    #expect(zip(back.pixels, thumbnail.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "premultiplied, divided and multiplied again")
+}

@@ -80,3 +80,27 @@ func waitUntil(_ condition: () -> Bool) {
     #expect(Set(decoder.askedPaths) == [ImagePath("f0"), ImagePath("f1"), ImagePath("f2")])
     provider.shutdown()
 }
+
+/// A decoder whose every thumbnail is half covered.
+struct TranslucentDecoder: ThumbnailDecoding {
+    func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
+        var thumbnail = Thumbnail(width: 2, height: 1, pixels: [200, 10, 10, 50, 50, 0])
+        thumbnail.alpha = [255, 128]
+        return .decoded(thumbnail)
+    }
+}
+
+@Test func transparentPartsAreLaidOnTheProvidersBackground() {
+    for (background, expected) in [(UInt32(0xFFFFFF), [UInt8](arrayLiteral: 200, 10, 10, 177, 177, 127)), (0x000000, [200, 10, 10, 50, 50, 0])] {
+        let provider = ThumbnailProvider(decoder: TranslucentDecoder(), workers: 1, background: background)
+        defer { provider.shutdown() }
+        provider.request(requests(0..<1))
+        var results: [(DecodeRequest, DecodeResult)] = []
+        waitUntil {
+            results += provider.takeResults(); return !results.isEmpty
+        }
+        guard case .decoded(let thumbnail)? = results.first?.1 else { Issue.record("no result"); continue }
+        #expect(thumbnail.alpha == nil, "opaque once laid on the ground")
+        #expect(thumbnail.pixels == expected, "on \(String(background, radix: 16))")
+    }
+}

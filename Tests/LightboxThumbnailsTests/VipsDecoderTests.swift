@@ -90,3 +90,38 @@ func failure(_ result: DecodeResult) -> String? {
     #expect(ImageFormat(sniffing: Array("<svg xmlns=".utf8)) == nil)
     #expect(ImageFormat(sniffing: Array("P6\n".utf8)) == nil)
 }
+
+/// A 40x40 PNG: transparent, with an opaque red square in the middle and a half-covered blue
+/// band at the top (ImageMagick, as a user's logo or screenshot would be made).
+func translucentPNG(in dir: TemporaryDirectory) throws -> String {
+    let path = try dir.file("logo.png")
+    try runTool([
+        "convert", "-size", "40x40", "xc:none", "-fill", "rgb(200,0,0)", "-draw", "rectangle 10,10 29,29",
+        "-fill", "rgba(0,0,200,0.5)", "-draw", "rectangle 0,0 39,4", "PNG32:" + path,
+    ])
+    return path
+}
+
+@Test func aTransparentPNGKeepsItsAlphaToTheAppAndOntoAnyGround() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try translucentPNG(in: dir)
+    let byLibvips = try #require(decoded(VipsDecoder().decode(file(path, format: .png), fitting: PixelSize(width: 40, height: 40))))
+    let byOurs = try #require(PNGDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path)))))
+    for thumbnail in [byLibvips, byOurs] {
+        let alpha = try #require(thumbnail.alpha, "the alpha is kept")
+        #expect(alpha[39 * 40] == 0 && thumbnail.pixel(x: 0, y: 39) == (0, 0, 0), "a clear corner: no colour, no cover")
+        #expect(alpha[20 * 40 + 20] == 255 && thumbnail.pixel(x: 20, y: 20) == (200, 0, 0), "the square as it is")
+        #expect(abs(Int(alpha[2 * 40 + 2]) - 128) <= 1 && abs(Int(thumbnail.pixel(x: 2, y: 2).2) - 100) <= 1, "the band half covered, premultiplied")
+        let white = thumbnail.flattened(onto: 0xFFFFFF), black = thumbnail.flattened(onto: 0x000000)
+        #expect(white.pixel(x: 0, y: 39) == (255, 255, 255) && black.pixel(x: 0, y: 39) == (0, 0, 0), "the ground shows through")
+        #expect(white.pixel(x: 20, y: 20) == (200, 0, 0) && black.pixel(x: 20, y: 20) == (200, 0, 0))
+        let band = white.pixel(x: 2, y: 2)
+        #expect(abs(Int(band.0) - 127) <= 2 && abs(Int(band.2) - 227) <= 2, "half blue over white: \(band)")
+    }
+    // Shrunk and turned, the cover goes with the colours.
+    let small = byOurs.downscaled(toFit: PixelSize(width: 20, height: 20))
+    #expect(small.alpha?.count == 400 && small.alpha?[19 * 20] == 0 && small.alpha?[10 * 20 + 10] == 255)
+    let turned = byOurs.oriented(3)
+    #expect(turned.alpha?[0] == 0 && turned.alpha?[39 * 40 + 39] != 0, "upside down: the clear corner at the top")
+}

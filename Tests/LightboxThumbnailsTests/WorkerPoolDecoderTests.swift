@@ -7,6 +7,20 @@ import Testing
 
 let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modified: 20, format: .jpeg)
 
+/// Two pixels, the second half covered (premultiplied), with their alpha.
+var translucent: Thumbnail {
+    var thumbnail = Thumbnail(width: 2, height: 1, pixels: [200, 10, 10, 50, 50, 0])
+    thumbnail.alpha = [255, 128]
+    return thumbnail
+}
+
+var translucentAnimation: Thumbnail {
+    var thumbnail = Thumbnail(width: 1, height: 2, pixels: [200, 10, 10, 50, 50, 0])
+    thumbnail.alpha = [255, 0]
+    thumbnail.delays = [100, 40]
+    return thumbnail
+}
+
 @Test func messagesRoundTrip() {
     for request in [DecodeMessage.Request.decode(someFile, PixelSize(width: 40, height: 30)), .warm(someFile, .large), .finish] {
         let framed = DecodeMessage.encode(request)
@@ -22,6 +36,8 @@ let someFile = ImageFile(path: ImagePath("/photos/a.jpg"), byteCount: 10, modifi
         .init(body: .warmed(.alreadyCached), counts: counts),
         .init(body: .warmed(.failed("x")), counts: counts),
         .init(body: .finished, counts: counts),
+        .init(body: .decoded(.decoded(translucent)), counts: counts),
+        .init(body: .decoded(.decoded(translucentAnimation)), counts: counts),
     ]
     for response in responses {
         #expect(DecodeMessage.response(from: Array(DecodeMessage.encode(response).dropFirst(4))) == response)
