@@ -46,34 +46,20 @@ public enum PNGDecoder {
         guard !compressed.isEmpty, uncompress(&raw, &rawLength, compressed, uLong(compressed.count)) == Z_OK,
             Int(rawLength) == raw.count, unfilter(&raw, stride: stride, height: height, bpp: channels)
         else { return nil }
-        if channels == 2 || channels == 4 {
-            var rgba = [UInt8](repeating: 0, count: width * height * 4)
-            for y in 0..<height {
-                let row = y * (stride + 1) + 1
-                for x in 0..<width {
-                    let s = row + x * channels, o = (y * width + x) * 4
-                    if channels == 2 {
-                        rgba[o] = raw[s]; rgba[o + 1] = raw[s]; rgba[o + 2] = raw[s]; rgba[o + 3] = raw[s + 1]
-                    } else {
-                        rgba[o] = raw[s]; rgba[o + 1] = raw[s + 1]; rgba[o + 2] = raw[s + 2]; rgba[o + 3] = raw[s + 3]
-                    }
-                }
-            }
-            return rgba.withUnsafeBufferPointer { Thumbnail(width: width, height: height, rgba: $0) }
-        }
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        // Grey is spread to the three colours; with alpha, RGBA then premultiplied, else RGB as it is.
+        let colour = channels <= 2 ? [0, 0, 0] : [0, 1, 2]
+        let hasAlpha = channels % 2 == 0, out = hasAlpha ? 4 : 3
+        var pixels = [UInt8](repeating: 0, count: width * height * out)
         for y in 0..<height {
             let row = y * (stride + 1) + 1
             for x in 0..<width {
-                let s = row + x * channels, o = (y * width + x) * 3
-                if channels == 1 {
-                    rgb[o] = raw[s]; rgb[o + 1] = raw[s]; rgb[o + 2] = raw[s]
-                } else {
-                    rgb[o] = raw[s]; rgb[o + 1] = raw[s + 1]; rgb[o + 2] = raw[s + 2]
-                }
+                let s = row + x * channels, o = (y * width + x) * out
+                pixels[o] = raw[s + colour[0]]; pixels[o + 1] = raw[s + colour[1]]; pixels[o + 2] = raw[s + colour[2]]
+                if hasAlpha { pixels[o + 3] = raw[s + channels - 1] }
             }
         }
-        return Thumbnail(width: width, height: height, pixels: rgb)
+        guard hasAlpha else { return Thumbnail(width: width, height: height, pixels: pixels) }
+        return pixels.withUnsafeBufferPointer { Thumbnail(width: width, height: height, rgba: $0) }
     }
 
     /// Undoes PNG's per-row filters in place (each row starts with its filter byte).
