@@ -124,6 +124,15 @@ public final class CursesTerminal {
         return width > 0 && height > 0 ? CellPixelSize(width: Int(width), height: Int(height)) : nil
     }
 
+    /// Pictures through tmux's passthrough go to the pane at `origin` from now on (a split or a
+    /// zoom moved it): all are painted again there.
+    public func movePictures(to origin: PaneOrigin) {
+        guard origin != images.paneOrigin else { return }
+        settlePictures()
+        images.paneOrigin = origin
+        clearok(lb_stdscr(), true)
+    }
+
     /// Shows pictures with `mode` from now on (nil: none); leaving kitty frees what it holds.
     public func setImageMode(_ mode: PixelProtocol?, cellPixels: CellPixelSize, colorRegisters: Int? = nil, reduction: Int = 1) {
         settlePictures()

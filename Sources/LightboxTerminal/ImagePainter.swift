@@ -39,6 +39,11 @@ public struct ImagePainter: Sendable {
     }
     /// Wraps kitty commands for tmux passthrough.
     public var inTmux: Bool
+    /// Where tmux shows the pane in the outer terminal: iTerm2 images go there through
+    /// passthrough, placed in the outer terminal's cells. A move repaints every picture.
+    public var paneOrigin = PaneOrigin(column: 0, row: 0) {
+        didSet { if paneOrigin != oldValue { painted = [] } }
+    }
     public var cellPixels: CellPixelSize {
         didSet { encoded = [:] }
     }
@@ -161,11 +166,14 @@ public struct ImagePainter: Sendable {
                 let bytes = encoded[key] ?? (mode == .iterm ? iterm(piece) : sixel(piece))
                 kept[key] = bytes
                 guard !bytes.isEmpty else { continue }
-                let position = Array("\u{1B}[\(piece.screenRows.lowerBound + 1);\(piece.screenColumns.lowerBound + 1)H".utf8)
-                var placed: [UInt8] = [0x1B, 0x37] + position + bytes + [0x1B, 0x38]
                 // Through tmux the picture goes straight to the outer terminal, wherever its cursor
-                // is: the move goes with it (a pane at the window's top left, as a whole window is).
-                if inTmux && mode == .iterm { placed = Self.tmuxFlush + KittyGraphics.tmuxPassthrough(placed) }
+                // is: the move goes with it, to the pane's cells there.
+                let passesThrough = inTmux && mode == .iterm
+                let (row, column) = (piece.screenRows.lowerBound + 1, piece.screenColumns.lowerBound + 1)
+                let (top, left) = passesThrough ? (paneOrigin.row, paneOrigin.column) : (0, 0)
+                let position = Array("\u{1B}[\(row + top);\(column + left)H".utf8)
+                var placed: [UInt8] = [0x1B, 0x37] + position + bytes + [0x1B, 0x38]
+                if passesThrough { placed = Self.tmuxFlush + KittyGraphics.tmuxPassthrough(placed) }
                 writes.append(PictureWrite(.paint(piece), bytes: placed))
                 picturesWritten += 1
                 rowsWritten += piece.visibleRows.count

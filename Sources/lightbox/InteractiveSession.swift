@@ -69,7 +69,11 @@ enum InteractiveSession {
             if terminal.images.mode != state.graphics.pixelProtocol || terminal.images.cellPixels != state.cellPixels
                 || terminal.images.reduction != reduction
             {
+                let modeChanged = terminal.images.mode != state.graphics.pixelProtocol
                 terminal.setImageMode(state.graphics.pixelProtocol, cellPixels: state.cellPixels, reduction: reduction)
+                if modeChanged, let origin = Options.tmuxPaneOrigin(mode: state.graphics.pixelProtocol, environment: environment) {
+                    terminal.movePictures(to: origin)
+                }
             }
             terminal.paint(GalleryView.frame(for: state))
         }
@@ -192,6 +196,10 @@ enum InteractiveSession {
             for event in events {
                 // A font change resizes the cells too: pixel boxes follow.
                 if case .resize = event, let cell = terminal.reportedCellPixels { loads += state.apply(.cellSizeChanged(cell)) }
+                // A split or a zoom in tmux moves the pane: pictures through its passthrough follow.
+                if case .resize = event, let origin = Options.tmuxPaneOrigin(mode: state.graphics.pixelProtocol, environment: environment) {
+                    terminal.movePictures(to: origin)
+                }
                 let mapped = router.action(for: event, in: state, at: ProcessInfo.processInfo.systemUptime)
                 guard let action = mapped else { continue }
                 // Characters typed into the filter in one read are one edit: one pass over the library.

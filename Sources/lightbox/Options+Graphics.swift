@@ -27,12 +27,21 @@ extension Options {
             settings.notice = "pictures in \(settings.graphics.title)" + (report?.name.map { " (\($0))" } ?? "") + "; t changes"
         }
         terminal.setImageMode(settings.graphics.pixelProtocol, cellPixels: settings.cellPixels, colorRegisters: report?.colorRegisters)
+        if let origin = Self.tmuxPaneOrigin(mode: settings.graphics.pixelProtocol, environment: environment) { terminal.movePictures(to: origin) }
     }
 }
 
 extension Options {
     /// Whether the tmux Lightbox runs in passes escape sequences through to the outer terminal
     /// (`allow-passthrough`, for this pane or globally).
+    /// Where tmux shows this pane, when pictures go to the outer terminal through passthrough
+    /// (iTerm2 images); nil outside tmux, in other modes, or when tmux does not say.
+    static func tmuxPaneOrigin(mode: PixelProtocol?, environment: [String: String]) -> PaneOrigin? {
+        guard mode == .iterm, environment["TMUX"] != nil, let pane = environment["TMUX_PANE"] else { return nil }
+        return Subprocess.output(of: "/usr/bin/env", ["tmux", "display-message", "-p", "-t", pane, PaneOrigin.tmuxFormat])
+            .flatMap(PaneOrigin.init(tmuxAnswer:))
+    }
+
     static func tmuxPassesThrough() -> Bool {
         ["-pqv", "-gqv"].contains { scope in
             let value = Subprocess.output(of: "/usr/bin/env", ["tmux", "show-options", scope, "allow-passthrough"])

@@ -727,6 +727,21 @@ if command -v Xvfb >/dev/null && command -v mlterm >/dev/null && command -v xwd 
     tmux_first=$first tmux_last=$last tmux_gone=$gone
     first=${direct[0]} last=${direct[1]} gone=${direct[2]}
     tmux -L "lightbox-iterm-$$" kill-server 2>/dev/null
+    # In the right pane of a split (column 51 of 100, 10-pixel cells), the pictures are in that
+    # pane's cells: tmux says where it is, and they are moved there.
+    rm -f "$WORK/iterm-split-rc"
+    DISPLAY=":$N" LANG=C.UTF-8 mlterm -g 100x30+0+0 -w 16 -e sh -c "cd '$WORK' && tmux -L lightbox-split-$$ -f '$WORK/tmux-iterm.conf' \
+        new-session 'sleep 60' \; split-window -h \"'$BIN' iterm/one 2> iterm-split-err; echo \\\$? > iterm-split-rc\"" >/dev/null 2>&1 &
+    split=$(check_screen 22 present "${COLOURS[@]:0:2}" -- rightof 510)
+    DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class mlterm | head -1)" 2>/dev/null
+    DISPLAY=":$N" xdotool type q
+    for _ in $(seq 30); do [ -s "$WORK/iterm-split-rc" ] && break; sleep 0.1; done
+    tmux -L "lightbox-split-$$" kill-server 2>/dev/null
+    if [ "$split" = ok ] && [ "$(cat "$WORK/iterm-split-rc" 2>/dev/null)" = 130 ]; then
+        pass "a tmux split's right pane: iTerm2 images in that pane's cells, none over the left pane"
+    else
+        fail "iTerm2 images in a tmux split's right pane" "$split rc $(cat "$WORK/iterm-split-rc" 2>/dev/null) $(cat "$WORK/iterm-split-err" 2>/dev/null)"
+    fi
     kill "$XVFB" 2>/dev/null
     tmux_chosen=$(grep "pictures:" "$WORK/iterm-tmux-err" 2>/dev/null)
     if [ "$tmux_first" = ok ] && [ "$tmux_last" = ok ] && [ "$tmux_gone" = ok ] && grep -q "pictures: iTerm2 images" <<< "$tmux_chosen"; then

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Checks an X screenshot (binary PPM) of xterm showing Lightbox in sixel.
 
-usage: screenshot.py SHOT.ppm CELL_HEIGHT present|absent COLOURS... [-- textrows ROWS... | -- headerband RRGGBB]
+usage: screenshot.py SHOT.ppm CELL_HEIGHT present|absent COLOURS... [-- textrows ROWS... | -- headerband RRGGBB | -- rightof X]
 
 present: each colour (RRGGBB) fills a solid rectangle of at least 2,000 pixels: a sixel picture
 (the 16 ANSI colours of a half-block fallback would not match it exactly).
 absent: no pixel of these colours is left anywhere (no stale picture).
 textrows: no pixel of any colour named lies in these rows of cells (headers, the status line).
 headerband: the same for every pixel row mostly of this colour (a header bar), wherever it is.
+rightof: no pixel of any colour named lies left of pixel column X (a tmux pane's left edge).
 """
 import sys
 
@@ -33,11 +34,13 @@ def read_ppm(path):
 def main():
     path, cell_height = sys.argv[1], int(sys.argv[2])
     args = sys.argv[3:]
-    text_rows, band = [], None
+    text_rows, band, left_edge = [], None, 0
     if '--' in args:
         rest = args[args.index('--') + 1:]
         if rest[0] == 'headerband':
             band = tuple(int(rest[1][k:k+2], 16) for k in (0, 2, 4))
+        elif rest[0] == 'rightof':
+            left_edge = int(rest[1])
         else:
             text_rows = [int(r) for r in rest[1:]]
         args = args[:args.index('--')]
@@ -62,7 +65,7 @@ def main():
                 if abs(p[0]-c[0]) <= TOLERANCE and abs(p[1]-c[1]) <= TOLERANCE and abs(p[2]-c[2]) <= TOLERANCE:
                     b = boxes[c]
                     b[0] = min(b[0], x); b[1] = min(b[1], y); b[2] = max(b[2], x); b[3] = max(b[3], y); b[4] += 1
-                    if y // cell_height in text_rows or y in band_rows: row_hits.append((x, y, c))
+                    if y // cell_height in text_rows or y in band_rows or x < left_edge: row_hits.append((x, y, c))
     problems = []
     for c, (x0, y0, x1, y1, count) in boxes.items():
         name = '%02x%02x%02x' % c
@@ -74,7 +77,8 @@ def main():
             problems.append(f'{name}: {count} pixels left at ({x0},{y0})-({x1},{y1})')
     if row_hits:
         x, y, c = row_hits[0]
-        problems.append(f'{len(row_hits)} picture pixels in text rows {text_rows or "of the header band"}, first at ({x},{y})')
+        where = f'left of x={left_edge}' if left_edge else f'in text rows {text_rows or "of the header band"}'
+        problems.append(f'{len(row_hits)} picture pixels {where}, first at ({x},{y})')
     print('\n'.join(problems) if problems else 'ok')
     sys.exit(1 if problems else 0)
 

@@ -434,6 +434,26 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     #expect(pictures.allSatisfy { $0.contains("]1337;File=") })
 }
 
+@Test func throughTmuxITermImagesGoToThePanesPlaceInTheOuterTerminal() throws {
+    #expect(PaneOrigin(tmuxAnswer: "51 16 on bottom\n") == PaneOrigin(column: 51, row: 16))
+    #expect(PaneOrigin(tmuxAnswer: "51 0 on top") == PaneOrigin(column: 51, row: 1), "below a status line at the top")
+    #expect(PaneOrigin(tmuxAnswer: "0 0 2 top") == PaneOrigin(column: 0, row: 2))
+    #expect(PaneOrigin(tmuxAnswer: "0 0 off top") == PaneOrigin(column: 0, row: 0))
+    for junk in ["", "no server running", "1 2 on", "-1 0 on bottom", "a b on bottom"] { #expect(PaneOrigin(tmuxAnswer: junk) == nil, "\(junk)") }
+    let (state, _) = pixelState(.iterm, counts: [6])
+    let frame = GalleryView.frame(for: state)
+    let image = try #require(frame.images.first)
+    func firstMove(_ painter: inout ImagePainter) -> String? {
+        _ = painter.prepare(frame)
+        let text = String(decoding: painter.finish(frame, repaintedRows: []), as: UTF8.self)
+        return text.components(separatedBy: "\u{1B}\u{1B}[").dropFirst().first?.prefix { $0 != "H" }.description
+    }
+    var painter = ImagePainter(mode: .iterm, inTmux: true, cellPixels: state.cellPixels)
+    #expect(firstMove(&painter) == "\(image.y + 1);\(image.x + 1)", "a pane at the top left: its own cells")
+    painter.paneOrigin = PaneOrigin(column: 51, row: 16)
+    #expect(firstMove(&painter) == "\(image.y + 17);\(image.x + 52)", "moved by the pane's place, and painted again")
+}
+
 @Test func overASlowLinkPicturesGoAtALowerResolutionIntoTheSameCells() {
     for (speed, reduction) in [(100_000, 1), (10_000, 2), (2_000, 4)] {
         var (state, _) = pixelState(.kitty, counts: [6])
