@@ -22,6 +22,7 @@ import LightboxThumbnails
 /// bind = J:next-section     # any key to any action (see `KeyTable.actionsByName`)
 /// bind = x:exec:gimp {+}    # or to a command
 /// color.accent = #78beff    # accent, mark, header, status, overlay (NO_COLOR turns text colour off)
+/// background = #fdf6e3      # the terminal's: auto (asked), light, dark or #rrggbb
 /// ```
 public struct Configuration: Sendable {
     public var spec: GridSpec?
@@ -38,6 +39,9 @@ public struct Configuration: Sendable {
     public var bindings: [KeyBinding] = []
     /// Colours by slot name, as red, green, blue.
     public var colors: [String: (UInt8, UInt8, UInt8)] = [:]
+    /// The terminal's background, when the file says (`light`, `dark` or `#rrggbb`): it wins over
+    /// what the terminal answers, for terminals that cannot (tmux 3.3 does not pass the question on).
+    public var background: RGB?
     /// What could not be read, as "config line N: …".
     public var problems: [String] = []
 
@@ -102,6 +106,15 @@ public struct Configuration: Sendable {
             do { readAheadWorkers = try ReadAhead.workers(setting: value) } catch { throw ConfigurationError(message: "\(key): \(error)") }
         case "graphics": graphics = try choice(GraphicsChoice.self)
         case "bind": bindings.append(try Self.binding(value))
+        case "background":
+            switch value {
+            case "auto": background = nil
+            case "light": background = RGB(255, 255, 255)
+            case "dark": background = RGB(0, 0, 0)
+            default:
+                guard let rgb = Self.color(value) else { throw ConfigurationError(message: "background: '\(value)' is not auto, light, dark or #rrggbb") }
+                background = RGB(rgb.0, rgb.1, rgb.2)
+            }
         default:
             if key.hasPrefix("color.") {
                 let slot = String(key.dropFirst("color.".count))

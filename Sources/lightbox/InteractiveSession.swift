@@ -45,7 +45,7 @@ enum InteractiveSession {
         // Asked before curses starts, so no answer is left in the input for it.
         let terminalReport = options.asksTerminal(environment: environment) ? TerminalProbe.ask(inTmux: environment["TMUX"] != nil) : nil
         // Its own background, when it said, over COLORFGBG's guess: letterboxes and the UI's colours follow it.
-        if let background = terminalReport?.background { Palette.theme = Palette.theme.following(background: background) }
+        if !options.backgroundIsSet, let background = terminalReport?.background { Palette.theme = Palette.theme.following(background: background) }
         let terminal = try CursesTerminal(environment: environment)
         let capture = StderrCapture()
         var report: String? = nil

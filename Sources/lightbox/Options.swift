@@ -26,6 +26,8 @@ struct Options {
     var commandBindings: [KeyBinding] = []
     /// Lines of the settings file that could not be read.
     var configurationProblems: [String] = []
+    /// Whether the settings file names the terminal's background (then its answer is not used).
+    var backgroundIsSet = false
     var spec: GridSpec = .standard
     var arrangement = Arrangement()
     var showsFooters = false
@@ -81,6 +83,7 @@ struct Options {
         }
         options.commandBindings = configuration.bindings
         options.configurationProblems = configuration.problems
+        options.backgroundIsSet = configuration.background != nil
         var index = 0
         var onlyPaths = false
         func value(for name: String) throws -> String {

@@ -50,9 +50,9 @@ func loadConfiguration() -> Configuration {
     var theme = Theme.standard
     for (slot, rgb) in configuration.colors { theme.set(slot, to: .rgb(rgb.0, rgb.1, rgb.2)) }
     if EnvironmentVariable.bytes("NO_COLOR") != nil { theme.colorsText = false }
-    // Light or dark by COLORFGBG until the terminal says (InteractiveSession asks it).
+    // Light or dark as the settings say, else by COLORFGBG until the terminal says (InteractiveSession asks it).
     let named = EnvironmentVariable.bytes("COLORFGBG").map { String(decoding: $0, as: UTF8.self) }
-    Palette.theme = theme.following(background: RGB.background(colorFGBG: named))
+    Palette.theme = theme.following(background: configuration.background ?? RGB.background(colorFGBG: named))
     return configuration
 }
 

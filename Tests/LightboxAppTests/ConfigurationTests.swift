@@ -69,3 +69,12 @@ import Testing
             "config line 3: read-ahead: '-1' is not all, off or a number of screens",
         ])
 }
+
+@Test func theBackgroundSettingNamesTheTerminalsGround() {
+    #expect(Configuration(parsing: "background = #fdf6e3\n").background == RGB(0xFD, 0xF6, 0xE3))
+    #expect(Configuration(parsing: "background = light\n").background == RGB(255, 255, 255))
+    #expect(Configuration(parsing: "background = dark\n").background == RGB(0, 0, 0))
+    #expect(Configuration(parsing: "background = auto\n").background == nil)
+    let wrong = Configuration(parsing: "background = beige\n")
+    #expect(wrong.background == nil && wrong.problems == ["config line 1: background: 'beige' is not auto, light, dark or #rrggbb"])
+}
