@@ -28,6 +28,9 @@ public struct InputParser: Sendable {
         case csi([UInt8])
         /// After ESC O: the next character ends it.
         case ss3
+        /// After a control string's opener (its final byte: P ] _ X ^): the next character says
+        /// whether it is one (an answer's first character) or an Alt key and keys after it.
+        case stringStart(UInt8)
         /// Inside a control string (DCS, OSC, APC, SOS, PM), until ST or BEL.
         case string
         /// ESC inside a control string: `\` ends it, anything else aborts it and starts anew.
@@ -77,7 +80,7 @@ public struct InputParser: Sendable {
             case 0x1B: state = .escape  // ESC ESC: the first is dropped
             case 0x5B: state = .csi([])  // [
             case 0x4F: state = .ss3  // O
-            case 0x50, 0x5D, 0x5F, 0x58, 0x5E: state = .string  // P ] _ X ^
+            case 0x50, 0x5D, 0x5F, 0x58, 0x5E: state = .stringStart(UInt8(value))  // P ] _ X ^
             default: break  // Alt and a key: not a key of ours
             }
             return []
@@ -97,6 +100,13 @@ public struct InputParser: Sendable {
         case .ss3:
             state = .ground
             return []
+        case .stringStart(let opener):
+            guard Self.mayBegin(opener, scalar) else {
+                state = .ground  // Alt and a key (not one of ours); what follows is typed
+                return ground(scalar)
+            }
+            state = .string
+            return feed(scalar)
         case .string:
             switch value {
             case 0x07, 0x9C: state = .ground
@@ -133,7 +143,11 @@ public struct InputParser: Sendable {
         switch scalar.value {
         case 0x1B: state = .escape
         case 0x9B: state = .csi([])
-        case 0x90, 0x9D, 0x9F, 0x98, 0x9E: state = .string  // C1 DCS, OSC, APC, SOS, PM
+        case 0x90: state = .stringStart(0x50)  // C1 DCS, OSC, APC, SOS, PM
+        case 0x9D: state = .stringStart(0x5D)
+        case 0x9F: state = .stringStart(0x5F)
+        case 0x98: state = .stringStart(0x58)
+        case 0x9E: state = .stringStart(0x5E)
         case 0x80...0x9F: break  // other C1 controls: nothing we read
         default: return Self.key(for: scalar).map { [.key($0)] } ?? []
         }
@@ -158,6 +172,21 @@ public struct InputParser: Sendable {
             for partial in Self.pasteEnd.prefix(matched) { keep(partial) }
             return [.paste(String(String.UnicodeScalarView(pasted)))]
         default: return []
+        }
+    }
+
+    /// Whether `first` can begin a string opened by `opener` as terminals send them: DCS answers
+    /// (XTVERSION `>|`, DECRQSS `1$r`, XTGETTCAP `1+r`) and OSC ones (`11;rgb:…`) begin with a
+    /// digit or one of `>=!$+;`, kitty's APC with `G`; none sends SOS or PM. Anything else after
+    /// ESC P, ESC ], ESC _, ESC X or ESC ^ was Alt and a key, and the keys after it must act, not
+    /// wait inside a string that never ends.
+    static func mayBegin(_ opener: UInt8, _ first: Unicode.Scalar) -> Bool {
+        let isDigit = ("0"..."9").contains(first)
+        switch opener {
+        case 0x50: return isDigit || ">=!$+;".unicodeScalars.contains(first)
+        case 0x5D: return isDigit
+        case 0x5F: return first == "G"
+        default: return false
         }
     }
 

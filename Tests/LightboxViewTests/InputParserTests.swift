@@ -41,10 +41,11 @@ func parse(_ text: String) -> [InputEvent] {
 }
 
 @Test func lateTerminalAnswersAreDroppedWholeAtAnyTime() {
-    // kitty's graphics answer (APC), XTVERSION (DCS), OSC 11 (ended by BEL or ST), SOS, PM, and their C1 forms.
+    // kitty's graphics answer (APC), XTVERSION, DECRQSS and XTGETTCAP (DCS), OSC 11 (ended by BEL
+    // or ST), and their C1 forms.
     let answers = [
-        "\u{1B}_Gi=31;OK\u{1B}\\", "\u{1B}P>|XTerm(388)\u{1B}\\", "\u{1B}]11;rgb:ffff/ffff/ffff\u{7}",
-        "\u{1B}]11;rgb:0/0/0\u{1B}\\", "\u{1B}Xsos\u{1B}\\", "\u{1B}^pm\u{1B}\\", "\u{9F}Gi=1;OK\u{9C}",
+        "\u{1B}_Gi=31;OK\u{1B}\\", "\u{1B}P>|XTerm(388)\u{1B}\\", "\u{1B}P1$r0m\u{1B}\\", "\u{1B}P1+r544e=787465726d\u{1B}\\",
+        "\u{1B}]11;rgb:ffff/ffff/ffff\u{7}", "\u{1B}]11;rgb:0/0/0\u{1B}\\", "\u{9F}Gi=1;OK\u{9C}",
         "\u{90}>|kitty\u{9C}", "\u{1B}[?62;4c", "\u{1B}[4;600;800t", "\u{9B}6n", "\u{1B}[<0;66;12M",
     ]
     for answer in answers {
@@ -59,12 +60,28 @@ func parse(_ text: String) -> [InputEvent] {
     #expect(parse("\u{1B}_Gi=31;", parser: &parser) == [])
     #expect(parse("OK\u{1B}", parser: &parser) == [])
     #expect(parse("\\G", parser: &parser) == [.key(.character("G"))])
+    // Split right after the opener: the next read's first character decides.
+    for (opener, rest) in [("\u{1B}P", ">|XTerm(388)\u{1B}\\G"), ("\u{1B}]", "11;rgb:0/0/0\u{7}G"), ("\u{1B}_", "Gi=31;OK\u{1B}\\G")] {
+        #expect(parse(opener, parser: &parser) == [] && parser.isInsideSequence)
+        #expect(parse(rest, parser: &parser) == [.key(.character("G"))], "\(opener.debugDescription)")
+    }
+}
+
+@Test func altAndAStringOpenerDoesNotSwallowTheKeysAfterIt() {
+    // Alt+P, Alt+], Alt+_, Alt+X and Alt+^ send what opens a control string (ESC P and so on); no
+    // answer begins with what is typed next, so the keys act at once, in the same read or the next.
+    for opener in ["\u{1B}P", "\u{1B}]", "\u{1B}_", "\u{1B}X", "\u{1B}^"] {
+        #expect(parse(opener + "jjk") == [.key(.character("j")), .key(.character("j")), .key(.character("k"))], "\(opener.debugDescription)")
+        var parser = InputParser()
+        #expect(parse(opener, parser: &parser) == [])
+        #expect(parse("j", parser: &parser) == [.key(.character("j"))], "\(opener.debugDescription) then j")
+    }
 }
 
 @Test func anEscInsideAStringEndsItAndStartsANewSequence() {
     #expect(parse("\u{1B}_Gi=31\u{1B}[Ax") == [.key(.character("x"))])
     // An ESC at the end of a read may be the start of ST: the string waits for the next read.
-    #expect(parse("\u{1B}Pjunk\u{1B}") == [])
+    #expect(parse("\u{1B}P1$rjunk\u{1B}") == [])
 }
 
 @Test func altKeysAndUnknownSequencesAreNotKeys() {
@@ -76,7 +93,7 @@ func parse(_ text: String) -> [InputEvent] {
 
 @Test func aStringNeverEndedIsAbandonedSoKeysComeBack() {
     var parser = InputParser()
-    #expect(parse("\u{1B}Pno end in sight", parser: &parser) == [])
+    #expect(parse("\u{1B}P1$rno end in sight", parser: &parser) == [])
     #expect(parser.abandon() == [])
     #expect(parse("q", parser: &parser) == [.key(.character("q"))])
     #expect(parse("\u{1B}[200~half a paste", parser: &parser) == [])
