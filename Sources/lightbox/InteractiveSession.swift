@@ -98,6 +98,9 @@ enum InteractiveSession {
             reader.stop()
             readAhead?.stop()
             readAheadDecoder?.shutdown()
+            // With --stats, decodes in hand finish first, so every decoder is idle and can report
+            // the cache entries it wrote (at most one decode's wait; without it, quitting waits for none).
+            if options.printsStatistics { provider.shutdown() }
             pipeline.shutdown()
             if options.printsStatistics {
                 report = statisticsReport(

@@ -892,6 +892,27 @@ if wait_for "1/40"; then
 else
     fail "read-ahead: no gallery" "$(screen)"
 fi
+# --stats counts every disk cache entry written, even when q comes while decoders are busy:
+# those finish first and report theirs.
+mkdir -p "$WORK/large"
+convert -size 3000x2000 xc:gray +noise Random "$WORK/large/a.jpg"  # noise: each takes a while to decode
+for i in $(seq 1 16); do cp "$WORK/large/a.jpg" "$WORK/large/photo_$i.jpg"; done
+rm "$WORK/large/a.jpg"
+start_shell 160 48
+launch --stats --read-ahead off --cache-dir "$WORK/quit-cache" large 2\> "$WORK/quit-err"
+if wait_for "1/16"; then
+    tm send-keys -t e2e q
+    wait_exit
+    reported=$(grep -o "disk cache entries written: [0-9]*" "$WORK/quit-err" | grep -o "[0-9]*$")
+    entries=$(find "$WORK/quit-cache" -name '*.png' | wc -l)
+    if [ -n "$reported" ] && [ "$reported" = "$entries" ]; then
+        pass "--stats after a quit mid-screen: $reported cache entries reported, $entries on disk"
+    else
+        fail "--stats cache writes after a quit mid-screen" "reported '$reported', on disk $entries"
+    fi
+else
+    fail "--stats quit mid-screen: no gallery" "$(screen)"
+fi
 rm -rf "$WORK/read-ahead-cache"
 start_shell 80 24
 launch --stats --read-ahead off --cache-dir "$WORK/read-ahead-cache" many 2\> "$WORK/read-ahead-err"
