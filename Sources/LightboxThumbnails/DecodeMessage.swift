@@ -4,7 +4,7 @@
 /// thumbnail's own buffer and stay in the buffer they were read into, never copied on the way.
 public enum DecodeMessage {
     /// Largest body accepted: a thumbnail of the largest size plus headers.
-    static let maxBody = PixelSize.maxSide * PixelSize.maxSide * 3 + 256
+    static let maxBody = PixelSize.maxSide * PixelSize.maxSide * 4 + 256  // RGB and alpha
 
     /// What the app asks a worker.
     public enum Request: Hashable, Sendable {

@@ -32,8 +32,6 @@ extension Options {
 }
 
 extension Options {
-    /// Whether the tmux Lightbox runs in passes escape sequences through to the outer terminal
-    /// (`allow-passthrough`, for this pane or globally).
     /// Where tmux shows this pane, when pictures go to the outer terminal through passthrough
     /// (iTerm2 images); nil outside tmux, in other modes, or when tmux does not say.
     static func tmuxPaneOrigin(mode: PixelProtocol?, environment: [String: String]) -> PaneOrigin? {
@@ -42,6 +40,8 @@ extension Options {
             .flatMap(PaneOrigin.init(tmuxAnswer:))
     }
 
+    /// Whether the tmux Lightbox runs in passes escape sequences through to the outer terminal
+    /// (`allow-passthrough`, for this pane or globally).
     static func tmuxPassesThrough() -> Bool {
         ["-pqv", "-gqv"].contains { scope in
             let value = Subprocess.output(of: "/usr/bin/env", ["tmux", "show-options", scope, "allow-passthrough"])

@@ -67,6 +67,23 @@ var translucentAnimation: Thumbnail {
     #expect(thumbnail.pixels.withUnsafeBufferPointer { $0.baseAddress } == read, "the pixels were copied out of the buffer read")
 }
 
+/// The largest thumbnail a decoder makes (a preview at `PixelSize.maxSide`), with its alpha
+/// plane, fits in one message.
+@Test func theLargestTransparentThumbnailFitsAMessage() throws {
+    let side = PixelSize.maxSide
+    var thumbnail = Thumbnail(width: side, height: side, pixels: [UInt8](repeating: 9, count: side * side * 3))
+    thumbnail.alpha = [UInt8](repeating: 128, count: side * side)
+    let parts = DecodeMessage.encodeParts(DecodeMessage.Response(body: .decoded(.decoded(thumbnail)), counts: .init()))
+    var ends: [Int32] = [0, 0]
+    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+    defer { close(ends[0]); close(ends[1]) }
+    let writeEnd = ends[1]
+    Thread { _ = MessageChannel.write(parts: parts, to: writeEnd) }.start()
+    guard case .success(let body) = MessageChannel.read(from: ends[0], within: 10) else { Issue.record("refused or not read"); return }
+    guard case .decoded(.decoded(let read))? = DecodeMessage.response(from: consume body)?.body else { Issue.record("not a thumbnail"); return }
+    #expect(read.alpha?.count == side * side && read.width == side)
+}
+
 /// `DecodeWorker.serve` on a thread, spoken to over pipes, with a 400x300 JPEG to ask for.
 struct WorkerOverPipes {
     let dir: TemporaryDirectory
