@@ -46,20 +46,24 @@ public enum PNGDecoder {
         guard !compressed.isEmpty, uncompress(&raw, &rawLength, compressed, uLong(compressed.count)) == Z_OK,
             Int(rawLength) == raw.count, unfilter(&raw, stride: stride, height: height, bpp: channels)
         else { return nil }
-        // Grey is spread to the three colours; with alpha, RGBA then premultiplied, else RGB as it is.
-        let colour = channels <= 2 ? [0, 0, 0] : [0, 1, 2]
-        let hasAlpha = channels % 2 == 0, out = hasAlpha ? 4 : 3
-        var pixels = [UInt8](repeating: 0, count: width * height * out)
+        if channels == 3 {
+            // RGB, what our own cache entries are: each row as it is, after its filter byte.
+            var rgb = [UInt8](repeating: 0, count: width * height * 3)
+            for y in 0..<height { rgb.replaceSubrange((y * stride)..<((y + 1) * stride), with: raw[(y * (stride + 1) + 1)..<((y + 1) * (stride + 1))]) }
+            return Thumbnail(width: width, height: height, pixels: rgb)
+        }
+        // Grey spread to the three colours, opaque where there is no alpha; then premultiplied.
+        var rgba = [UInt8](repeating: 255, count: width * height * 4)
         for y in 0..<height {
             let row = y * (stride + 1) + 1
             for x in 0..<width {
-                let s = row + x * channels, o = (y * width + x) * out
-                pixels[o] = raw[s + colour[0]]; pixels[o + 1] = raw[s + colour[1]]; pixels[o + 2] = raw[s + colour[2]]
-                if hasAlpha { pixels[o + 3] = raw[s + channels - 1] }
+                let s = row + x * channels, o = (y * width + x) * 4
+                let (r, g, b) = channels == 4 ? (raw[s], raw[s + 1], raw[s + 2]) : (raw[s], raw[s], raw[s])
+                rgba[o] = r; rgba[o + 1] = g; rgba[o + 2] = b
+                if channels % 2 == 0 { rgba[o + 3] = raw[s + channels - 1] }
             }
         }
-        guard hasAlpha else { return Thumbnail(width: width, height: height, pixels: pixels) }
-        return pixels.withUnsafeBufferPointer { Thumbnail(width: width, height: height, rgba: $0) }
+        return rgba.withUnsafeBufferPointer { Thumbnail(width: width, height: height, rgba: $0) }
     }
 
     /// Undoes PNG's per-row filters in place (each row starts with its filter byte).
