@@ -196,13 +196,16 @@ enum InteractiveSession {
                 lastInput = Date()
                 if let dropped = readAhead?.pause(), !dropped.isEmpty { _ = state.apply(.readAheadDropped(dropped)) }
             }
+            // A split or a zoom in tmux moves the pane: pictures through its passthrough follow
+            // (tmux asked once for a batch, however many resizes a drag brought).
+            if events.contains(where: { if case .resize = $0 { true } else { false } }),
+                let origin = Options.tmuxPaneOrigin(mode: state.graphics.pixelProtocol, environment: environment)
+            {
+                terminal.movePictures(to: origin)
+            }
             for event in events {
                 // A font change resizes the cells too: pixel boxes follow.
                 if case .resize = event, let cell = terminal.reportedCellPixels { loads += state.apply(.cellSizeChanged(cell)) }
-                // A split or a zoom in tmux moves the pane: pictures through its passthrough follow.
-                if case .resize = event, let origin = Options.tmuxPaneOrigin(mode: state.graphics.pixelProtocol, environment: environment) {
-                    terminal.movePictures(to: origin)
-                }
                 let mapped = router.action(for: event, in: state, at: ProcessInfo.processInfo.systemUptime)
                 guard let action = mapped else { continue }
                 // Characters typed into the filter in one read are one edit: one pass over the library.
