@@ -864,6 +864,44 @@ else
     fail "camera card: no pair badges" "$(screen)"
 fi
 
+# tmux here does not answer OSC 11, so the gallery takes the terminal as dark; the settings'
+# `background = light` says otherwise, and the header bar is drawn in the light theme.
+mkdir -p "$WORK/light-config/lightbox"
+echo "background = light" > "$WORK/light-config/lightbox/config"
+header_luma() {  # the luma of the first background colour on the screen's first line
+    tm capture-pane -e -p -t e2e | head -1 | python3 -c '
+import re, sys
+m = re.search(r"48;(?:5;(\d+)|2;(\d+);(\d+);(\d+))", sys.stdin.read())
+if not m: print(-1); sys.exit()
+if m.group(1):
+    n = int(m.group(1))
+    levels = [0, 95, 135, 175, 215, 255]
+    rgb = (levels[(n - 16) // 36], levels[(n - 16) // 6 % 6], levels[(n - 16) % 6]) if 16 <= n < 232 else (8 + 10 * (n - 232),) * 3 if n >= 232 else (128,) * 3
+else:
+    rgb = tuple(int(g) for g in m.groups()[1:])
+print(int(0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]))'
+}
+start_shell 100 30
+rm -f "$WORK/rc" "$WORK/stty"
+tm send-keys -t e2e "clear; XDG_CONFIG_HOME=$WORK/light-config $BIN lib > out; echo \$? > rc; stty -a > stty" Enter
+if wait_for "1/40"; then
+    light=$(header_luma)
+    tm send-keys -t e2e q
+    wait_exit
+    launch lib
+    wait_for "1/40"
+    dark=$(header_luma)
+    tm send-keys -t e2e q
+    wait_exit
+    if [ "$light" -gt 150 ] && [ "$dark" -ge 0 ] && [ "$dark" -lt 100 ]; then
+        pass "background = light in the settings: a light header (luma $light) where tmux leaves it dark ($dark)"
+    else
+        fail "background = light" "header luma with the setting $light, without $dark"
+    fi
+else
+    fail "background = light: no gallery" "$(screen)"
+fi
+
 # Read-ahead: left alone, the gallery puts every thumbnail of the folder in the disk cache (not
 # only the screen's), at idle priority; --read-ahead off leaves the rest.
 mkdir -p "$WORK/many"
