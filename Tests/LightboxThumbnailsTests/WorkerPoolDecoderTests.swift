@@ -43,8 +43,10 @@ var translucentAnimation: Thumbnail {
         #expect(DecodeMessage.response(from: Array(DecodeMessage.encode(response).dropFirst(4))) == response)
     }
     // Truncated or junk bodies are refused, never trusted.
-    let body = Array(DecodeMessage.encode(responses[0]).dropFirst(4))
-    for cut in 0..<body.count { #expect(DecodeMessage.response(from: Array(body.prefix(cut))) == nil) }
+    for response in [responses[0], responses[6], responses[7]] {  // opaque, translucent, a translucent animation
+        let body = Array(DecodeMessage.encode(response).dropFirst(4))
+        for cut in 0..<body.count { #expect(DecodeMessage.response(from: Array(body.prefix(cut))) == nil) }
+    }
     #expect(DecodeMessage.request(from: [9, 9, 9]) == nil)
 }
 
