@@ -31,11 +31,15 @@ public struct FreedesktopCache: Sendable {
         /// a lookup tries several sizes and a miss is followed by a store.
         public let uri: String
         let entryName: [UInt8]
+        /// Whether the file's kind can be transparent (what libvips decodes: PNG, WebP, GIF…): an
+        /// entry an earlier Lightbox wrote for it, flattened onto grey, is made again.
+        public var mayBeTransparent: Bool
 
-        public init(absolutePath: ImagePath, modifiedSeconds: Int64, byteCount: Int64) {
+        public init(absolutePath: ImagePath, modifiedSeconds: Int64, byteCount: Int64, mayBeTransparent: Bool = false) {
             self.absolutePath = absolutePath
             self.modifiedSeconds = modifiedSeconds
             self.byteCount = byteCount
+            self.mayBeTransparent = mayBeTransparent
             uri = FreedesktopCache.uri(forAbsolutePath: absolutePath.bytes)
             entryName = Array((MD5.hex(Array(uri.utf8)) + ".png").utf8)
         }
@@ -109,7 +113,9 @@ public struct FreedesktopCache: Sendable {
     public func lookup(_ source: Source, needing pixels: Int) -> [UInt8]? {
         guard let smallest = Size.covering(pixels) else { return nil }
         for size in Size.allCases where size.rawValue >= smallest.rawValue {
-            if let data = Self.readSmallFile(entryPath(for: source, size: size)), isValid(data, for: source) { return data }
+            if let data = Self.readSmallFile(entryPath(for: source, size: size)), isValid(data, for: source), !isFlattened(data, for: source) {
+                return data
+            }
         }
         return nil
     }
@@ -129,6 +135,16 @@ public struct FreedesktopCache: Sendable {
         return true
     }
 
+    /// What entries say once transparency is kept in them (RGBA when the picture has any).
+    static let alphaKept = ("X-Lightbox::Alpha", "kept")
+
+    /// Whether `data` is an entry an earlier Lightbox wrote for a file that may be transparent:
+    /// it flattened transparency onto grey, so the entry is made again, once.
+    func isFlattened(_ data: [UInt8], for source: Source) -> Bool {
+        guard source.mayBeTransparent, let text = PNGText.entries(in: data) else { return false }
+        return text["Software"] == "Lightbox" && text[Self.alphaKept.0] == nil
+    }
+
     /// Writes `thumbnail` (already fitted to `size`) atomically: a temporary file in the same
     /// folder, mode 0600, then a rename. Returns false when it could not.
     @discardableResult
@@ -146,7 +162,7 @@ public struct FreedesktopCache: Sendable {
     func attributes(for source: Source) -> [(String, String)] {
         [
             ("Thumb::URI", source.uri), ("Thumb::MTime", String(source.modifiedSeconds)),
-            ("Thumb::Size", String(source.byteCount)), ("Software", "Lightbox"),
+            ("Thumb::Size", String(source.byteCount)), ("Software", "Lightbox"), Self.alphaKept,
         ]
     }
 

@@ -145,7 +145,8 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     func cacheSource(for file: ImageFile) -> FreedesktopCache.Source {
         FreedesktopCache.Source(
             absolutePath: FreedesktopCache.absolute(file.path),
-            modifiedSeconds: file.modified / 1_000_000_000, byteCount: file.byteCount)
+            modifiedSeconds: file.modified / 1_000_000_000, byteCount: file.byteCount,
+            mayBeTransparent: file.format.traits.decoding == .vips)
     }
 
     /// A thumbnail made from the file itself (EXIF when allowed and enough, DCT, or libvips), fitted to `target`.

@@ -176,3 +176,32 @@ func source(_ path: String, mtime: Int64 = 1_700_000_000, size: Int64 = 1234) ->
     #expect(zip(alpha, thumbnail.alpha!).allSatisfy { $0 == $1 })
     #expect(zip(back.pixels, thumbnail.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "premultiplied, divided and multiplied again")
 }
+
+/// An entry an earlier Lightbox wrote flattened transparency onto grey: for a kind of file that
+/// may be transparent it is made again, once; entries others wrote, and ours for JPEGs, stay.
+@Test func entriesAnEarlierLightboxFlattenedAreMadeAgain() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"))
+    let thumbnail = Thumbnail(width: 8, height: 8, pixels: TestImages.solid(width: 8, height: 8, 30, 30, 30))
+    func entry(software: String, marked: Bool) -> [UInt8] {
+        let plain = source("/p/logo.png")
+        var text: [(String, String)] = [
+            ("Thumb::URI", plain.uri), ("Thumb::MTime", String(plain.modifiedSeconds)), ("Thumb::Size", String(plain.byteCount)),
+            ("Software", software),
+        ]
+        if marked { text.append(("X-Lightbox::Alpha", "kept")) }
+        return PNGWriter.encode(thumbnail, text: text)!
+    }
+    let path = cache.entryPath(for: source("/p/logo.png"), size: .normal)
+    let png = FreedesktopCache.Source(absolutePath: ImagePath("/p/logo.png"), modifiedSeconds: 1_700_000_000, byteCount: 1234, mayBeTransparent: true)
+    let jpeg = FreedesktopCache.Source(absolutePath: ImagePath("/p/logo.png"), modifiedSeconds: 1_700_000_000, byteCount: 1234)
+    for (software, marked, forPNG) in [("Lightbox", false, false), ("Lightbox", true, true), ("GNOME::ThumbnailFactory", false, true)] {
+        try FileManager.default.createDirectory(atPath: path.parent.description, withIntermediateDirectories: true)
+        try TestImages.bytes(entry(software: software, marked: marked), at: path.description)
+        #expect((cache.lookup(png, needing: 8) != nil) == forPNG, "\(software) \(marked): for a PNG")
+        #expect(cache.lookup(jpeg, needing: 8) != nil, "\(software) \(marked): for a JPEG")
+    }
+    // What Lightbox writes now is marked, so it is found again.
+    #expect(cache.store(thumbnail, for: png, size: .normal) && cache.lookup(png, needing: 8) != nil)
+}
