@@ -65,6 +65,8 @@ public enum Action: Hashable, Sendable {
     case accept
     case cancel
     case suspend
+    /// Ctrl-L: paint the whole screen again (another program, or tmux, drew over it).
+    case redraw
     case resize(width: Int, height: Int)
     /// The terminal's cells changed size in pixels (a font change): the pixel modes' boxes follow.
     case cellSizeChanged(CellPixelSize)
@@ -108,6 +110,8 @@ public enum Effect: Hashable, Sendable {
     case cancel
     /// Stop the process (Ctrl-Z) and redraw when it continues.
     case suspend
+    /// Forget what the terminal shows and paint every cell and picture again.
+    case redraw
     /// Leave the screen, run this `/bin/sh -c` command on the terminal, then come back.
     case run([UInt8])
     /// Leave the screen, run the key handler with this key name and these paths on its input, come back.

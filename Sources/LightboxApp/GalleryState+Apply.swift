@@ -45,14 +45,14 @@ extension GalleryState {
             isShowingHelp = false
             applyFilter(action)
             return (updatedDemand().map { [.load($0)] } ?? []) + metadataEffects()
-        case .resize, .suspend, .toggleHelp, .toggleInfo: message = nil
+        case .resize, .suspend, .redraw, .toggleHelp, .toggleInfo: message = nil
         default:
             message = nil
             hasUserActed = true
         }
         if isShowingHelp {
             switch action {
-            case .resize, .decoded, .suspend: break
+            case .resize, .decoded, .suspend, .redraw: break
             default:
                 isShowingHelp = false  // any key or click closes the help, and does nothing else
                 return []
@@ -60,7 +60,7 @@ extension GalleryState {
         }
         if preview != nil && !library.isEmpty {
             switch action {
-            case .resize, .decoded, .suspend: break
+            case .resize, .decoded, .suspend, .redraw: break
             default: return applyPreview(action)
             }
         }
@@ -128,6 +128,7 @@ extension GalleryState {
             switch action {
             case .cancel: return [.cancel]
             case .suspend: return [.suspend]
+            case .redraw: return [.redraw]
             case .resize(let w, let h): resize(width: w, height: h)
             default: break
             }
@@ -219,6 +220,7 @@ extension GalleryState {
         case .accept: return [.accept(acceptedPaths)]
         case .cancel: return [.cancel]
         case .suspend: return [.suspend]
+        case .redraw: return [.redraw]
         case .resize(let w, let h): resize(width: w, height: h)
         case .click(let x, let y): click(x: x, y: y)
         case .doubleClick(let x, let y): doubleClick(x: x, y: y)

@@ -52,7 +52,7 @@ public struct KeyTable: Sendable {
         "mark-section": .markSection, "clear-marks": .clearMarks, "bigger": .zoomIn, "smaller": .zoomOut,
         "sort": .cycleSort, "reverse": .toggleReverse, "collapse": .toggleSection, "collapse-all": .toggleAllSections,
         "layout": .cycleLayout, "symbols": .cycleGraphics, "info": .toggleInfo, "preview": .openPreview, "filter": .startFilter,
-        "key-handler": .keyHandlerPrefix, "help": .toggleHelp, "accept": .accept, "cancel": .cancel, "suspend": .suspend,
+        "key-handler": .keyHandlerPrefix, "help": .toggleHelp, "accept": .accept, "cancel": .cancel, "suspend": .suspend, "redraw": .redraw,
     ]
 
     /// A key by the name users write: a character, `ctrl-X`, `space`, `enter`, `tab` or `esc`.
@@ -85,6 +85,7 @@ public struct KeyTable: Sendable {
         KeyBinding([.escape, .character("q"), .character("o")], .closePreview, "back to the grid"),
         KeyBinding([.control("c")], .cancel, "quit, print nothing"),
         KeyBinding([.control("z")], .suspend, "suspend"),
+        KeyBinding([.control("l")], .redraw, "redraw the screen"),
     ])
 
     public static let standard = KeyTable([
@@ -127,5 +128,6 @@ public struct KeyTable: Sendable {
         KeyBinding([.enter], .accept, "print marked (or this) and quit"),
         KeyBinding([.character("q"), .escape, .control("c")], .cancel, "quit, print nothing"),
         KeyBinding([.control("z")], .suspend, "suspend"),
+        KeyBinding([.control("l")], .redraw, "redraw the screen"),
     ])
 }

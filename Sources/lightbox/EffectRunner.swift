@@ -50,6 +50,7 @@ struct EffectRunner {
                 {
                     return outcome
                 }
+            case .redraw: terminal.invalidate()
             case .forgetImages(let ids): terminal.forgetImages(ids)
             case .readAhead(let requests): readAhead?.enqueue(requests)
             }

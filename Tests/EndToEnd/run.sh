@@ -864,6 +864,26 @@ else
     fail "camera card: no pair badges" "$(screen)"
 fi
 
+# Ctrl-L: another program writes over the gallery (a background job, wall); the screen is
+# painted whole again.
+start_shell 100 30
+launch lib
+if wait_for "1/40"; then
+    printf '\033[5;10HSCRIBBLED-OVER-THE-GRID' > "$(tm display -p -t e2e '#{pane_tty}')"
+    wait_for "SCRIBBLED" && scribbled=yes || scribbled=no
+    tm send-keys -t e2e C-l
+    sleep 0.5
+    if [ "$scribbled" = yes ] && ! screen | grep -q "SCRIBBLED" && screen | grep -q "1/40"; then
+        pass "Ctrl-L paints the whole screen again over what another program wrote"
+    else
+        fail "Ctrl-L redraw" "scribbled $scribbled; $(screen | head -6)"
+    fi
+    tm send-keys -t e2e q
+    wait_exit
+else
+    fail "Ctrl-L: no gallery" "$(screen)"
+fi
+
 # tmux here does not answer OSC 11, so the gallery takes the terminal as dark; the settings'
 # `background = light` says otherwise, and the header bar is drawn in the light theme.
 mkdir -p "$WORK/light-config/lightbox"

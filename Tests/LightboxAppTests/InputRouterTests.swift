@@ -60,3 +60,22 @@ func press(_ x: Int, _ y: Int, shift: Bool = false, control: Bool = false) -> In
     // A press in the preview started no double click.
     #expect(router.action(for: press(5, 6), in: state, at: 1.1) == .click(x: 5, y: 6))
 }
+
+/// Ctrl-L paints the whole screen again wherever the user is (the grid, the help, the preview,
+/// an empty library) and changes nothing else.
+@Test func ctrlLRedrawsInEveryPlaceAndChangesNothing() {
+    var router = InputRouter()
+    var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
+    _ = state.initialEffects()
+    let cursor = state.cursor
+    #expect(router.action(for: .key(.control("l")), in: state, at: 0) == .redraw)
+    #expect(state.apply(.redraw) == [.redraw] && state.cursor == cursor)
+    state.apply(.toggleHelp)
+    #expect(state.apply(.redraw) == [.redraw] && state.isShowingHelp, "the help stays open")
+    state.apply(.toggleHelp)
+    state.apply(.openPreview)
+    #expect(router.action(for: .key(.control("l")), in: state, at: 0) == .redraw)
+    #expect(state.apply(.redraw) == [.redraw] && state.preview != nil, "the preview stays open")
+    var empty = GalleryState(library: library([]), spec: threeColumns, width: 40, height: 30)
+    #expect(empty.apply(.redraw) == [.redraw])
+}
