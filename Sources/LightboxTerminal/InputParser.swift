@@ -143,11 +143,8 @@ public struct InputParser: Sendable {
         switch scalar.value {
         case 0x1B: state = .escape
         case 0x9B: state = .csi([])
-        case 0x90: state = .stringStart(0x50)  // C1 DCS, OSC, APC, SOS, PM
-        case 0x9D: state = .stringStart(0x5D)
-        case 0x9F: state = .stringStart(0x5F)
-        case 0x98: state = .stringStart(0x58)
-        case 0x9E: state = .stringStart(0x5E)
+        // C1 DCS, OSC, APC, SOS, PM: each is ESC and its byte less 0x40 (ESC P and so on).
+        case 0x90, 0x9D, 0x9F, 0x98, 0x9E: state = .stringStart(UInt8(scalar.value - 0x40))
         case 0x80...0x9F: break  // other C1 controls: nothing we read
         default: return Self.key(for: scalar).map { [.key($0)] } ?? []
         }

@@ -113,7 +113,9 @@ public struct FreedesktopCache: Sendable {
     public func lookup(_ source: Source, needing pixels: Int) -> [UInt8]? {
         guard let smallest = Size.covering(pixels) else { return nil }
         for size in Size.allCases where size.rawValue >= smallest.rawValue {
-            if let data = Self.readSmallFile(entryPath(for: source, size: size)), isValid(data, for: source), !isFlattened(data, for: source) {
+            if let data = Self.readSmallFile(entryPath(for: source, size: size)), let text = validText(data, for: source),
+                !isFlattened(text, for: source)
+            {
                 return data
             }
         }
@@ -122,27 +124,26 @@ public struct FreedesktopCache: Sendable {
 
     /// The reason recorded for a file that failed before, if the record is still valid.
     public func recordedFailure(for source: Source) -> String? {
-        guard let data = Self.readSmallFile(failurePath(for: source)), isValid(data, for: source) else { return nil }
-        return PNGText.entries(in: data)?["X-Lightbox::Reason"] ?? "failed before"
+        guard let data = Self.readSmallFile(failurePath(for: source)), let text = validText(data, for: source) else { return nil }
+        return text["X-Lightbox::Reason"] ?? "failed before"
     }
 
-    /// Whether an entry's text chunks describe `source` as it is now.
-    func isValid(_ data: [UInt8], for source: Source) -> Bool {
+    /// An entry's text chunks, read once, when they describe `source` as it is now; else nil.
+    func validText(_ data: [UInt8], for source: Source) -> [String: String]? {
         guard let text = PNGText.entries(in: data), text["Thumb::URI"] == source.uri,
             let mtime = text["Thumb::MTime"].flatMap({ Int64($0) }), mtime == source.modifiedSeconds
-        else { return false }
-        if let size = text["Thumb::Size"] { return Int64(size) == source.byteCount }
-        return true
+        else { return nil }
+        if let size = text["Thumb::Size"], Int64(size) != source.byteCount { return nil }
+        return text
     }
 
     /// What entries say once transparency is kept in them (RGBA when the picture has any).
     static let alphaKept = ("X-Lightbox::Alpha", "kept")
 
-    /// Whether `data` is an entry an earlier Lightbox wrote for a file that may be transparent:
-    /// it flattened transparency onto grey, so the entry is made again, once.
-    func isFlattened(_ data: [UInt8], for source: Source) -> Bool {
-        guard source.mayBeTransparent, let text = PNGText.entries(in: data) else { return false }
-        return text["Software"] == "Lightbox" && text[Self.alphaKept.0] == nil
+    /// Whether an entry with `text` is one an earlier Lightbox wrote for a file that may be
+    /// transparent: it flattened transparency onto grey, so the entry is made again, once.
+    func isFlattened(_ text: [String: String], for source: Source) -> Bool {
+        source.mayBeTransparent && text["Software"] == "Lightbox" && text[Self.alphaKept.0] == nil
     }
 
     /// Writes `thumbnail` (already fitted to `size`) atomically: a temporary file in the same

@@ -141,7 +141,7 @@ public final class ThumbnailProvider: @unchecked Sendable {
                 ? decoder.decodeFrames(request.file, fitting: request.box)
                 : decoder.decode(request.file, fitting: request.box)
             // Transparency is kept from the file (and in the disk cache) to here, where the ground is known.
-            if case .decoded(let thumbnail) = result, thumbnail.alpha != nil { result = .decoded(thumbnail.flattened(onto: background)) }
+            if case .decoded(let thumbnail) = result { result = .decoded(thumbnail.flattened(onto: background)) }
             // Symbols are rendered here too, off the UI thread, and kept with the pixels.
             if request.wantsCells, case .decoded(var thumbnail) = result {
                 let box = SymbolCells.cells(inBox: request.box)

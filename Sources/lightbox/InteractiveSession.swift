@@ -71,9 +71,7 @@ enum InteractiveSession {
             {
                 let modeChanged = terminal.images.mode != state.graphics.pixelProtocol
                 terminal.setImageMode(state.graphics.pixelProtocol, cellPixels: state.cellPixels, reduction: reduction)
-                if modeChanged, let origin = Options.tmuxPaneOrigin(mode: state.graphics.pixelProtocol, environment: environment) {
-                    terminal.movePictures(to: origin)
-                }
+                if modeChanged { Options.followTmuxPane(terminal, mode: state.graphics.pixelProtocol, environment: environment) }
             }
             terminal.paint(GalleryView.frame(for: state))
         }
@@ -198,10 +196,8 @@ enum InteractiveSession {
             }
             // A split or a zoom in tmux moves the pane: pictures through its passthrough follow
             // (tmux asked once for a batch, however many resizes a drag brought).
-            if events.contains(where: { if case .resize = $0 { true } else { false } }),
-                let origin = Options.tmuxPaneOrigin(mode: state.graphics.pixelProtocol, environment: environment)
-            {
-                terminal.movePictures(to: origin)
+            if events.contains(where: { if case .resize = $0 { true } else { false } }) {
+                Options.followTmuxPane(terminal, mode: state.graphics.pixelProtocol, environment: environment)
             }
             for event in events {
                 // A font change resizes the cells too: pixel boxes follow.

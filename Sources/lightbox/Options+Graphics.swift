@@ -27,17 +27,20 @@ extension Options {
             settings.notice = "pictures in \(settings.graphics.title)" + (report?.name.map { " (\($0))" } ?? "") + "; t changes"
         }
         terminal.setImageMode(settings.graphics.pixelProtocol, cellPixels: settings.cellPixels, colorRegisters: report?.colorRegisters)
-        if let origin = Self.tmuxPaneOrigin(mode: settings.graphics.pixelProtocol, environment: environment) { terminal.movePictures(to: origin) }
+        Self.followTmuxPane(terminal, mode: settings.graphics.pixelProtocol, environment: environment)
     }
 }
 
 extension Options {
-    /// Where tmux shows this pane, when pictures go to the outer terminal through passthrough
-    /// (iTerm2 images); nil outside tmux, in other modes, or when tmux does not say.
-    static func tmuxPaneOrigin(mode: PixelProtocol?, environment: [String: String]) -> PaneOrigin? {
-        guard mode == .iterm, environment["TMUX"] != nil, let pane = environment["TMUX_PANE"] else { return nil }
-        return Subprocess.output(of: "/usr/bin/env", ["tmux", "display-message", "-p", "-t", pane, PaneOrigin.tmuxFormat])
-            .flatMap(PaneOrigin.init(tmuxAnswer:))
+    /// Asks tmux where this pane is, when pictures in `mode` go to the outer terminal through
+    /// passthrough (iTerm2 images), and has `terminal` paint them there; outside tmux, in other
+    /// modes, or when tmux does not say, nothing.
+    static func followTmuxPane(_ terminal: CursesTerminal, mode: PixelProtocol?, environment: [String: String]) {
+        guard mode == .iterm, environment["TMUX"] != nil, let pane = environment["TMUX_PANE"],
+            let origin = Subprocess.output(of: "/usr/bin/env", ["tmux", "display-message", "-p", "-t", pane, PaneOrigin.tmuxFormat])
+                .flatMap(PaneOrigin.init(tmuxAnswer:))
+        else { return }
+        terminal.movePictures(to: origin)
     }
 
     /// Whether the tmux Lightbox runs in passes escape sequences through to the outer terminal
