@@ -3,9 +3,6 @@ import CTurboJPEG
 /// JPEG decoding with libjpeg-turbo, scaled in the DCT: 1/8, 1/4 or 1/2 of the size costs a
 /// fraction of a full decode.
 public enum TurboJPEGDecoder {
-    /// Scales offered, smallest first.
-    static let scales: [(num: Int, denom: Int)] = [(1, 8), (1, 4), (1, 2), (1, 1)]
-
     /// Image size (as stored, before orientation), or nil when it is not a JPEG libjpeg-turbo
     /// handles (CMYK and YCCK are left to libvips).
     public static func size(of data: [UInt8]) -> (width: Int, height: Int)? {
@@ -15,14 +12,19 @@ public enum TurboJPEGDecoder {
         return status == LB_TJ_OK ? (Int(width), Int(height)) : nil
     }
 
-    /// The smallest DCT scale of `width` x `height` that still covers `needed` (as stored).
-    public static func scaledSize(width: Int, height: Int, covering needed: PixelSize) -> (width: Int, height: Int) {
-        for scale in scales {
-            let w = (width * scale.num + scale.denom - 1) / scale.denom
-            let h = (height * scale.num + scale.denom - 1) / scale.denom
-            if w >= needed.width && h >= needed.height { return (w, h) }
+    /// The smallest DCT scale, in eighths (1, 2, 4 or 8), at which `width` x `height` covers
+    /// `needed` (as stored); full size when none does.
+    public static func eighths(width: Int, height: Int, covering needed: PixelSize) -> Int {
+        for eighths in [1, 2, 4] where (width * eighths + 7) / 8 >= needed.width && (height * eighths + 7) / 8 >= needed.height {
+            return eighths
         }
-        return (width, height)
+        return 8
+    }
+
+    /// The size of `width` x `height` at the smallest DCT scale that still covers `needed`.
+    public static func scaledSize(width: Int, height: Int, covering needed: PixelSize) -> (width: Int, height: Int) {
+        let eighths = eighths(width: width, height: height, covering: needed)
+        return ((width * eighths + 7) / 8, (height * eighths + 7) / 8)
     }
 
     /// Decodes `data` at the smallest DCT scale covering `needed` (in stored orientation), if

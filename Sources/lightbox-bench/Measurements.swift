@@ -164,6 +164,45 @@ enum Measurements {
             state.library.count, firstBatch ?? 0, total, Double(after - before) / 1e6, (after - before) / count)
     }
 
+    /// The EXIF thumbnails of a folder's JPEGs decoded by the app's own decoder and by
+    /// libjpeg-turbo, at a half-block tile's scale and at the disk cache's: median per thumbnail.
+    static func exifThumbnails(folder: String) -> String {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        let thumbnails: [[UInt8]] = names.compactMap { name in
+            guard let data = FileManager.default.contents(atPath: folder + "/" + name).map({ Array($0.prefix(128 << 10)) }),
+                let range = JPEGHeader(parsing: data)?.exifThumbnail
+            else { return nil }
+            return Array(data[range])
+        }
+        guard let first = thumbnails.first, let size = JPEGHeader(parsing: first) else { return "no EXIF thumbnails in \(folder)" }
+        func median(_ decode: ([UInt8]) -> Bool) -> Double {
+            var times: [Double] = []
+            for _ in 0..<15 {
+                for thumbnail in thumbnails {
+                    let start = now()
+                    precondition(decode(thumbnail))
+                    times.append(Double(now() - start) / 1e3)
+                }
+            }
+            return times.sorted()[times.count / 2]
+        }
+        var lines: [String] = []
+        for box in [PixelSize(width: 26, height: 24), PixelSize(width: 128, height: 96)] {
+            let ours = median { BaselineJPEGDecoder.decode($0, covering: box) != nil }
+            let turbo = median {
+                guard case .decoded = TurboJPEGDecoder.decode($0, width: size.width, height: size.height, covering: box, pixelLimit: 1 << 24) else {
+                    return false
+                }
+                return true
+            }
+            lines.append(
+                String(
+                    format: "EXIF thumbnail (%dx%d) for a %dx%d box: our decoder %.1f µs, libjpeg-turbo %.1f µs (%.2fx)", size.width, size.height,
+                    box.width, box.height, ours, turbo, ours / turbo))
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// Layout of a million items in 1,000 sections in each mode, and the visible-range query.
     static func layout() -> String {
         let counts = Array(repeating: 1000, count: 1000)

@@ -10,6 +10,7 @@ import LightboxApp
 //   pictures       the view, paint and picture bytes of each picture mode while scrolling
 //   scan FOLDER    the streaming scan of a folder, and the memory of its library
 //   kitty FOLDER   bytes and time of each way to send the folder's thumbnails to kitty
+//   exif FOLDER    the folder's EXIF thumbnails decoded by our own decoder and by libjpeg-turbo
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch (arguments.first, arguments.count) {
@@ -24,8 +25,10 @@ case ("layout", 1): print(Measurements.layout())
 case ("pictures", 1): print(try Measurements.pictureModes())
 case ("scan", 2): print(Measurements.scan(folder: arguments[1]))
 case ("kitty", 2): print(try Measurements.kittyEncodings(folder: arguments[1]))
+case ("exif", 2): print(Measurements.exifThumbnails(folder: arguments[1]))
 default:
     FileHandle.standardError.write(
-        "usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | layout | pictures | scan FOLDER | kitty FOLDER\n".data(using: .utf8)!)
+        "usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | layout | pictures | scan FOLDER | kitty FOLDER | exif FOLDER\n".data(
+            using: .utf8)!)
     exit(2)
 }

@@ -86,12 +86,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     case .message:
         _ = DecodeMessage.request(from: bytes)
         _ = DecodeMessage.response(from: bytes)
+    case .jpeg:
+        // Our own JPEG decoder (EXIF thumbnails, in the app's process), at its smallest and full scale.
+        for box in [PixelSize(width: 1, height: 1), PixelSize(width: 4096, height: 4096)] {
+            if let picture = BaselineJPEGDecoder.decode(bytes, covering: box) {
+                precondition(picture.width > 0 && picture.height > 0 && picture.pixels.count == picture.width * picture.height * 3)
+            }
+        }
     }
     return 0
 }
 
 enum FuzzTarget: String, CaseIterable {
-    case header, exif, png, video, raw, sanitizer, message, input, list
+    case header, exif, png, video, raw, sanitizer, message, input, list, jpeg
     nonisolated(unsafe) static let current: FuzzTarget = {
         guard let name = getenv("LIGHTBOX_FUZZ_TARGET"), let target = FuzzTarget(rawValue: String(cString: name)) else { return .header }
         return target

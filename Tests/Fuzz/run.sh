@@ -8,7 +8,7 @@ SECONDS_EACH=${1:-60}
 swift build --product lightbox-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIGHTBOX_FUZZING --build-path .build/fuzz || exit 1
 mkdir -p Tests/Fuzz/artifacts
 status=0
-for target in ${FUZZ_TARGETS:-header exif png video raw sanitizer message input list}; do
+for target in ${FUZZ_TARGETS:-header exif png video raw sanitizer message input list jpeg}; do
     corpus=".build/fuzz/corpus/$target"
     mkdir -p "$corpus"
     # Seeds: the sample library's images for the parsers of image bytes.
@@ -23,6 +23,14 @@ for target in ${FUZZ_TARGETS:-header exif png video raw sanitizer message input 
         ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc2=s=32x24 -frames:v 1 -c:v libwebp "$corpus/seed.webp" || exit 1
         heif-enc -q 30 "$corpus/seed.png" -o "$corpus/seed.heic" >/dev/null || exit 1
         exiftool -q -overwrite_original "-DateTimeOriginal=2022:03:04 05:06:07" "$corpus"/seed.png "$corpus"/seed.webp "$corpus"/seed.heic || exit 1
+    fi
+    # Seeds for our JPEG decoder: small baseline JPEGs as cameras lay them out, made by cjpeg.
+    if [ "$target" = jpeg ] && [ ! -e "$corpus/seed-gray.jpg" ]; then
+        convert -size 40x24 plasma:fractal "$corpus/seed.ppm" || exit 1
+        for seed in "420:-sample 2x2" "444:-sample 1x1" "422:-sample 2x1" "restart:-sample 2x2 -restart 1B" "gray:-grayscale" "rgb:-rgb"; do
+            cjpeg ${seed#*:} -outfile "$corpus/seed-${seed%%:*}.jpg" "$corpus/seed.ppm" || exit 1
+        done
+        rm "$corpus/seed.ppm"
     fi
     # Seeds for the video containers' readers: a short clip of each, made by ffmpeg.
     if [ "$target" = video ] && [ ! -e "$corpus/seed.mp4" ]; then
