@@ -115,6 +115,16 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         return nil
     }
 
+    /// What our own code makes of `file`, with no image library (so safe in the app's own
+    /// process): a disk cache entry, a recorded failure, or the EXIF thumbnail decoded by
+    /// `BaselineJPEGDecoder`; nil when a decoder process must decode it.
+    public func decodeWithoutLibraries(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult? {
+        if let known = fromDiskCache(file, fitting: box, usingLibraries: false) { return known }
+        guard file.format.traits.decoding == .dctScaled, let thumbnail = exifThumbnail(file, fitting: box, usingLibraries: false) else { return nil }
+        statistics.record(.exif)
+        return .decoded(thumbnail)
+    }
+
     /// What `warm(_:size:)` did with one file.
     public enum WarmOutcome: Hashable, Sendable {
         case alreadyCached, written
@@ -206,26 +216,29 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     }
 
     /// The embedded EXIF thumbnail, oriented as the main image, when it has enough pixels
-    /// and the main image's shape (within 2%; some cameras pad theirs).
-    func exifThumbnail(_ file: ImageFile, fitting box: PixelSize) -> Thumbnail? {
+    /// and the main image's shape (within 2%; some cameras pad theirs). Decoded by libjpeg-turbo
+    /// when `usingLibraries` (the faster), else by our own `BaselineJPEGDecoder`.
+    func exifThumbnail(_ file: ImageFile, fitting box: PixelSize, usingLibraries: Bool = true) -> Thumbnail? {
         guard case .success(let (prefix, header)) = Self.jpegHeader(file.path), let header, let range = header.exifThumbnail,
             header.width > 0, header.height > 0, ImageHeader.pixelCount(header.width, header.height) <= limits.pixelLimit
         else { return nil }
         let embedded = Array(prefix[range])
         // A thumbnail larger than its photo lies about its size (and would be decoded at it).
-        guard let size = TurboJPEGDecoder.size(of: embedded), size.width <= header.width, size.height <= header.height else { return nil }
+        guard let size = JPEGHeader(parsing: embedded).map({ (width: $0.width, height: $0.height) }), size.width > 0, size.height > 0,
+            size.width <= header.width, size.height <= header.height
+        else { return nil }
         let needed = Self.neededStoredSize(width: header.width, height: header.height, orientation: header.orientation, box: box)
         let mainAspect = Double(header.width) / Double(header.height)
         let aspect = Double(size.width) / Double(size.height)
         guard size.width >= needed.width, size.height >= needed.height, abs(aspect - mainAspect) <= 0.02 * mainAspect else { return nil }
-        guard
-            case .decoded(let pixels) = TurboJPEGDecoder.decode(
-                embedded, width: size.width, height: size.height, covering: needed,
-                pixelLimit: limits.pixelLimit)
-        else {
-            return nil
+        let decoded: Thumbnail?
+        if usingLibraries {
+            let result = TurboJPEGDecoder.decode(embedded, width: size.width, height: size.height, covering: needed, pixelLimit: limits.pixelLimit)
+            if case .decoded(let pixels) = result { decoded = pixels } else { decoded = nil }
+        } else {
+            decoded = BaselineJPEGDecoder.decode(embedded, covering: needed)
         }
-        return pixels.oriented(header.orientation).downscaled(toFit: box)
+        return decoded?.oriented(header.orientation).downscaled(toFit: box)
     }
 
     /// The start of the file at `path` and what its JPEG header segments say: `firstHeaderBytes`

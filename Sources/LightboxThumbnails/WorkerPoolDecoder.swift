@@ -30,12 +30,12 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
 
     deinit { shutdown() }
 
-    /// Answers from the disk cache in this process when it can (our own parsers only, no image
-    /// library), so a warm start needs no worker at all.
+    /// Answers in this process when our own code can (the disk cache, EXIF thumbnails; no image
+    /// library), so a warm start or a screen of EXIF thumbnails needs no worker at all.
     public var local: ThumbnailPipeline?
 
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
-        if let known = local?.fromDiskCache(file, fitting: box, usingLibraries: false) { return known }
+        if let known = local?.decodeWithoutLibraries(file, fitting: box.limitedToMaxSide) { return known }
         return answer(exchange(.decode(file, box.limitedToMaxSide)))
     }
 

@@ -13,15 +13,16 @@ extension Options {
     /// The app's decoder: what its own code reads (JPEG, EXIF, RAW previews, the disk cache) in
     /// forks of this process, or with `--decoders thread` in its own threads; the rest in
     /// `lightbox-decode` processes, the only ones that load libvips, LibRaw and FFmpeg.
-    /// With `prestartsDecoders`, the forks start at once rather than at the first file.
+    /// With `prestartsDecoders`, one fork starts at once rather than at the first file.
     /// With `idle`, the decoder processes run at idle priority (the read-ahead's); with
     /// `defersCacheWrites`, they write new disk cache entries only when no request waits (the
     /// gallery's, so a screen never waits for PNG encoding).
     func makeDecoder(prestartsDecoders: Bool = false, idle: Bool = false, defersCacheWrites: Bool = false) -> Decoder {
         let cache = diskCache, limits = DecodeLimits(pixelLimit: pixelLimit), statistics = DecodeStatistics()
         let settings = DecoderSettings(pixelLimit: pixelLimit, cacheRoot: cache?.root, isIdle: idle, defersCacheWrites: defersCacheWrites)
-        // A warm start needs no decoder process: the disk cache is read here, by our own code.
-        let local = cache.map { ThumbnailPipeline(limits: limits, codecs: nil, diskCache: $0, statistics: statistics) }
+        // A warm start or a screen of EXIF thumbnails needs no decoder process: the disk cache
+        // and the thumbnails are read here, by our own code.
+        let local = ThumbnailPipeline(limits: limits, codecs: nil, diskCache: cache, statistics: statistics)
         func pool(_ command: [[UInt8]]) -> WorkerPoolDecoder {
             let pool = WorkerPoolDecoder(command: command + settings.arguments, timeLimit: decodeTimeLimit, statistics: statistics)
             pool.local = local
@@ -36,8 +37,12 @@ extension Options {
         }
         let forks = pool([executable.bytes, Array("--decode-worker".utf8)])
         if prestartsDecoders {
-            // Forks of this process, ready at once, serving as `--decode-worker` would.
-            forks.prestart(ProcessInfo.processInfo.activeProcessorCount) { settings.serve(codecs: nil) }
+            // A fork of this process, ready at once, serving as `--decode-worker` would. One only:
+            // each fork delays the first screen by about 0.4 ms (its page tables, then the
+            // copy-on-write faults), and screens of EXIF thumbnails or cached ones need none. The
+            // others start from the executable when first needed, on their own cores while the
+            // first decodes (BENCHMARKS.md: the cold screen did not move).
+            forks.prestart(1) { settings.serve(codecs: nil) }
         }
         let routed = RoutedDecoder(core: forks, codecs: codecs)
         return Decoder(

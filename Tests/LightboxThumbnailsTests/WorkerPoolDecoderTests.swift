@@ -223,6 +223,28 @@ struct WorkerOverPipes {
     #expect(pool.statistics.count(.diskCache) == 1)
 }
 
+/// A photo's EXIF thumbnail is decoded in this process by our own decoder, with no disk cache
+/// and no worker (every one would crash); a photo without one goes to a worker.
+@Test func exifThumbnailsAreServedWithoutAWorker() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let camera = try dir.file("camera.jpg"), plain = try dir.file("plain.jpg")
+    try TestImages.bytes(cameraJPEG(orientation: 6), at: camera)
+    try TestImages.jpeg(at: plain, width: 800, height: 600)
+    let pool = WorkerPoolDecoder(command: ["/bin/sh", "-c", "kill -SEGV $$"])
+    pool.local = ThumbnailPipeline(codecs: nil, diskCache: nil, statistics: pool.statistics)
+    guard case .decoded(let thumbnail) = pool.decode(imageFile(camera), fitting: PixelSize(width: 40, height: 40)) else {
+        Issue.record("an EXIF thumbnail went to a worker"); return
+    }
+    // The green thumbnail, turned as its photo (orientation 6: a quarter turn clockwise).
+    #expect(thumbnail.width == 30 && thumbnail.height == 40 && isGreen(thumbnail.pixel(x: 15, y: 5)))
+    #expect(pool.statistics.count(.exif) == 1)
+    guard case .failed(let failure) = pool.decode(imageFile(plain), fitting: PixelSize(width: 40, height: 40)) else {
+        Issue.record("a photo without a thumbnail was decoded without a worker"); return
+    }
+    #expect(failure.kind == .decoder)
+}
+
 @Test func theWorkerAnswersARequestItCannotReadAndServesTheNext() throws {
     let worker = try WorkerOverPipes()
     defer { worker.end() }
