@@ -13,7 +13,7 @@ extension Options {
     /// The app's decoder: what its own code reads (JPEG, EXIF, RAW previews, the disk cache) in
     /// forks of this process, or with `--decoders thread` in its own threads; the rest in
     /// `lightbox-decode` processes, the only ones that load libvips, LibRaw and FFmpeg.
-    /// With `prestartsDecoders`, one fork starts at once rather than at the first file.
+    /// With `prestartsDecoders`, the forks start at once rather than at the first file.
     /// With `idle`, the decoder processes run at idle priority (the read-ahead's); with
     /// `defersCacheWrites`, they write new disk cache entries only when no request waits (the
     /// gallery's, so a screen never waits for PNG encoding).
@@ -37,12 +37,11 @@ extension Options {
         }
         let forks = pool([executable.bytes, Array("--decode-worker".utf8)])
         if prestartsDecoders {
-            // A fork of this process, ready at once, serving as `--decode-worker` would. One only:
-            // each fork delays the first screen by about 0.4 ms (its page tables, then the
-            // copy-on-write faults), and screens of EXIF thumbnails or cached ones need none. The
-            // others start from the executable when first needed, on their own cores while the
-            // first decodes (BENCHMARKS.md: the cold screen did not move).
-            forks.prestart(1) { settings.serve(codecs: nil) }
+            // Forks of this process, ready at once, serving as `--decode-worker` would. One per
+            // core: with fewer, the others start from the executable when first needed, and their
+            // start (about 6 ms of CPU) slowed the cold screen and keys during the read-ahead more
+            // than the 0.4 ms each fork costs the first screen (BENCHMARKS.md).
+            forks.prestart(ProcessInfo.processInfo.activeProcessorCount) { settings.serve(codecs: nil) }
         }
         let routed = RoutedDecoder(core: forks, codecs: codecs)
         return Decoder(
