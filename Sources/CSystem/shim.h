@@ -28,4 +28,6 @@ static inline int lb_io_class(int id) {
 
 /// Names the calling process (thread) as `ps` and `top` show it: at most 15 bytes.
 static inline void lb_set_process_name(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
+/// Asks the kernel to kill this process when its parent ends.
+static inline void lb_die_with_parent(void) { prctl(PR_SET_PDEATHSIG, 9 /* SIGKILL */, 0, 0, 0); }
 #endif

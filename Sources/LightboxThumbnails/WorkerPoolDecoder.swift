@@ -98,15 +98,16 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
     }
 
     /// Starts `count` workers now, so their start-up overlaps whatever the app does before its
-    /// first decode. With `serve`, they are forks of this process, ready at once (0.2 ms each,
-    /// against 5–6 ms to start the executable and link its libraries); only while this process
-    /// has a single thread, since a fork keeps only the calling one. Later workers (a
-    /// replacement after a crash) start from the executable.
+    /// first decode. With `serve`, they are forks of a `DecoderFactory` forked from this process,
+    /// ready at once (against 5–6 ms to start the executable and link its libraries); only while
+    /// this process has a single thread, since a fork keeps only the calling one. Later workers
+    /// (a replacement after a crash) start from the executable.
     public func prestart(_ count: Int, serve: (() -> Void)? = nil) {
         let single = serve != nil && Self.threadCount() == 1
-        let started = (0..<count).compactMap { _ in
-            single ? serve.flatMap { WorkerProcess(forking: $0) } : WorkerProcess(command)
-        }
+        let factory = single ? serve.flatMap { DecoderFactory(count: count, serve: $0) } : nil
+        let started =
+            factory.map { factory in (0..<count).map { WorkerProcess(factory, index: $0) } }
+            ?? (0..<count).compactMap { _ in WorkerProcess(command) }
         lock.lock()
         idle += started
         lock.unlock()
@@ -157,7 +158,17 @@ final class WorkerProcess {
     let pid: pid_t
     let toChild: Int32
     let fromChild: Int32
+    /// The factory that made it and its number there; nil for the app's own child.
+    let factory: (DecoderFactory, index: Int)?
     private var ended = false
+
+    /// Decoder `index` of `factory`, which signals and collects it.
+    init(_ factory: DecoderFactory, index: Int) {
+        pid = 0
+        toChild = factory.channels[index]
+        fromChild = toChild
+        self.factory = (factory, index)
+    }
 
     /// Spawns `command` with its stdin and stdout on one end of a socket pair (so writing to a
     /// worker that died is an error, not SIGPIPE) and stderr on /dev/null.
@@ -180,60 +191,52 @@ final class WorkerProcess {
                 return copy
             } + [nil]
         defer { argv.forEach { $0?.deallocate() } }
+        // A crash ends it at once: Swift's backtracer would hold a crashed decoder for seconds.
+        var environment = [strdup("SWIFT_BACKTRACE=enable=no")]
+        var index = 0
+        while let entry = environ[index] {
+            if strncmp(entry, "SWIFT_BACKTRACE=", 16) != 0 { environment.append(strdup(entry)) }
+            index += 1
+        }
+        environment.append(nil)
+        defer { environment.forEach { free($0) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, argv[0]!, &actions, nil, argv, environ)
+        let status = posix_spawn(&child, argv[0]!, &actions, nil, argv, environment)
         close(ends[1])
         guard status == 0 else { close(ends[0]); return nil }
         pid = child
         toChild = ends[0]
         fromChild = ends[0]
-    }
-
-    /// Forks this process to run `serve` with its standard input and output on one end of a
-    /// socket pair and stderr on /dev/null, then end. Only while this process has one thread.
-    init?(forking serve: () -> Void) {
-        var ends: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else { return nil }
-        let child = fork()
-        if child == 0 {
-            dup2(ends[1], 0)
-            dup2(ends[1], 1)
-            let null = open("/dev/null", O_WRONLY)
-            if null >= 0 { dup2(null, 2); close(null) }
-            close(ends[0])
-            close(ends[1])
-            lb_set_process_name("lightbox-decode")  // what ps and top show for it
-            serve()
-            _exit(0)
-        }
-        close(ends[1])
-        guard child > 0 else { close(ends[0]); return nil }
-        pid = child
-        toChild = ends[0]
-        fromChild = ends[0]
+        factory = nil
     }
 
     /// Kills the process and collects it.
     func kill() {
         guard !ended else { return }
-        Glibc.kill(pid, SIGKILL)
-        _ = reap()
+        _ = reap(killing: true)
     }
 
     /// Sends `signal` without waiting for the process (`kill()` collects it).
     func signal(_ signal: Int32) {
-        if !ended { Glibc.kill(pid, signal) }
+        guard !ended else { return }
+        if let (factory, index) = factory { factory.signal(index, signal) } else { Glibc.kill(pid, signal) }
     }
 
-    /// Waits for the process to end and says how it did.
+    /// Waits for the process to end (killed first when `killing`) and says how it did.
     @discardableResult
-    func reap() -> String {
+    func reap(killing: Bool = false) -> String {
         guard !ended else { return "ended" }
         ended = true
         close(toChild)
         if fromChild != toChild { close(fromChild) }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if let (factory, index) = factory {
+            guard let ended = factory.end(index, killing: killing), ended != -1 else { return "lost" }
+            status = ended
+        } else {
+            if killing { Glibc.kill(pid, SIGKILL) }
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
         let signal = status & 0x7F
         if signal != 0 { return "signal \(signal)\(signal == SIGKILL ? ", killed" : "")" }
         return "exit \((status >> 8) & 0xFF)"

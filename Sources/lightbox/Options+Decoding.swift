@@ -37,10 +37,10 @@ extension Options {
         }
         let forks = pool([executable.bytes, Array("--decode-worker".utf8)])
         if prestartsDecoders {
-            // Forks of this process, ready at once, serving as `--decode-worker` would. One per
-            // core: with fewer, the others start from the executable when first needed, and their
-            // start (about 6 ms of CPU) slowed the cold screen and keys during the read-ahead more
-            // than the 0.4 ms each fork costs the first screen (BENCHMARKS.md).
+            // Forks, ready at once, serving as `--decode-worker` would, one per core (with fewer,
+            // the others would start from the executable when first needed, and their start,
+            // about 6 ms of CPU, slowed the cold screen and keys during the read-ahead); made by a
+            // factory forked from this process, so the main thread pays for one fork.
             forks.prestart(ProcessInfo.processInfo.activeProcessorCount) { settings.serve(codecs: nil) }
         }
         let routed = RoutedDecoder(core: forks, codecs: codecs)

@@ -48,8 +48,9 @@ wait_exit() {
 # marker), not any other Lightbox's on the machine.
 own_decoders() {
     local pid
-    # Started from the executable (--decode-worker) or forked at launch (named lightbox-decode).
-    for pid in $(pgrep -f -- "--decode-worker"; pgrep -x lightbox-decode); do
+    # Started from the executable (--decode-worker), or forked at launch by the decoder factory
+    # (named lightbox-decode), and the factory itself (lightbox-forks).
+    for pid in $(pgrep -f -- "--decode-worker"; pgrep -x lightbox-decode; pgrep -x lightbox-forks); do
         tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "LIGHTBOX_E2E_RUN=$SOCKET" && echo "$pid"
     done
 }

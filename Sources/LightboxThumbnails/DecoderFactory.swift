@@ -1,0 +1,138 @@
+import CSystem
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A fork of the app, made at launch while it has one thread, that forks the decoder processes
+/// itself, on its own core: the app's main thread pays for one fork however many decoders there
+/// are (each fork costs it about 0.4 ms before its first screen). It never decodes, so no file can
+/// take it down. The decoders are its children, so it signals and collects them when the app asks:
+/// the app never signals a process that is not its own child (the pid of one it did not collect
+/// could be another process's by then).
+final class DecoderFactory: @unchecked Sendable {
+    let pid: pid_t
+    /// The app's ends of the decoders' socket pairs, in order.
+    let channels: [Int32]
+    private let control: Int32
+    private let lock = NSLock()
+
+    /// What the app asks: end decoder `index` (killing it first, or not) and say how it ended, or
+    /// send it a signal.
+    enum Request: UInt8 { case end = 1, kill = 2, signal = 3 }
+
+    /// Forks the factory, which forks `count` decoders running `serve` with their standard input
+    /// and output on a socket pair each. Only while this process has one thread.
+    init?(count: Int, serve: () -> Void) {
+        func pair() -> [Int32]? {
+            var ends: [Int32] = [0, 0]
+            return socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 ? ends : nil
+        }
+        guard count > 0, let control = pair() else { return nil }
+        let pairs = (0..<count).compactMap { _ in pair() }
+        guard pairs.count == count else {
+            (pairs.flatMap { $0 } + control).forEach { close($0) }
+            return nil
+        }
+        let child = fork()
+        if child == 0 {
+            close(control[0])
+            pairs.forEach { close($0[0]) }
+            Self.run(control: control[1], decoders: pairs.map { $0[1] }, serve: serve)
+        }
+        close(control[1])
+        pairs.forEach { close($0[1]) }
+        guard child > 0 else {
+            close(control[0])
+            pairs.forEach { close($0[0]) }
+            return nil
+        }
+        pid = child
+        self.control = control[0]
+        channels = pairs.map { $0[0] }
+    }
+
+    /// Ends decoder `index` (killed first when `killing`) and says how it ended: a wait status, or
+    /// nil when the factory is gone.
+    func end(_ index: Int, killing: Bool) -> Int32? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard MessageChannel.write(Self.request(killing ? .kill : .end, index), to: control) else { return nil }
+        var status = [UInt8](repeating: 0, count: 4)
+        guard MessageChannel.fill(&status, from: control, deadline: nil) == nil else { return nil }
+        return Int32(bitPattern: UInt32(status[0]) | UInt32(status[1]) << 8 | UInt32(status[2]) << 16 | UInt32(status[3]) << 24)
+    }
+
+    /// Sends decoder `index` `signal`, without waiting.
+    func signal(_ index: Int, _ signal: Int32) {
+        lock.lock()
+        defer { lock.unlock() }
+        _ = MessageChannel.write(Self.request(.signal, index, signal: signal), to: control)
+    }
+
+    static func request(_ kind: Request, _ index: Int, signal: Int32 = 0) -> [UInt8] {
+        [kind.rawValue, UInt8(truncatingIfNeeded: index), UInt8(truncatingIfNeeded: signal)]
+    }
+
+    /// Closing the control socket ends the factory, which ends the decoders it still has.
+    deinit {
+        close(control)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+
+    /// The factory process: forks the decoders, then answers the app until it goes.
+    static func run(control: Int32, decoders: [Int32], serve: () -> Void) -> Never {
+        lb_set_process_name("lightbox-forks")
+        // A crash ends it and its decoders at once (Swift's backtracer, inherited, would hold a
+        // crashed process for seconds).
+        for crash in [SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV] { Glibc.signal(crash, SIG_DFL) }
+        // It holds nothing of the terminal's or of a pipe the app writes to, so a reader sees the end.
+        let null = open("/dev/null", O_RDWR)
+        if null >= 0 { (0...2).forEach { dup2(null, $0) }; close(null) }
+        let factory = getpid()
+        var pids: [pid_t] = []
+        for channel in decoders {
+            let child = fork()
+            if child == 0 {
+                lb_die_with_parent()  // a decoder never outlives the factory that collects it
+                if getppid() != factory { _exit(1) }
+                dup2(channel, 0)
+                dup2(channel, 1)
+                (decoders + [control]).forEach { close($0) }  // a decoder holds only its own channel
+                lb_set_process_name("lightbox-decode")
+                serve()
+                _exit(0)
+            }
+            pids.append(child)
+        }
+        decoders.forEach { close($0) }
+        var request = [UInt8](repeating: 0, count: 3)
+        while MessageChannel.fill(&request, from: control, deadline: nil) == nil {
+            let index = Int(request[1])
+            guard pids.indices.contains(index), pids[index] > 0, let kind = Request(rawValue: request[0]) else {
+                if request[0] != Request.signal.rawValue { _ = MessageChannel.write([0xFF, 0xFF, 0xFF, 0xFF], to: control) }
+                continue
+            }
+            switch kind {
+            case .signal:
+                kill(pids[index], Int32(request[2]))
+            case .end, .kill:
+                if kind == .kill { kill(pids[index], SIGKILL) }
+                var status: Int32 = 0
+                while waitpid(pids[index], &status, 0) < 0 && errno == EINTR {}
+                pids[index] = 0
+                let bits = UInt32(bitPattern: status)
+                _ = MessageChannel.write([0, 8, 16, 24].map { UInt8(truncatingIfNeeded: bits >> $0) }, to: control)
+            }
+        }
+        // The app has gone (or closed the factory): its decoders go too.
+        for pid in pids where pid > 0 { kill(pid, SIGKILL) }
+        for pid in pids where pid > 0 {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
+        _exit(0)
+    }
+}
