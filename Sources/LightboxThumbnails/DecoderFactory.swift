@@ -29,7 +29,7 @@ final class DecoderFactory: @unchecked Sendable {
             var ends: [Int32] = [0, 0]
             return socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 ? ends : nil
         }
-        guard count > 0, let control = pair() else { return nil }
+        guard (1...255).contains(count), let control = pair() else { return nil }  // a request names one in a byte
         let pairs = (0..<count).compactMap { _ in pair() }
         guard pairs.count == count else {
             (pairs.flatMap { $0 } + control).forEach { close($0) }

@@ -231,7 +231,7 @@ final class WorkerProcess {
         if fromChild != toChild { close(fromChild) }
         var status: Int32 = 0
         if let (factory, index) = factory {
-            guard let ended = factory.end(index, killing: killing), ended != -1 else { return "lost" }
+            guard let ended = factory.end(index, killing: killing), ended != -1 else { return "status unknown: its factory has gone" }
             status = ended
         } else {
             if killing { Glibc.kill(pid, SIGKILL) }
