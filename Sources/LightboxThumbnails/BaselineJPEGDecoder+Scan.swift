@@ -55,7 +55,6 @@ extension BaselineJPEGDecoder {
         /// Samples a block of each component gives along each side.
         let blockScales: [Int]
         let mcusAcross: Int, mcusDown: Int
-        let maxHorizontal: Int, maxVertical: Int
         let restartInterval: Int
         /// The scan's components in its order.
         let parts: [Part]
@@ -95,8 +94,7 @@ extension BaselineJPEGDecoder {
             self.frame = frame
             self.scale = scale
             restartInterval = tables.restartInterval
-            let hMax = frame.components.map(\.horizontal).max() ?? 1, vMax = frame.components.map(\.vertical).max() ?? 1
-            (maxHorizontal, maxVertical) = (hMax, vMax)
+            let (hMax, vMax) = (frame.maxHorizontal, frame.maxVertical)
             let across = (frame.width + 8 * hMax - 1) / (8 * hMax), down = (frame.height + 8 * vMax - 1) / (8 * vMax)
             (mcusAcross, mcusDown) = (across, down)
             // libjpeg-turbo's choice (jdmaster.c): double a subsampled component's scale while its
@@ -363,10 +361,10 @@ extension BaselineJPEGDecoder {
             let components = frame.components
             // Which sample of each component's row each pixel takes.
             let columns = components.indices.map { c in
-                (0..<width).map { x in x * components[c].horizontal * blockScales[c] / (maxHorizontal * scale) }
+                (0..<width).map { x in x * components[c].horizontal * blockScales[c] / (frame.maxHorizontal * scale) }
             }
             func row(_ c: Int, _ y: Int) -> Int {
-                planeStarts[c] + y * components[c].vertical * blockScales[c] / (maxVertical * scale) * strides[c]
+                planeStarts[c] + y * components[c].vertical * blockScales[c] / (frame.maxVertical * scale) * strides[c]
             }
             for y in 0..<height {
                 var o = y * width * 3

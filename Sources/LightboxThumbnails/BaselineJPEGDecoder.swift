@@ -36,6 +36,8 @@ extension BaselineJPEGDecoder {
         var width: Int
         var height: Int
         var components: [Component]
+        /// The largest sampling factors: an MCU is 8 times these in pixels.
+        var maxHorizontal: Int, maxVertical: Int
     }
 
     /// The scan's components (as indices into the frame's) and their Huffman tables.
@@ -112,7 +114,7 @@ extension BaselineJPEGDecoder {
             }
             let hMax = components.map(\.horizontal).max() ?? 1, vMax = components.map(\.vertical).max() ?? 1
             guard components.allSatisfy({ hMax % $0.horizontal == 0 && vMax % $0.vertical == 0 }) else { return nil }
-            return FrameHeader(width: width, height: height, components: components)
+            return FrameHeader(width: width, height: height, components: components, maxHorizontal: hMax, maxVertical: vMax)
         }
 
         static func scanHeader(_ body: [UInt8], frame: FrameHeader, tables: Tables) -> ScanHeader? {
