@@ -24,9 +24,15 @@ PY
 # Starts Xvfb on a display of its own: sets N (the display number) and XVFB (its pid).
 start_xvfb() {
     N=$((50 + $$ % 400))
+    # The same display as the test before: its server may still be going, its socket still there.
+    for _ in $(seq 50); do [ -e "/tmp/.X$N-lock" ] || break; sleep 0.1; done
     Xvfb ":$N" -screen 0 1100x700x24 -nolisten tcp >/dev/null 2>&1 &
     XVFB=$!
-    for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$N" ] && break; sleep 0.1; done
+    # Ready once its own lock names it and its socket is there.
+    for _ in $(seq 50); do
+        [ "$(tr -d ' ' < "/tmp/.X$N-lock" 2>/dev/null)" = "$XVFB" ] && [ -e "/tmp/.X11-unix/X$N" ] && break
+        sleep 0.1
+    done
 }
 
 # check_screen CELL-HEIGHT ARGS... -- WHERE...: screenshots of display N until screenshot.py

@@ -15,15 +15,18 @@ import sys
 TOLERANCE = 4
 
 def read_ppm(path):
+    """Width, height and pixels of a PPM; None when the file is empty or cut (xwd found no display)."""
     data = open(path, 'rb').read()
     fields, i = [], 0
     while len(fields) < 4:
         while data[i:i+1].isspace(): i += 1
         if data[i:i+1] == b'#':
-            while data[i:i+1] != b'\n': i += 1
+            while i < len(data) and data[i:i+1] != b'\n': i += 1
             continue
         j = i
-        while not data[j:j+1].isspace(): j += 1
+        while j < len(data) and not data[j:j+1].isspace(): j += 1
+        if j == i:
+            return None
         fields.append(data[i:j]); i = j
     assert fields[0] == b'P6' and fields[3] in (b'255', b'65535'), fields
     pixels = data[i+1:]
@@ -45,7 +48,10 @@ def main():
             text_rows = [int(r) for r in rest[1:]]
         args = args[:args.index('--')]
     mode, colours = args[0], [tuple(int(c[k:k+2], 16) for k in (0, 2, 4)) for c in args[1:]]
-    width, height, pixels = read_ppm(path)
+    ppm = read_ppm(path)
+    if ppm is None:
+        print('no screenshot (the display did not answer)'); sys.exit(1)
+    width, height, pixels = ppm
     near = lambda p, c: abs(p[0]-c[0]) <= TOLERANCE and abs(p[1]-c[1]) <= TOLERANCE and abs(p[2]-c[2]) <= TOLERANCE
     band_rows = set()
     if band:
