@@ -11,12 +11,15 @@ extension BaselineJPEGDecoder {
         /// What to add to a code of each length to find its symbol's index.
         var offset = [Int](repeating: 0, count: 17)
         var symbols: [UInt8]
+        /// `symbols` padded with zeros to 256, as the scan decoder lays them.
+        var paddedSymbols: [UInt8]
 
         /// The table of `counts` (codes of each length, 1 to 16) and `symbols`; nil when the
         /// counts ask for more codes than a length holds.
         init?(counts: [UInt8], symbols: [UInt8]) {
-            guard counts.count == 16 else { return nil }
+            guard counts.count == 16, symbols.count <= 256 else { return nil }
             self.symbols = symbols
+            paddedSymbols = symbols + [UInt8](repeating: 0, count: 256 - symbols.count)
             var code = 0, k = 0
             for length in 1...16 {
                 let n = Int(counts[length - 1])
@@ -74,6 +77,10 @@ extension BaselineJPEGDecoder {
         /// `cosines(_:)` of 1, 2, 4 and 8, one after another (at 0, 1, 5 and 21).
         static let cosineTables: [Float] = [1, 2, 4, 8].flatMap(cosines)
         let cosineTables = Self.cosineTables
+        /// `cosines(8)` by frequency: for each, its weights for the eight samples across.
+        static let eightAcross: [SIMD8<Float>] = (0..<8).map { u in SIMD8((0..<8).map { x in cosines(8)[x * 8 + u] }) }
+        /// `cosines(8)`: for each sample down, its weights for the eight frequencies.
+        static let eightDown = cosines(8)
 
         /// A component as the scan codes it: where its tables and its plane are.
         struct Part {
@@ -116,7 +123,7 @@ extension BaselineJPEGDecoder {
             lookup = huffman.flatMap { $0?.lookup ?? Array(repeating: 0, count: 512) }
             maxCodes = huffman.flatMap { $0?.maxCode ?? Array(repeating: -1, count: 17) }
             offsets = huffman.flatMap { $0?.offset ?? Array(repeating: 0, count: 17) }
-            symbols = huffman.flatMap { table in (0..<256).map { i in table.map { i < $0.symbols.count ? $0.symbols[i] : 0 } ?? 0 } }
+            symbols = huffman.flatMap { $0?.paddedSymbols ?? Array(repeating: 0, count: 256) }
             quant = tables.quant.flatMap { $0 ?? Array(repeating: 0, count: 64) }
             parts = scan.components.map { index, dc, ac in
                 let component = frame.components[index], n = blockScales[index]
@@ -299,6 +306,10 @@ extension BaselineJPEGDecoder {
                 write(columns.3, at: 3)
                 return
             }
+            if n == 8 {
+                writeEight(at: origin, stride: stride, rows: used, columns: columns)
+                return
+            }
             // Along each row of coefficients, then down each column.
             for v in 0..<used {
                 for column in 0..<n {
@@ -312,6 +323,39 @@ extension BaselineJPEGDecoder {
                     var sum: Float = 0
                     for v in 0..<used { sum += cosines[c + row * n + v] * rows[v * n + column] }
                     samples[origin + row * stride + column] = Self.sample(sum)
+                }
+            }
+        }
+
+        /// The 8-point inverse DCT of a block whose coefficients are nonzero only in its first
+        /// `used` rows and `columns`, a whole row of eight samples at a time: each used row of
+        /// coefficients becomes a row of values across, then each output row sums those.
+        mutating func writeEight(at origin: Int, stride: Int, rows used: Int, columns: Int) {
+            let across = Self.eightAcross, down = Self.eightDown
+            var transformed = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+            withUnsafeMutableBytes(of: &transformed) { raw in
+                let lines = raw.bindMemory(to: SIMD8<Float>.self)
+                for v in 0..<used {
+                    var line = SIMD8<Float>()
+                    for u in 0..<columns { line += coefficients[v * 8 + u] * across[u] }
+                    lines[v] = line
+                }
+            }
+            withUnsafeBytes(of: &transformed) { raw in
+                let lines = raw.bindMemory(to: SIMD8<Float>.self)
+                for y in 0..<8 {
+                    var line = SIMD8<Float>(repeating: 128)  // the level shift
+                    for v in 0..<used { line += down[y * 8 + v] * lines[v] }
+                    let clamped = line.replacing(with: 0, where: line .< 0).replacing(with: 255, where: line .> 255)
+                    // Adding 1.5 · 2^23 leaves the value rounded to an integer in the low bits.
+                    let rounded = unsafeBitCast(clamped + 12_582_912, to: SIMD8<UInt32>.self)
+                    var bytes = SIMD8<UInt8>()
+                    for i in 0..<8 { bytes[i] = UInt8(truncatingIfNeeded: rounded[i]) }
+                    let at = origin + y * stride
+                    samples.withUnsafeMutableBytes { raw in
+                        precondition(at >= 0 && at + 8 <= raw.count)
+                        raw.storeBytes(of: bytes, toByteOffset: at, as: SIMD8<UInt8>.self)
+                    }
                 }
             }
         }
@@ -366,6 +410,18 @@ extension BaselineJPEGDecoder {
             func row(_ c: Int, _ y: Int) -> Int {
                 planeStarts[c] + y * components[c].vertical * blockScales[c] / (frame.maxVertical * scale) * strides[c]
             }
+            // Commonly (subsampled chroma decoded at twice the scale) every plane has a sample per pixel.
+            let sameColumns = columns.allSatisfy { $0.elementsEqual(0..<width) }
+            /// Eight samples from `at`, as numbers.
+            func load8(_ at: Int) -> SIMD8<Int32> {
+                samples.withUnsafeBytes { raw in
+                    precondition(at >= 0 && at + 8 <= raw.count)
+                    let bytes = raw.loadUnaligned(fromByteOffset: at, as: SIMD8<UInt8>.self)
+                    var values = SIMD8<Int32>()
+                    for i in 0..<8 { values[i] = Int32(bytes[i]) }
+                    return values
+                }
+            }
             for y in 0..<height {
                 var o = y * width * 3
                 if components.count == 1 {
@@ -379,7 +435,23 @@ extension BaselineJPEGDecoder {
                 }
                 let (first, second, third) = (row(0, y), row(1, y), row(2, y))
                 let (columns0, columns1, columns2) = (columns[0], columns[1], columns[2])
-                for x in 0..<width {
+                var x = 0
+                if !isRGB, sameColumns {
+                    // Eight pixels at a time, each plane read straight across.
+                    while x + 8 <= width {
+                        let a = load8(first + x), cb = load8(second + x) &- 128, cr = load8(third + x) &- 128
+                        let red = a &+ (91881 &* cr &+ 32768) &>> 16
+                        let green = a &- (22554 &* cb &+ 46802 &* cr &- 32768) &>> 16
+                        let blue = a &+ (116130 &* cb &+ 32768) &>> 16
+                        let (r, g, b) = (Self.clamped(red), Self.clamped(green), Self.clamped(blue))
+                        for i in 0..<8 {
+                            pixels[o] = r[i]; pixels[o + 1] = g[i]; pixels[o + 2] = b[i]
+                            o += 3
+                        }
+                        x += 8
+                    }
+                }
+                while x < width {
                     let a = Int(samples[first + columns0[x]]), b = Int(samples[second + columns1[x]]), c = Int(samples[third + columns2[x]])
                     if isRGB {
                         pixels[o] = UInt8(a); pixels[o + 1] = UInt8(b); pixels[o + 2] = UInt8(c)
@@ -390,11 +462,20 @@ extension BaselineJPEGDecoder {
                         pixels[o + 2] = Self.clamped(a + (116130 * cb + 32768) >> 16)
                     }
                     o += 3
+                    x += 1
                 }
             }
             return Thumbnail(width: width, height: height, pixels: pixels)
         }
 
         static func clamped(_ value: Int) -> UInt8 { UInt8(max(0, min(255, value))) }
+
+        @inline(__always)
+        static func clamped(_ values: SIMD8<Int32>) -> SIMD8<UInt8> {
+            // Lane by lane with concrete types: the generic SIMD conversions are not specialized.
+            var bytes = SIMD8<UInt8>()
+            for i in 0..<8 { bytes[i] = UInt8(truncatingIfNeeded: max(0, min(255, values[i]))) }
+            return bytes
+        }
     }
 }
