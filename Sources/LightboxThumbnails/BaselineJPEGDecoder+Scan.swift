@@ -40,18 +40,99 @@ extension BaselineJPEGDecoder {
         }
     }
 
+    /// A scan's entropy-coded data read bit by bit: 0xFF 0x00 read as 0xFF, zero bytes fed in at a
+    /// marker or the end (reading those means the data was cut).
+    struct BitReader {
+        let data: [UInt8]
+        var position: Int
+        /// Bits read ahead, the next one highest; `count` of them are valid.
+        var bits: UInt64 = 0
+        var count = 0
+        /// Zero bytes fed in past the data's end or a marker.
+        var padding = 0
+
+        /// Whether every bit taken so far came from the data.
+        var isIntact: Bool { 8 * padding <= count }
+
+        /// Ends a restart interval: the bits left are padding, then the marker `expected` comes.
+        mutating func restart(expecting expected: UInt8) -> Bool {
+            guard isIntact else { return false }
+            bits = 0
+            count = 0
+            padding = 0
+            while position + 1 < data.count, data[position] == 0xFF, data[position + 1] == 0xFF { position += 1 }
+            guard position + 1 < data.count, data[position] == 0xFF, data[position + 1] == expected else { return false }
+            position += 2
+            return true
+        }
+
+        /// Reads bytes until more than 56 bits wait, unstuffing 0xFF 0x00; zeros at a marker or the end.
+        @inline(__always)
+        mutating func fill() {
+            while count <= 56 {
+                var byte: UInt8 = 0
+                if position < data.count {
+                    if data[position] != 0xFF {
+                        byte = data[position]
+                        position += 1
+                    } else if position + 1 < data.count, data[position + 1] == 0 {
+                        byte = 0xFF
+                        position += 2
+                    } else if position + 1 < data.count, data[position + 1] == 0xFF {
+                        position += 1  // a fill byte before a marker
+                        continue
+                    } else {
+                        padding += 1
+                    }
+                } else {
+                    padding += 1
+                }
+                bits = bits &<< 8 | UInt64(byte)
+                count &+= 8
+            }
+        }
+
+        // The bit reading below shifts and subtracts without overflow checks: `count` stays
+        // within 0...64 and `n` within 0...16, and nothing here indexes memory.
+
+        /// Makes at least `n` bits (at most 16) wait.
+        @inline(__always)
+        mutating func ensure(_ n: Int) { if count < n { fill() } }
+
+        /// The next `n` bits (1 to 16) as a number, left waiting; `ensure(n)` first.
+        @inline(__always)
+        func peek(_ n: Int) -> Int {
+            Int(truncatingIfNeeded: bits &>> UInt64(truncatingIfNeeded: count &- n)) & ((1 &<< n) &- 1)
+        }
+
+        @inline(__always)
+        mutating func skip(_ n: Int) { count &-= n }
+
+        /// The next `n` bits (0 to 16) as a number.
+        @inline(__always)
+        mutating func take(_ n: Int) -> Int {
+            ensure(n)
+            count &-= n
+            return Int(truncatingIfNeeded: bits &>> UInt64(truncatingIfNeeded: count)) & ((1 &<< n) &- 1)
+        }
+
+        /// `n` bits as a signed value (JPEG's EXTEND).
+        @inline(__always)
+        mutating func signed(_ n: Int) -> Int {
+            guard n > 0 else { return 0 }
+            let value = take(n)
+            return value < 1 &<< (n &- 1) ? value &- (1 &<< n) &+ 1 : value
+        }
+    }
+
     /// Decodes a scan's entropy-coded data into one plane of samples per component, each block
     /// by an inverse DCT of its lowest frequencies (libjpeg's scaled decoding): `scale` x `scale`
     /// for the largest components, more for subsampled ones, as far as that saves upsampling.
     /// The tables are laid flat so the loop over blocks copies and counts no references.
     struct ScanDecoder {
         let data: [UInt8]
-        var position: Int
-        /// Bits read ahead, the next one highest; `count` of them are valid.
-        var bits: UInt64 = 0
-        var count = 0
-        /// Zero bytes fed in past the data's end or a marker: reading them means the data was cut.
-        var padding = 0
+        /// Where the entropy-coded data starts.
+        let start: Int
         let frame: FrameHeader
         /// Samples a block of the largest components gives along each side: 1, 2, 4 or 8.
         let scale: Int
@@ -97,7 +178,7 @@ extension BaselineJPEGDecoder {
         init?(data: [UInt8], start: Int, frame: FrameHeader, scan: ScanHeader, tables: Tables, scale: Int) {
             guard [1, 2, 4, 8].contains(scale) else { return nil }
             self.data = data
-            self.position = start
+            self.start = start
             self.frame = frame
             self.scale = scale
             restartInterval = tables.restartInterval
@@ -135,10 +216,13 @@ extension BaselineJPEGDecoder {
 
         /// Decodes every MCU; false when the data is damaged or cut short.
         mutating func decodeAll() -> Bool {
+            // The reader is a local, so its state stays in registers through the inlined reads.
+            var reader = BitReader(data: data, position: start)
             var restarts = 0
             for mcu in 0..<(mcusAcross * mcusDown) {
                 if restartInterval > 0, mcu > 0, mcu % restartInterval == 0 {
-                    guard restart(expecting: UInt8(0xD0 + restarts % 8)) else { return false }
+                    guard reader.restart(expecting: UInt8(0xD0 + restarts % 8)) else { return false }
+                    for p in predictors.indices { predictors[p] = 0 }
                     restarts += 1
                 }
                 let across = mcu % mcusAcross, down = mcu / mcusAcross
@@ -146,84 +230,27 @@ extension BaselineJPEGDecoder {
                     for v in 0..<part.vertical {
                         for h in 0..<part.horizontal {
                             let x = (across * part.horizontal + h) * part.scale, y = (down * part.vertical + v) * part.scale
-                            guard decodeBlock(part, at: part.start + y * part.stride + x) else { return false }
+                            guard decodeBlock(part, at: part.start + y * part.stride + x, from: &reader) else { return false }
                         }
                     }
                 }
             }
-            return 8 * padding <= count
-        }
-
-        /// Ends a restart interval: the bits left are padding, then the marker `expected` comes.
-        mutating func restart(expecting expected: UInt8) -> Bool {
-            guard 8 * padding <= count else { return false }
-            bits = 0
-            count = 0
-            padding = 0
-            while position + 1 < data.count, data[position] == 0xFF, data[position + 1] == 0xFF { position += 1 }
-            guard position + 1 < data.count, data[position] == 0xFF, data[position + 1] == expected else { return false }
-            position += 2
-            for p in predictors.indices { predictors[p] = 0 }
-            return true
-        }
-
-        /// Reads bytes until more than 56 bits wait, unstuffing 0xFF 0x00; zeros at a marker or the end.
-        mutating func fill() {
-            while count <= 56 {
-                var byte: UInt8 = 0
-                if position < data.count {
-                    if data[position] != 0xFF {
-                        byte = data[position]
-                        position += 1
-                    } else if position + 1 < data.count, data[position + 1] == 0 {
-                        byte = 0xFF
-                        position += 2
-                    } else if position + 1 < data.count, data[position + 1] == 0xFF {
-                        position += 1  // a fill byte before a marker
-                        continue
-                    } else {
-                        padding += 1
-                    }
-                } else {
-                    padding += 1
-                }
-                bits = bits &<< 8 | UInt64(byte)
-                count &+= 8
-            }
-        }
-
-        // The bit reading below shifts and subtracts without overflow checks: `count` stays
-        // within 0...64 and `n` within 0...16, and nothing here indexes memory.
-
-        /// The next `n` bits (0 to 16) as a number.
-        @inline(__always)
-        mutating func take(_ n: Int) -> Int {
-            if count < n { fill() }
-            count &-= n
-            return Int(truncatingIfNeeded: bits &>> UInt64(truncatingIfNeeded: count)) & ((1 &<< n) &- 1)
-        }
-
-        /// `n` bits as a signed value (JPEG's EXTEND).
-        @inline(__always)
-        mutating func signed(_ n: Int) -> Int {
-            guard n > 0 else { return 0 }
-            let value = take(n)
-            return value < 1 &<< (n &- 1) ? value &- (1 &<< n) &+ 1 : value
+            return reader.isIntact
         }
 
         /// The next symbol of Huffman table `slot`; nil for a code no table holds.
         @inline(__always)
-        mutating func symbol(_ slot: Int) -> Int? {
-            if count < 16 { fill() }
-            let entry = lookup[slot * 512 + Int(truncatingIfNeeded: bits &>> UInt64(truncatingIfNeeded: count &- 9)) & 511]
+        func symbol(_ slot: Int, from reader: inout BitReader) -> Int? {
+            reader.ensure(16)
+            let entry = lookup[slot * 512 + reader.peek(9)]
             if entry != 0 {
-                count &-= Int(entry &>> 8)
+                reader.skip(Int(entry &>> 8))
                 return Int(entry & 255)
             }
             for length in 10...16 {
-                let code = Int(truncatingIfNeeded: bits &>> UInt64(truncatingIfNeeded: count &- length)) & ((1 &<< length) &- 1)
+                let code = reader.peek(length)
                 if code <= maxCodes[slot * 17 + length] {
-                    count &-= length
+                    reader.skip(length)
                     let index = code + offsets[slot * 17 + length]
                     return (0..<256).contains(index) ? Int(symbols[slot * 256 + index]) : nil
                 }
@@ -232,9 +259,10 @@ extension BaselineJPEGDecoder {
         }
 
         /// Decodes one block of `part` and writes its samples from `origin` in `samples`.
-        mutating func decodeBlock(_ part: Part, at origin: Int) -> Bool {
-            guard let size = symbol(part.dc), size <= 11 else { return false }
-            predictors[part.index] += signed(size)
+        @inline(__always)
+        mutating func decodeBlock(_ part: Part, at origin: Int, from reader: inout BitReader) -> Bool {
+            guard let size = symbol(part.dc, from: &reader), size <= 11 else { return false }
+            predictors[part.index] += reader.signed(size)
             let n = part.scale
             for i in 0..<(n * n) { coefficients[i] = 0 }
             coefficients[0] = Float(predictors[part.index] * quant[part.quant])
@@ -242,7 +270,7 @@ extension BaselineJPEGDecoder {
             var (lastRow, lastColumn) = (0, 0)
             var k = 1
             while k < 64 {
-                guard let rs = symbol(part.ac) else { return false }
+                guard let rs = symbol(part.ac, from: &reader) else { return false }
                 let run = rs >> 4, size = rs & 15
                 if size == 0 {
                     if run != 15 { break }  // end of block
@@ -251,7 +279,7 @@ extension BaselineJPEGDecoder {
                 }
                 k += run
                 guard k < 64 else { return false }
-                let value = signed(size)
+                let value = reader.signed(size)
                 let natural = Int(zigzag[k])
                 let row = natural >> 3, column = natural & 7
                 if row < n, column < n {
@@ -270,9 +298,16 @@ extension BaselineJPEGDecoder {
         mutating func write(_ part: Part, at origin: Int, rows used: Int, columns: Int) {
             let n = part.scale, stride = part.stride, cosines = cosineTables, c = part.cosines
             if used == 1 && columns == 1 {
-                let value = Self.sample(coefficients[0] * cosines[c] * cosines[c])
+                // Only the mean: every sample the same, a row at a time.
+                let value = UInt64(Self.sample(coefficients[0] * cosines[c] * cosines[c])) &* 0x0101_0101_0101_0101
                 for row in 0..<n {
-                    for column in 0..<n { samples[origin + row * stride + column] = value }
+                    let at = origin + row * stride
+                    switch n {
+                    case 8: store(value, at: at)
+                    case 4: store(UInt32(truncatingIfNeeded: value), at: at)
+                    case 2: store(UInt16(truncatingIfNeeded: value), at: at)
+                    default: store(UInt8(truncatingIfNeeded: value), at: at)
+                    }
                 }
                 return
             }
@@ -287,23 +322,26 @@ extension BaselineJPEGDecoder {
                 return
             }
             if n == 4 {
-                // Down the columns with whole rows at once, then along each row.
-                func row(_ v: Int) -> SIMD4<Float> {
+                // Down the columns with whole rows at once, then along each row: each output
+                // row is its four frequencies times the transform's columns.
+                func frequencies(_ v: Int) -> SIMD4<Float> {
                     SIMD4(coefficients[v * 4], coefficients[v * 4 + 1], coefficients[v * 4 + 2], coefficients[v * 4 + 3])
                 }
-                let columns = Self.fourPoint(row(0), row(1), row(2), row(3))
-                func write(_ line: SIMD4<Float>, at y: Int) {
-                    let out = Self.fourPoint(line[0], line[1], line[2], line[3])
-                    let at = origin + y * stride
-                    samples[at] = Self.sample(out.0)
-                    samples[at + 1] = Self.sample(out.1)
-                    samples[at + 2] = Self.sample(out.2)
-                    samples[at + 3] = Self.sample(out.3)
+                let lines = Self.fourPoint(frequencies(0), frequencies(1), frequencies(2), frequencies(3))
+                let (c, a, b): (Float, Float, Float) = (0.353_553_39, 0.461_939_77, 0.191_341_72)
+                let k0 = SIMD4<Float>(repeating: c), k1 = SIMD4<Float>(a, b, -b, -a)
+                let k2 = SIMD4<Float>(c, -c, -c, c), k3 = SIMD4<Float>(b, -a, a, -b)
+                func row(_ line: SIMD4<Float>) -> UInt32 {
+                    var out = line[0] * k0
+                    out += line[1] * k1
+                    out += line[2] * k2
+                    out += line[3] * k3
+                    return Self.bytes(out)
                 }
-                write(columns.0, at: 0)
-                write(columns.1, at: 1)
-                write(columns.2, at: 2)
-                write(columns.3, at: 3)
+                store(row(lines.0), at: origin)
+                store(row(lines.1), at: origin + stride)
+                store(row(lines.2), at: origin + 2 * stride)
+                store(row(lines.3), at: origin + 3 * stride)
                 return
             }
             if n == 8 {
@@ -378,6 +416,28 @@ extension BaselineJPEGDecoder {
             let even0 = c * (f0 + f2), even1 = c * (f0 - f2)
             let odd0 = a * f1 + b * f3, odd1 = b * f1 - a * f3
             return (even0 + odd0, even1 + odd1, even1 - odd1, even0 - odd0)
+        }
+
+        /// Four samples from the inverse DCT's values (level-shifted, clamped, rounded), in
+        /// memory order.
+        @inline(__always)
+        static func bytes(_ values: SIMD4<Float>) -> UInt32 {
+            let shifted = values + 128
+            let clamped = shifted.replacing(with: 0, where: shifted .< 0).replacing(with: 255, where: shifted .> 255)
+            // Adding 1.5 · 2^23 leaves the value rounded to an integer in the low bits.
+            let rounded = unsafeBitCast(clamped + 12_582_912, to: SIMD4<UInt32>.self)
+            let low = (rounded[0] & 255) | (rounded[1] & 255) << 8
+            let word = low | (rounded[2] & 255) << 16 | (rounded[3] & 255) << 24
+            return word.littleEndian
+        }
+
+        /// Writes `value`'s bytes into `samples` from `at`, checked against its end.
+        @inline(__always)
+        mutating func store<Value: FixedWidthInteger>(_ value: Value, at: Int) {
+            samples.withUnsafeMutableBytes { raw in
+                precondition(at >= 0 && at + MemoryLayout<Value>.size <= raw.count)
+                raw.storeBytes(of: value, toByteOffset: at, as: Value.self)
+            }
         }
 
         /// A sample from the inverse DCT's value: level-shifted, rounded and clamped.
