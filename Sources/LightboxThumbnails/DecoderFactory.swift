@@ -6,11 +6,12 @@ import Foundation
 #endif
 
 /// A fork of the app, made at launch while it has one thread, that forks the decoder processes
-/// itself, on its own core: the app's main thread pays for one fork however many decoders there
-/// are (each fork costs it about 0.4 ms before its first screen). It never decodes, so no file can
-/// take it down. The decoders are its children, so it signals and collects them when the app asks:
-/// the app never signals a process that is not its own child (the pid of one it did not collect
-/// could be another process's by then).
+/// itself, on its own core, each when the app first needs it: the app's main thread pays for one
+/// fork however many decoders there are (each fork costs it about 0.4 ms before its first screen),
+/// and a screen the app decodes itself (EXIF thumbnails, the disk cache) never shares the cores
+/// with decoders starting. It never decodes, so no file can take it down. The decoders are its
+/// children, so it signals and collects them when the app asks: the app never signals a process
+/// that is not its own child (the pid of one it did not collect could be another process's by then).
 final class DecoderFactory: @unchecked Sendable {
     let pid: pid_t
     /// The app's ends of the decoders' socket pairs, in order.
@@ -18,12 +19,13 @@ final class DecoderFactory: @unchecked Sendable {
     private let control: Int32
     private let lock = NSLock()
 
-    /// What the app asks: end decoder `index` (killing it first, or not) and say how it ended, or
-    /// send it a signal.
-    enum Request: UInt8 { case end = 1, kill = 2, signal = 3 }
+    /// What the app asks: end decoder `index` (killing it first, or not) and say how it ended,
+    /// send it a signal, or start it.
+    enum Request: UInt8 { case end = 1, kill = 2, signal = 3, start = 4 }
 
-    /// Forks the factory, which forks `count` decoders running `serve` with their standard input
-    /// and output on a socket pair each. Only while this process has one thread.
+    /// Forks the factory, which forks up to `count` decoders running `serve` with their standard
+    /// input and output on a socket pair each (made now, so the app may write a request before
+    /// its decoder is forked). Only while this process has one thread.
     init?(count: Int, serve: () -> Void) {
         func pair() -> [Int32]? {
             var ends: [Int32] = [0, 0]
@@ -64,6 +66,14 @@ final class DecoderFactory: @unchecked Sendable {
         return Int32(bitPattern: UInt32(status[0]) | UInt32(status[1]) << 8 | UInt32(status[2]) << 16 | UInt32(status[3]) << 24)
     }
 
+    /// Has decoder `index` forked, without waiting: what the app writes to it meanwhile waits in
+    /// its socket.
+    func start(_ index: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        _ = MessageChannel.write(Self.request(.start, index), to: control)
+    }
+
     /// Sends decoder `index` `signal`, without waiting.
     func signal(_ index: Int, _ signal: Int32) {
         lock.lock()
@@ -82,7 +92,7 @@ final class DecoderFactory: @unchecked Sendable {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
 
-    /// The factory process: forks the decoders, then answers the app until it goes.
+    /// The factory process: answers the app until it goes, forking each decoder when asked.
     static func run(control: Int32, decoders: [Int32], serve: () -> Void) -> Never {
         lb_set_process_name("lightbox-forks")
         // A crash ends it and its decoders at once (Swift's backtracer, inherited, would hold a
@@ -92,37 +102,52 @@ final class DecoderFactory: @unchecked Sendable {
         let null = open("/dev/null", O_RDWR)
         if null >= 0 { (0...2).forEach { dup2(null, $0) }; close(null) }
         let factory = getpid()
-        var pids: [pid_t] = []
-        for channel in decoders {
-            let child = fork()
+        /// Each decoder's channel until it is forked; its pid while it runs (0 once collected).
+        var channels: [Int32?] = decoders
+        var pids = [pid_t](repeating: 0, count: decoders.count)
+        func fork(_ index: Int) {
+            guard let channel = channels[index] else { return }
+            let child = Glibc.fork()
             if child == 0 {
                 lb_die_with_parent()  // a decoder never outlives the factory that collects it
                 if getppid() != factory { _exit(1) }
                 dup2(channel, 0)
                 dup2(channel, 1)
-                (decoders + [control]).forEach { close($0) }  // a decoder holds only its own channel
+                (channels.compactMap { $0 } + [control]).forEach { close($0) }  // a decoder holds only its own channel
                 lb_set_process_name("lightbox-decode")
                 serve()
                 _exit(0)
             }
-            pids.append(child)
+            close(channel)
+            channels[index] = nil
+            pids[index] = max(child, 0)
         }
-        decoders.forEach { close($0) }
         var request = [UInt8](repeating: 0, count: 3)
         while MessageChannel.fill(&request, from: control, deadline: nil) == nil {
             let index = Int(request[1])
-            guard pids.indices.contains(index), pids[index] > 0, let kind = Request(rawValue: request[0]) else {
-                if request[0] != Request.signal.rawValue { _ = MessageChannel.write([0xFF, 0xFF, 0xFF, 0xFF], to: control) }
+            guard pids.indices.contains(index), let kind = Request(rawValue: request[0]) else {
+                if request[0] != Request.signal.rawValue && request[0] != Request.start.rawValue {
+                    _ = MessageChannel.write([0xFF, 0xFF, 0xFF, 0xFF], to: control)
+                }
                 continue
             }
             switch kind {
+            case .start:
+                fork(index)
             case .signal:
-                kill(pids[index], Int32(request[2]))
+                if pids[index] > 0 { kill(pids[index], Int32(request[2])) }
             case .end, .kill:
-                if kind == .kill { kill(pids[index], SIGKILL) }
-                var status: Int32 = 0
-                while waitpid(pids[index], &status, 0) < 0 && errno == EINTR {}
-                pids[index] = 0
+                var status: Int32 = -1  // collected before, or its fork failed
+                if let channel = channels[index] {
+                    // Never started: nothing ran, nothing to collect.
+                    close(channel)
+                    channels[index] = nil
+                    status = 0
+                } else if pids[index] > 0 {
+                    if kind == .kill { kill(pids[index], SIGKILL) }
+                    while waitpid(pids[index], &status, 0) < 0 && errno == EINTR {}
+                    pids[index] = 0
+                }
                 let bits = UInt32(bitPattern: status)
                 _ = MessageChannel.write([0, 8, 16, 24].map { UInt8(truncatingIfNeeded: bits >> $0) }, to: control)
             }

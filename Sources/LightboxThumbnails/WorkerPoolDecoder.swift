@@ -75,6 +75,7 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         guard let worker = reused ?? WorkerProcess(command) else {
             return .failure(Failure(reason: "cannot start the decoder " + String(decoding: command.first ?? [], as: UTF8.self)))
         }
+        worker.start()
         guard MessageChannel.write(DecodeMessage.encode(request), to: worker.toChild) else {
             return .failure(Failure(reason: "decoder crashed (\(worker.reap()))"))
         }
@@ -97,11 +98,11 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         }
     }
 
-    /// Starts `count` workers now, so their start-up overlaps whatever the app does before its
-    /// first decode. With `serve`, they are forks of a `DecoderFactory` forked from this process,
-    /// ready at once (against 5–6 ms to start the executable and link its libraries); only while
-    /// this process has a single thread, since a fork keeps only the calling one. Later workers
-    /// (a replacement after a crash) start from the executable.
+    /// Makes `count` workers ready for the first decodes. With `serve`, they are forks of a
+    /// `DecoderFactory` forked from this process now, each forked by it at its first request (a
+    /// fraction of a millisecond, against 5–6 ms to start the executable and link its libraries);
+    /// only while this process has a single thread, since a fork keeps only the calling one.
+    /// Without, or later (a replacement after a crash), they start from the executable, now.
     public func prestart(_ count: Int, serve: (() -> Void)? = nil) {
         let single = serve != nil && Self.threadCount() == 1
         let factory = single ? serve.flatMap { DecoderFactory(count: count, serve: $0) } : nil
@@ -138,7 +139,8 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         if countsAtShutdown {
             // All are asked before any answer is read, so they finish side by side; each has
             // ended once it answered, writing nothing after what it reported.
-            let asked = workers.filter { MessageChannel.write(DecodeMessage.encode(.finish), to: $0.toChild) }
+            // One never started wrote nothing.
+            let asked = workers.filter { $0.isStarted && MessageChannel.write(DecodeMessage.encode(.finish), to: $0.toChild) }
             for worker in asked {
                 if case .success(let body) = MessageChannel.read(from: worker.fromChild, within: 1),
                     let response = DecodeMessage.response(from: body)
@@ -161,6 +163,8 @@ final class WorkerProcess {
     /// The factory that made it and its number there; nil for the app's own child.
     let factory: (DecoderFactory, index: Int)?
     private var ended = false
+    /// Whether it runs: a factory's decoder is forked when first asked for.
+    private(set) var isStarted: Bool
 
     /// Decoder `index` of `factory`, which signals and collects it.
     init(_ factory: DecoderFactory, index: Int) {
@@ -168,6 +172,14 @@ final class WorkerProcess {
         toChild = factory.channels[index]
         fromChild = toChild
         self.factory = (factory, index)
+        isStarted = false
+    }
+
+    /// Has its factory fork it, the first time.
+    func start() {
+        guard !isStarted, let (factory, index) = factory else { return }
+        factory.start(index)
+        isStarted = true
     }
 
     /// Spawns `command` with its stdin and stdout on one end of a socket pair (so writing to a
@@ -208,6 +220,7 @@ final class WorkerProcess {
         toChild = ends[0]
         fromChild = ends[0]
         factory = nil
+        isStarted = true
     }
 
     /// Kills the process and collects it.

@@ -13,7 +13,8 @@ extension Options {
     /// The app's decoder: what its own code reads (JPEG, EXIF, RAW previews, the disk cache) in
     /// forks of this process, or with `--decoders thread` in its own threads; the rest in
     /// `lightbox-decode` processes, the only ones that load libvips, LibRaw and FFmpeg.
-    /// With `prestartsDecoders`, the forks start at once rather than at the first file.
+    /// With `prestartsDecoders`, the factory that forks them is made at once rather than the
+    /// decoders started from the executable at the first file.
     /// With `idle`, the decoder processes run at idle priority (the read-ahead's); with
     /// `defersCacheWrites`, they write new disk cache entries only when no request waits (the
     /// gallery's, so a screen never waits for PNG encoding).
@@ -37,10 +38,11 @@ extension Options {
         }
         let forks = pool([executable.bytes, Array("--decode-worker".utf8)])
         if prestartsDecoders {
-            // Forks, ready at once, serving as `--decode-worker` would, one per core (with fewer,
-            // the others would start from the executable when first needed, and their start,
-            // about 6 ms of CPU, slowed the cold screen and keys during the read-ahead); made by a
-            // factory forked from this process, so the main thread pays for one fork.
+            // Forks serving as `--decode-worker` would, up to one per core (started from the
+            // executable instead, each costs about 6 ms of CPU, which slowed the cold screen and
+            // keys during the read-ahead); made by a factory forked from this process, so the main
+            // thread pays for one fork, each when first needed, so a screen of EXIF thumbnails
+            // never shares the cores with decoders starting.
             forks.prestart(ProcessInfo.processInfo.activeProcessorCount) { settings.serve(codecs: nil) }
         }
         let routed = RoutedDecoder(core: forks, codecs: codecs)

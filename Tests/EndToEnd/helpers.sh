@@ -48,7 +48,7 @@ wait_exit() {
 # marker), not any other Lightbox's on the machine.
 own_decoders() {
     local pid
-    # Started from the executable (--decode-worker), or forked at launch by the decoder factory
+    # Started from the executable (--decode-worker), or forked by the decoder factory when needed
     # (named lightbox-decode), and the factory itself (lightbox-forks).
     for pid in $(pgrep -f -- "--decode-worker"; pgrep -x lightbox-decode; pgrep -x lightbox-forks); do
         tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "LIGHTBOX_E2E_RUN=$SOCKET" && echo "$pid"

@@ -333,6 +333,44 @@ else
     fail "grid on big" "$(screen)"
 fi
 
+# 10c. A screen of EXIF thumbnails is decoded in the app: the factory forks no decoder for it,
+# and forks them when a file needs one.
+mkdir -p "$WORK/exif"
+for i in 1 2 3 4; do
+    convert "$WORK/lib/city/IMG_1.jpg" -resize 1600x1200! -modulate 100,100,$((60 * i)) "$WORK/exif/IMG_$i.jpg"
+    convert "$WORK/exif/IMG_$i.jpg" -resize 160x120! "$WORK/thumb.jpg"
+    exiftool -q -overwrite_original "-ThumbnailImage<=$WORK/thumb.jpg" "$WORK/exif/IMG_$i.jpg"
+done
+# Forked decoders are named lightbox-decode and run the app's executable (libvips' run lightbox-decode's).
+forked_decoders() {
+    for pid in $(own_decoders); do
+        [ "$(cat /proc/$pid/comm 2>/dev/null)" = lightbox-decode ] && tr '\0' '\n' < "/proc/$pid/cmdline" | head -1 | grep -q '/lightbox$' && echo "$pid"
+    done
+}
+start_shell 100 30
+launch --no-disk-cache --read-ahead off exif
+if wait_for "1/4"; then
+    sleep 0.5
+    exif_screen=$(screen)
+    factories=$(for pid in $(own_decoders); do [ "$(cat /proc/$pid/comm)" = lightbox-forks ] && echo "$pid"; done | wc -l)
+    forks_for_exif=$(forked_decoders | wc -l)
+    tm send-keys -t e2e q
+    wait_exit
+    start_shell 100 30
+    launch --no-disk-cache --read-ahead off lib
+    wait_for "1/" && sleep 1
+    forks_for_lib=$(forked_decoders | wc -l)
+    tm send-keys -t e2e q
+    wait_exit
+    if [ "$factories" = 1 ] && [ "$forks_for_exif" = 0 ] && ! grep -q "loading" <<< "$exif_screen" && [ "$forks_for_lib" -ge 1 ]; then
+        pass "EXIF thumbnails decoded in the app with no decoder forked ($factories factory); photos without them: $forks_for_lib forked"
+    else
+        fail "decoders forked when needed" "factory $factories, forked for EXIF $forks_for_exif, for lib $forks_for_lib: $(tail -1 <<< "$exif_screen")"
+    fi
+else
+    fail "grid on exif" "$(screen)"
+fi
+
 # 11. --warm fills the cache for a tree; Ctrl-C stops it cleanly and a rerun resumes.
 rm -rf "$WORK/cache"
 (cd "$WORK" && exec "$BIN" --warm big 2>"$WORK/warm1") &
