@@ -231,7 +231,7 @@ final class WorkerProcess {
 
     /// Sends `signal` without waiting for the process (`kill()` collects it).
     func signal(_ signal: Int32) {
-        guard !ended else { return }
+        guard !ended, isStarted else { return }
         if let (factory, index) = factory { factory.signal(index, signal) } else { Glibc.kill(pid, signal) }
     }
 
@@ -244,6 +244,7 @@ final class WorkerProcess {
         if fromChild != toChild { close(fromChild) }
         var status: Int32 = 0
         if let (factory, index) = factory {
+            guard isStarted else { return "never started" }  // its factory has nothing to collect
             guard let ended = factory.end(index, killing: killing), ended != -1 else { return "status unknown: its factory has gone" }
             status = ended
         } else {
