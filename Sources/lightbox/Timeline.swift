@@ -1,7 +1,8 @@
 import Foundation
 
 /// When the first screen's milestones came, counted from the start of `main` (`--stats`): where
-/// the time of a first screen goes.
+/// the time of a first screen goes. Before `main`, the system loads the program and its libraries
+/// (about 5 ms here, the same whatever the options); `bench/timeline.py` times from the launch.
 struct Timeline {
     /// The start of `main`, taken by `begin()` first thing.
     nonisolated(unsafe) static var start = 0.0
@@ -17,8 +18,8 @@ struct Timeline {
         marks.append((name, ProcessInfo.processInfo.systemUptime - Self.start))
     }
 
-    /// `timeline: scan's first batch 1.2 ms, first paint 3.0 ms, …` (tenths: the small screens differ by less than a millisecond)
+    /// `timeline from main: scan's first batch 1.2 ms, first paint 3.0 ms, …` (tenths: the small screens differ by less than a millisecond)
     var report: String {
-        "timeline from launch: " + marks.map { "\($0.name) \(String(format: "%.1f", $0.seconds * 1000)) ms" }.joined(separator: ", ")
+        "timeline from main: " + marks.map { "\($0.name) \(String(format: "%.1f", $0.seconds * 1000)) ms" }.joined(separator: ", ")
     }
 }

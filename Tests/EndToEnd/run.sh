@@ -982,14 +982,14 @@ if wait_for "1/40"; then
     wait_exit
     line=$(grep "read ahead:" "$WORK/read-ahead-err")
     entries=$(find "$WORK/read-ahead-cache" -name '*.png' | wc -l)
-    timeline=$(grep -o "timeline from launch: .*" "$WORK/read-ahead-err")
+    timeline=$(grep -o "timeline from main: .*" "$WORK/read-ahead-err")
     if [ "$entries" -ge 40 ] && grep -q "read ahead: [1-9][0-9]* written" <<< "$line" && sane; then
         pass "read-ahead: 40 of 40 thumbnails in the disk cache after a pause ($entries entries;${line#*:})"
     else
         fail "read-ahead" "$entries entries; $line"
     fi
     # --stats says where the first screen's time went, in the order it went.
-    if grep -Eq "^timeline from launch: scan's first batch [0-9.]+ ms, first paint [0-9.]+ ms, first thumbnail [0-9.]+ ms, screen complete [0-9.]+ ms" <<< "$timeline"; then
+    if grep -Eq "^timeline from main: scan's first batch [0-9.]+ ms, first paint [0-9.]+ ms, first thumbnail [0-9.]+ ms, screen complete [0-9.]+ ms" <<< "$timeline"; then
         pass "--stats: $timeline"
     else
         fail "--stats timeline" "'$timeline'"
