@@ -28,12 +28,12 @@ read -r _ _ gf24 gc24 gl24 < <(python3 bench/timeline.py "$BIN" "$P24" "$RUNS" c
 # Processes and threads alternate, run by run: the ratio of the two is a target, and a median of
 # five moved it by 0.1 or more (a 10 ms screen on 2 cores), so it takes 41 (about three minutes).
 read -r _ _ ef24 ec24 el24 _ _ tf24 tt24 tl24 < <(python3 bench/timeline.py "$BIN" "$E24" 41 cold --versus --decoders thread)
-row "the gallery, 24 files, cold: first thumbnail / screen complete, from main (--stats timeline) / screen complete from launch" "$(ratio "$gf24" 1000) / $(ratio "$gc24" 1000) / $(ratio "$gl24" 1000)" "-" "-"
-row "the gallery, 24 files with EXIF thumbnails: the same" "$(ratio "$ef24" 1000) / $(ratio "$ec24" 1000) / $(ratio "$el24" 1000)" "-" "-"
-row "the same with --decoders thread" "$(ratio "$tf24" 1000) / $(ratio "$tt24" 1000) / $(ratio "$tl24" 1000)" "-" "-"
+row "the gallery, 24 files, cold: first thumbnail / screen complete, from main (--stats timeline) / screen complete from launch" "$gf24 / $gc24 / $gl24 ms" "-" "-"
+row "the gallery, 24 files with EXIF thumbnails: the same" "$ef24 / $ec24 / $el24 ms" "-" "-"
+row "the same with --decoders thread" "$tf24 / $tt24 / $tl24 ms" "-" "-"
 # The first picture on screen, beside timg's first row of them (bench/first_row.py).
 tr24=$(python3 bench/first_row.py "$P24" "$RUNS")
-row "first picture on screen, 24 files, cold: the gallery's first thumbnail / timg's first row (12 of its 48 lines)" "$(ratio "$gf24" 1000) / $(ratio "$tr24" 1000)" "-" "-"
+row "first picture on screen, 24 files, cold: the gallery's first thumbnail (from main) / timg's first row (12 of its 48 lines)" "$gf24 / $tr24 ms" "-" "-"
 read -r cw24 cc24 cm24 < <(measure 3 chafa --size=26x12 "$P24"/*)
 row "chafa --size=26x12, 24 files" "$cw24" "$cc24" "$((cm24 / 1024))"
 mkdir -p "$TMP/vt"
