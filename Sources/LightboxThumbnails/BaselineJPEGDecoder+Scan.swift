@@ -149,7 +149,6 @@ extension BaselineJPEGDecoder {
         var predictors: [Int]
         /// One block's dequantized coefficients, its lowest n x n frequencies (n its block scale).
         var coefficients = [Float](repeating: 0, count: 64)
-        var rows = [Float](repeating: 0, count: 64)
         /// The eight Huffman tables (DC 0 to 3, AC 0 to 3) one after another: `HuffmanTable`'s
         /// lookup (512 each), largest codes (17 each), offsets (17 each) and symbols (256 each).
         let lookup: [UInt16], maxCodes: [Int], offsets: [Int], symbols: [UInt8]
@@ -344,25 +343,8 @@ extension BaselineJPEGDecoder {
                 store(row(lines.3), at: origin + 3 * stride)
                 return
             }
-            if n == 8 {
-                writeEight(at: origin, stride: stride, rows: used, columns: columns)
-                return
-            }
-            // Along each row of coefficients, then down each column.
-            for v in 0..<used {
-                for column in 0..<n {
-                    var sum: Float = 0
-                    for u in 0..<columns { sum += cosines[c + column * n + u] * coefficients[v * n + u] }
-                    rows[v * n + column] = sum
-                }
-            }
-            for row in 0..<n {
-                for column in 0..<n {
-                    var sum: Float = 0
-                    for v in 0..<used { sum += cosines[c + row * n + v] * rows[v * n + column] }
-                    samples[origin + row * stride + column] = Self.sample(sum)
-                }
-            }
+            // n is 8 here: a block at 1/8 has only its mean.
+            writeEight(at: origin, stride: stride, rows: used, columns: columns)
         }
 
         /// The 8-point inverse DCT of a block whose coefficients are nonzero only in its first
@@ -384,8 +366,8 @@ extension BaselineJPEGDecoder {
                 for y in 0..<8 {
                     var line = SIMD8<Float>(repeating: 128)  // the level shift
                     for v in 0..<used { line += down[y * 8 + v] * lines[v] }
+                    // As `bytes(_:)` does for four, eight at once (through two of those is slower).
                     let clamped = line.replacing(with: 0, where: line .< 0).replacing(with: 255, where: line .> 255)
-                    // Adding 1.5 · 2^23 leaves the value rounded to an integer in the low bits.
                     let rounded = unsafeBitCast(clamped + 12_582_912, to: SIMD8<UInt32>.self)
                     var bytes = SIMD8<UInt8>()
                     for i in 0..<8 { bytes[i] = UInt8(truncatingIfNeeded: rounded[i]) }
@@ -398,16 +380,7 @@ extension BaselineJPEGDecoder {
             }
         }
 
-        /// The 4-point inverse transform (`cosines(4)`) by its even and odd halves, of numbers or
-        /// of whole rows.
-        @inline(__always)
-        static func fourPoint(_ f0: Float, _ f1: Float, _ f2: Float, _ f3: Float) -> (Float, Float, Float, Float) {
-            let (c, a, b): (Float, Float, Float) = (0.353_553_39, 0.461_939_77, 0.191_341_72)
-            let even0 = c * (f0 + f2), even1 = c * (f0 - f2)
-            let odd0 = a * f1 + b * f3, odd1 = b * f1 - a * f3
-            return (even0 + odd0, even1 + odd1, even1 - odd1, even0 - odd0)
-        }
-
+        /// The 4-point inverse transform (`cosines(4)`) by its even and odd halves, of whole rows.
         @inline(__always)
         static func fourPoint(_ f0: SIMD4<Float>, _ f1: SIMD4<Float>, _ f2: SIMD4<Float>, _ f3: SIMD4<Float>) -> (
             SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>
