@@ -58,27 +58,25 @@ final class DecoderFactory: @unchecked Sendable {
     /// Ends decoder `index` (killed first when `killing`) and says how it ended: a wait status, or
     /// nil when the factory is gone.
     func end(_ index: Int, killing: Bool) -> Int32? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard MessageChannel.write(Self.request(killing ? .kill : .end, index), to: control) else { return nil }
         var status = [UInt8](repeating: 0, count: 4)
-        guard MessageChannel.fill(&status, from: control, deadline: nil) == nil else { return nil }
+        let answered = send(killing ? .kill : .end, index) { MessageChannel.fill(&status, from: control, deadline: nil) == nil }
+        guard answered else { return nil }
         return Int32(bitPattern: UInt32(status[0]) | UInt32(status[1]) << 8 | UInt32(status[2]) << 16 | UInt32(status[3]) << 24)
     }
 
     /// Has decoder `index` forked, without waiting: what the app writes to it meanwhile waits in
     /// its socket.
-    func start(_ index: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        _ = MessageChannel.write(Self.request(.start, index), to: control)
-    }
+    func start(_ index: Int) { _ = send(.start, index) }
 
     /// Sends decoder `index` `signal`, without waiting.
-    func signal(_ index: Int, _ signal: Int32) {
+    func signal(_ index: Int, _ signal: Int32) { _ = send(.signal, index, signal: signal) }
+
+    /// Writes a request and, when it went, reads its answer with `answer`, both under the lock
+    /// (one request at a time, each answer read by the thread that asked); false when either failed.
+    private func send(_ kind: Request, _ index: Int, signal: Int32 = 0, answer: () -> Bool = { true }) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        _ = MessageChannel.write(Self.request(.signal, index, signal: signal), to: control)
+        return MessageChannel.write(Self.request(kind, index, signal: signal), to: control) && answer()
     }
 
     static func request(_ kind: Request, _ index: Int, signal: Int32 = 0) -> [UInt8] {
