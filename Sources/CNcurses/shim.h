@@ -122,3 +122,14 @@ static inline int lb_scrolling_capabilities(char **saved, int put) {
     }
     return 0;
 }
+
+/// The terminal's size in cells from TIOCGWINSZ; 0 when it does not say.
+static inline void lb_window_size(int fd, int *width, int *height) {
+    struct winsize size = {0};
+    *width = 0;
+    *height = 0;
+    if (ioctl(fd, TIOCGWINSZ, &size) == 0) {
+        *width = size.ws_col;
+        *height = size.ws_row;
+    }
+}

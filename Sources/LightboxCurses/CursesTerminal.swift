@@ -14,7 +14,13 @@ public final class CursesTerminal {
     }
 
     private let input: UnsafeMutablePointer<FILE>
+    /// ncurses' output stream: the terminal while curses starts, then `cellOutput`'s pipe.
     private let output: UnsafeMutablePointer<FILE>
+    /// Where ncurses' updates go instead of the terminal, to be written as it takes them.
+    private let cellOutput: CellOutput?
+    /// The terminal's modes before curses and as curses set them, for leaving and coming back
+    /// (ncurses' own calls would set them on its pipe).
+    private var cookedModes = termios(), programModes = termios()
     private let screen: OpaquePointer
     private var pairs: ColorPairs
     public let colorMode: ColorMode
@@ -25,10 +31,13 @@ public final class CursesTerminal {
     private var lastInput = 0.0
     /// Pictures in pixels: what the terminal holds and shows (see `ImagePainter`).
     public private(set) var images: ImagePainter
-    /// Picture output waiting for the terminal to take it, written between reads of input.
+    /// Output waiting for the terminal to take it, cells and pictures, written between reads of input.
     public private(set) var pictures = PictureQueue()
-    /// The terminal opened again, non-blocking, for pictures: ncurses' cells keep a blocking one.
+    /// The terminal opened again, non-blocking: everything is written through it, so a
+    /// terminal that stops reading never holds up the run loop.
     private let pictureDescriptor: Int32
+    /// The newest frame, waiting for the terminal to take the cells of the one before.
+    private var deferredFrame: Frame?
     /// The terminal's scrolling capabilities, kept while ncurses is not to use them.
     private var scrollingCapabilities: [UnsafeMutablePointer<CChar>?] = Array(repeating: nil, count: 9)
     /// Scrolls the terminal did for the app, and the lines they moved: what `--stats` reports.
@@ -51,15 +60,20 @@ public final class CursesTerminal {
             if named.lowercased().contains("utf-8") || named.lowercased().contains("utf8") { setlocale(LC_ALL, "C.UTF-8") }
         }
         isUnicode = Self.localeIsUTF8()
-        guard let tty = fopen(device, "r+e") else {  // e: close-on-exec, kept from decoder processes
+        // e: close-on-exec, kept from decoder processes.
+        guard let tty = fopen(device, "re"), let ncursesOutput = fopen(device, "we") else {
             throw Failure(description: "no terminal: cannot open \(device)")
         }
         input = tty
-        output = tty
-        // A second open file description: O_NONBLOCK on it leaves ncurses' writes blocking.
+        output = ncursesOutput
+        // A file description of its own: O_NONBLOCK on it leaves ncurses' descriptors as they are.
         let again = open(device, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        pictureDescriptor = again >= 0 ? again : fileno(tty)
-        var cookedModes = termios()
+        guard again >= 0 else {
+            fclose(tty)
+            fclose(ncursesOutput)
+            throw Failure(description: "no terminal: cannot open \(device) for writing")
+        }
+        pictureDescriptor = again
         tcgetattr(fileno(tty), &cookedModes)
         var candidates = [termName]
         if let colorTerm = environment["COLORTERM"], colorTerm == "truecolor" || colorTerm == "24bit",
@@ -70,11 +84,13 @@ public final class CursesTerminal {
         }
         var opened: OpaquePointer? = nil
         for name in candidates {
-            opened = Self.quietly { newterm(name, tty, tty) }
+            opened = Self.quietly { newterm(name, ncursesOutput, tty) }
             if opened != nil { break }
         }
         guard let opened else {
             fclose(tty)
+            fclose(ncursesOutput)
+            close(again)
             throw Failure(description: "unknown terminal type '\(termName)' (is ncurses-term installed?)")
         }
         screen = opened
@@ -98,7 +114,15 @@ public final class CursesTerminal {
         }
         pairs = ColorPairs(capacity: Int(lb_color_pairs()))
         images = ImagePainter(inTmux: environment["TMUX"] != nil)
-        TerminalRescue.arm(descriptor: fileno(tty), modes: cookedModes)
+        tcgetattr(fileno(tty), &programModes)
+        // From here on ncurses writes into memory, never to the terminal itself.
+        cellOutput = CellOutput()
+        if let cellOutput {
+            dup2(cellOutput.writeEnd, fileno(ncursesOutput))
+            close(cellOutput.writeEnd)
+            _ = fcntl(fileno(ncursesOutput), F_SETFD, FD_CLOEXEC)
+        }
+        TerminalRescue.arm(descriptor: again, modes: cookedModes)
         write(Self.bracketedPasteOn)
     }
 
@@ -120,8 +144,17 @@ public final class CursesTerminal {
     /// The cell size in pixels as the terminal's window size says, if it does.
     public var reportedCellPixels: CellPixelSize? {
         var width: Int32 = 0, height: Int32 = 0
-        lb_cell_pixels(fileno(output), &width, &height)
+        lb_cell_pixels(fileno(input), &width, &height)
         return width > 0 && height > 0 ? CellPixelSize(width: Int(width), height: Int(height)) : nil
+    }
+
+    /// After SIGWINCH: tells ncurses the terminal's size (its own handler is not installed: it
+    /// would ask the pipe its output goes to); the next `readEvents` reports the resize.
+    public func followWindowSize() {
+        var columns: Int32 = 0, rows: Int32 = 0
+        lb_window_size(fileno(input), &columns, &rows)
+        guard isActive, columns > 0, rows > 0, Int(columns) != size.width || Int(rows) != size.height else { return }
+        resizeterm(rows, columns)
     }
 
     /// Pictures through tmux's passthrough go to the pane at `origin` from now on (a split or a
@@ -173,23 +206,32 @@ public final class CursesTerminal {
         pictures.enqueue(images.forget(ids))
     }
 
-    /// Whether picture output is waiting: poll `pictureOutputDescriptor` for room and call
-    /// `writePictures()`.
+    /// Whether output (cells or pictures) is waiting: poll `pictureOutputDescriptor` for room
+    /// and call `writePictures()`.
     public var hasPicturesWaiting: Bool { !pictures.isEmpty }
 
-    /// The descriptor pictures are written to, for polling.
+    /// The descriptor all output is written to, for polling.
     public var pictureOutputDescriptor: Int32 { pictureDescriptor }
 
-    /// Writes waiting pictures until the terminal would block or `limit` bytes went.
+    /// Whether a frame waits for the terminal to take the one before.
+    public var hasFrameWaiting: Bool { deferredFrame != nil }
+
+    /// Writes waiting output until the terminal would block or `limit` bytes went; once the
+    /// cells are all taken, paints the frame that waited for them.
     /// - Complexity: O(bytes written).
     public func writePictures(limit: Int = 65536) {
         guard isActive else { return }
-        pumpPictures(limit: limit, toBreak: false)
+        pumpPictures(limit: limit)
+        if !pictures.hasCellsWaiting, let frame = deferredFrame {
+            deferredFrame = nil
+            paint(frame)
+        }
     }
 
-    /// One round of writing pictures, measured for the link's speed.
-    private func pumpPictures(limit: Int, toBreak: Bool) {
-        let result = pictures.pump(limit: limit, toBreak: toBreak, into: writePictureBytes)
+    /// One round of writing, measured for the link's speed.
+    private func pumpPictures(limit: Int) {
+        pictures.enqueueCells(cellOutput?.take() ?? [])
+        let result = pictures.pump(limit: limit, into: writePictureBytes)
         throughput.record(bytes: result.written, blocked: result.blocked, at: monotonicSeconds())
     }
 
@@ -201,30 +243,42 @@ public final class CursesTerminal {
         return bytes.count  // the terminal is gone: nothing to wait for
     }
 
-    /// Waits until other output may be written: the rest of a sixel or iTerm2 picture begun, or
-    /// of a kitty chunk; with `whole`, the whole of a begun kitty image too.
-    func finishBegunPicture(whole: Bool = false) {
-        while isActive && (whole ? pictures.isMidWrite : !pictures.mayWriteCells) {
-            var fd = pollfd(fd: pictureDescriptor, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&fd, 1, 1000)
-            // To the end of the begun write and no further: what waits behind it may be dropped.
-            let rest = pictures.writes.first.map { $0.bytes.count - pictures.written } ?? 0
-            pumpPictures(limit: whole ? rest : .max, toBreak: !whole)
-        }
-    }
-
-    /// Finishes a begun picture and forgets every one waiting (before the screen is cleared,
-    /// the mode changes, a suspend or the end).
+    /// Forgets every picture waiting but a begun one, which is finished before any later cells
+    /// (before the screen is cleared, the mode changes, a suspend or the end).
     func settlePictures() {
-        finishBegunPicture(whole: true)
         for write in pictures.dropAll() { images.unsent(write) }
     }
 
-    /// Writes bytes straight to the terminal, between ncurses' updates.
+    /// Writes what waits, giving up once the terminal took nothing for `stall` seconds or
+    /// `limit` seconds went (a terminal that reads nothing cannot be given back, and must not
+    /// keep the program alive); a picture still begun then is abandoned, its string ended.
+    func flushOutput(limit: Double, stall: Double) {
+        let start = monotonicSeconds()
+        var lastProgress = start
+        while true {
+            let before = pictures.bytesWaiting
+            pumpPictures(limit: .max)
+            let now = monotonicSeconds()
+            if pictures.bytesWaiting < before { lastProgress = now }
+            if pictures.isEmpty || now - start >= limit || now - lastProgress >= stall { break }
+            var fd = pollfd(fd: pictureDescriptor, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&fd, 1, Int32(max(1, min(limit - (now - start), stall - (now - lastProgress)) * 1000)))
+        }
+        if let begun = pictures.abandonBegun() {
+            images.unsent(begun)
+            pumpPictures(limit: .max)
+        }
+    }
+
+    /// Seconds the terminal is given to take the last output when it is handed back: in all,
+    /// and without taking a byte.
+    static let handBackLimit = 1.0, handBackStall = 0.25
+
+    /// Writes bytes to the terminal after everything waiting, between ncurses' updates.
     func write(_ bytes: [UInt8]) {
         guard isActive, !bytes.isEmpty else { return }
-        bytes.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, output) }
-        fflush(output)
+        pictures.enqueueCells(cellOutput?.take() ?? [])
+        pictures.enqueueCells(bytes)
     }
 
     /// The descriptor to poll for input.
@@ -234,12 +288,18 @@ public final class CursesTerminal {
     /// - Complexity: O(*w* × *h*).
     public func paint(_ unicodeFrame: Frame) {
         guard isActive else { return }
+        // The terminal has not taken the last frame's cells: this one waits (the newest only),
+        // so what waits in memory stays one frame however long it reads nothing.
+        guard !pictures.hasCellsWaiting else {
+            deferredFrame = unicodeFrame
+            return
+        }
+        deferredFrame = nil
         let frame = isUnicode ? unicodeFrame : unicodeFrame.asciiOnly()
         var keys = Set<ColorPairs.Key>()
         for cell in frame.cells { keys.insert(pairKey(cell.style)) }
         pairs.prepare(keys)
         // Cells go first, but never inside a picture: one begun is finished (to a kitty chunk's end).
-        finishBegunPicture()
         for write in pictures.replan(for: frame) { images.unsent(write) }
         var forcedRows: [Int] = []
         if let scroll = scrollWithTerminal(to: frame) { forcedRows = images.scrolled(scroll) }
@@ -271,6 +331,7 @@ public final class CursesTerminal {
         for row in repaintRows where row >= 0 && row < height { _ = lb_redraw_line(Int32(row)) }
         wnoutrefresh(lb_stdscr())
         doupdate()
+        pictures.enqueueCells(cellOutput?.take() ?? [])
         lastFrame = frame
         pictures.enqueue(images.writes(for: frame, repaintedRows: repaintRows))
         _ = pictures.replan(for: frame)  // the new ones in the frame's order too
@@ -298,6 +359,7 @@ public final class CursesTerminal {
     /// Forces the next paint to redraw every cell (after a suspend, or garbage on screen).
     public func invalidate() {
         lastFrame = nil
+        deferredFrame = nil
         settlePictures()
         clearok(lb_stdscr(), true)
         images.invalidate()
@@ -331,12 +393,28 @@ public final class CursesTerminal {
                 events += parser.feed(.character(scalar))
             }
         }
-        events += parser.endOfInput()
-        // A sequence, string or paste the terminal never finished must not swallow every key.
         let now = monotonicSeconds()
-        if readAny { lastInput = now } else if parser.isInsideSequence && now - lastInput > Self.sequenceTimeout { events += parser.abandon() }
+        if readAny {
+            lastInput = now
+        } else if parser.isAfterEscape && now - lastInput >= escapeDelay {
+            events += parser.endOfInput()  // nothing followed the Esc in time: the Esc key
+        } else if parser.isInsideSequence && now - lastInput > Self.sequenceTimeout {
+            events += parser.abandon()  // a sequence, string or paste never finished must not swallow every key
+        }
         return events
     }
+
+    /// Seconds until input waiting to be completed is due (a lone Esc becomes the Esc key, an
+    /// open sequence is dropped): the run loop wakes then and reads events again.
+    public var inputWait: Double? {
+        let since = monotonicSeconds() - lastInput
+        if parser.isAfterEscape { return max(0, escapeDelay - since) }
+        if parser.isInsideSequence { return max(0, Self.sequenceTimeout - since) }
+        return nil
+    }
+
+    /// How long an Esc waits for the rest of a sequence (`InputParser.escapeDelay`).
+    public var escapeDelay = InputParser.floor
 
     /// Seconds a sequence, string or paste may stay open with nothing more arriving.
     static let sequenceTimeout = 1.0
@@ -381,33 +459,49 @@ public final class CursesTerminal {
     /// Leaves curses for a suspend; `resume()` comes back.
     public func suspend() {
         guard isActive else { return }
-        settlePictures()
-        write(Self.bracketedPasteOff)
-        endwin()
+        handBack(extra: Self.bracketedPasteOff)
     }
 
     /// Returns to curses after a suspend, repainting everything on the next paint.
     public func resume() {
         guard isActive else { return }
         lastFrame = nil
-        reset_prog_mode()
+        deferredFrame = nil
+        tcsetattr(fileno(input), TCSANOW, &programModes)
+        keypad(lb_stdscr(), true)  // ncurses sends it again only when it set the modes itself
+        followWindowSize()  // resized while stopped
         write(Self.bracketedPasteOn)
         clearok(lb_stdscr(), true)
         images.invalidate()
     }
 
-    /// Gives the terminal back as it was. Safe to call more than once.
+    /// Leaves curses: pictures not begun are forgotten, `extra` and ncurses' own farewell
+    /// written as far as the terminal takes them in time, and the modes put back.
+    private func handBack(extra: [UInt8]) {
+        settlePictures()
+        deferredFrame = nil
+        write(extra)
+        endwin()
+        flushOutput(limit: Self.handBackLimit, stall: Self.handBackStall)
+        // At once, not after the output drains (as ncurses would): it may never drain.
+        tcsetattr(fileno(input), TCSANOW, &cookedModes)
+    }
+
+    /// Gives the terminal back as it was, as far as it takes it. Safe to call more than once.
     public func restore() {
         guard isActive else { return }
-        settlePictures()
-        write(images.forgetAll().joinedBytes + Self.bracketedPasteOff)
+        handBack(extra: images.forgetAll().joinedBytes + Self.bracketedPasteOff)
         isActive = false
-        if pictureDescriptor != fileno(output) { close(pictureDescriptor) }
         TerminalRescue.disarm()
-        endwin()
+        close(pictureDescriptor)
         delscreen(screen)
         fclose(input)
+        fclose(output)
     }
+
+    /// Gives the terminal back from a signal handler, without waiting: what a process that
+    /// must end now can do.
+    public static func rescueFromSignalHandler() { TerminalRescue.rescue() }
 
     static func localeIsUTF8() -> Bool {
         guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }

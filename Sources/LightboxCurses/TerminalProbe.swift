@@ -40,7 +40,10 @@ public enum TerminalProbe {
             if count <= 0 { break }
             received += buffer[0..<count]
             report = TerminalReport(parsing: received)
-            if report.isComplete { return report }
+            if report.isComplete {
+                report.roundTrip = elapsed()
+                return report
+            }
         }
         tcflush(fd, TCIFLUSH)
         return report

@@ -1,8 +1,9 @@
 /// Turns what the terminal sends into events, whatever arrives and however it is split across reads.
 ///
-/// Keys ncurses decoded come in as events; everything else as characters. Escape sequences
-/// ncurses does not know are dropped, never read as the keys they are made of: CSI and SS3
-/// sequences, and the strings terminals answer queries with (APC, DCS, OSC, SOS, PM; a kitty
+/// Keys ncurses decoded come in as events; everything else as characters. The cursor keys'
+/// sequences ncurses gave up on (their bytes came apart over a slow link, later than its short
+/// wait) are read here; other escape sequences ncurses does not know are dropped, never read as
+/// the keys they are made of: CSI and SS3 sequences, and the strings terminals answer queries with (APC, DCS, OSC, SOS, PM; a kitty
 /// graphics answer or XTVERSION arriving late). A bracketed paste (`ESC [200~ … ESC [201~`) is
 /// one `.paste` event, so pasted text never acts as keys.
 public struct InputParser: Sendable {
@@ -43,6 +44,10 @@ public struct InputParser: Sendable {
     var pasted: [Unicode.Scalar] = []
 
     public init() {}
+
+    /// Whether an Esc came last: the Esc key, or the start of a sequence whose rest is on its way
+    /// (`endOfInput` says which once it had time to come).
+    public var isAfterEscape: Bool { state == .escape }
 
     /// Whether a sequence, string or paste is open, waiting for the rest.
     public var isInsideSequence: Bool {
@@ -88,7 +93,7 @@ public struct InputParser: Sendable {
             if (0x40...0x7E).contains(value) {
                 state = .ground
                 if value == 0x7E && bytes == Array("200".utf8) { state = .paste(matched: 0); pasted = [] }
-                return []
+                return Self.cursorKey(parameters: bytes, final: UInt8(value)).map { [.key($0)] } ?? []
             }
             guard (0x20...0x3F).contains(value), bytes.count < Self.sequenceLimit else {
                 state = .ground  // not a sequence after all: dropped with what came before
@@ -99,7 +104,8 @@ public struct InputParser: Sendable {
             return []
         case .ss3:
             state = .ground
-            return []
+            if value == 0x4D { return [.key(.enter)] }  // keypad Enter
+            return value < 0x80 ? Self.cursorKey(parameters: [], final: UInt8(value)).map { [.key($0)] } ?? [] : []
         case .stringStart(let opener):
             guard Self.mayBegin(opener, scalar) else {
                 state = .ground  // Alt and a key (not one of ours); what follows is typed
@@ -171,6 +177,41 @@ public struct InputParser: Sendable {
         default: return []
         }
     }
+
+    /// The cursor key a CSI or SS3 sequence sends without modifiers (`ESC [ A`, `ESC O H`,
+    /// `ESC [ 5 ~`), as ncurses would have read it; nil for any other (with modifiers, ncurses
+    /// has no key of ours for it either).
+    static func cursorKey(parameters: [UInt8], final: UInt8) -> Key? {
+        switch (final, String(decoding: parameters, as: UTF8.self)) {
+        case (0x41, ""): return .up  // A
+        case (0x42, ""): return .down
+        case (0x43, ""): return .right
+        case (0x44, ""): return .left
+        case (0x48, ""): return .home  // H
+        case (0x46, ""): return .end  // F
+        case (0x7E, "1"), (0x7E, "7"): return .home  // ~, numbered
+        case (0x7E, "4"), (0x7E, "8"): return .end
+        case (0x7E, "5"): return .pageUp
+        case (0x7E, "6"): return .pageDown
+        default: return nil
+        }
+    }
+
+    /// How long an Esc waits for the rest of a sequence before it is the Esc key: `ESCDELAY`
+    /// (milliseconds, ncurses' own setting) when set, else at least `floor`, and longer when the
+    /// terminal's answer to the probe took a while (its round trip: bytes sent together arrive
+    /// about as far apart), at most a second.
+    public static func escapeDelay(environment: [String: String], roundTrip: Double?) -> Double {
+        if let text = environment["ESCDELAY"], let milliseconds = Int(text), milliseconds > 0 {
+            return min(Double(milliseconds) / 1000, 5)
+        }
+        let overSSH = environment["SSH_CONNECTION"] != nil || environment["SSH_TTY"] != nil
+        let measured = roundTrip.map { 2 * $0 } ?? (overSSH ? sshWithoutMeasure : floor)
+        return min(max(floor, measured), 1)
+    }
+
+    /// The shortest wait for the rest of a sequence, and the wait over SSH when nothing was measured.
+    public static let floor = 0.05, sshWithoutMeasure = 0.2
 
     /// Whether `first` can begin a string opened by `opener` as terminals send them: DCS answers
     /// (XTVERSION `>|`, DECRQSS `1$r`, XTGETTCAP `1+r`) and OSC ones (`11;rgb:…`) begin with a

@@ -1,19 +1,58 @@
-/// Picture output waiting for a terminal that reads slower than pictures are made (a link): the
-/// cells of each frame go first, then its pictures in slices, between which the run loop reads
-/// input; a new frame drops the pictures it no longer shows before they cost the link anything.
+/// Everything waiting for a terminal that reads slower than frames and pictures are made (a
+/// link, or one that stopped reading): the cells of each frame go first, then its pictures in
+/// slices, between which the run loop reads input; a new frame drops the pictures it no longer
+/// shows before they cost the link anything.
 ///
 /// A write once begun is finished (a kitty image or a sixel string cut short would leave the
 /// terminal in the middle of one); cells may come between a kitty transmission's chunks only.
-/// No I/O: `pump` is handed what writes.
+/// Cells are never dropped, and once begun are finished before any picture. No I/O: `pump` is
+/// handed what writes.
 public struct PictureQueue: Sendable {
     /// Waiting writes in order; the first may be begun.
     public private(set) var writes: [PictureWrite] = []
     /// Bytes of the first write already written.
     public private(set) var written = 0
+    /// Cells (and the app's own sequences among them) not yet all written, in order.
+    public private(set) var cells: [UInt8] = []
+    /// Bytes of `cells` already written.
+    public private(set) var cellsWritten = 0
 
     public init() {}
 
-    public var isEmpty: Bool { writes.isEmpty }
+    public var isEmpty: Bool { writes.isEmpty && !hasCellsWaiting }
+
+    /// Whether some of the cells are not written yet.
+    public var hasCellsWaiting: Bool { cellsWritten < cells.count }
+
+    /// Bytes waiting in all: cells, and the pictures' rest.
+    /// - Complexity: O(*n*) in the writes waiting.
+    public var bytesWaiting: Int { cells.count - cellsWritten + writes.reduce(0) { $0 + $1.bytes.count } - written }
+
+    /// Adds cells after the cells waiting; they go before every picture not begun.
+    public mutating func enqueueCells(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        if hasCellsWaiting {
+            cells += bytes
+        } else {
+            cells = bytes
+            cellsWritten = 0
+        }
+    }
+
+    /// Gives up the begun picture (the terminal is being given back and takes too long): it is
+    /// forgotten, and a string terminator goes first among the cells, so the terminal leaves the
+    /// picture's string rather than reading what follows as part of it. Returns the write.
+    public mutating func abandonBegun() -> PictureWrite? {
+        guard written > 0, !writes.isEmpty else { return nil }
+        let begun = writes.removeFirst()
+        written = 0
+        // Cells begun means the picture stopped at a break, outside any string: nothing to end.
+        if cellsWritten == 0 { cells = Self.stringTerminator + cells }
+        return begun
+    }
+
+    /// ST: ends a DCS (sixel), APC (kitty) or OSC (iTerm2) string.
+    static let stringTerminator: [UInt8] = [0x1B, 0x5C]
 
     /// Pictures waiting or being written (commands not counted).
     /// - Complexity: O(*n*) in the writes waiting.
@@ -77,8 +116,23 @@ public struct PictureQueue: Sendable {
         into sink: (ArraySlice<UInt8>) -> Int
     ) -> (written: Int, blocked: Bool) {
         var total = 0
-        while let first = writes.first, total < limit {
+        while total < limit {
             if toBreak && mayWriteCells { break }
+            // Cells go first at a picture's break, and once begun to their end.
+            if hasCellsWaiting && (cellsWritten > 0 || mayWriteCells) {
+                let end = cellsWritten + min(cells.count - cellsWritten, slice, limit - total)
+                let offered = end - cellsWritten
+                let taken = max(0, min(offered, sink(cells[cellsWritten..<end])))
+                total += taken
+                cellsWritten += taken
+                if cellsWritten >= cells.count {
+                    cells = []
+                    cellsWritten = 0
+                }
+                if taken < offered { return (total, true) }
+                continue
+            }
+            guard let first = writes.first else { break }
             var end = written + min(first.bytes.count - written, slice, limit - total)
             if toBreak, let next = first.breaks.first(where: { $0 > written }) { end = min(end, next) }
             let offered = end - written

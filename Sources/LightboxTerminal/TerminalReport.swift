@@ -39,6 +39,8 @@ public struct TerminalReport: Hashable, Sendable {
     public var background: RGB?
     /// Whether the device attributes came, which are asked last: every other answer is in by then.
     public var isComplete = false
+    /// Seconds from the queries to the complete answer: the link's round trip.
+    public var roundTrip: Double?
 
     public init() {}
 

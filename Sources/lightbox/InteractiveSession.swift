@@ -47,6 +47,7 @@ enum InteractiveSession {
         // Its own background, when it said, over COLORFGBG's guess: letterboxes and the UI's colours follow it.
         if !options.backgroundIsSet, let background = terminalReport?.background { Palette.theme = Palette.theme.following(background: background) }
         let terminal = try CursesTerminal(environment: environment)
+        terminal.escapeDelay = InputParser.escapeDelay(environment: environment, roundTrip: terminalReport?.roundTrip)
         let capture = StderrCapture()
         var report: String? = nil
         defer {
@@ -164,6 +165,8 @@ enum InteractiveSession {
             if let due = state.nextFrameTime {
                 timeout = min(timeout, Int32(max(0, (due - ProcessInfo.processInfo.systemUptime) * 1000)))
             }
+            // An Esc waiting for the rest of its sequence: wake when it is due as a key.
+            if let wait = terminal.inputWait { timeout = min(timeout, Int32(wait * 1000) + 1) }
             // Pictures waiting for the terminal: wake when it can take more.
             fds[5].fd = terminal.hasPicturesWaiting ? terminal.pictureOutputDescriptor : -1
             // The read-ahead starts once no key came for a moment.
@@ -182,6 +185,7 @@ enum InteractiveSession {
                 switch signal {
                 case SIGTSTP: if let outcome = perform([.suspend]) { return outcome }
                 case SIGPIPE: break
+                case SIGWINCH: terminal.followWindowSize()
                 default: return finish(.cancelled(exitCode: 128 + signal))
                 }
                 dirty = true

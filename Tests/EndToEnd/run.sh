@@ -1048,5 +1048,29 @@ while IFS= read -r line; do
 done < <(timeout 120 python3 "$(dirname "$0")/slow_link.py" "$BIN" "$WORK" 2>&1 || echo "FAIL - slow_link.py ended with $?")
 [ "$slow_checks" = 5 ] || fail "slow link: $slow_checks of 5 checks passed"
 
+# A terminal that stops reading (a frozen link, XOFF): q, SIGTERM and SIGHUP still end Lightbox,
+# in every picture mode, and what waits for the terminal stays one frame.
+stall_checks=0
+while IFS= read -r line; do
+    case "$line" in
+        "ok - "*) pass "stalled terminal: ${line#ok - }"; stall_checks=$((stall_checks + 1)) ;;
+        "FAIL - "*) fail "stalled terminal: ${line#FAIL - }" ;;
+        *) echo "    $line" ;;
+    esac
+done < <(timeout 180 python3 "$(dirname "$0")/stalled_terminal.py" "$BIN" "$WORK/lib" "$WORK" 2>&1 || echo "FAIL - stalled_terminal.py ended with $?")
+[ "$stall_checks" = 12 ] || fail "stalled terminal: $stall_checks of 12 checks passed"
+
+# An arrow key whose bytes arrive apart (ESC, a pause, then [C), locally and over a slow link
+# (the probe answered late), is one key, not Esc; a lone Esc still quits at once.
+split_checks=0
+while IFS= read -r line; do
+    case "$line" in
+        "ok - "*) pass "split keys: ${line#ok - }"; split_checks=$((split_checks + 1)) ;;
+        "FAIL - "*) fail "split keys: ${line#FAIL - }" ;;
+        *) echo "    $line" ;;
+    esac
+done < <(timeout 60 python3 "$(dirname "$0")/split_keys.py" "$BIN" "$WORK/lib" "$WORK" 2>&1 || echo "FAIL - split_keys.py ended with $?")
+[ "$split_checks" = 3 ] || fail "split keys: $split_checks of 3 checks passed"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

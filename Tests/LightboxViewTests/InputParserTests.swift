@@ -79,7 +79,7 @@ func parse(_ text: String) -> [InputEvent] {
 }
 
 @Test func anEscInsideAStringEndsItAndStartsANewSequence() {
-    #expect(parse("\u{1B}_Gi=31\u{1B}[Ax") == [.key(.character("x"))])
+    #expect(parse("\u{1B}_Gi=31\u{1B}[Ax") == [.key(.up), .key(.character("x"))])
     // An ESC at the end of a read may be the start of ST: the string waits for the next read.
     #expect(parse("\u{1B}P1$rjunk\u{1B}") == [])
 }
@@ -106,4 +106,26 @@ func parse(_ text: String) -> [InputEvent] {
     _ = parse("\u{1B}[200~", parser: &parser)
     #expect(parser.feed(.event(.key(.up))) == [])
     #expect(parser.feed(.event(.resize(width: 80, height: 24))) == [.resize(width: 80, height: 24)])
+}
+
+@Test func theCursorKeysOfASequenceNcursesGaveUpOnAreRead() {
+    // Bytes that came apart over a slow link reach the parser as characters.
+    #expect(parse("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D") == [.key(.up), .key(.down), .key(.right), .key(.left)])
+    #expect(parse("\u{1B}OA\u{1B}OH\u{1B}OF\u{1B}OM") == [.key(.up), .key(.home), .key(.end), .key(.enter)])
+    #expect(parse("\u{1B}[5~\u{1B}[6~\u{1B}[1~\u{1B}[4~") == [.key(.pageUp), .key(.pageDown), .key(.home), .key(.end)])
+    #expect(parse("\u{1B}[1;5A\u{1B}[5;2~\u{1B}[?1A") == [], "with modifiers or private: not ours, as before")
+    // Split after the Esc: the first read leaves it open, the next completes the key.
+    var parser = InputParser()
+    #expect(parser.feed(.character("\u{1B}")) == [] && parser.isAfterEscape)
+    #expect(parse("[B", parser: &parser) == [.key(.down)] && !parser.isAfterEscape)
+}
+
+@Test func anEscWaitsForTheRestOfASequenceAsLongAsTheLinkNeeds() {
+    #expect(InputParser.escapeDelay(environment: [:], roundTrip: nil) == InputParser.floor)
+    #expect(InputParser.escapeDelay(environment: [:], roundTrip: 0.001) == InputParser.floor, "a local terminal")
+    #expect(abs(InputParser.escapeDelay(environment: [:], roundTrip: 0.15) - 0.3) < 1e-9, "a link of 150 ms")
+    #expect(InputParser.escapeDelay(environment: [:], roundTrip: 3) == 1, "at most a second")
+    #expect(InputParser.escapeDelay(environment: ["SSH_CONNECTION": "a b c d"], roundTrip: nil) == InputParser.sshWithoutMeasure)
+    #expect(InputParser.escapeDelay(environment: ["ESCDELAY": "400"], roundTrip: 0.01) == 0.4, "ncurses' own setting wins")
+    #expect(InputParser.escapeDelay(environment: ["ESCDELAY": "x"], roundTrip: nil) == InputParser.floor)
 }

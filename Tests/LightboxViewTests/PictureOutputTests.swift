@@ -221,3 +221,37 @@ func frame(_ images: [FrameImage]) -> Frame {
     }
     #expect(rowsPainted > 0 && rowsPainted <= 18)
 }
+
+@Test func cellsWaitForABegunPictureGoBeforeThoseNotBegunAndAreNeverDropped() {
+    var queue = PictureQueue()
+    var terminal = SlowTerminal(rate: 3)
+    let a = tile(1, x: 0), b = tile(2, x: 5)
+    queue.enqueue([PictureWrite(.paint(a), bytes: [1, 1, 1, 1, 1, 1]), PictureWrite(.paint(b), bytes: [2, 2])])
+    queue.pump { terminal.take($0) }
+    #expect(terminal.received == [1, 1, 1] && queue.isMidWrite)
+    // A frame's cells come while picture 1 is half written: they wait for its end, then go before 2.
+    queue.enqueueCells([7, 7, 7, 7])
+    #expect(queue.hasCellsWaiting && queue.bytesWaiting == 3 + 4 + 2)
+    #expect(queue.replan(for: frame([])).compactMap(\.image?.id) == [2], "the picture no frame shows is dropped, the cells stay")
+    while !queue.isEmpty { queue.pump { terminal.take($0) } }
+    #expect(terminal.received == [1, 1, 1, 1, 1, 1, 7, 7, 7, 7])
+    // Cells begun are finished before a picture, even one that came first in the queue's order.
+    terminal.received = []
+    queue.enqueueCells([8, 8, 8, 8])
+    queue.pump(limit: 2) { terminal.take($0) }
+    queue.enqueue([PictureWrite(.paint(b), bytes: [2, 2])])
+    queue.enqueueCells([9])
+    while !queue.isEmpty { queue.pump { terminal.take($0) } }
+    #expect(terminal.received == [8, 8, 8, 8, 9, 2, 2])
+}
+
+@Test func aPictureAbandonedWhenTheTerminalIsGivenBackHasItsStringEnded() {
+    var queue = PictureQueue()
+    var terminal = SlowTerminal(rate: 2)
+    queue.enqueue([PictureWrite(.paint(tile(1, x: 0)), bytes: Array("\u{1B}Pq#0~~~~".utf8))])
+    queue.pump { terminal.take($0) }
+    queue.enqueueCells(Array("\u{1B}[?1049l".utf8))
+    #expect(queue.abandonBegun()?.image?.id == 1 && queue.abandonBegun() == nil)
+    while !queue.isEmpty { queue.pump { terminal.take($0) } }
+    #expect(String(decoding: terminal.received, as: UTF8.self) == "\u{1B}P\u{1B}\\\u{1B}[?1049l", "the sixel string ended, then the cells")
+}
