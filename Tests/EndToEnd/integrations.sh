@@ -143,5 +143,168 @@ else
     fail "nvim did not start" "$(screen)"
 fi
 
+# Names that are not plain: a newline (beside the two files its halves name), quotes, $(…), a
+# leading -, a backslash and a byte that is not UTF-8. Lightbox (through a wrapper that marks
+# every file but the two decoys) picks the six; each host must receive them byte for byte, or
+# refuse the one it cannot take (lf's and Neovim's lines cannot hold a newline) with a message.
+mkdir -p "$WORK/names" "$WORK/hostile-bin"
+cp "$WORK/lib/city/$(ls "$WORK/lib/city" | head -1)" "$WORK/names/a.jpg"
+python3 - "$WORK/names" <<'PY'
+import os, shutil, sys
+for name in [b"b.jpg", b"a.jpg\nb.jpg", b"q\"uo'te.jpg", b"$(touch PWNED).jpg", b"-lead.jpg", b"back\\slash.jpg", b"caf\xe9.jpg"]:
+    shutil.copy(os.path.join(sys.argv[1], "a.jpg"), os.path.join(os.fsencode(sys.argv[1]), name))
+PY
+cat > "$WORK/hostile-bin/lightbox" <<'SH'
+#!/usr/bin/env bash
+# Lightbox with every file of its arguments (or of its --read0 list) marked but a.jpg and b.jpg.
+list=$(mktemp) paths=0 read0=0
+for arg in "$@"; do
+    [ "$arg" = --read0 ] && read0=1
+    if [ "$paths" = 1 ]; then
+        if [ -d "$arg" ]; then find "$arg" -maxdepth 1 -type f ! -name a.jpg ! -name b.jpg -print0
+        else case "${arg##*/}" in a.jpg | b.jpg) ;; *) printf '%s\0' "$arg" ;; esac; fi
+    fi
+    [ "$arg" = -- ] && paths=1
+done > "$list"
+if [ "$read0" = 1 ]; then
+    input=$(mktemp)
+    cat > "$input"
+    while IFS= read -r -d '' path; do
+        case "${path##*/}" in a.jpg | b.jpg) ;; *) printf '%s\0' "$path" ;; esac
+    done < "$input" >> "$list"
+    exec "$LIGHTBOX_REAL" --mark-from "$list" "$@" < "$input"
+fi
+exec "$LIGHTBOX_REAL" --mark-from "$list" "$@"
+SH
+chmod +x "$WORK/hostile-bin/lightbox"
+HOSTILE_ENV="PATH=$WORK/hostile-bin:\$PATH LIGHTBOX_REAL=$BIN"
+# True when FILE (records ending in NUL, or newline with 'lines') names exactly the six picked
+# (their last parts), or with 'without-newline' the five a line can hold.
+names_match() {
+    python3 - "$@" <<'PY'
+import os, sys
+path, separator, which = sys.argv[1], sys.argv[2], sys.argv[3]
+try: data = open(path, "rb").read()
+except OSError: sys.exit(1)
+end = b"\0" if separator == "nul" else b"\n"
+got = sorted(os.path.basename(record) for record in data.split(end) if record)
+want = [b"q\"uo'te.jpg", b"$(touch PWNED).jpg", b"-lead.jpg", b"back\\slash.jpg", b"caf\xe9.jpg"]
+if which == "all": want.append(b"a.jpg\nb.jpg")
+if got != sorted(want):
+    print("got", got, "want", sorted(want)); sys.exit(1)
+PY
+}
+# Waits for Lightbox's status line with the six marked, then accepts.
+accept_six() { wait_for "6 marked" && tm send-keys -t e2e Enter; }
+pwned() { find "$WORK" -name PWNED | grep -q .; }
+
+start_shell 100 30
+mkdir -p "$WORK/names-dest"
+rm -f "$WORK/rc"
+tm send-keys -t e2e "export $HOSTILE_ENV; source $CONTRIB/shell/lightbox.sh; clear; lbcp names-dest names; echo \$? > rc" Enter
+accept_six && wait_file "$WORK/rc"
+(cd "$WORK/names-dest" && find . -type f -print0) > "$WORK/names-got"
+if why=$(names_match "$WORK/names-got" nul all) && ! pwned; then pass "shell: lbcp copied the six odd names byte for byte"; else fail "shell: odd names" "$why"; fi
+
+start_shell 100 30
+rm -f "$WORK/out" "$WORK/rc"
+tm send-keys -t e2e "export $HOSTILE_ENV; source $CONTRIB/fzf/lightbox-fzf.sh; clear; fzlightbox -0 names > out; echo \$? > rc" Enter
+if wait_for "8/8"; then
+    for _ in $(seq 8); do tm send-keys -t e2e Tab; done
+    wait_for "(8)"
+    tm send-keys -t e2e C-g
+    accept_six && wait_file "$WORK/rc"
+    if why=$(names_match "$WORK/out" nul all) && [ "$(cat "$WORK/rc")" = 0 ] && ! pwned; then
+        pass "fzf: the six odd names selected in fzf reach Lightbox and come out byte for byte"
+    else
+        fail "fzf: odd names" "$why rc: $(cat "$WORK/rc" 2>/dev/null)"
+    fi
+else
+    fail "fzf did not start on the odd names" "$(screen)"
+fi
+
+start_shell 100 30
+mkdir -p "$WORK/nnn-names/nnn/plugins"
+cp "$CONTRIB/nnn/lightbox" "$WORK/nnn-names/nnn/plugins/"
+tm send-keys -t e2e "export $HOSTILE_ENV; clear; cd names; XDG_CONFIG_HOME=$WORK/nnn-names NNN_PLUG='l:lightbox' nnn -A; cd $WORK" Enter
+if wait_for "caf"; then
+    sleep 0.5
+    tm send-keys -t e2e '\;' l
+    accept_six
+    sleep 1
+    tm send-keys -t e2e a  # nnn selects its whole list and writes the selection, NUL-separated
+    sleep 0.5
+    if why=$(names_match "$WORK/nnn-names/nnn/.selection" nul all) && ! pwned; then
+        pass "nnn: its list of the picked holds the six odd names byte for byte"
+    else
+        fail "nnn: odd names" "$why"
+    fi
+    tm send-keys -t e2e q
+else
+    fail "nnn did not start on the odd names" "$(screen)"
+fi
+
+start_shell 100 30
+mkdir -p "$WORK/ranger-names"
+cp "$CONTRIB/ranger/commands.py" "$WORK/ranger-names/"
+tm send-keys -t e2e "export $HOSTILE_ENV; clear; cd names; ranger --confdir=$WORK/ranger-names; cd $WORK" Enter
+if wait_for "caf" && sleep 1.5; then
+    at_prompt ":" "lightbox"
+    accept_six
+    sleep 1
+    rm -f "$WORK/ranger-names-got"
+    at_prompt ":" "shell printf '%%s\\0' %s > $WORK/ranger-names-got"
+    wait_file "$WORK/ranger-names-got"
+    if why=$(names_match "$WORK/ranger-names-got" nul all) && ! pwned; then pass "ranger: marks the six odd names"; else fail "ranger: odd names" "$why"; fi
+    tm send-keys -t e2e q
+else
+    fail "ranger did not start on the odd names" "$(screen)"
+fi
+
+start_shell 100 30
+mkdir -m 700 "$WORK/run-names"
+tm send-keys -t e2e "export $HOSTILE_ENV; clear; cd names; XDG_RUNTIME_DIR=$WORK/run-names lf -config $CONTRIB/lf/lfrc; cd $WORK" Enter
+if wait_for "caf" && sleep 0.5; then
+    tm send-keys -t e2e C-l
+    accept_six
+    wait_for "cannot select a name holding a newline" && refused=yes || refused=no
+    tm send-keys -t e2e Enter
+    sleep 1
+    rm -f "$WORK/lf-names-got"
+    at_prompt '$' "printf '%s\\n' \"\$fs\" > $WORK/lf-names-got"
+    wait_file "$WORK/lf-names-got"
+    if why=$(names_match "$WORK/lf-names-got" lines without-newline) && [ "$refused" = yes ] && ! pwned; then
+        pass "lf: selects the five odd names a line can hold, not the two files the sixth's halves name, and says why not the sixth"
+    else
+        fail "lf: odd names" "$why refused message: $refused; $(screen | tail -3)"
+    fi
+    tm send-keys -t e2e q
+    sleep 0.3
+    XDG_RUNTIME_DIR=$WORK/run-names lf -remote quit 2>/dev/null
+else
+    fail "lf did not start on the odd names" "$(screen)"
+fi
+
+start_shell 120 30
+rm -f "$WORK/names.txt"
+tm send-keys -t e2e "export $HOSTILE_ENV; clear; nvim --clean -c 'luafile $CONTRIB/nvim/lightbox.lua' names.txt" Enter
+if wait_for "names.txt"; then
+    tm send-keys -t e2e ":LightboxPick names" Enter
+    accept_six
+    wait_for "a name holding a newline cannot be a line" && refused=yes || refused=no
+    tm send-keys -t e2e Escape ":w" Enter
+    wait_file "$WORK/names.txt"
+    if why=$(names_match "$WORK/names.txt" lines without-newline) && [ "$refused" = yes ] && ! pwned; then
+        pass "Neovim: puts the five odd names a line can hold, byte for byte, and says why not the sixth"
+    else
+        fail "Neovim: odd names" "$why refused message: $refused; $(screen | tail -3)"
+    fi
+    tm send-keys -t e2e ":LightboxPick nowhere" Enter
+    if wait_for "no images found in nowhere"; then pass "Neovim: Lightbox's own message is shown when it ends with one"; else fail "Neovim: no message" "$(screen | tail -3)"; fi
+    tm send-keys -t e2e Enter ":qa!" Enter
+else
+    fail "nvim did not start on the odd names" "$(screen)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
