@@ -7,11 +7,15 @@ public enum TestRaws {
         public var type: Int
         public var values: [Int]
         public var text: String?
+        /// The count written, when it is not the values' (an UNDEFINED blob's length, its offset the value).
+        public var count: Int? = nil
 
         public static func short(_ tag: Int, _ values: Int...) -> Entry { Entry(tag: tag, type: 3, values: values) }
         public static func long(_ tag: Int, _ values: Int...) -> Entry { Entry(tag: tag, type: 4, values: values) }
         public static func bytes(_ tag: Int, _ values: Int...) -> Entry { Entry(tag: tag, type: 1, values: values) }
         public static func ascii(_ tag: Int, _ text: String) -> Entry { Entry(tag: tag, type: 2, values: [], text: text) }
+        /// UNDEFINED bytes kept elsewhere (a blob): their length, and their offset once referenced.
+        public static func undefined(_ tag: Int, length: Int) -> Entry { Entry(tag: tag, type: 7, values: [0], count: length) }
     }
 
     /// Where a value points: a directory or a blob of data, by index.
@@ -34,7 +38,7 @@ public enum TestRaws {
             default: return entry.values.flatMap(le32)
             }
         }
-        func count(_ entry: Entry) -> Int { entry.type == 2 ? (entry.text ?? "").utf8.count + 1 : entry.values.count }
+        func count(_ entry: Entry) -> Int { entry.count ?? (entry.type == 2 ? (entry.text ?? "").utf8.count + 1 : entry.values.count) }
         // Sizes first: a directory is its table, then the values too long for their fields.
         let header = magic == nil ? 8 : 16
         let sizes = directories.map { entries in
@@ -153,6 +157,52 @@ public enum TestRaws {
             ]
         ]
         return tiff(directories, blobs: [preview], references: [(0, 0x111, [.blob(0)])], magic: [0x43, 0x52, 0x02, 0x00])
+    }
+
+    /// An Olympus ORF (`IIRO`): IFD0 with the make, the orientation and the sensor strip; its Exif
+    /// directory with the date taken and a new-style maker note (`OLYMPUS\0II`, offsets from the
+    /// note's start) whose camera settings (`0x2020`) hold the preview's start and length
+    /// (`0x0101`, `0x0102`), the preview inside the note, as exiftool reads them.
+    /// `omSystem`: the note as OM System's cameras begin it (`OM SYSTEM\0\0\0II`, version 4).
+    public static func orf(preview: [UInt8], orientation: Int = 1, date: String = "2024:05:06 07:08:09", omSystem: Bool = false) -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16 & 0xFFFF) }
+        func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: Int) -> [UInt8] { le16(tag) + le16(type) + le32(count) + le32(value) }
+        // The note: header (12, or 16), its directory (2 + 2 entries + next), the camera settings
+        // directory (2 + 3 entries + next), then the preview.
+        let header = omSystem ? Array("OM SYSTEM\0\0\0".utf8) + [0x49, 0x49, 0x04, 0x00] : Array("OLYMPUS\0".utf8) + [0x49, 0x49, 0x03, 0x00]
+        let settingsAt = header.count + 2 + 2 * 12 + 4, previewAt = settingsAt + 2 + 3 * 12 + 4
+        var note = header
+        note += le16(2) + entry(0x0000, 7, 4, 0x3030_3130) + entry(0x2020, 13, 1, settingsAt) + le32(0)
+        note += le16(3) + entry(0x0100, 4, 1, 1) + entry(0x0101, 4, 1, previewAt) + entry(0x0102, 4, 1, preview.count) + le32(0)
+        note += preview
+        let raw = [UInt8](repeating: 0x21, count: 64 * 48 * 2)
+        let directories: [[Entry]] = [
+            [
+                .long(0x100, 64), .long(0x101, 48), .short(0x102, 16), .short(0x103, 1), .ascii(0x10F, "OLYMPUS IMAGING CORP."),
+                .ascii(0x110, "E-M5MarkII"), .long(0x111, 0), .short(0x112, orientation), .long(0x117, raw.count), .long(0x8769, 0),
+            ],
+            [.ascii(0x9003, date), .short(0x8827, 200), .undefined(0x927C, length: note.count)],
+        ]
+        return tiff(
+            directories, blobs: [raw, note], references: [(0, 0x111, [.blob(0)]), (0, 0x8769, [.directory(1)]), (1, 0x927C, [.blob(1)])],
+            byteOrder: Array("IIRO".utf8))
+    }
+
+    /// A Panasonic RW2 (`IIU\0`): IFD0 with the make, the orientation, the sensor strip, the
+    /// Exif directory (the date taken) and the JpgFromRaw (`0x002E`, the JPEG as the value).
+    public static func rw2(preview: [UInt8], orientation: Int = 1, date: String = "2023:11:12 13:14:15") -> [UInt8] {
+        let raw = [UInt8](repeating: 0x22, count: 64 * 48 * 2)
+        let directories: [[Entry]] = [
+            [
+                .short(0x0001, 0x30, 0x34, 0x30, 0x35), .undefined(0x002E, length: preview.count), .ascii(0x10F, "Panasonic"),
+                .ascii(0x110, "DC-G9"), .long(0x111, 0), .short(0x112, orientation), .long(0x117, raw.count), .long(0x8769, 0),
+            ],
+            [.ascii(0x9003, date), .short(0x8827, 400)],
+        ]
+        return tiff(
+            directories, blobs: [raw, preview], references: [(0, 0x111, [.blob(0)]), (0, 0x8769, [.directory(1)]), (0, 0x002E, [.blob(1)])],
+            byteOrder: [0x49, 0x49, 0x55, 0x00])
     }
 
     /// A Fujifilm RAF: its header, the JPEG's offset and length at 84, the JPEG after.

@@ -116,6 +116,9 @@ public enum CameraRaw {
                     if let start = tiff.u32(entry.field), entry.count > 0 { found.append(Preview(offset: start, length: entry.count)) }
                 case 0x0103, 0x0111, 0x0117, 0x0201, 0x0202:
                     if entry.count == 1 { values[entry.tag] = tiff.number(entry) }
+                case 0x8769 where isFirst:
+                    // The Exif directory: an Olympus or OM System maker note there holds the ORF's previews.
+                    if let exif = tiff.number(entry) { found += makerNotePreviews(tiff, exif: exif) }
                 default: break
                 }
             }
@@ -129,6 +132,48 @@ public enum CameraRaw {
             if let next, next > 0, isFirst || seen.count < 8 { queue.append(next) }
         }
         return (Array(Set(found)).sorted { $0.offset < $1.offset }, orientation)
+    }
+
+    /// The previews in an Olympus or OM System maker note (ORF) in the Exif directory at `exif`:
+    /// the preview image of its camera settings (`0x2020`: `0x0101` start, `0x0102` length) and
+    /// the older cameras' thumbnail (`0x0100`, the JPEG itself). New-style notes (`OLYMPUS\0II`,
+    /// `OM SYSTEM\0\0\0II`) count offsets from the note's start; old ones (`OLYMP\0`) from the TIFF's.
+    static func makerNotePreviews(_ tiff: TIFFStructure, exif: Int) -> [Preview] {
+        guard let (entries, _) = tiff.directory(at: exif),
+            let note = entries.first(where: { $0.tag == 0x927C }), note.count > 16, let start = tiff.u32(note.field),
+            tiff.base + start + note.count <= tiff.end
+        else { return [] }
+        let at = tiff.base + start
+        let header = Array(tiff.data[at..<(at + 16)])
+        let notes: TIFFStructure?, first: Int
+        if ImageFormat.starts(header, Array("OLYMPUS\0".utf8)) || ImageFormat.starts(header, Array("OM SYSTEM\0\0\0".utf8)) {
+            let order = header[0] == 0x4F && header[1] == 0x4C ? 8 : 12  // after the name: II or MM, then the version
+            notes = TIFFStructure(tiff.data, base: at, end: at + note.count, isLittleEndian: header[order] == 0x49)
+            first = order + 4
+        } else if ImageFormat.starts(header, Array("OLYMP\0".utf8)) {
+            notes = TIFFStructure(tiff.data, base: tiff.base, end: tiff.end, isLittleEndian: tiff.isLittleEndian)
+            first = start + 8
+        } else {
+            return []
+        }
+        guard let notes, let (main, _) = notes.directory(at: first) else { return [] }
+        // Offsets are made absolute in the file from where the note's own count from.
+        let origin = notes.base
+        var found: [Preview] = []
+        for entry in main {
+            switch entry.tag {
+            case 0x0100 where entry.type == 7 && entry.count > 4:
+                if let offset = notes.u32(entry.field) { found.append(Preview(offset: origin + offset, length: entry.count)) }
+            case 0x2020:
+                guard let settings = notes.u32(entry.field), let (values, _) = notes.directory(at: settings) else { continue }
+                let number = { (tag: Int) in values.first { $0.tag == tag }.flatMap { notes.number($0) } }
+                if let offset = number(0x0101), let length = number(0x0102), length > 0 {
+                    found.append(Preview(offset: origin + offset, length: length))
+                }
+            default: break
+            }
+        }
+        return found
     }
 
     /// CR3's preview: the `PRVW` box in its preview `uuid` box (about 1620x1080): the JPEG's

@@ -14,7 +14,8 @@ struct TIFFStructure {
     let end: Int
     let isLittleEndian: Bool
 
-    /// The TIFF structure in `data[range]`, if it starts with a valid byte-order mark and 42.
+    /// The TIFF structure in `data[range]`, if it starts with a valid byte-order mark and 42, or
+    /// the mark of a RAW whose header is TIFF's with a magic of its own (`rawMagic`).
     init?(_ data: [UInt8], range: Range<Int>) {
         guard range.count >= 8, range.upperBound <= data.count else { return nil }
         self.data = data
@@ -25,8 +26,22 @@ struct TIFFStructure {
         case (0x4D, 0x4D): isLittleEndian = false
         default: return nil
         }
-        guard u16(2) == 42 else { return nil }
+        guard let magic = u16(2), magic == 42 || Self.rawMagic.contains(magic) else { return nil }
     }
+
+    /// Directories inside `data[base..<end]` whose offsets count from `base`, in the given byte
+    /// order, with no header of their own there (a maker note's).
+    init?(_ data: [UInt8], base: Int, end: Int, isLittleEndian: Bool) {
+        guard base >= 0, base < end, end <= data.count else { return nil }
+        self.data = data
+        self.base = base
+        self.end = end
+        self.isLittleEndian = isLittleEndian
+    }
+
+    /// What stands for 42 in the headers of Olympus's ORF (`IIRO`, `IIRS`, `MMOR`) and
+    /// Panasonic's RW2 (`IIU\0`): their directories are TIFF's.
+    static let rawMagic: Set<Int> = [0x4F52, 0x5352, 0x0055]
 
     /// Offset of the first directory.
     var firstDirectory: Int? { u32(4) }

@@ -115,3 +115,46 @@ func decodeRaw(_ bytes: [UInt8], named name: String, box: PixelSize, in dir: Tem
     let raf = ImageFormat.cameraRaw.traits.metadata(FileBytes(TestRaws.raf(preview: jpeg)))
     #expect(raf?.make == "FUJIFILM" && raf?.dateTaken == "2022:02:02 02:02:02")
 }
+
+/// What a Debian tool prints (exiftool's values), as bytes.
+func toolOutput(_ arguments: [String]) throws -> [UInt8] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Array(data)
+}
+
+@Test func olympusAndPanasonicRawsShowTheirPreviewsAndDatesAsExiftoolReadsThem() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let preview = try redBlue(300, 200)
+    let raws: [(String, [UInt8], String, String)] = [
+        ("a.orf", TestRaws.orf(preview: preview), "2024:05:06 07:08:09", "-PreviewImage"),
+        ("a.rw2", TestRaws.rw2(preview: preview), "2023:11:12 13:14:15", "-JpgFromRaw"),
+        ("om.orf", TestRaws.orf(preview: preview, date: "2025:01:02 03:04:05", omSystem: true), "2025:01:02 03:04:05", "-PreviewImage"),
+    ]
+    for (name, bytes, date, tag) in raws {
+        let (format, result) = try decodeRaw(bytes, named: name, box: PixelSize(width: 90, height: 90), in: dir)
+        #expect(format == .cameraRaw, "\(name) recognised as \(String(describing: format))")
+        if case .decoded(let t) = result, t.width == 90, t.height == 60 {
+            let (r, _, b) = t.pixel(x: 10, y: 30), (r2, _, b2) = t.pixel(x: 80, y: 30)
+            #expect(r > 180 && b < 80 && b2 > 180 && r2 < 80, "\(name): the preview's colours, not the sensor's")
+        } else {
+            Issue.record("\(name): not its 300x200 preview at 90x60: \(result)")
+        }
+        let found = CameraRaw.previews(in: FileBytes(bytes)).previews
+        #expect(found.map { Array(bytes[$0.offset..<($0.offset + $0.length)]) } == [preview], "\(name): \(found)")
+        let metadata = ImageFormat.cameraRaw.traits.metadata(FileBytes(bytes))
+        #expect(metadata?.dateTaken == date && metadata?.make != nil, "\(name): \(String(describing: metadata))")
+        // exiftool reads the same preview and date from the same file.
+        let path = dir.path + "/" + name
+        #expect(try toolOutput(["exiftool", "-b", tag, path]) == preview, "\(name): exiftool's \(tag)")
+        #expect(String(decoding: try toolOutput(["exiftool", "-s3", "-DateTimeOriginal", path]), as: UTF8.self) == date + "\n")
+    }
+}
