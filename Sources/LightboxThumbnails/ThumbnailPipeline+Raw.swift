@@ -2,7 +2,7 @@ extension ThumbnailPipeline {
     /// Bytes of an embedded JPEG read to learn its size before choosing it.
     static let previewHeaderBytes = 64 << 10
 
-    /// A camera RAW's thumbnail from its embedded JPEG previews: the smallest that covers the
+    /// A camera RAW's thumbnail from its embedded JPEG previews and their own EXIF thumbnails: the smallest that covers the
     /// box (decoded at the smallest DCT scale that does), else the largest; turned by the RAW's
     /// own orientation (the embedded JPEG usually carries none). The sensor data is read only
     /// when there is no usable preview: then LibRaw develops it at half size (counted apart).
@@ -16,6 +16,12 @@ extension ThumbnailPipeline {
                     head.starts(with: [0xFF, 0xD8]), let header = JPEGHeader(parsing: head), header.width > 0, header.height > 0
                 else { continue }
                 sized.append((preview, header.width, header.height))
+                // The preview's own EXIF thumbnail is one more candidate (a RAF's header JPEG holds one).
+                if let thumbnail = header.exifThumbnail, thumbnail.upperBound <= head.count, thumbnail.count > 4,
+                    let inner = JPEGHeader(parsing: Array(head[thumbnail])), inner.width > 0, inner.height > 0
+                {
+                    sized.append((CameraRaw.Preview(offset: preview.offset + thumbnail.lowerBound, length: thumbnail.count), inner.width, inner.height))
+                }
             }
             let usable = sized.filter { ImageHeader.pixelCount($0.width, $0.height) <= limits.pixelLimit }
             guard !usable.isEmpty else {

@@ -158,3 +158,20 @@ func toolOutput(_ arguments: [String]) throws -> [UInt8] {
         #expect(String(decoding: try toolOutput(["exiftool", "-s3", "-DateTimeOriginal", path]), as: UTF8.self) == date + "\n")
     }
 }
+
+@Test func aPreviewsOwnEXIFThumbnailIsOneMorePreviewToChooseFrom() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    // A RAF whose header JPEG (300x200, red and blue) holds a 160x120 green EXIF thumbnail, as exiftool writes one.
+    let header = try dir.file("header.jpg"), thumbnail = try dir.file("thumbnail.jpg")
+    try TestImages.bytes(try redBlue(300, 200), at: header)
+    try TestImages.bytes(try TestImages.jpegBytes(TestImages.solid(width: 160, height: 120, 30, 200, 30), width: 160, height: 120), at: thumbnail)
+    try runTool(["exiftool", "-q", "-overwrite_original", "-ThumbnailImage<=" + thumbnail, header])
+    let raf = TestRaws.raf(preview: Array(try Data(contentsOf: URL(fileURLWithPath: header))))
+    let (_, small) = try decodeRaw(raf, named: "thumb.raf", box: PixelSize(width: 80, height: 80), in: dir)
+    guard case .decoded(let s) = small else { Issue.record("\(small)"); return }
+    #expect(s.pixel(x: s.width / 2, y: s.height / 2).1 > 150, "80 pixels: the 160x120 thumbnail covers them, and is the smaller")
+    let (_, big) = try decodeRaw(raf, named: "thumb.raf", box: PixelSize(width: 250, height: 250), in: dir)
+    guard case .decoded(let b) = big else { Issue.record("\(big)"); return }
+    #expect(b.pixel(x: 10, y: b.height / 2).0 > 180, "250 pixels: only the header JPEG covers them")
+}
