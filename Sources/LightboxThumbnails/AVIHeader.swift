@@ -3,6 +3,8 @@
 /// `hdrl`, which sits at the file's start.
 struct AVIHeader: Hashable {
     var video = VideoMetadata()
+    /// When it was recorded, as the camera wrote it in `IDIT` (RIFF's DateTimeOriginal), as EXIF writes dates.
+    var dateTaken: String?
 
     /// Reads the `hdrl` list from a file's first bytes; nil without one.
     init?(parsing bytes: [UInt8]) {
@@ -20,6 +22,7 @@ struct AVIHeader: Hashable {
                 }
                 if width > 0, height > 0, width < 1 << 20, height < 1 << 20 { video.size = PixelSize(width: Int(width), height: Int(height)) }
             }
+            if type == "IDIT", dateTaken == nil { dateTaken = Self.date(Array(bytes[range.clamped(to: range.lowerBound..<(range.lowerBound + 64))])) }
             // LIST strl: strh names the stream's kind and coding.
             if type == "LIST", range.count >= 4, bytes.fourCC(at: range.lowerBound) == "strl", video.codec == nil {
                 for (inner, innerRange) in Self.chunks(bytes, in: (range.lowerBound + 4)..<range.upperBound) where inner == "strh" {
@@ -29,6 +32,28 @@ struct AVIHeader: Hashable {
                 }
             }
         }
+    }
+
+    /// An `IDIT` date as cameras write it, the C library's `Mon Mar 10 15:04:43 2003` or
+    /// `2003:03:10 15:04:43` (or with - or / between the date's parts), as EXIF writes dates.
+    static func date(_ bytes: [UInt8]) -> String? {
+        let text = String(decoding: bytes.prefix { $0 != 0 && $0 != 10 && $0 != 13 }, as: UTF8.self)
+        let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        var parts: (year: Int, month: Int, day: Int, time: String)?
+        if words.count == 5, let month = months.firstIndex(of: String(words[1].prefix(3)).lowercased()), let day = Int(words[2]),
+            let year = Int(words[4])
+        {
+            parts = (year, month + 1, day, words[3])
+        } else if words.count == 2 {
+            let date = words[0].split(whereSeparator: { ":-/".contains($0) }).compactMap { Int($0) }
+            if date.count == 3 { parts = (date[0], date[1], date[2], words[1]) }
+        }
+        guard let parts, (1...12).contains(parts.month), (1...31).contains(parts.day), (1800...9999).contains(parts.year) else { return nil }
+        let time = parts.time.split(separator: ":").compactMap { Int($0) }
+        guard time.count == 3, time[0] < 24, time[1] < 60, time[2] < 61 else { return nil }
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.year):\(two(parts.month)):\(two(parts.day)) \(two(time[0])):\(two(time[1])):\(two(time[2]))"
     }
 
     /// The chunks inside `range`: type and payload.

@@ -127,7 +127,7 @@ public enum ImageFormat: String, CaseIterable, Sendable {
             Traits(
                 title: "AVI video", matches: { starts($0, Array("RIFF".utf8)) && starts($0, Array("AVI ".utf8), at: 8) }, extensions: ["avi"],
                 dimensions: noSize, decoding: .video(demuxer: "avi"),
-                metadata: { AVIHeader(parsing: $0.prefix).map { ImageMetadata(video: $0.video, created: nil) } }, vipsLoader: nil)
+                metadata: { AVIHeader(parsing: $0.prefix).map { ImageMetadata(video: $0.video, created: nil, local: $0.dateTaken) } }, vipsLoader: nil)
         ),
     ]
 
