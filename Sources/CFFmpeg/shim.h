@@ -156,6 +156,9 @@ static inline int lb_video_thumbnail(int fd, const char *demuxer, int box_w, int
     codec = avcodec_alloc_context3(decoder);
     if (!codec || avcodec_parameters_to_context(codec, stream->codecpar) < 0) { snprintf(v->message, sizeof v->message, "out of memory"); goto done; }
     codec->thread_count = 1;
+    // The stream may change size later (an MJPEG frame, an SPS): FFmpeg refuses any frame
+    // buffer over the limit, and every frame that comes out is checked again below.
+    codec->max_pixels = (int64_t)fmin(max_pixels, (double)INT64_MAX / 2);
     if (avcodec_open2(codec, decoder, NULL) < 0) { snprintf(v->message, sizeof v->message, "cannot open the %s decoder", v->codec); goto done; }
     // The size the frame is scaled to, as stored (before turning), fitting the box once turned.
     double fit_w = turned ? box_h : box_w, fit_h = turned ? box_w : box_h;
@@ -180,6 +183,12 @@ static inline int lb_video_thumbnail(int fd, const char *demuxer, int box_w, int
         if (lb_video_next_frame(format, codec, index, packet, frame) != 0) continue;
         if (frame->pts != AV_NOPTS_VALUE && frame->pts == last_pts) continue;  // the same keyframe again
         last_pts = frame->pts;
+        if ((double)frame->width * frame->height > max_pixels) {
+            v->source_width = frame->width;
+            v->source_height = frame->height;
+            status = LB_VIDEO_TOO_LARGE;
+            goto done;
+        }
         scaler = sws_getCachedContext(scaler, frame->width, frame->height, frame->format, out_w, out_h, AV_PIX_FMT_RGB24,
                                       SWS_AREA, NULL, NULL, NULL);
         if (!scaler) continue;

@@ -44,6 +44,8 @@ public struct Configuration: Sendable {
     public var background: RGB?
     /// What could not be read, as "config line N: …".
     public var problems: [String] = []
+    /// The largest settings file read: one larger is not used at all (and that is said).
+    public static let byteLimit = 1 << 20
 
     public init() {}
 

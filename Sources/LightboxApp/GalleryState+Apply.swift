@@ -17,7 +17,10 @@ extension GalleryState {
         case .idle:
             return readAheadEffects()
         case .readAheadDone(let outcomes):
+            let hadProblem = readAhead.cacheProblem != nil
             readAhead.finished(outcomes.map { ($0.id, $0.outcome) })
+            // Said once, when it is first met; the read-ahead has stopped.
+            if !hadProblem, let problem = readAhead.cacheProblem { message = problem + "; reading ahead stopped" }
             return []
         case .readAheadDropped(let ids):
             readAhead.abandoned(ids)

@@ -25,6 +25,8 @@ public struct ReadAhead: Sendable {
     var exhaustedAt: Int?
     /// Thumbnails written to the disk cache, found there already, or failed.
     public private(set) var written = 0, alreadyCached = 0, failed = 0
+    /// Why the disk cache takes nothing (full, read-only), once it said so: the read-ahead has stopped.
+    public private(set) var cacheProblem: String?
 
     public init(extent: Extent = .all) {
         self.extent = extent
@@ -37,7 +39,7 @@ public struct ReadAhead: Sendable {
     /// items a screen); a new walk begins where the cursor now is when it moved.
     /// - Complexity: O(*k*) in the items looked at, done ones passed over included.
     mutating func next(_ count: Int, library: Library, cursor: Int, screen: Int) -> [Int] {
-        guard !library.isEmpty, count > 0 else { return [] }
+        guard !library.isEmpty, count > 0, cacheProblem == nil else { return [] }
         let radius: Int
         switch extent {
         case .off: return []
@@ -68,7 +70,7 @@ public struct ReadAhead: Sendable {
 
     /// Whether everything within reach of where the cursor was is done (until the cursor moves
     /// or the library grows).
-    public var isExhausted: Bool { exhaustedAt != nil || extent == .off }
+    public var isExhausted: Bool { exhaustedAt != nil || extent == .off || cacheProblem != nil }
 
     /// Takes back what was done with items handed out.
     mutating func finished(_ outcomes: [(ItemID, ThumbnailPipeline.WarmOutcome)]) {
@@ -79,6 +81,10 @@ public struct ReadAhead: Sendable {
             case .written: written += 1
             case .alreadyCached: alreadyCached += 1
             case .failed, .needsCodecs: failed += 1
+            case .cacheUnwritable(let reason):
+                failed += 1
+                // Every file after would be decoded for nothing: the read-ahead ends here.
+                if cacheProblem == nil { cacheProblem = reason }
             }
         }
     }

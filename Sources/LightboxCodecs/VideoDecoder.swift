@@ -36,10 +36,13 @@ public struct VideoDecoder: Sendable {
     /// The thumbnail of the video `file`, read with `demuxer`, fitted to `box`, and what the video is.
     public func decode(_ file: ImageFile, demuxer: String, fitting box: PixelSize) -> (result: DecodeResult, facts: Facts?) {
         var video = lb_video()
+        var refusal: String?
         let opened: Result<Int32, FileReader.Failure> = FileReader.withRegularFile(file.path, limit: .max) { fd, size in
             guard size > 0 else { return .failure(FileReader.Failure(message: "empty file")) }
             // Blocking reads from here: FFmpeg does not expect EAGAIN from a regular file anyway.
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            refusal = VideoContainer.problem(fd: fd, count: size, demuxer: demuxer)
+            if refusal != nil { return .success(Int32(LB_VIDEO_FAILED)) }
             return .success(lb_video_thumbnail(fd, demuxer, Int32(max(1, box.width)), Int32(max(1, box.height)), Double(pixelLimit), &video))
         }
         let status: Int32
@@ -47,6 +50,7 @@ public struct VideoDecoder: Sendable {
         case .success(let code): status = code
         case .failure(let error): return (.failed(.unreadable(error.message)), nil)
         }
+        if let refusal { return (.failed(.badFile(refusal)), nil) }
         let codec = String(cArray: video.codec)
         let facts =
             video.source_width > 0 && video.source_height > 0

@@ -67,6 +67,7 @@ public enum DecodeMessage {
         case .warmed(.alreadyCached): fields.append(3)
         case .warmed(.failed(let reason)): fields.append(4); fields += Array(reason.utf8.prefix(1000))
         case .warmed(.needsCodecs): fields.append(6)
+        case .warmed(.cacheUnwritable(let reason)): fields.append(8); fields += Array(reason.utf8.prefix(1000))
         case .finished: fields.append(7)
         }
         put32(fields.count, &fields)
@@ -209,6 +210,7 @@ public enum DecodeMessage {
         case 6 where r.isAtEnd && pixels.isEmpty: return Response(body: .warmed(.needsCodecs), counts: counts)
         case 7 where r.isAtEnd && pixels.isEmpty: return Response(body: .finished, counts: counts)
         case 4 where pixels.isEmpty: return Response(body: .warmed(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
+        case 8 where pixels.isEmpty: return Response(body: .warmed(.cacheUnwritable(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
         default: return nil
         }
     }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The version written into the thumbnail cache's failure records, and printed by `--version`.
 public let lightboxVersion = "0.1.0"
 
@@ -52,6 +56,7 @@ public struct DecoderSettings: Hashable, Sendable {
     /// Serves decode requests on standard input and output until they close, with `codecs`
     /// (nil in the app's own processes).
     public func serve(codecs: (any ImageCodecs)?) {
+        Self.limitMemory()
         // The read-ahead's decoder gets only what nothing else wants (its threads inherit it).
         if isIdle { IdlePriority.lowerCurrentThread() }
         // No warm-up before the first request: a fork decoding a sample JPEG took a core from the
@@ -61,5 +66,13 @@ public struct DecoderSettings: Hashable, Sendable {
             diskCache: cacheRoot.map { FreedesktopCache(root: $0, version: lightboxVersion) })
         if defersCacheWrites { pipeline.deferredWrites = DeferredCacheWrites() }
         DecodeWorker.serve(input: 0, output: 1, pipeline: pipeline)
+    }
+
+    /// The last line against a file that makes a decoder ask for more than it lets through: its
+    /// data (heap, anonymous mappings, thread stacks) held to `DecodeLimits.decoderMemory`, so an
+    /// allocation past it fails in this process (a broken tile) instead of the machine swapping.
+    static func limitMemory() {
+        var limit = rlimit(rlim_cur: rlim_t(DecodeLimits.decoderMemory), rlim_max: rlim_t(DecodeLimits.decoderMemory))
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit)
     }
 }

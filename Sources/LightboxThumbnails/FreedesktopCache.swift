@@ -178,12 +178,18 @@ public struct FreedesktopCache: Sendable {
         guard fd >= 0 else { return false }
         let complete = FileReader.writeAll(png, to: fd)
         close(fd)
-        guard complete else {
+        // errno stays the failing call's (ENOSPC, EROFS), for the reason the user is told.
+        func removeTemporary() {
+            let reason = errno
             _ = temporary.withCString { unlink($0) }
+            errno = reason
+        }
+        guard complete else {
+            removeTemporary()
             return false
         }
         let renamed = temporary.withCString { from in path.withCString { to in rename(from, to) } } == 0
-        if !renamed { _ = temporary.withCString { unlink($0) } }
+        if !renamed { removeTemporary() }
         return renamed
     }
 

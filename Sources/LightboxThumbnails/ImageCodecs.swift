@@ -20,11 +20,19 @@ public struct DecodeLimits: Hashable, Sendable {
     public var pixelLimit: Int
     /// Files larger than this are refused before reading.
     public var byteLimit: Int
+    /// What one decode may hold in memory: pictures whose decoder would need more are refused
+    /// before it runs (`ImageFormat.Traits.decodeBytesPerPixel`).
+    public var memoryLimit: Int
 
-    public init(pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20) {
+    public init(pixelLimit: Int = 100_000_000, byteLimit: Int = 512 << 20, memoryLimit: Int = Self.decoderMemory - Self.decoderBaseline) {
         self.pixelLimit = pixelLimit
         self.byteLimit = byteLimit
+        self.memoryLimit = memoryLimit
     }
+
+    /// The memory a decoder process may have at most (its data, `RLIMIT_DATA`), and what it
+    /// holds before any picture (the libraries, the runtime, the thread stacks).
+    public static let decoderMemory = 512 << 20, decoderBaseline = 64 << 20
 }
 
 extension DecodeFailure {

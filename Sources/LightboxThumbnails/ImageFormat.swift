@@ -29,6 +29,10 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         /// What it is in a pair a camera or phone writes (see `Pairing`): the picture shown, a
         /// companion of it, or nil: never paired.
         public var pairRole: Pairing.Role? = nil
+        /// Bytes a pixel its decoder holds at once, for kinds decoded whole at full size (no
+        /// shrinking while decoding): what a picture of N pixels needs is about N times this,
+        /// refused early when over `DecodeLimits.memoryLimit`. Nil: decoded at a reduced size.
+        public var decodeBytesPerPixel: Int? = nil
     }
 
     /// How a kind of file is decoded (in the decoder processes).
@@ -62,7 +66,7 @@ public enum ImageFormat: String, CaseIterable, Sendable {
             .gif,
             Traits(
                 title: "GIF", matches: { starts($0, Array("GIF87a".utf8)) || starts($0, Array("GIF89a".utf8)) }, extensions: ["gif"],
-                dimensions: ImageHeader.gif, decoding: .vips, metadata: ContainerExif.gif, vipsLoader: nil)
+                dimensions: ImageHeader.gif, decoding: .vips, metadata: ContainerExif.gif, vipsLoader: nil, decodeBytesPerPixel: 8)
         ),
         (
             .webp,
@@ -91,20 +95,21 @@ public enum ImageFormat: String, CaseIterable, Sendable {
                 title: "HEIF/AVIF", matches: { isBMFF($0, brands: heifBrands) },
                 extensions: ["heic", "heif", "avif"], dimensions: ImageHeader.heif, decoding: .vips, metadata: ContainerExif.heif,
                 vipsLoader: "heifload_buffer",
-                pairRole: .picture)
+                pairRole: .picture, decodeBytesPerPixel: 8)
         ),
         (
             .jpegXL,
             Traits(
                 title: "JPEG XL", matches: { starts($0, JPEGXLHeader.codestream) || starts($0, JPEGXLHeader.container) },
-                extensions: ["jxl"], dimensions: JPEGXLHeader.dimensions, decoding: .vips, metadata: noMetadata, vipsLoader: "jxlload_buffer")
+                extensions: ["jxl"], dimensions: JPEGXLHeader.dimensions, decoding: .vips, metadata: noMetadata, vipsLoader: "jxlload_buffer",
+                decodeBytesPerPixel: 16)
         ),
         (
             .jpeg2000,
             Traits(
                 title: "JPEG 2000", matches: { starts($0, JPEG2000Header.codestream) || starts($0, JPEG2000Header.container) },
                 extensions: ["jp2", "j2k", "j2c", "jpf", "jpx"], dimensions: JPEG2000Header.dimensions, decoding: .vips,
-                metadata: noMetadata, vipsLoader: "jp2kload_buffer")
+                metadata: noMetadata, vipsLoader: "jp2kload_buffer", decodeBytesPerPixel: 16)
         ),
         // After HEIF: every other ISO base media file but audio is a video (MP4, MOV, M4V, 3GP).
         (

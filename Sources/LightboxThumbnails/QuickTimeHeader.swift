@@ -9,6 +9,9 @@ struct QuickTimeHeader: Hashable {
     /// a date: `mvhd`'s time is UTC, a photo's EXIF date is local, so this one sorts beside photos.
     var localCreated: String?
     var video = VideoMetadata()
+    /// The most samples (or chunks) any track's tables claim: a file of N bytes holds at most N
+    /// (FFmpeg builds an index entry for each before anything is checked).
+    var claimedSamples: UInt64 = 0
 
     /// The largest `moov` box read (a long phone video's is a few MB).
     static let movieLimit = 64 << 20
@@ -45,8 +48,9 @@ struct QuickTimeHeader: Hashable {
                 if let scale, scale > 0, let duration, duration > 0, duration != (wide ? UInt64.max : 0xFFFF_FFFF) {
                     video.duration = Double(duration) / Double(scale)
                 }
-            case "trak" where video.codec == nil:
-                readVideoTrack(movie, range)
+            case "trak":
+                claimedSamples = max(claimedSamples, Self.claimedSamples(movie, range))
+                if video.codec == nil { readVideoTrack(movie, range) }
             case "meta":
                 localCreated = localCreated ?? Self.appleCreationDate(movie, range)
             case "udta":
@@ -110,6 +114,32 @@ struct QuickTimeHeader: Hashable {
         video.size = size.map { turned ? PixelSize(width: $0.height, height: $0.width) : $0 }
     }
 
+    /// The most samples or chunks a track's sample tables claim: `stsz`'s and `stz2`'s count, the
+    /// sums of `stts`'s and `ctts`'s runs, `stco`'s, `co64`'s, `stsc`'s and `stss`'s entries.
+    /// - Complexity: O(*n*) in the entries of the run tables.
+    static func claimedSamples(_ bytes: [UInt8], _ trak: Range<Int>) -> UInt64 {
+        guard let mdia = BaseMediaBox.children(of: bytes, in: trak).first(where: { $0.type == "mdia" })?.range,
+            let minf = BaseMediaBox.children(of: bytes, in: mdia).first(where: { $0.type == "minf" })?.range,
+            let stbl = BaseMediaBox.children(of: bytes, in: minf).first(where: { $0.type == "stbl" })?.range
+        else { return 0 }
+        var most: UInt64 = 0
+        for (table, range) in BaseMediaBox.children(of: bytes, in: stbl) {
+            let start = range.lowerBound
+            switch table {
+            case "stsz", "stz2": most = max(most, bytes.bigEndian(at: start + 8, width: 4) ?? 0)
+            case "stco", "co64", "stsc", "stss": most = max(most, bytes.bigEndian(at: start + 4, width: 4) ?? 0)
+            case "stts", "ctts":
+                // Runs of (count, value): what they add up to, as far as the box holds them.
+                var sum: UInt64 = 0
+                let entries = Int(min(bytes.bigEndian(at: start + 4, width: 4) ?? 0, UInt64(range.count / 8)))
+                for i in 0..<entries { sum += bytes.bigEndian(at: start + 8 + 8 * i, width: 4) ?? 0 }
+                most = max(most, sum)
+            default: break
+            }
+        }
+        return most
+    }
+
     /// `com.apple.quicktime.creationdate` (`2024-05-17T23:30:05+0200`) from a `meta` box's
     /// `keys` and `ilst`, as `2024:05:17 23:30:05`: the local time, its offset dropped.
     static func appleCreationDate(_ bytes: [UInt8], _ meta: Range<Int>) -> String? {
@@ -139,5 +169,24 @@ struct QuickTimeHeader: Hashable {
             return exif
         }
         return nil
+    }
+}
+
+/// Checks of a video container's claims against the file, made before FFmpeg reads it.
+public enum VideoContainer {
+    /// Why FFmpeg must not be given `file` (read with `demuxer`), or nil: an MP4 or QuickTime
+    /// file whose sample tables claim more samples than it has bytes.
+    /// The same for the file open as `fd`, `count` bytes long (read with `pread`: its offset stays).
+    public static func problem(fd: Int32, count: Int, demuxer: String) -> String? {
+        guard demuxer == "mov" else { return nil }
+        var prefix = [UInt8](repeating: 0, count: min(count, MetadataReader.prefixLength))
+        let read = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        prefix.removeLast(prefix.count - max(0, read))
+        return problem(in: FileBytes(fd: fd, count: count, prefix: prefix), demuxer: demuxer)
+    }
+
+    public static func problem(in file: FileBytes, demuxer: String) -> String? {
+        guard demuxer == "mov", let header = QuickTimeHeader(reading: file), header.claimedSamples > UInt64(file.count) else { return nil }
+        return "its sample tables claim \(header.claimedSamples) samples in \(file.count) bytes"
     }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The decoder the app uses: each file takes the fastest path that gives enough pixels.
 ///
 /// 1. a valid entry of the freedesktop thumbnail cache, at least as large as needed;
@@ -84,7 +88,14 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     func headerRefusal(_ data: [UInt8], format: ImageFormat) -> DecodeFailure? {
         guard let size = ImageHeader.dimensions(of: Array(data.prefix(ImageHeader.prefixLength)), format: format) else { return nil }
         if size.width <= 0 || size.height <= 0 { return .refused("image has no pixels (\(size.width)x\(size.height))") }
-        if ImageHeader.pixelCount(size.width, size.height) > limits.pixelLimit { return .tooLarge(size.width, size.height, limit: limits.pixelLimit) }
+        let pixels = ImageHeader.pixelCount(size.width, size.height)
+        if pixels > limits.pixelLimit { return .tooLarge(size.width, size.height, limit: limits.pixelLimit) }
+        if let perPixel = format.traits.decodeBytesPerPixel, case let needed = pixels.multipliedReportingOverflow(by: perPixel),
+            needed.overflow || needed.partialValue > limits.memoryLimit
+        {
+            return .refused(
+                "\(size.width)x\(size.height) would need about \(pixels / (1 << 20) * perPixel) MB to decode (a decoder has \(limits.memoryLimit >> 20) MB)")
+        }
         return nil
     }
 
@@ -129,6 +140,8 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     public enum WarmOutcome: Hashable, Sendable {
         case alreadyCached, written
         case failed(String)
+        /// The thumbnail was made but the disk cache took none of it (full, read-only): the reason.
+        case cacheUnwritable(String)
         /// Only a decoder with the image libraries can make it (`DecodeFailure.needsCodecs`).
         case needsCodecs
     }
@@ -142,7 +155,9 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         if let reason = cache.recordedFailure(for: source) { return .failed(reason) }
         switch freshThumbnail(file, fitting: PixelSize(width: size.rawValue, height: size.rawValue), allowingExif: true) {
         case .decoded(let thumbnail):
-            guard cache.store(thumbnail, for: source, size: size) else { return .failed("cannot write to the cache") }
+            guard cache.store(thumbnail, for: source, size: size) else {
+                return .cacheUnwritable("the thumbnail cache cannot be written: \(String(cString: strerror(errno)))")
+            }
             statistics.recordWrite()
             return .written
         case .failed(let failure):

@@ -67,7 +67,7 @@ enum WarmSession {
             switch outcome {
             case .written: written += 1
             case .alreadyCached: cached += 1
-            case .failed, .needsCodecs: failed += 1  // the router never gives back .needsCodecs
+            case .failed, .needsCodecs, .cacheUnwritable: failed += 1  // the router never gives back .needsCodecs
             }
         }
 

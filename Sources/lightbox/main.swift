@@ -42,10 +42,15 @@ func reportNothingFound(_ problems: [String], unlisted: Int = 0, options: Option
 /// its colours and `NO_COLOR` set the theme.
 func loadConfiguration() -> Configuration {
     var configuration = Configuration()
-    if let file = CommandRunner.configFolder?.appending(Array("config".utf8)),
-        case .success(let bytes) = FileReader.read(file, limit: 1 << 20)
-    {
-        configuration = Configuration(parsing: String(decoding: bytes, as: UTF8.self))
+    if let file = CommandRunner.configFolder?.appending(Array("config".utf8)) {
+        switch FileReader.read(file, limit: Configuration.byteLimit) {
+        case .success(let bytes): configuration = Configuration(parsing: String(decoding: bytes, as: UTF8.self))
+        case .failure(let failure):
+            // No settings file is the usual case; one that cannot be read is said, not passed over.
+            if file.withCString({ access($0, F_OK) }) == 0 {
+                configuration.problems.append("settings file \(file): \(failure.message); none of it is used")
+            }
+        }
     }
     var theme = Theme.standard
     for (slot, rgb) in configuration.colors { theme.set(slot, to: .rgb(rgb.0, rgb.1, rgb.2)) }

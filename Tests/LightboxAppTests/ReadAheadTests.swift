@@ -51,3 +51,17 @@ func readAheadPositions(_ effects: [Effect], in state: GalleryState) -> [Int] {
     #expect(off.apply(.idle).isEmpty && off.readAheadProgress == nil)
     #expect(ReadAhead.Extent(parsing: "3") == .screens(3) && ReadAhead.Extent(parsing: "all") == .all && ReadAhead.Extent(parsing: "0") == nil)
 }
+
+@Test func aCacheThatTakesNothingIsSaidOnceAndTheReadAheadStops() {
+    var state = GalleryState(library: library([100]), spec: threeColumns, width: 40, height: 20)
+    let first = readAheadPositions(state.apply(.idle), in: state)
+    let reason = "the thumbnail cache cannot be written: No space left on device"
+    _ = state.apply(.readAheadDone(first.map { ReadAheadOutcome(id: state.library.id(at: $0), outcome: .cacheUnwritable(reason)) }))
+    #expect(state.message == reason + "; reading ahead stopped")
+    #expect(state.readAhead.isExhausted && state.apply(.idle).isEmpty, "nothing more is decoded for nothing")
+    // Said once: the outcomes still on their way do not say it again.
+    _ = state.apply(.move(.right))
+    #expect(state.message == nil)
+    _ = state.apply(.readAheadDone([ReadAheadOutcome(id: state.library.id(at: 50), outcome: .cacheUnwritable(reason))]))
+    #expect(state.message == nil && state.readAhead.cacheProblem == reason)
+}

@@ -198,3 +198,64 @@ func redSide(width: Int, height: Int, pixel: (Int, Int) -> (Int, Int, Int)) -> S
     let metadata = ImageFormat.quickTime.traits.metadata(FileBytes(Array(try Data(contentsOf: URL(fileURLWithPath: path)))))
     #expect(metadata?.dateTaken == "2024:05:17 23:30:05")
 }
+
+@Test func aVideoWhoseFramesGrowPastTheLimitNeverDecodesOneOfThem() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    // MJPEG in AVI: a 64x64 red first frame (what the header declares), then 4000x3000 ones of a test pattern.
+    try TestVideos.ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=64x64", "-frames:v", "1", "-q:v", "5", dir.path + "/f000.jpg"])
+    try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=4000x3000", "-frames:v", "1", "-q:v", "5", dir.path + "/big.jpg"])
+    for i in 1...20 { try FileManager.default.copyItem(atPath: dir.path + "/big.jpg", toPath: dir.path + String(format: "/f%03d.jpg", i)) }
+    let path = try dir.file("growing.avi")
+    try TestVideos.ffmpeg(["-framerate", "5", "-i", dir.path + "/f%03d.jpg", "-c:v", "copy", path])
+    let (result, facts) = VideoDecoder(pixelLimit: 1_000_000).decode(try videoFile(path), demuxer: "avi", fitting: PixelSize(width: 64, height: 64))
+    #expect(facts?.size == PixelSize(width: 64, height: 64) || facts == nil, "the header declares 64x64: \(String(describing: facts))")
+    switch result {
+    case .decoded(let t):
+        let mean = meanColour(t, x: 0..<t.width, y: 0..<t.height)
+        #expect(mean.r > 200 && mean.g < 60 && mean.b < 60, "only the small red frame may be shown: \(mean)")
+    case .failed(let failure): #expect(failure.kind == .refused || failure.kind == .badFile, "\(failure)")
+    default: Issue.record("\(result)")
+    }
+    // Without the limit the blue frames are what it shows: the test can tell them apart.
+    let (free, _) = VideoDecoder(pixelLimit: 100_000_000).decode(try videoFile(path), demuxer: "avi", fitting: PixelSize(width: 64, height: 64))
+    guard case .decoded(let t) = free else { Issue.record("\(free)"); return }
+    let mean = meanColour(t, x: 0..<t.width, y: 0..<t.height)
+    #expect(mean.g > 60 || mean.b > 60, "with room for them, a 4000x3000 frame, the one with detail: \(mean)")
+}
+
+@Test func anMP4WhoseSampleTablesClaimMoreSamplesThanItHasBytesIsRefusedBeforeFFmpegReadsIt() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("claims.mp4")
+    try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48:r=5:d=1", "-c:v", "mpeg4", path])
+    var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    // The video track's stts: its first run claims 60 million samples.
+    let stts = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)] == Array("stts".utf8)[...] })
+    bytes.replaceSubrange((stts + 12)..<(stts + 16), with: [0x03, 0x93, 0x87, 0x00])
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let (result, _) = VideoDecoder().decode(try videoFile(path), demuxer: "mov", fitting: PixelSize(width: 64, height: 64))
+    guard case .failed(let failure) = result else { Issue.record("decoded: \(result)"); return }
+    #expect(failure.kind == .badFile && failure.message.contains("claim 60000000 samples in \(bytes.count) bytes"), "\(failure)")
+    #expect(VideoContainer.problem(in: FileBytes(bytes), demuxer: "avi") == nil, "only MP4 and QuickTime tables are read")
+}
+
+@Test func aPictureWhoseDecoderWouldNeedMoreMemoryThanADecoderHasIsRefusedFirst() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    // A GIF whose screen is 8000x8000 (64 MP, under the 100 MP limit): decoded whole, 8 bytes a pixel.
+    func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+    let gif =
+        Array("GIF89a".utf8) + le16(8000) + le16(8000) + [0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+        + [0x2C] + le16(0) + le16(0) + le16(1) + le16(1) + [0, 2, 2, 0x4C, 0x01, 0, 0x3B]
+    let path = try dir.file("screen.gif")
+    try Data(gif).write(to: URL(fileURLWithPath: path))
+    let file = ImageFile(path: ImagePath(path), byteCount: Int64(gif.count), modified: 0, format: .gif)
+    guard case .failed(let failure) = ThumbnailPipeline.withCodecs(diskCache: nil).decode(file, fitting: PixelSize(width: 64, height: 64)) else {
+        Issue.record("decoded"); return
+    }
+    #expect(failure.kind == .refused && failure.message.contains("8000x8000 would need about 488 MB to decode"), "\(failure)")
+    // The kinds decoded whole say what a pixel costs; JPEG, shrunk while decoding, does not.
+    #expect([ImageFormat.jpegXL, .jpeg2000, .heif, .gif].allSatisfy { $0.traits.decodeBytesPerPixel != nil })
+    #expect(ImageFormat.jpeg.traits.decodeBytesPerPixel == nil)
+}
