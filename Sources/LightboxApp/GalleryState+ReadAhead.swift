@@ -16,8 +16,10 @@ extension GalleryState {
         return [.readAhead(positions.map { ReadAheadRequest(id: library.id(at: $0), file: library[$0], size: size) })]
     }
 
-    /// How far the read-ahead is, as done of total; nil when it is off or the library is empty.
+    /// How far the read-ahead is, as done of total; nil when it is off, stopped (the disk cache
+    /// takes nothing), or the library is empty.
     public var readAheadProgress: (done: Int, total: Int)? {
+        guard readAhead.cacheProblem == nil else { return nil }
         let total = readAhead.total(libraryCount: library.count, screen: visibleItems.count)
         return total > 0 ? (min(readAhead.doneCount, total), total) : nil
     }

@@ -388,7 +388,11 @@ public final class CursesTerminal {
             if kind == lb_err() { break }
             readAny = true
             if kind == KEY_CODE_YES {
-                if let event = functionKey(Int32(ch)) { events += parser.feed(.event(event)) }
+                if Int32(ch) == lb_key_mouse() {
+                    for event in mouseEvents() { events += parser.feed(.event(event)) }
+                } else if let event = functionKey(Int32(ch)) {
+                    events += parser.feed(.event(event))
+                }
             } else if let scalar = Unicode.Scalar(UInt32(ch)) {
                 events += parser.feed(.character(scalar))
             }
@@ -438,20 +442,36 @@ public final class CursesTerminal {
         case KEY_ENTER: return .key(.enter)
         case KEY_BACKSPACE: return .key(.backspace)
         case lb_key_resize(): return .resize(width: size.width, height: size.height)
-        case lb_key_mouse():
-            var event = MEVENT()
-            guard getmouse(&event) == OK else { return nil }
-            switch lb_mouse_kind(event.bstate) {
-            case 1:
-                let modifiers = lb_mouse_modifiers(event.bstate)
-                return .mouse(
-                    MouseEvent(
-                        kind: .press, x: Int(event.x), y: Int(event.y),
-                        isShift: modifiers & 1 != 0, isControl: modifiers & 2 != 0))
-            case 4: return .mouse(MouseEvent(kind: .wheelUp, x: Int(event.x), y: Int(event.y)))
-            case 5: return .mouse(MouseEvent(kind: .wheelDown, x: Int(event.x), y: Int(event.y)))
-            default: return nil
-            }
+        default: return nil
+        }
+    }
+
+    /// The mouse events one KEY_MOUSE brings, oldest first: ncurses runs the events that were
+    /// waiting together (a double click read in one go) into one KEY_MOUSE and keeps the rest
+    /// in its queue, where `getmouse` gives the newest first; so the queue is read to its end.
+    func mouseEvents() -> [InputEvent] {
+        var events: [InputEvent] = []
+        var event = MEVENT()
+        for _ in 0..<Self.mouseQueueLength {
+            guard getmouse(&event) == OK else { break }
+            if let mouse = Self.mouseEvent(event) { events.append(mouse) }
+        }
+        return events.reversed()
+    }
+
+    /// ncurses' mouse queue holds at most this many events.
+    static let mouseQueueLength = 8
+
+    static func mouseEvent(_ event: MEVENT) -> InputEvent? {
+        switch lb_mouse_kind(event.bstate) {
+        case 1:
+            let modifiers = lb_mouse_modifiers(event.bstate)
+            return .mouse(
+                MouseEvent(
+                    kind: .press, x: Int(event.x), y: Int(event.y),
+                    isShift: modifiers & 1 != 0, isControl: modifiers & 2 != 0))
+        case 4: return .mouse(MouseEvent(kind: .wheelUp, x: Int(event.x), y: Int(event.y)))
+        case 5: return .mouse(MouseEvent(kind: .wheelDown, x: Int(event.x), y: Int(event.y)))
         default: return nil
         }
     }

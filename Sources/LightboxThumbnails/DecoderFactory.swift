@@ -18,6 +18,13 @@ final class DecoderFactory: @unchecked Sendable {
     let channels: [Int32]
     private let control: Int32
     private let lock = NSLock()
+    /// Set once the factory let an answer wait past `answerDeadline` (stopped, or hung): its
+    /// answers can no longer be told apart, so nothing more is asked of it.
+    private var isUnresponsive = false
+
+    /// Seconds the app waits for the factory to say how a decoder ended: a quit must not wait on
+    /// a stopped factory or decoder (every decoder dies with the factory, the factory with the app).
+    static let answerDeadline = 0.1
 
     /// What the app asks: end decoder `index` (killing it first, or not) and say how it ended,
     /// send it a signal, or start it.
@@ -59,7 +66,13 @@ final class DecoderFactory: @unchecked Sendable {
     /// nil when the factory is gone.
     func end(_ index: Int, killing: Bool) -> Int32? {
         var status = [UInt8](repeating: 0, count: 4)
-        let answered = send(killing ? .kill : .end, index) { MessageChannel.fill(&status, from: control, deadline: nil) == nil }
+        let answered = send(killing ? .kill : .end, index) {
+            guard MessageChannel.fill(&status, from: control, deadline: MessageChannel.now() + Self.answerDeadline) == nil else {
+                isUnresponsive = true
+                return false
+            }
+            return true
+        }
         guard answered else { return nil }
         return Int32(bitPattern: UInt32(status[0]) | UInt32(status[1]) << 8 | UInt32(status[2]) << 16 | UInt32(status[3]) << 24)
     }
@@ -76,6 +89,7 @@ final class DecoderFactory: @unchecked Sendable {
     private func send(_ kind: Request, _ index: Int, signal: Int32 = 0, answer: () -> Bool = { true }) -> Bool {
         lock.lock()
         defer { lock.unlock() }
+        guard !isUnresponsive else { return false }
         return MessageChannel.write(Self.request(kind, index, signal: signal), to: control) && answer()
     }
 
@@ -86,8 +100,17 @@ final class DecoderFactory: @unchecked Sendable {
     /// Closing the control socket ends the factory, which ends the decoders it still has.
     deinit {
         close(control)
+        // It ends at once when it can; one stopped or hung is killed (it is the app's own child).
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let deadline = MessageChannel.now() + Self.answerDeadline
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            guard MessageChannel.now() < deadline else {
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return
+            }
+            usleep(2000)
+        }
     }
 
     /// The factory process: answers the app until it goes, forking each decoder when asked.

@@ -79,15 +79,20 @@ public final class ReadAheadWorker: @unchecked Sendable {
         return results
     }
 
-    /// Ends the threads after the files in hand, and waits for them.
+    /// Ends the threads after the files in hand, and waits for them, at most `stopWait` seconds:
+    /// one waiting on a decoder that is stopped or hung is left to end with the process.
     public func stop() {
         condition.lock()
         stopped = true
         queue.removeAll()
         condition.broadcast()
-        while running > 0 { condition.wait() }
+        let deadline = Date(timeIntervalSinceNow: Self.stopWait)
+        while running > 0 && condition.wait(until: deadline) {}
         condition.unlock()
     }
+
+    /// Seconds `stop` waits for the files in hand.
+    static let stopWait = 0.1
 
     private func work() {
         IdlePriority.lowerCurrentThread()

@@ -997,6 +997,57 @@ if wait_for "1/40"; then
 else
     fail "read-ahead: no gallery" "$(screen)"
 fi
+# A cache folder that takes nothing, read-only or full (tmpfs mounts of its own): the status line
+# says why, once, and the read-ahead stops instead of decoding the other 40 photos for nothing.
+if [ "$(id -u)" = 0 ]; then
+    for kind in read-only full; do
+        cache="$WORK/cache-$kind"
+        mkdir -p "$cache"
+        if [ $kind = read-only ]; then
+            mount -t tmpfs -o ro,size=1m tmpfs "$cache"
+            reason="Read-only file system"
+        else
+            mount -t tmpfs -o size=64k tmpfs "$cache"
+            mkdir -p "$cache/normal" "$cache/large" "$cache/fail/lightbox" && head -c 64k /dev/zero > "$cache/fill" 2>/dev/null
+            reason="No space left on device"
+        fi
+        start_shell 100 24
+        launch --stats --cache-dir "$cache" many 2\> "$WORK/cache-$kind-err"
+        if wait_for "1/40" && wait_for "cannot be written"; then
+            said=$(screen | tail -1)
+            sleep 1.5
+            tm send-keys -t e2e q
+            wait_exit
+            line=$(grep "read ahead:" "$WORK/cache-$kind-err")
+            refused=$(grep -o "[0-9]* failed" <<< "$line" | grep -o "[0-9]*")
+            if grep -q "$reason" <<< "$said" && [ -n "$refused" ] && [ "$refused" -lt 20 ]; then
+                pass "a $kind cache folder: the status line says so ($reason), the read-ahead stopped after $refused files"
+            else
+                fail "a $kind cache" "said: $said; $line"
+            fi
+        else
+            fail "a $kind cache: nothing said" "$(screen | tail -2)"
+            tm send-keys -t e2e q
+            wait_exit
+        fi
+        umount "$cache"
+    done
+fi
+
+# A settings file over its size limit is not used, and that is said.
+mkdir -p "$WORK/.config/lightbox"
+head -c 2000000 /dev/zero | tr '\0' '#' > "$WORK/.config/lightbox/config"
+start_shell 120 24
+launch lib
+if wait_for "1/40" && wait_for "settings file"; then
+    pass "a settings file over 1 MiB: said in the status line ($(screen | tail -1 | grep -o 'settings file[^?]*' | head -c 80))"
+else
+    fail "a settings file over its limit: nothing said" "$(screen | tail -2)"
+fi
+tm send-keys -t e2e q
+wait_exit
+rm -f "$WORK/.config/lightbox/config"
+
 # --stats counts every disk cache entry written, even when q comes while decoders are busy:
 # those finish first and report theirs.
 mkdir -p "$WORK/large"
@@ -1071,6 +1122,10 @@ while IFS= read -r line; do
     esac
 done < <(timeout 60 python3 "$(dirname "$0")/split_keys.py" "$BIN" "$WORK/lib" "$WORK" 2>&1 || echo "FAIL - split_keys.py ended with $?")
 [ "$split_checks" = 3 ] || fail "split keys: $split_checks of 3 checks passed"
+
+# q with every decoder process stopped (SIGSTOP): the app ends within half a second, and they with it.
+stopped=$(timeout 30 python3 "$(dirname "$0")/stopped_decoders.py" "$BIN" "$WORK/lib" "$WORK" 2>&1)
+case "$stopped" in "ok - "*) pass "${stopped#ok - }" ;; *) fail "stopped decoders" "$stopped" ;; esac
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -59,6 +59,7 @@ func readAheadPositions(_ effects: [Effect], in state: GalleryState) -> [Int] {
     _ = state.apply(.readAheadDone(first.map { ReadAheadOutcome(id: state.library.id(at: $0), outcome: .cacheUnwritable(reason)) }))
     #expect(state.message == reason + "; reading ahead stopped")
     #expect(state.readAhead.isExhausted && state.apply(.idle).isEmpty, "nothing more is decoded for nothing")
+    #expect(state.readAheadProgress == nil, "no progress shown for a read-ahead that stopped")
     // Said once: the outcomes still on their way do not say it again.
     _ = state.apply(.move(.right))
     #expect(state.message == nil)
