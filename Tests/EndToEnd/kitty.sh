@@ -46,10 +46,13 @@ sleep 0.5
 
 # Through tmux (allow-passthrough on) in the same kitty: the pictures still show, and no answer
 # of the terminal is taken as a key (Enter prints the first picture, not another).
+# tmux needs the outer terminal's terminfo (xterm-kitty), which this machine's Debian 12 lacks
+# (kitty-terminfo is not installed): the chroot's is named, or tmux exits at once ("missing or
+# unsuitable terminal"), which is what this half's failures were.
 printf 'set -g allow-passthrough on\nset -g default-terminal tmux-256color\nset -g status off\n' > "$WORK/tmux.conf"
 chroot "$ROOT" env DISPLAY=":$N" LIBGL_ALWAYS_SOFTWARE=1 HOME=/root kitty --config NONE --class lightbox-e2e -o font_size=10 \
     -o initial_window_width=1000 -o initial_window_height=620 -o remember_window_size=no -o window_padding_width=0 \
-    chroot /host env HOME="$WORK" tmux -L lightbox-kitty -f "$WORK/tmux.conf" new-session \
+    chroot /host env HOME="$WORK" TERMINFO_DIRS="$ROOT/usr/share/terminfo:" tmux -L lightbox-kitty -f "$WORK/tmux.conf" new-session \
     "cd '$WORK' && XDG_CACHE_HOME='$WORK/cache' '$BIN' --stats pictures > out2 2> err2; echo \$? > rc2" >/dev/null 2>&1 &
 tmuxed=$(check present "${COLOURS[@]:0:5}")
 DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class lightbox-e2e | head -1)" 2>/dev/null
