@@ -516,3 +516,10 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     let followed = chosen.following(background: paper)
     #expect(followed.accent == .rgb(1, 2, 3) && !followed.colorsText && followed.mark == Theme.light.mark && followed.letterbox == paper)
 }
+
+@Test func aTerminalThatNamesItselfKittyButNeverAnswersTheGraphicsQueryGetsSymbols() {
+    // XTVERSION says kitty, the device attributes come, the graphics query is never answered.
+    let report = TerminalReport(parsing: Array("\u{1B}P>|kitty(0.41.1)\u{1B}\\\u{1B}[?62;22c".utf8))
+    #expect(report.name == "kitty(0.41.1)" && !report.hasKittyGraphics && report.isComplete)
+    #expect(Graphics.detected(report, environment: [:], isUnicode: true) == .quadrant, "no kitty images sent to a terminal that did not say it shows them")
+}
