@@ -64,3 +64,17 @@ own_app() {
 sane() { grep -q -- ' icanon' "$WORK/stty" && grep -q -- ' echo ' "$WORK/stty"; }
 
 "$SAMPLES" "$WORK/lib" >/dev/null || { echo "cannot generate test images"; exit 1; }
+# Runs a check script whose lines say "ok - ..." or "FAIL - ..." (others are shown indented),
+# each counted under LABEL; fewer than EXPECTED oks fails too: checks LABEL EXPECTED SECONDS SCRIPT ARGS...
+checks() {
+    local label=$1 expected=$2 seconds=$3 script=$4 count=0 line
+    shift 4
+    while IFS= read -r line; do
+        case "$line" in
+            "ok - "*) pass "$label: ${line#ok - }"; count=$((count + 1)) ;;
+            "FAIL - "*) fail "$label: ${line#FAIL - }" ;;
+            *) echo "    $line" ;;
+        esac
+    done < <(timeout "$seconds" python3 "$script" "$@" 2>&1 || echo "FAIL - $(basename "$script") ended with $?")
+    [ "$count" = "$expected" ] || fail "$label: $count of $expected checks passed"
+}

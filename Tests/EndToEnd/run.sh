@@ -1089,39 +1089,15 @@ fi
 # Over a 2,000 kbit/s link (a pseudo-terminal read at that rate): paging five times sends the
 # pages passed nothing but a picture begun as a key came, and no kitty image is left half-sent,
 # on quitting either (each photo names itself by a coloured corner read back from the PNG).
-slow_checks=0
-while IFS= read -r line; do
-    case "$line" in
-        "ok - "*) pass "slow link: ${line#ok - }"; slow_checks=$((slow_checks + 1)) ;;
-        "FAIL - "*) fail "slow link: ${line#FAIL - }" ;;
-        *) echo "    $line" ;;
-    esac
-done < <(timeout 120 python3 "$(dirname "$0")/slow_link.py" "$BIN" "$WORK" 2>&1 || echo "FAIL - slow_link.py ended with $?")
-[ "$slow_checks" = 5 ] || fail "slow link: $slow_checks of 5 checks passed"
+checks "slow link" 5 120 "$(dirname "$0")/slow_link.py" "$BIN" "$WORK"
 
 # A terminal that stops reading (a frozen link, XOFF): q, SIGTERM and SIGHUP still end Lightbox,
 # in every picture mode, and what waits for the terminal stays one frame.
-stall_checks=0
-while IFS= read -r line; do
-    case "$line" in
-        "ok - "*) pass "stalled terminal: ${line#ok - }"; stall_checks=$((stall_checks + 1)) ;;
-        "FAIL - "*) fail "stalled terminal: ${line#FAIL - }" ;;
-        *) echo "    $line" ;;
-    esac
-done < <(timeout 180 python3 "$(dirname "$0")/stalled_terminal.py" "$BIN" "$WORK/lib" "$WORK" 2>&1 || echo "FAIL - stalled_terminal.py ended with $?")
-[ "$stall_checks" = 12 ] || fail "stalled terminal: $stall_checks of 12 checks passed"
+checks "stalled terminal" 12 180 "$(dirname "$0")/stalled_terminal.py" "$BIN" "$WORK/lib" "$WORK"
 
 # An arrow key whose bytes arrive apart (ESC, a pause, then [C), locally and over a slow link
 # (the probe answered late), is one key, not Esc; a lone Esc still quits at once.
-split_checks=0
-while IFS= read -r line; do
-    case "$line" in
-        "ok - "*) pass "split keys: ${line#ok - }"; split_checks=$((split_checks + 1)) ;;
-        "FAIL - "*) fail "split keys: ${line#FAIL - }" ;;
-        *) echo "    $line" ;;
-    esac
-done < <(timeout 60 python3 "$(dirname "$0")/split_keys.py" "$BIN" "$WORK/lib" "$WORK" 2>&1 || echo "FAIL - split_keys.py ended with $?")
-[ "$split_checks" = 3 ] || fail "split keys: $split_checks of 3 checks passed"
+checks "split keys" 3 60 "$(dirname "$0")/split_keys.py" "$BIN" "$WORK/lib" "$WORK"
 
 # q with every decoder process stopped (SIGSTOP): the app ends within half a second, and they with it.
 stopped=$(timeout 30 python3 "$(dirname "$0")/stopped_decoders.py" "$BIN" "$WORK/lib" "$WORK" 2>&1)
