@@ -213,9 +213,6 @@ public final class CursesTerminal {
     /// The descriptor all output is written to, for polling.
     public var pictureOutputDescriptor: Int32 { pictureDescriptor }
 
-    /// Whether a frame waits for the terminal to take the one before.
-    public var hasFrameWaiting: Bool { deferredFrame != nil }
-
     /// Writes waiting output until the terminal would block or `limit` bytes went; once the
     /// cells are all taken, paints the frame that waited for them.
     /// - Complexity: O(bytes written).
