@@ -7,6 +7,7 @@ Prints a verdict line per check (ok/FAIL). Usage: split_keys.py LIGHTBOX FOLDER 
 import os, pty, select, signal, sys, time
 
 binary, folder, work = sys.argv[1], sys.argv[2], sys.argv[3]
+os.makedirs(work, exist_ok=True)
 
 def verdict(ok, text):
     print(("ok - " if ok else "FAIL - ") + text, flush=True)
