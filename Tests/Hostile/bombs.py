@@ -6,6 +6,8 @@ reason or the picture it may show:
 - an MP4 whose sample table claims 60 million samples in a few kilobytes;
 - a JPEG XL of 7000x7000 (49 MP, under the 100 MP limit) whose decoder would need about 780 MB;
 - a GIF whose screen is 8000x8000 and whose one frame is a pixel.
+And what is large but legitimate, shown as a picture, bounded the same way: a 10,000-frame GIF, a
+10-hour video with one keyframe (at its start), an 8K HEVC frame.
 Prints a verdict line per check (ok/FAIL). Usage: bombs.py LIGHTBOX WORKDIR"""
 import os, re, resource, shutil, subprocess, sys, time
 
@@ -45,6 +47,13 @@ with open(gif, "wb") as f:
     f.write(b"GIF89a" + le16(8000) + le16(8000) + bytes([0x80, 0, 0, 0, 0, 0, 255, 255, 255])
             + b"\x2c" + le16(0) + le16(0) + le16(1) + le16(1) + bytes([0, 2, 2, 0x4C, 0x01, 0, 0x3B]))
 
+many = os.path.join(work, "many-frames.gif")
+ffmpeg("-f", "lavfi", "-i", "testsrc2=s=16x16:r=100:d=100", many)
+hours = os.path.join(work, "ten-hours.mp4")
+ffmpeg("-f", "lavfi", "-i", "testsrc2=s=32x24:r=1:d=36000", "-c:v", "libx264", "-x264-params", "keyint=1000000:scenecut=0", "-pix_fmt", "yuv420p", hours)
+eight = os.path.join(work, "eight-k.mp4")
+ffmpeg("-f", "lavfi", "-i", "testsrc2=s=7680x4320", "-frames:v", "1", "-c:v", "libx265", "-pix_fmt", "yuv420p", "-x265-params", "log-level=none", eight)
+
 def show(path, *extra):
     """Lightbox's snapshot of `path` in its own process tree: (seconds, peak MB of any process
     in it, the snapshot's text without colours, its raw bytes)."""
@@ -80,3 +89,7 @@ verdict(bounded(seconds, peak) and "MB)" in text.splitlines()[-1],
 seconds, peak, text, _ = show(gif)
 verdict(bounded(seconds, peak) and "MB)" in text.splitlines()[-1],
         f"a GIF of an 8000x8000 screen: refused for the memory ({seconds} s, {peak} MB): {text.splitlines()[-1].strip()}")
+
+for path, label, mark in [(many, "a 10,000-frame GIF", "×10000"), (hours, "a 10-hour video with one keyframe", "10:00:00"), (eight, "an 8K HEVC frame", "▶")]:
+    seconds, peak, text, _ = show(path)
+    verdict(bounded(seconds, peak) and mark in text and "✗" not in text, f"{label}: shown ({seconds} s, {peak} MB)")
