@@ -225,9 +225,12 @@ public final class CursesTerminal {
         }
     }
 
+    /// Moves what ncurses wrote so far into the queue, after everything waiting.
+    private func takeCells() { pictures.enqueueCells(cellOutput?.take() ?? []) }
+
     /// One round of writing, measured for the link's speed.
     private func pumpPictures(limit: Int) {
-        pictures.enqueueCells(cellOutput?.take() ?? [])
+        takeCells()
         let result = pictures.pump(limit: limit, into: writePictureBytes)
         throughput.record(bytes: result.written, blocked: result.blocked, at: monotonicSeconds())
     }
@@ -274,7 +277,7 @@ public final class CursesTerminal {
     /// Writes bytes to the terminal after everything waiting, between ncurses' updates.
     func write(_ bytes: [UInt8]) {
         guard isActive, !bytes.isEmpty else { return }
-        pictures.enqueueCells(cellOutput?.take() ?? [])
+        takeCells()
         pictures.enqueueCells(bytes)
     }
 
@@ -328,7 +331,7 @@ public final class CursesTerminal {
         for row in repaintRows where row >= 0 && row < height { _ = lb_redraw_line(Int32(row)) }
         wnoutrefresh(lb_stdscr())
         doupdate()
-        pictures.enqueueCells(cellOutput?.take() ?? [])
+        takeCells()
         lastFrame = frame
         pictures.enqueue(images.writes(for: frame, repaintedRows: repaintRows))
         _ = pictures.replan(for: frame)  // the new ones in the frame's order too

@@ -49,11 +49,13 @@ struct AVIHeader: Hashable {
             let date = words[0].split(whereSeparator: { ":-/".contains($0) }).compactMap { Int($0) }
             if date.count == 3 { parts = (date[0], date[1], date[2], words[1]) }
         }
-        guard let parts, (1...12).contains(parts.month), (1...31).contains(parts.day), (1800...9999).contains(parts.year) else { return nil }
-        let time = parts.time.split(separator: ":").compactMap { Int($0) }
-        guard time.count == 3, time[0] < 24, time[1] < 60, time[2] < 61 else { return nil }
+        let time = parts.map { $0.time.split(separator: ":").compactMap { Int($0) } } ?? []
+        guard let parts, time.count == 3 else { return nil }
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.year):\(two(parts.month)):\(two(parts.day)) \(two(time[0])):\(two(time[1])):\(two(time[2]))"
+        // Checked as every EXIF date is (months, days, hours in range), by the one reading of them.
+        var metadata = ImageMetadata()
+        metadata.dateTaken = "\(parts.year):\(two(parts.month)):\(two(parts.day)) \(two(time[0])):\(two(time[1])):\(two(time[2]))"
+        return metadata.dateTakenSeconds == nil ? nil : metadata.dateTaken
     }
 
     /// The chunks inside `range`: type and payload.
