@@ -66,7 +66,9 @@ extension GalleryState {
             return effects + (updatedDemand().map { [.load($0)] } ?? [])
         case .togglePlayback:
             guard animation != nil else {
-                message = "not an animation"
+                // Its frames came back as one: too large for a decoder to play, or not read.
+                let still = cursorIsAnimated && thumbnails.peek(animationKey) != nil
+                message = still ? "shown as a still: too large to play (or frames Lightbox cannot read)" : "not an animation"
                 break
             }
             current.isPaused.toggle()

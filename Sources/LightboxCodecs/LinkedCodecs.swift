@@ -14,7 +14,7 @@ public struct LinkedCodecs: ImageCodecs {
     }
 
     public func develop(_ file: ImageFile, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult {
-        RawDeveloper(pixelLimit: limits.pixelLimit, byteLimit: limits.byteLimit).develop(file, fitting: box)
+        RawDeveloper(limits: limits).develop(file, fitting: box)
     }
 
     public func decodeVideo(_ file: ImageFile, demuxer: String, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult {

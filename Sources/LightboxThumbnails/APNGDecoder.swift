@@ -13,9 +13,10 @@ public enum APNGDecoder {
     }
 
     /// The frames of `data`, fitted to `box`, one above the other with their delays: as many of
-    /// the first as `Thumbnail.animationBudget` holds; nil when `data` is no APNG this decoder reads.
+    /// the first as `Thumbnail.animationBudget` holds; nil when `data` is no APNG this decoder reads,
+    /// or when playing it would need more than `memoryLimit` bytes (see `memoryNeeded`).
     /// - Complexity: O(*f* × *w* × *h*) for *f* frames of a *w* × *h* canvas.
-    public static func decode(_ data: [UInt8], fitting box: PixelSize, pixelLimit: Int) -> Thumbnail? {
+    public static func decode(_ data: [UInt8], fitting box: PixelSize, pixelLimit: Int, memoryLimit: Int = .max) -> Thumbnail? {
         guard data.count > 33, Array(data[0..<8]) == PNGText.signature else { return nil }
         var width = 0, height = 0, colourType: UInt8 = 0
         var palette: [UInt8] = [], transparency: [UInt8] = []
@@ -72,6 +73,7 @@ public enum APNGDecoder {
         case 2: channels = 3;
         default: channels = 4
         }
+        guard memoryNeeded(width: width, height: height, channels: channels, frames: playable.map(\.control)) <= memoryLimit else { return nil }
         let fitted = Thumbnail.fittedSize(width: width, height: height, in: box)
         let kept = min(playable.count, max(1, Thumbnail.animationBudget / max(1, fitted.width * fitted.height * 3)))
         var canvas = [UInt8](repeating: 0, count: width * height * 4)  // RGBA, transparent
@@ -138,5 +140,15 @@ public enum APNGDecoder {
         thumbnail.alpha = alphaStrip.allSatisfy { $0 == 255 } ? nil : alphaStrip
         thumbnail.delays = delays
         return thumbnail
+    }
+
+    /// Bytes held at once while a *w* × *h* canvas plays: the RGBA canvas, its copy as a picture
+    /// (RGB and alpha), a saved canvas when a frame disposes to what was before, and the largest
+    /// frame inflated. The file's own bytes are not counted.
+    static func memoryNeeded(width: Int, height: Int, channels: Int, frames: [Control]) -> Int {
+        let perPixel = 4 + 4 + (frames.contains { $0.dispose == 2 } ? 4 : 0)
+        let largestFrame = frames.map { ($0.width * channels + 1) * $0.height }.max() ?? 0
+        let (canvas, overflow) = ImageHeader.pixelCount(width, height).multipliedReportingOverflow(by: perPixel)
+        return overflow ? .max : canvas + largestFrame
     }
 }

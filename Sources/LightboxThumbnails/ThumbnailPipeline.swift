@@ -71,8 +71,9 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         }
         if let refusal = headerRefusal(data, format: file.format) { return failed(refusal) }
         if file.format == .png {
-            // libvips shows an APNG as a still: our own decoder plays it.
-            guard let frames = APNGDecoder.decode(data, fitting: box, pixelLimit: limits.pixelLimit) else {
+            // libvips shows an APNG as a still: our own decoder plays it, when its canvas fits a
+            // decoder's memory; else the still, which libvips decodes shrinking as it reads.
+            guard let frames = APNGDecoder.decode(data, fitting: box, pixelLimit: limits.pixelLimit, memoryLimit: limits.memoryLimit) else {
                 return decode(file, fitting: box)
             }
             return .decoded(frames)

@@ -78,3 +78,23 @@ import Testing
         #expect(difference <= 3, "frame \(k): mean difference \(difference)")
     }
 }
+
+@Test func anAPNGTooLargeToPlayInADecodersMemoryIsShownAsAStill() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("moving.png")
+    try TestVideos.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=200x100:r=5:d=1", "-plays", "0", "-f", "apng", path])
+    let data = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    let box = PixelSize(width: 40, height: 20)
+    // 200x100 needs a canvas and its copy (8 bytes a pixel) and one inflated frame: 160,000 + 60,100.
+    #expect(APNGDecoder.decode(data, fitting: box, pixelLimit: 1 << 24, memoryLimit: 220_100)?.frameCount == 5)
+    #expect(APNGDecoder.decode(data, fitting: box, pixelLimit: 1 << 24, memoryLimit: 220_099) == nil)
+    // Through the pipeline, the still: libvips decodes it shrinking as it reads.
+    var limits = DecodeLimits()
+    limits.memoryLimit = 100_000
+    let file = ImageFile(path: ImagePath(path), byteCount: 0, modified: 0, format: .png)
+    guard case .decoded(let still) = ThumbnailPipeline.withCodecs(limits: limits, diskCache: nil).decodeFrames(file, fitting: box) else {
+        Issue.record("no still"); return
+    }
+    #expect(still.frameCount == 1 && still.width == 40)
+}
