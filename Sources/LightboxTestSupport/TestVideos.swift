@@ -54,11 +54,24 @@ public func runTool(_ arguments: [String]) throws {
     let errors = Pipe()
     process.standardError = errors
     try process.run()
-    let message = errors.fileHandleForReading.readDataToEndOfFile()
+    let message = readToEnd(errors.fileHandleForReading.fileDescriptor)
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
         throw TestVideos.Failure(
             description: "\(arguments.joined(separator: " ")) failed (is the Debian package installed? make test installs it): "
                 + String(decoding: message, as: UTF8.self))
+    }
+}
+
+/// Everything `fd` gives until its end, read again when a signal interrupts a read (Foundation's
+/// `readDataToEndOfFile` crashes on EINTR, which another test's signal can cause).
+public func readToEnd(_ fd: Int32) -> [UInt8] {
+    var data: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return data }
+        data += chunk[0..<n]
     }
 }

@@ -125,9 +125,9 @@ func toolOutput(_ arguments: [String]) throws -> [UInt8] {
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let data = readToEnd(output.fileHandleForReading.fileDescriptor)
     process.waitUntilExit()
-    return Array(data)
+    return data
 }
 
 @Test func olympusAndPanasonicRawsShowTheirPreviewsAndDatesAsExiftoolReadsThem() throws {
