@@ -33,7 +33,7 @@ struct EffectRunner {
             case .runKeyHandler(let key, let paths):
                 guard let handler = CommandRunner.keyHandlerPath, handler.withCString({ access($0, X_OK) }) == 0 else {
                     let path = CommandRunner.keyHandlerPath?.description ?? "$XDG_CONFIG_HOME/lightbox/key-handler"
-                    _ = state.apply(.notice("no key handler: make \(path) executable"))
+                    if let outcome = perform(state.apply(.notice("no key handler: make \(path) executable")), on: &state) { return outcome }
                     continue
                 }
                 let separator: UInt8 = printsNul ? 0 : 10
@@ -66,8 +66,7 @@ struct EffectRunner {
         terminal.resume()
         let size = terminal.size
         let cell = terminal.reportedCellPixels.map { state.apply(.cellSizeChanged($0)) } ?? []
-        let outcome = perform((cell + state.apply(.resize(width: size.width, height: size.height))).coalesced, on: &state)
-        if let problem { _ = state.apply(.notice(problem)) }
-        return outcome
+        if let outcome = perform((cell + state.apply(.resize(width: size.width, height: size.height))).coalesced, on: &state) { return outcome }
+        return problem.flatMap { perform(state.apply(.notice($0)), on: &state) }
     }
 }
