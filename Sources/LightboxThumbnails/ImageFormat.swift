@@ -33,6 +33,31 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         /// shrinking while decoding): what a picture of N pixels needs is about N times this,
         /// refused early when over `DecodeLimits.memoryLimit`. Nil: decoded at a reduced size.
         public var decodeBytesPerPixel: Int? = nil
+        /// How its frames are decoded when a file of it may be an animation; nil: stills only.
+        public var animation: Animation? = nil
+    }
+
+    /// How an animation's frames are decoded: by the image libraries, or by our own decoder
+    /// (in the app's forks) with the libraries' still when ours gives nil.
+    public enum Animation: Sendable {
+        case libraries
+        /// Every frame of `data` fitted to the box, within the limits; nil: not one ours reads.
+        case own(@Sendable (_ data: [UInt8], _ box: PixelSize, _ limits: DecodeLimits) -> Thumbnail?)
+
+        /// Which decoders make its frames.
+        public var route: Route {
+            switch self {
+            case .libraries: .libraries
+            case .own: .ownThenLibraries
+            }
+        }
+    }
+
+    /// Which decoders make a kind's pictures (`RoutedDecoder`): our own code and libjpeg-turbo
+    /// (in the app's forks, no image library), the image libraries' processes, or ours first and
+    /// the libraries when ours answers `.needsCodecs`.
+    public enum Route: Hashable, Sendable {
+        case libraries, ownThenLibraries
     }
 
     /// How a kind of file is decoded (in the decoder processes).
@@ -45,6 +70,20 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         case embeddedPreview
         /// One frame, by FFmpeg's libraries, read with the demuxer named.
         case video(demuxer: String)
+
+        /// Which decoders make its stills.
+        public var route: Route {
+            switch self {
+            case .dctScaled, .embeddedPreview: .ownThenLibraries
+            case .vips, .video: .libraries
+            }
+        }
+
+        /// Whether its pictures may keep transparency (libvips' kinds), so cache entries keep alpha.
+        public var mayBeTransparent: Bool { self == .vips }
+
+        /// Whether an EXIF thumbnail large enough is taken before the file is decoded.
+        public var takesExifThumbnail: Bool { self == .dctScaled }
     }
 
     /// Every kind, in the order signatures are tried.
@@ -60,19 +99,24 @@ public enum ImageFormat: String, CaseIterable, Sendable {
             .png,
             Traits(
                 title: "PNG", matches: { starts($0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }, extensions: ["png"],
-                dimensions: ImageHeader.png, decoding: .vips, metadata: ContainerExif.png, vipsLoader: nil)
+                dimensions: ImageHeader.png, decoding: .vips, metadata: ContainerExif.png, vipsLoader: nil,
+                animation: .own { data, box, limits in  // libvips shows an APNG as a still
+                    APNGDecoder.decode(data, fitting: box, pixelLimit: limits.pixelLimit, memoryLimit: limits.memoryLimit)
+                })
         ),
         (
             .gif,
             Traits(
                 title: "GIF", matches: { starts($0, Array("GIF87a".utf8)) || starts($0, Array("GIF89a".utf8)) }, extensions: ["gif"],
-                dimensions: ImageHeader.gif, decoding: .vips, metadata: ContainerExif.gif, vipsLoader: nil, decodeBytesPerPixel: 8)
+                dimensions: ImageHeader.gif, decoding: .vips, metadata: ContainerExif.gif, vipsLoader: nil, decodeBytesPerPixel: 8,
+                animation: .libraries)
         ),
         (
             .webp,
             Traits(
                 title: "WEBP", matches: { starts($0, Array("RIFF".utf8)) && starts($0, Array("WEBP".utf8), at: 8) }, extensions: ["webp"],
-                dimensions: ImageHeader.webp, decoding: .vips, metadata: ContainerExif.webp, vipsLoader: "webpload_buffer")
+                dimensions: ImageHeader.webp, decoding: .vips, metadata: ContainerExif.webp, vipsLoader: "webpload_buffer",
+                animation: .libraries)
         ),
         // Before TIFF and the ISO base media kinds: most RAWs are TIFFs, CR3 is an ISO base media file.
         (
@@ -143,8 +187,8 @@ public enum ImageFormat: String, CaseIterable, Sendable {
     /// The header parser of kinds whose size is not in their first bytes.
     static let noSize: @Sendable ([UInt8]) -> (width: Int, height: Int)? = { _ in nil }
 
-    /// Whether a file of this kind may be an animation (GIF, APNG, WebP).
-    public var mayAnimate: Bool { self == .gif || self == .png || self == .webp }
+    /// Whether a file of this kind may be an animation (its row says how its frames are decoded).
+    public var mayAnimate: Bool { traits.animation != nil }
 
     /// Whether the kind is a video.
     public var isVideo: Bool {

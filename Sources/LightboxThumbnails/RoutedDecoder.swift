@@ -11,13 +11,11 @@ public struct RoutedDecoder: ThumbnailDecoding {
         self.codecs = codecs
     }
 
-    /// Whether `core` can make a thumbnail of `file`'s kind (it may still find it cannot).
+    /// Whether `core` can make a thumbnail (or the frames) of `file`'s kind, as its row routes
+    /// it (it may still find it cannot).
     static func coreCanTry(_ file: ImageFile, frames: Bool = false) -> Bool {
-        switch file.format.traits.decoding {
-        case .dctScaled, .embeddedPreview: return true
-        case .video: return false
-        case .vips: return frames && file.format == .png  // APNG: our own decoder
-        }
+        let traits = file.format.traits
+        return (frames ? traits.animation?.route ?? traits.decoding.route : traits.decoding.route) == .ownThenLibraries
     }
 
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {

@@ -38,7 +38,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
         let source = diskCache.map { _ in cacheSource(for: file) }
         if let source, let known = fromDiskCache(source, fitting: box, usingLibraries: true) { return known }
-        if file.format.traits.decoding == .dctScaled, let thumbnail = exifThumbnail(file, fitting: box) {
+        if file.format.traits.decoding.takesExifThumbnail, let thumbnail = exifThumbnail(file, fitting: box) {
             statistics.record(.exif)
             return .decoded(thumbnail)
         }
@@ -70,13 +70,11 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         case .failure(let error): return failed(.unreadable(error.message))
         }
         if let refusal = headerRefusal(data, format: file.format) { return failed(refusal) }
-        if file.format == .png {
-            // libvips shows an APNG as a still: our own decoder plays it, when its canvas fits a
-            // decoder's memory; else the still, which libvips decodes shrinking as it reads.
-            guard let frames = APNGDecoder.decode(data, fitting: box, pixelLimit: limits.pixelLimit, memoryLimit: limits.memoryLimit) else {
-                return decode(file, fitting: box)
-            }
-            return .decoded(frames)
+        if case .own(let frames) = file.format.traits.animation {
+            // Ours gives nil for a file it does not read or whose canvas would not fit a
+            // decoder's memory: then the still, which libvips decodes shrinking as it reads.
+            guard let decoded = frames(data, box, limits) else { return decode(file, fitting: box) }
+            return .decoded(decoded)
         }
         guard let codecs else { return .failed(.needsCodecs) }
         let result = codecs.decodeFrames(data: data, fitting: box, limits: limits)
@@ -132,7 +130,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     /// `BaselineJPEGDecoder`; nil when a decoder process must decode it.
     public func decodeWithoutLibraries(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult? {
         if let known = fromDiskCache(file, fitting: box, usingLibraries: false) { return known }
-        guard file.format.traits.decoding == .dctScaled, let thumbnail = exifThumbnail(file, fitting: box, usingLibraries: false) else { return nil }
+        guard file.format.traits.decoding.takesExifThumbnail, let thumbnail = exifThumbnail(file, fitting: box, usingLibraries: false) else { return nil }
         statistics.record(.exif)
         return .decoded(thumbnail)
     }
@@ -172,22 +170,26 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         FreedesktopCache.Source(
             absolutePath: FreedesktopCache.absolute(file.path),
             modifiedSeconds: file.modified / 1_000_000_000, byteCount: file.byteCount,
-            mayBeTransparent: file.format.traits.decoding == .vips)
+            mayBeTransparent: file.format.traits.decoding.mayBeTransparent)
     }
 
     /// A thumbnail made from the file itself (EXIF when allowed and enough, DCT, or libvips), fitted to `target`.
     func freshThumbnail(_ file: ImageFile, fitting target: PixelSize, allowingExif: Bool) -> DecodeResult {
-        if allowingExif, file.format.traits.decoding == .dctScaled, let thumbnail = exifThumbnail(file, fitting: target) {
-            statistics.record(.exif)
-            return .decoded(thumbnail)
-        }
-        if file.format.traits.decoding == .embeddedPreview { return rawPreview(file, fitting: target) }
-        if case .video(let demuxer) = file.format.traits.decoding {
+        let decoding = file.format.traits.decoding
+        switch decoding {
+        case .dctScaled:
+            if allowingExif, let thumbnail = exifThumbnail(file, fitting: target) {
+                statistics.record(.exif)
+                return .decoded(thumbnail)
+            }
+        case .embeddedPreview: return rawPreview(file, fitting: target)
+        case .video(let demuxer):
             // Never read whole: FFmpeg reads the parts it needs, from our descriptor.
             guard let codecs else { return .failed(.needsCodecs) }
             let result = codecs.decodeVideo(file, demuxer: demuxer, fitting: target, limits: limits)
             if case .decoded = result { statistics.record(.video) }
             return result
+        case .vips: break
         }
         let data: [UInt8]
         switch FileReader.read(file.path, limit: limits.byteLimit) {
@@ -196,7 +198,8 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         }
         // Our own header check first: no image library sees a bomb or an empty image.
         if let refusal = headerRefusal(data, format: file.format) { return .failed(refusal) }
-        if file.format.traits.decoding == .dctScaled, let header = JPEGHeader(parsing: data), let size = TurboJPEGDecoder.size(of: data) {
+        // A JPEG libjpeg-turbo cannot size goes to libvips, which may still read it.
+        if decoding == .dctScaled, let header = JPEGHeader(parsing: data), let size = TurboJPEGDecoder.size(of: data) {
             guard ImageHeader.pixelCount(size.width, size.height) <= limits.pixelLimit else {
                 return .failed(.tooLarge(size.width, size.height, limit: limits.pixelLimit))
             }

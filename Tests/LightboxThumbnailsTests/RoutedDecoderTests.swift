@@ -66,3 +66,12 @@ final class NamedDecoder: ThumbnailDecoding, CacheWarming, @unchecked Sendable {
     #expect(thumbnail.width == 40 && thumbnail.pixels.prefix(3).elementsEqual([200, 20, 30]))
     #expect(statistics.count(.vips) == 1)
 }
+
+@Test func eachKindIsRoutedAsItsRowSays() {
+    let file = { (format: ImageFormat) in ImageFile(path: ImagePath("x"), byteCount: 1, modified: 0, format: format) }
+    let ours = ImageFormat.allCases.filter { RoutedDecoder.coreCanTry(file($0)) }
+    #expect(ours == [.jpeg, .cameraRaw], "JPEG and RAW previews by our own code first; the rest by the libraries")
+    let oursAnimated = ImageFormat.allCases.filter { RoutedDecoder.coreCanTry(file($0), frames: true) }
+    #expect(oursAnimated == [.jpeg, .png, .cameraRaw], "an APNG's frames by our own decoder")
+    #expect(ImageFormat.allCases.filter(\.mayAnimate) == [.png, .gif, .webp])
+}
