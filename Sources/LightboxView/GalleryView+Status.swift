@@ -54,34 +54,20 @@ extension GalleryView {
         frame.write(help, x: max(0, frame.width - DisplayWidth.of(help)), y: y, style: Palette.status)
     }
 
-    /// The help overlay, made from the key table: one column of keys, or two when one does not fit.
-    static func drawHelp(_ keys: KeyTable, into frame: inout Frame, height: Int) {
-        let rows = keys.bindings.map { binding in
-            // A run of keys (the digits) shows as its ends.
-            let names = binding.keys.map(\.name)
-            return (names.count > 4 ? names.first! + "…" + names.last! : names.joined(separator: " "), binding.help)
-        }
-        let keyWidth = rows.map { DisplayWidth.of($0.0) }.max() ?? 0
-        let textWidth = rows.map { DisplayWidth.of($0.1) }.max() ?? 0
-        let columnWidth = keyWidth + textWidth + 4
-        let columnCount = rows.count + 4 > height && 2 * columnWidth + 4 <= frame.width ? 2 : 1
-        let perColumn = (rows.count + columnCount - 1) / columnCount
-        let width = min(frame.width, columnCount * columnWidth + 3)
-        let boxHeight = min(height, perColumn + 4)
-        let x0 = max(0, (frame.width - width) / 2), y0 = max(0, (height - boxHeight) / 2)
-        frame.fill(x: x0, y: y0, width: width, height: boxHeight, with: Cell(" ", style: Palette.overlay))
+    /// The help overlay, made from the key table: the page the state shows of `HelpPages`.
+    static func drawHelp(_ pages: HelpPages, page: Int, into frame: inout Frame, height: Int) {
+        let x0 = max(0, (frame.width - pages.width) / 2), y0 = max(0, (height - pages.height) / 2)
+        frame.fill(x: x0, y: y0, width: pages.width, height: pages.height, with: Cell(" ", style: Palette.overlay))
         frame.write(" Lightbox keys ", x: x0 + 2, y: y0, style: Palette.overlayKey)
-        for (i, row) in rows.enumerated() {
-            let column = i / perColumn, line = i % perColumn
-            guard line + 2 < boxHeight - 1 else { continue }
-            let x = x0 + 2 + column * columnWidth, y = y0 + 1 + line
-            frame.write(row.0, x: x, y: y, style: Palette.overlayKey, maxWidth: keyWidth)
-            frame.write(row.1, x: x + keyWidth + 2, y: y, style: Palette.overlay, maxWidth: max(0, min(textWidth, x0 + width - x - keyWidth - 3)))
+        for (row, column, line) in pages.rows(onPage: page) {
+            let x = x0 + 2 + column * pages.columnWidth, y = y0 + 1 + line
+            frame.write(row.keys, x: x, y: y, style: Palette.overlayKey, maxWidth: pages.keyWidth)
+            frame.write(
+                row.help, x: x + pages.keyWidth + 2, y: y, style: Palette.overlay,
+                maxWidth: max(0, min(pages.textWidth, x0 + pages.width - x - pages.keyWidth - 3)))
         }
-        if boxHeight >= 3 {
-            let hidden = rows.count - columnCount * max(0, boxHeight - 3)
-            let footer = hidden > 0 ? "\(hidden) more in a larger terminal · any key closes" : "any key closes"
-            frame.write(footer, x: x0 + 2, y: y0 + boxHeight - 1, style: Palette.overlay, maxWidth: width - 3)
+        if pages.height >= 3 {
+            frame.write(pages.footer(onPage: page), x: x0 + 2, y: y0 + pages.height - 1, style: Palette.overlay, maxWidth: pages.width - 3)
         }
     }
 

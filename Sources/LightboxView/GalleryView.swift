@@ -30,9 +30,9 @@ public enum GalleryView {
         drawStatus(state, into: &frame)
         if state.isShowingHelp {
             // Problems met while scanning take the bottom of the screen; the keys the rest.
-            let problemLines = state.scanProblems.isEmpty ? 0 : min(state.scanProblems.count + 1, state.gridHeight / 3)
-            drawHelp(keys, into: &frame, height: state.gridHeight - problemLines)
-            drawProblems(state.scanProblems, total: state.scanProblemCount, into: &frame, top: state.gridHeight - problemLines, height: problemLines)
+            let problemLines = state.gridHeight - state.helpHeight
+            drawHelp(HelpPages(keys, width: state.screenWidth, height: state.helpHeight), page: state.helpPage, into: &frame, height: state.helpHeight)
+            drawProblems(state.scanProblems, total: state.scanProblemCount, into: &frame, top: state.helpHeight, height: problemLines)
         }
         return clipped(frame, state: state)
     }

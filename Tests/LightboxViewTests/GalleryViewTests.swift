@@ -79,10 +79,26 @@ func expectSnapshot(_ frame: Frame, _ name: String) {
     #expect(frame.lines.last!.contains("6 loading"))
 }
 
-@Test func aSmallHelpSaysWhatItCannotShow() {
+@Test func aHelpLargerThanTheScreenTurnsItsPagesAndShowsEveryKey() {
     var state = decodedState([4], width: 60, height: 20)
     _ = state.apply(.toggleHelp)
-    #expect(GalleryView.frame(for: state).text.contains("more in a larger terminal · any key closes"))
+    let pages = state.helpPages.pageCount
+    #expect(pages > 1, "40 keys in 19 lines")
+    var seen = ""
+    for page in 1...pages {
+        let text = GalleryView.frame(for: state).text
+        #expect(text.contains("page \(page)/\(pages) · space: more"), "page \(page)")
+        seen += text
+        _ = state.apply(.toggleMarkAndAdvance)  // space
+    }
+    for binding in KeyTable.standard.bindings { #expect(seen.contains(binding.help), "\(binding.help) on no page") }
+    #expect(state.helpPage == pages - 1 && state.isShowingHelp, "past the last page: stays on it")
+    _ = state.apply(.pageUp)
+    #expect(state.helpPage == pages - 2 && state.markedCount == 0, "back a page; nothing marked")
+    _ = state.apply(.move(.first))
+    #expect(!state.isShowingHelp && state.cursor == 0, "any other key closes it and does nothing else")
+    _ = state.apply(.toggleHelp)
+    #expect(state.helpPage == 0, "opened again at its first page")
 }
 
 @Test func helpOverlayListsTheKeyTable() {

@@ -56,6 +56,10 @@ extension GalleryState {
         if isShowingHelp {
             switch action {
             case .resize, .decoded, .suspend, .redraw: break
+            case .toggleMarkAndAdvance, .pageDown, .move(.down), .pageUp, .move(.up):
+                let forward = [.toggleMarkAndAdvance, .pageDown, .move(.down)].contains(action)
+                helpPage = max(0, min(helpPages.pageCount - 1, helpPage + (forward ? 1 : -1)))
+                return []
             default:
                 isShowingHelp = false  // any key or click closes the help, and does nothing else
                 return []
@@ -219,7 +223,9 @@ extension GalleryState {
         case .zoomIn, .zoomOut:
             layoutState.rescale(by: action == .zoomIn ? Self.zoomStep : -Self.zoomStep)
             relayout()
-        case .toggleHelp: isShowingHelp = true
+        case .toggleHelp:
+            isShowingHelp = true
+            helpPage = 0
         case .accept: return [.accept(acceptedPaths)]
         case .cancel: return [.cancel]
         case .suspend: return [.suspend]

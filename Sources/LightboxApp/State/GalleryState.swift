@@ -58,6 +58,8 @@ public struct GalleryState: Sendable {
     /// Where a pending range mark started.
     public var rangeAnchor: Int? { selection.anchor }
     public internal(set) var isShowingHelp = false
+    /// The page of the help shown (see `HelpPages`), from 0.
+    public internal(set) var helpPage = 0
     /// The pictures the state has and wants: the thumbnail cache, failures, the demand.
     public internal(set) var store: PictureStore
     public var thumbnails: ThumbnailCache { store.cache }
@@ -166,6 +168,12 @@ public struct GalleryState: Sendable {
 
     /// Lines available to the grid (see `Screen.gridHeight`).
     public var gridHeight: Int { screen.gridHeight }
+
+    /// Lines the help overlay has: the grid's, but for the scan's problems listed below it.
+    public var helpHeight: Int { gridHeight - (scanProblems.isEmpty ? 0 : min(scanProblems.count + 1, gridHeight / 3)) }
+
+    /// The help as it is laid out on this screen.
+    public var helpPages: HelpPages { HelpPages(keyTable, width: screenWidth, height: helpHeight) }
 
     /// Columns available to the grid (see `Screen.gridAreaWidth`).
     public var gridAreaWidth: Int { screen.gridAreaWidth }
