@@ -31,8 +31,7 @@ public struct RawDeveloper: Sendable {
         case LB_RAW_TOO_MUCH_MEMORY:
             let pixels = ImageHeader.pixelCount(Int(raw.raw_width), Int(raw.raw_height))
             let needed = (data.count + pixels * Int(LB_RAW_BYTES_PER_PIXEL)) >> 20
-            return .failed(
-                .refused("\(raw.raw_width)x\(raw.raw_height) would need about \(needed) MB to develop (a decoder has \(limits.memoryLimit >> 20) MB)"))
+            return .failed(.needsMemory(Int(raw.raw_width), Int(raw.raw_height), megabytes: needed, to: "develop", limit: limits.memoryLimit))
         default:
             let message = String(cArray: raw.message)
             return .failed(.badFile(message.isEmpty ? "cannot develop the RAW" : message))

@@ -193,6 +193,11 @@ public struct DecodeFailure: Hashable, Sendable, CustomStringConvertible {
     public static func tooLarge(_ width: Int, _ height: Int, limit: Int) -> DecodeFailure {
         refused("too large: \(width)x\(height) (\(ImageHeader.pixelCount(width, height) / 1_000_000) MP, limit \(limit / 1_000_000) MP)")
     }
+    /// A picture whose decoder would need more memory than a decoder has, said the same for
+    /// every decoder (`work`: decode, develop).
+    public static func needsMemory(_ width: Int, _ height: Int, megabytes: Int, to work: String, limit: Int) -> DecodeFailure {
+        refused("\(width)x\(height) would need about \(megabytes) MB to \(work) (a decoder has \(limit >> 20) MB)")
+    }
     public static func refused(_ message: String) -> DecodeFailure { DecodeFailure(.refused, message) }
     public static func unreadable(_ message: String) -> DecodeFailure { DecodeFailure(.unreadable, message) }
     public static func decoder(_ message: String) -> DecodeFailure { DecodeFailure(.decoder, message) }

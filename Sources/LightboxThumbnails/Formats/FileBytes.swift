@@ -18,11 +18,10 @@ public struct FileBytes {
         reader = { offset, count in Array(bytes[offset..<(offset + count)]) }
     }
 
-    /// The file open as `fd`, `count` bytes long, whose first bytes are `prefix`; read with `pread`.
-    init(fd: Int32, count: Int, prefix: [UInt8]) {
-        self.prefix = prefix
-        self.count = count
-        reader = { offset, count in
+    /// The file open as `fd`, `count` bytes long: its first `MetadataReader.prefixLength` read
+    /// now, the rest on demand, all with `pread` (the descriptor's offset stays where it is).
+    init(fd: Int32, count: Int) {
+        let reader = { (offset: Int, count: Int) -> [UInt8] in
             var data = [UInt8](repeating: 0, count: count)
             var filled = 0
             while filled < count {
@@ -33,14 +32,15 @@ public struct FileBytes {
             }
             return Array(data.prefix(filled))
         }
+        prefix = reader(0, min(count, MetadataReader.prefixLength))
+        self.count = count
+        self.reader = reader
     }
 
     /// `body` given the regular file at `path` as bytes: its first `MetadataReader.prefixLength`
     /// read, the rest on demand while `body` runs.
     static func reading<T>(_ path: ImagePath, _ body: (FileBytes) -> T) -> Result<T, FileReader.Failure> {
-        FileReader.withRegularFile(path, limit: .max) { fd, count in
-            .success(body(FileBytes(fd: fd, count: count, prefix: FileReader.readUpTo(fd, count: min(count, MetadataReader.prefixLength)))))
-        }
+        FileReader.withRegularFile(path, limit: .max) { fd, count in .success(body(FileBytes(fd: fd, count: count))) }
     }
 
     /// The `count` bytes at `offset`, or nil when they are not all in the file.

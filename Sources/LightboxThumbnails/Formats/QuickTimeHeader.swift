@@ -179,10 +179,7 @@ public enum VideoContainer {
     /// The same for the file open as `fd`, `count` bytes long (read with `pread`: its offset stays).
     public static func problem(fd: Int32, count: Int, demuxer: String) -> String? {
         guard demuxer == "mov" else { return nil }
-        var prefix = [UInt8](repeating: 0, count: min(count, MetadataReader.prefixLength))
-        let read = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        prefix.removeLast(prefix.count - max(0, read))
-        return problem(in: FileBytes(fd: fd, count: count, prefix: prefix), demuxer: demuxer)
+        return problem(in: FileBytes(fd: fd, count: count), demuxer: demuxer)
     }
 
     public static func problem(in file: FileBytes, demuxer: String) -> String? {

@@ -92,8 +92,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         if let perPixel = format.traits.decodeBytesPerPixel, case let needed = pixels.multipliedReportingOverflow(by: perPixel),
             needed.overflow || needed.partialValue > limits.memoryLimit
         {
-            return .refused(
-                "\(size.width)x\(size.height) would need about \(pixels / (1 << 20) * perPixel) MB to decode (a decoder has \(limits.memoryLimit >> 20) MB)")
+            return .needsMemory(size.width, size.height, megabytes: pixels / (1 << 20) * perPixel, to: "decode", limit: limits.memoryLimit)
         }
         return nil
     }
