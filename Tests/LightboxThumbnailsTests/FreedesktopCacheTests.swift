@@ -205,3 +205,21 @@ func source(_ path: String, mtime: Int64 = 1_700_000_000, size: Int64 = 1234) ->
     // What Lightbox writes now is marked, so it is found again.
     #expect(cache.store(thumbnail, for: png, size: .normal) && cache.lookup(png, needing: 8) != nil)
 }
+
+@Test func anEntryThatCannotBeWrittenSaysWhyAndLeavesNothing() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    // The size's folder is a file: nothing can go in it (as root too, unlike a folder's mode).
+    try FileManager.default.createDirectory(atPath: dir.path + "/thumbnails", withIntermediateDirectories: true)
+    FileManager.default.createFile(atPath: dir.path + "/thumbnails/normal", contents: Data("x".utf8))
+    let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"))
+    let thumbnail = Thumbnail(width: 8, height: 8, pixels: TestImages.solid(width: 8, height: 8, 1, 2, 3))
+    guard case .failure(let failure) = cache.put(thumbnail, for: source("/p/a.jpg"), size: .normal) else {
+        Issue.record("written into a file")
+        return
+    }
+    #expect(failure.reason == "Not a directory")
+    #expect(!cache.store(thumbnail, for: source("/p/a.jpg"), size: .normal))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/thumbnails") == ["normal"], "no temporary file left")
+    #expect((try? cache.put(thumbnail, for: source("/p/a.jpg"), size: .large).get()) != nil, "another size's folder takes it")
+}

@@ -150,6 +150,16 @@ public struct FreedesktopCache: Sendable {
     /// folder, mode 0600, then a rename. Returns false when it could not.
     @discardableResult
     public func store(_ thumbnail: Thumbnail, for source: Source, size: Size) -> Bool {
+        (try? put(thumbnail, for: source, size: size).get()) != nil
+    }
+
+    /// Why an entry could not be written: the failing call's error ("No space left on device").
+    public struct WriteFailure: Error, Hashable {
+        public var reason: String
+    }
+
+    /// Writes the entry as `store` does, saying why when it could not.
+    public func put(_ thumbnail: Thumbnail, for source: Source, size: Size) -> Result<Void, WriteFailure> {
         write(thumbnail, text: attributes(for: source), to: entryPath(for: source, size: size))
     }
 
@@ -157,7 +167,8 @@ public struct FreedesktopCache: Sendable {
     @discardableResult
     public func storeFailure(_ reason: String, for source: Source) -> Bool {
         let pixel = Thumbnail(width: 1, height: 1, pixels: [0, 0, 0])
-        return write(pixel, text: attributes(for: source) + [("X-Lightbox::Reason", String(reason.prefix(200)))], to: failurePath(for: source))
+        let written = write(pixel, text: attributes(for: source) + [("X-Lightbox::Reason", String(reason.prefix(200)))], to: failurePath(for: source))
+        return (try? written.get()) != nil
     }
 
     func attributes(for source: Source) -> [(String, String)] {
@@ -167,36 +178,34 @@ public struct FreedesktopCache: Sendable {
         ]
     }
 
-    func write(_ thumbnail: Thumbnail, text: [(String, String)], to path: ImagePath) -> Bool {
+    func write(_ thumbnail: Thumbnail, text: [(String, String)], to path: ImagePath) -> Result<Void, WriteFailure> {
+        /// The error of the call that just failed (ENOSPC, EROFS): what the user is told.
+        func failed() -> Result<Void, WriteFailure> { .failure(WriteFailure(reason: String(cString: strerror(errno)))) }
         let folder = path.parent
-        guard Self.makeFolders(folder) else { return false }
+        guard Self.makeFolders(folder) else { return failed() }
         var suffix = [UInt8](repeating: 0, count: 8)
         for k in suffix.indices { suffix[k] = UInt8(ascii: "a") + UInt8.random(in: 0..<26) }
         let temporary = folder.appending(Array(".lightbox-\(getpid())-".utf8) + suffix + Array(".png".utf8))
-        guard let png = PNGWriter.encode(thumbnail, text: text) else { return false }
+        guard let png = PNGWriter.encode(thumbnail, text: text) else { return .failure(WriteFailure(reason: "the picture cannot be encoded")) }
         let fd = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
-        guard fd >= 0 else { return false }
-        let complete = FileReader.writeAll(png, to: fd)
+        guard fd >= 0 else { return failed() }
+        var outcome: Result<Void, WriteFailure> = FileReader.writeAll(png, to: fd) ? .success(()) : failed()
         close(fd)
-        // errno stays the failing call's (ENOSPC, EROFS), for the reason the user is told.
-        func removeTemporary() {
-            let reason = errno
-            _ = temporary.withCString { unlink($0) }
-            errno = reason
-        }
-        guard complete else {
-            removeTemporary()
-            return false
-        }
-        let renamed = temporary.withCString { from in path.withCString { to in rename(from, to) } } == 0
-        if !renamed { removeTemporary() }
-        return renamed
+        if case .success = outcome, temporary.withCString({ from in path.withCString { to in rename(from, to) } }) != 0 { outcome = failed() }
+        if case .failure = outcome { _ = temporary.withCString { unlink($0) } }
+        return outcome
     }
 
     /// Creates `folder` and its parents with mode 0700.
     static func makeFolders(_ folder: ImagePath) -> Bool {
         var info = stat()
-        if folder.withCString({ stat($0, &info) }) == 0 { return (info.st_mode & S_IFMT) == S_IFDIR }
+        if folder.withCString({ stat($0, &info) }) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                errno = ENOTDIR  // for the reason `write` gives
+                return false
+            }
+            return true
+        }
         let parent = folder.parent
         if parent != folder, parent.bytes != [UInt8(ascii: ".")] { _ = makeFolders(parent) }
         return folder.withCString { mkdir($0, 0o700) } == 0 || errno == EEXIST

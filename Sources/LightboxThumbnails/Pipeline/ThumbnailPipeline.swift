@@ -153,8 +153,8 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         if let reason = cache.recordedFailure(for: source) { return .failed(reason) }
         switch freshThumbnail(file, fitting: PixelSize(width: size.rawValue, height: size.rawValue), allowingExif: true) {
         case .decoded(let thumbnail):
-            guard cache.store(thumbnail, for: source, size: size) else {
-                return .cacheUnwritable("the thumbnail cache cannot be written: \(String(cString: strerror(errno)))")
+            if case .failure(let failure) = cache.put(thumbnail, for: source, size: size) {
+                return .cacheUnwritable("the thumbnail cache cannot be written: " + failure.reason)
             }
             statistics.recordWrite()
             return .written
