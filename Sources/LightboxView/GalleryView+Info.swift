@@ -61,9 +61,10 @@ extension GalleryView {
     /// The info panel: a table whose label column is as wide as its widest label, labels left,
     /// numbers right, text left, as SwiftUI's `Grid` aligns its columns.
     static func drawInfo(_ state: GalleryState, in panel: Rect, into frame: inout Frame) {
+        let palette = state.palette
         guard panel.width >= 8, panel.height >= 2 else { return }
-        frame.fill(x: panel.x, y: panel.y, width: panel.width, height: panel.height, with: Cell(" ", style: Palette.overlay))
-        frame.write(" Details ", x: panel.x + 1, y: panel.y, style: Palette.overlayKey)
+        frame.fill(x: panel.x, y: panel.y, width: panel.width, height: panel.height, with: Cell(" ", style: palette.overlay))
+        frame.write(" Details ", x: panel.x + 1, y: panel.y, style: palette.overlayKey)
         let rows = infoRows(state)
         let labelWidth = rows.map { DisplayWidth.of($0.label) }.max() ?? 0
         let valueX = panel.x + 2 + labelWidth + 2
@@ -71,10 +72,10 @@ extension GalleryView {
         let valueWidth = min(room, rows.map { DisplayWidth.of($0.value) }.max() ?? 0)
         for (i, row) in rows.enumerated() where i + 1 < panel.height {
             let y = panel.y + 1 + i
-            frame.write(row.label, x: panel.x + 2, y: y, style: Palette.overlayKey, maxWidth: labelWidth)
+            frame.write(row.label, x: panel.x + 2, y: y, style: palette.overlayKey, maxWidth: labelWidth)
             let value = DisplayText.truncatedMiddle(row.value, toWidth: room)
             let x = row.isNumber ? valueX + max(0, valueWidth - DisplayWidth.of(value)) : valueX
-            frame.write(value, x: x, y: y, style: Palette.overlay, maxWidth: room)
+            frame.write(value, x: x, y: y, style: palette.overlay, maxWidth: room)
         }
     }
 

@@ -7,13 +7,14 @@ extension GalleryView {
     /// name and place in the status line. A smaller thumbnail shows scaled up until the right
     /// size is decoded.
     static func drawPreview(_ state: GalleryState, into frame: inout Frame) {
+        let palette = state.palette
         guard let preview = state.preview else { return }
         let height = max(0, frame.height - 1)
-        frame.fill(x: 0, y: 0, width: frame.width, height: height, with: Palette.letterboxCell)
+        frame.fill(x: 0, y: 0, width: frame.width, height: height, with: palette.letterboxCell)
         // An animation shows its current frame, in pixels under an id of this frame's own.
         let animationFrame = preview.zoom == 1 ? state.animation?.frame(preview.frame) : nil
         if let reason = state.failure(at: state.cursor) {
-            drawBroken(reason, x: 0, y: 0, width: frame.width, height: height, into: &frame, clipHeight: height)
+            drawBroken(reason, x: 0, y: 0, width: frame.width, height: height, palette: palette, into: &frame, clipHeight: height)
         } else if let image = animationFrame, state.graphics.isPixels,
             drawImage(
                 image, id: state.previewImageID, state: state, x: 0, y: 0, width: frame.width, height: height,
@@ -34,7 +35,7 @@ extension GalleryView {
         } else if animationFrame == nil, preview.zoom == 1, !state.graphics.isPixels, let image = state.thumbnails.closest(to: state.previewKey),
             let cells = image.cells, cells.matches(state.symbols, state.colorDepth), cells.columns <= frame.width, cells.rows <= height
         {
-            drawCells(cells, x: 0, y: 0, width: frame.width, height: height, alignment: .center, into: &frame, clipHeight: height)
+            drawCells(cells, x: 0, y: 0, width: frame.width, height: height, alignment: .center, palette: palette, into: &frame, clipHeight: height)
         } else if let image = animationFrame ?? state.thumbnails.closest(to: state.previewKey) {
             let drawn = state.previewDrawnSize(of: PixelSize(width: image.width, height: image.height))
             // The zoomed picture is centred when smaller than the screen, else seen from the pan.
@@ -43,25 +44,25 @@ extension GalleryView {
             let originY = drawn.height <= viewHeight ? -(viewHeight - drawn.height) / 2 : preview.panY
             drawHalfBlocks(
                 image, drawn: drawn, originX: originX, originY: originY, x: 0, y: 0, width: frame.width, height: height,
-                into: &frame, clipHeight: height)
+                palette: palette, into: &frame, clipHeight: height)
         } else {
-            drawPlaceholder(x: 0, y: 0, width: frame.width, height: height, into: &frame, clipHeight: height)
+            drawPlaceholder(x: 0, y: 0, width: frame.width, height: height, palette: palette, into: &frame, clipHeight: height)
         }
         // Status: place, name, zoom, mark.
         let y = frame.height - 1
-        frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: Palette.status))
+        frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: palette.status))
         var left = " \(state.cursor + 1)/\(state.library.count)  "
         if state.marks.contains(state.cursor) { left += "✓ " }
         let zoom = preview.zoom > 1 ? "  \(preview.zoom)x" : ""
         let playing = state.animation.map { "  frame \(preview.frame % $0.frameCount + 1)/\($0.frameCount)" + (preview.isPaused ? " paused" : "") } ?? ""
         let right = playing + zoom + "  Esc grid "
-        let x = frame.write(left, x: 0, y: y, style: Palette.status)
+        let x = frame.write(left, x: 0, y: y, style: palette.status)
         let room = max(0, frame.width - x - DisplayWidth.of(right))
         let text =
             state.message.map { DisplayText.truncatedMiddle(DisplayText.sanitized($0), toWidth: room) }
             ?? DisplayText.shortened(bytes: state.library[state.cursor].path.bytes, toWidth: room)
-        frame.write(text, x: x, y: y, style: Palette.status)
-        frame.write(right, x: max(0, frame.width - DisplayWidth.of(right)), y: y, style: Palette.status)
+        frame.write(text, x: x, y: y, style: palette.status)
+        frame.write(right, x: max(0, frame.width - DisplayWidth.of(right)), y: y, style: palette.status)
     }
 
     /// The zoomed photo in pixels: the part in view, cropped from the picture decoded at the zoom
@@ -69,6 +70,7 @@ extension GalleryView {
     /// False when the screen is too large for a placement.
     /// - Complexity: O(*w* × *h*) in the screen's pixels.
     static func drawZoomedImage(_ image: Thumbnail, state: GalleryState, height rows: Int, into frame: inout Frame) -> Bool {
+        let palette = state.palette
         guard let preview = state.preview, rows > 0, frame.width > 0,
             frame.width <= KittyGraphics.maxCells, rows <= KittyGraphics.maxCells
         else { return false }
@@ -79,7 +81,7 @@ extension GalleryView {
         let drawnWidth = max(1, drawnUnits.width * cell.width), drawnHeight = max(1, drawnUnits.height * cell.height / 2)
         let originX = drawnWidth <= viewWidth ? -(viewWidth - drawnWidth) / 2 : preview.panX * cell.width
         let originY = drawnHeight <= viewHeight ? -(viewHeight - drawnHeight) / 2 : preview.panY * cell.height / 2
-        let (lr, lg, lb) = Palette.letterbox
+        let (lr, lg, lb) = palette.letterbox
         var pixels = [UInt8](repeating: 0, count: viewWidth * viewHeight * 3)
         for y in 0..<viewHeight {
             let zy = originY + y

@@ -4,9 +4,10 @@ import LightboxTerminal
 extension GalleryView {
     /// The bottom line: position, total, marks, loading count, then the cursor's file or what went wrong.
     static func drawStatus(_ state: GalleryState, into frame: inout Frame) {
+        let palette = state.palette
         let y = frame.height - 1
         guard y >= 0 else { return }
-        frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: Palette.status))
+        frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: palette.status))
         var left = state.library.isEmpty ? " 0/0" : " \(state.cursor + 1)/\(state.library.count)"
         if !state.filterText.isEmpty || state.isEditingFilter {
             // The filter: typed after a slash, with how many of all match.
@@ -33,54 +34,54 @@ extension GalleryView {
         let waiting = state.pictures.waiting
         if waiting > 0 { left += "  ↓\(waiting) " + (waiting == 1 ? "picture" : "pictures") + " on the way" }
         let help = " ? help "
-        var x = frame.write(left + "  ", x: 0, y: y, style: Palette.status)
+        var x = frame.write(left + "  ", x: 0, y: y, style: palette.status)
         let room = max(0, frame.width - x - DisplayWidth.of(help))
         if let message = state.message {
-            x += frame.write(DisplayText.truncatedMiddle(DisplayText.sanitized(message), toWidth: room), x: x, y: y, style: Palette.status)
+            x += frame.write(DisplayText.truncatedMiddle(DisplayText.sanitized(message), toWidth: room), x: x, y: y, style: palette.status)
         } else if !state.library.isEmpty, let reason = state.failure(at: state.cursor) {
             let text = "✗ " + DisplayText.sanitized(reason)
-            x += frame.write(DisplayText.truncatedMiddle(text, toWidth: room), x: x, y: y, style: Palette.statusWarning)
+            x += frame.write(DisplayText.truncatedMiddle(text, toWidth: room), x: x, y: y, style: palette.statusWarning)
         } else if !state.library.isEmpty {
             let path = DisplayText.shortened(bytes: state.library[state.cursor].path.bytes, toWidth: room)
-            x += frame.write(path, x: x, y: y, style: Palette.status)
+            x += frame.write(path, x: x, y: y, style: palette.status)
         }
         if let problem = state.scanProblems.first, state.message == nil, x + 4 < frame.width - DisplayWidth.of(help) {
             // The count is kept whole; the problem's text is what gets shortened.
             let more = state.scanProblemCount > 1 ? " (+\(state.scanProblemCount - 1) more: ? lists them)" : ""
             let room = frame.width - x - DisplayWidth.of(help)
             let text = DisplayText.truncatedMiddle("  ⚠ " + DisplayText.sanitized(problem), toWidth: max(4, room - DisplayWidth.of(more)))
-            frame.write(DisplayText.truncatedMiddle(text + more, toWidth: room), x: x, y: y, style: Palette.statusWarning)
+            frame.write(DisplayText.truncatedMiddle(text + more, toWidth: room), x: x, y: y, style: palette.statusWarning)
         }
-        frame.write(help, x: max(0, frame.width - DisplayWidth.of(help)), y: y, style: Palette.status)
+        frame.write(help, x: max(0, frame.width - DisplayWidth.of(help)), y: y, style: palette.status)
     }
 
     /// The help overlay, made from the key table: the page the state shows of `HelpPages`.
-    static func drawHelp(_ pages: HelpPages, page: Int, into frame: inout Frame, height: Int) {
+    static func drawHelp(_ pages: HelpPages, page: Int, palette: Palette, into frame: inout Frame, height: Int) {
         let x0 = max(0, (frame.width - pages.width) / 2), y0 = max(0, (height - pages.height) / 2)
-        frame.fill(x: x0, y: y0, width: pages.width, height: pages.height, with: Cell(" ", style: Palette.overlay))
-        frame.write(" Lightbox keys ", x: x0 + 2, y: y0, style: Palette.overlayKey)
+        frame.fill(x: x0, y: y0, width: pages.width, height: pages.height, with: Cell(" ", style: palette.overlay))
+        frame.write(" Lightbox keys ", x: x0 + 2, y: y0, style: palette.overlayKey)
         for (row, column, line) in pages.rows(onPage: page) {
             let x = x0 + 2 + column * pages.columnWidth, y = y0 + 1 + line
-            frame.write(row.keys, x: x, y: y, style: Palette.overlayKey, maxWidth: pages.keyWidth)
+            frame.write(row.keys, x: x, y: y, style: palette.overlayKey, maxWidth: pages.keyWidth)
             frame.write(
-                row.help, x: x + pages.keyWidth + 2, y: y, style: Palette.overlay,
+                row.help, x: x + pages.keyWidth + 2, y: y, style: palette.overlay,
                 maxWidth: max(0, min(pages.textWidth, x0 + pages.width - x - pages.keyWidth - 3)))
         }
         if pages.height >= 3 {
-            frame.write(pages.footer(onPage: page), x: x0 + 2, y: y0 + pages.height - 1, style: Palette.overlay, maxWidth: pages.width - 3)
+            frame.write(pages.footer(onPage: page), x: x0 + 2, y: y0 + pages.height - 1, style: palette.overlay, maxWidth: pages.width - 3)
         }
     }
 
     /// What the scan could not read, listed under the help (the status line shows only the first).
     /// `total` counts the problems not listed too.
-    static func drawProblems(_ problems: [String], total: Int, into frame: inout Frame, top: Int, height: Int) {
+    static func drawProblems(_ problems: [String], total: Int, palette: Palette, into frame: inout Frame, top: Int, height: Int) {
         guard height >= 2 else { return }
-        frame.fill(x: 0, y: top, width: frame.width, height: height, with: Cell(" ", style: Palette.overlay))
-        frame.write(" Problems while scanning (\(total)) ", x: 1, y: top, style: Palette.overlayKey)
+        frame.fill(x: 0, y: top, width: frame.width, height: height, with: Cell(" ", style: palette.overlay))
+        frame.write(" Problems while scanning (\(total)) ", x: 1, y: top, style: palette.overlayKey)
         for (i, problem) in problems.prefix(height - 1).enumerated() {
             var text = DisplayText.sanitized(problem)
             if i == height - 2, total > height - 1 { text = "… and \(total - i) more" }
-            frame.write(DisplayText.truncatedMiddle(text, toWidth: frame.width - 4), x: 2, y: top + 1 + i, style: Palette.overlay)
+            frame.write(DisplayText.truncatedMiddle(text, toWidth: frame.width - 4), x: 2, y: top + 1 + i, style: palette.overlay)
         }
     }
 }

@@ -6,6 +6,7 @@ import LightboxThumbnails
 extension GalleryView {
     /// One tile: picture box (thumbnail, placeholder or broken), side bars for cursor and marks, label.
     static func drawTile(_ item: Int, state: GalleryState, into frame: inout Frame) {
+        let palette = state.palette
         let layout = state.layout
         let tile = screenFrame(layout.frame(ofItem: item), state: state)
         let top = tile.y
@@ -16,7 +17,7 @@ extension GalleryView {
 
         let key = state.thumbnailKey(ofItem: item)
         if let reason = state.failure(at: item) {
-            drawBroken(reason, x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
+            drawBroken(reason, x: tile.x, y: top, width: tile.width, height: boxHeight, palette: palette, into: &frame, clipHeight: state.gridHeight)
         } else if state.graphics.isPixels, let thumbnail = state.thumbnails.peek(key), let serial = state.thumbnails.serial(of: key),
             drawImage(
                 thumbnail, id: state.imageID(serial: serial), state: state, x: tile.x, y: top, width: tile.width,
@@ -29,24 +30,24 @@ extension GalleryView {
             {
                 drawCells(
                     cells, x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment,
-                    into: &frame, clipHeight: state.gridHeight)
+                    palette: palette, into: &frame, clipHeight: state.gridHeight)
             } else {
                 drawPicture(
                     thumbnail, x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment,
-                    into: &frame, clipHeight: state.gridHeight)
+                    palette: palette, into: &frame, clipHeight: state.gridHeight)
             }
         } else {
-            drawPlaceholder(x: tile.x, y: top, width: tile.width, height: boxHeight, into: &frame, clipHeight: state.gridHeight)
+            drawPlaceholder(x: tile.x, y: top, width: tile.width, height: boxHeight, palette: palette, into: &frame, clipHeight: state.gridHeight)
         }
 
         // Bars in the column gaps beside the box: the cursor, marks, a pending range.
         var bar: CellStyle? = nil
         if isCursor {
-            bar = Palette.cursorBar
+            bar = palette.cursorBar
         } else if isMarked {
-            bar = Palette.markBar
+            bar = palette.markBar
         } else if let anchor = state.rangeAnchor, (min(anchor, state.cursor)...max(anchor, state.cursor)).contains(item) {
-            bar = Palette.rangeBar
+            bar = palette.rangeBar
         }
         if let bar {
             for row in 0..<boxHeight where top + row >= 0 && top + row < state.gridHeight {
@@ -59,8 +60,8 @@ extension GalleryView {
         guard labelY >= 0 && labelY < state.gridHeight else { return }
         let style =
             isCursor
-            ? (isMarked ? Palette.cursorMarkedLabel : Palette.cursorLabel)
-            : (isMarked ? Palette.markedLabel : Palette.label)
+            ? (isMarked ? palette.cursorMarkedLabel : palette.cursorLabel)
+            : (isMarked ? palette.markedLabel : palette.label)
         let prefix = (isMarked ? "✓ " : "") + labelBadge(item, state: state)
         let text = prefix + DisplayText.shortened(bytes: state.library[item].path.lastComponent, toWidth: tile.width - DisplayWidth.of(prefix))
         if isCursor || isMarked { frame.fill(x: tile.x, y: labelY, width: tile.width, height: 1, with: Cell(" ", style: style)) }
@@ -113,7 +114,7 @@ extension GalleryView {
     /// A thumbnail of another size (while the right one decodes) is scaled, nearest pixel.
     static func drawPicture(
         _ image: Thumbnail, x: Int, y: Int, width: Int, height: Int, alignment: GridItem.Alignment = .center,
-        into frame: inout Frame, clipHeight: Int
+        palette: Palette, into frame: inout Frame, clipHeight: Int
     ) {
         let boxWidth = width, boxHeight = height * 2
         let (drawnWidth, drawnHeight) =
@@ -124,7 +125,7 @@ extension GalleryView {
         let top = (boxHeight - drawnHeight) / 2
         drawHalfBlocks(
             image, drawn: PixelSize(width: drawnWidth, height: drawnHeight), originX: -left, originY: -top,
-            x: x, y: y, width: width, height: height, into: &frame, clipHeight: clipHeight)
+            x: x, y: y, width: width, height: height, palette: palette, into: &frame, clipHeight: clipHeight)
     }
 
     /// `image` scaled (nearest pixel) to `drawn`, in upper half blocks (two pixels a cell) over
@@ -132,11 +133,11 @@ extension GalleryView {
     /// at the box's top-left: where the box shows no picture, letterbox.
     static func drawHalfBlocks(
         _ image: Thumbnail, drawn: PixelSize, originX: Int, originY: Int, x: Int, y: Int, width: Int, height: Int,
-        into frame: inout Frame, clipHeight: Int
+        palette: Palette, into frame: inout Frame, clipHeight: Int
     ) {
         func color(_ px: Int, _ py: Int) -> TerminalColor {
             let dx = originX + px, dy = originY + py
-            guard dx >= 0, dx < drawn.width, dy >= 0, dy < drawn.height else { return Palette.letterboxColor }
+            guard dx >= 0, dx < drawn.width, dy >= 0, dy < drawn.height else { return palette.letterboxColor }
             let (r, g, b) = image.pixel(x: dx * image.width / drawn.width, y: dy * image.height / drawn.height)
             return .rgb(r, g, b)
         }
@@ -154,9 +155,9 @@ extension GalleryView {
     /// A picture rendered as symbols by libchafa, placed in its box like `drawPicture` places pixels.
     static func drawCells(
         _ cells: SymbolCells, x: Int, y: Int, width: Int, height: Int, alignment: GridItem.Alignment,
-        into frame: inout Frame, clipHeight: Int
+        palette: Palette, into frame: inout Frame, clipHeight: Int
     ) {
-        fillBox(x: x, y: y, width: width, height: height, style: Palette.letterboxCell.style, into: &frame, clipHeight: clipHeight)
+        fillBox(x: x, y: y, width: width, height: height, style: palette.letterboxCell.style, into: &frame, clipHeight: clipHeight)
         let left = x + alignment.offset(of: cells.columns, in: width), top = y + (height - cells.rows) / 2
         for row in 0..<cells.rows where top + row >= 0 && top + row < clipHeight {
             for column in 0..<cells.columns where frame.contains(x: left + column, y: top + row) {
@@ -182,10 +183,11 @@ extension GalleryView {
         _ image: Thumbnail, id: UInt32, state: GalleryState, x: Int, y: Int, width: Int, height: Int,
         alignment: GridItem.Alignment, into frame: inout Frame, clipHeight: Int
     ) -> Bool {
+        let palette = state.palette
         let cell = state.cellPixels
         let columns = (image.width + cell.width - 1) / cell.width, rows = (image.height + cell.height - 1) / cell.height
         guard columns <= width, rows <= height, columns <= KittyGraphics.maxCells, rows <= KittyGraphics.maxCells else { return false }
-        fillBox(x: x, y: y, width: width, height: height, style: Palette.letterboxCell.style, into: &frame, clipHeight: clipHeight)
+        fillBox(x: x, y: y, width: width, height: height, style: palette.letterboxCell.style, into: &frame, clipHeight: clipHeight)
         let left = x + alignment.offset(of: columns, in: width), top = y + (height - rows) / 2
         // Scrolled so far that only the label shows, none of the picture does (an empty range).
         let firstShown = min(rows, max(0, -top))
@@ -211,18 +213,18 @@ extension GalleryView {
         if !image.visibleRows.isEmpty { frame.images.append(image) }
     }
 
-    static func drawPlaceholder(x: Int, y: Int, width: Int, height: Int, into frame: inout Frame, clipHeight: Int) {
-        fillBox(x: x, y: y, width: width, height: height, style: Palette.placeholder, into: &frame, clipHeight: clipHeight)
+    static func drawPlaceholder(x: Int, y: Int, width: Int, height: Int, palette: Palette, into frame: inout Frame, clipHeight: Int) {
+        fillBox(x: x, y: y, width: width, height: height, style: palette.placeholder, into: &frame, clipHeight: clipHeight)
         let mid = y + height / 2
-        if mid >= 0 && mid < clipHeight { frame.write("⋯", x: x + width / 2, y: mid, style: Palette.placeholder) }
+        if mid >= 0 && mid < clipHeight { frame.write("⋯", x: x + width / 2, y: mid, style: palette.placeholder) }
     }
 
-    static func drawBroken(_ reason: String, x: Int, y: Int, width: Int, height: Int, into frame: inout Frame, clipHeight: Int) {
-        fillBox(x: x, y: y, width: width, height: height, style: Palette.broken, into: &frame, clipHeight: clipHeight)
+    static func drawBroken(_ reason: String, x: Int, y: Int, width: Int, height: Int, palette: Palette, into frame: inout Frame, clipHeight: Int) {
+        fillBox(x: x, y: y, width: width, height: height, style: palette.broken, into: &frame, clipHeight: clipHeight)
         let mid = y + height / 2
         if mid >= 0 && mid < clipHeight {
             let text = width >= 10 ? "✗ broken" : "✗"
-            frame.write(text, x: x + max(0, (width - DisplayWidth.of(text)) / 2), y: mid, style: Palette.broken, maxWidth: width)
+            frame.write(text, x: x + max(0, (width - DisplayWidth.of(text)) / 2), y: mid, style: palette.broken, maxWidth: width)
         }
     }
 

@@ -9,19 +9,22 @@ public enum GalleryView {
     /// - Complexity: O(*w* × *h*) plus O(log *s*) for the layout queries.
     public static func frame(for state: GalleryState, keys: KeyTable? = nil) -> Frame {
         let keys = keys ?? state.keyTable
+        let palette = state.palette
         var frame = Frame(width: state.screenWidth, height: state.screenHeight)
         if state.preview != nil && !state.library.isEmpty {
             drawPreview(state, into: &frame)
             return clipped(frame, state: state)
         }
         if state.library.isEmpty && !state.filterText.isEmpty {
-            drawCentered(["No names match “\(DisplayText.sanitized(state.filterText))”", "Esc clears the filter"], in: &frame, height: state.gridHeight)
+            drawCentered(
+                ["No names match “\(DisplayText.sanitized(state.filterText))”", "Esc clears the filter"], in: &frame, height: state.gridHeight, palette: palette
+            )
         } else if state.library.isEmpty {
             let text = state.isScanning ? "Looking for images…" : "No images found."
-            drawCentered([text, "q quits"], in: &frame, height: state.gridHeight)
+            drawCentered([text, "q quits"], in: &frame, height: state.gridHeight, palette: palette)
         } else if state.isTooSmall {
             let text = state.screenWidth >= 18 ? "Terminal too small" : state.screenWidth >= 9 ? "too small" : "small"
-            drawCentered([text, "\(state.screenWidth)x\(state.screenHeight)"], in: &frame, height: state.gridHeight)
+            drawCentered([text, "\(state.screenWidth)x\(state.screenHeight)"], in: &frame, height: state.gridHeight, palette: palette)
         } else {
             drawGrid(state, into: &frame)
             cursorPictureFirst(state, in: &frame)
@@ -31,8 +34,10 @@ public enum GalleryView {
         if state.isShowingHelp {
             // Problems met while scanning take the bottom of the screen; the keys the rest.
             let problemLines = state.gridHeight - state.helpHeight
-            drawHelp(HelpPages(keys, width: state.screenWidth, height: state.helpHeight), page: state.helpPage, into: &frame, height: state.helpHeight)
-            drawProblems(state.scanProblems, total: state.scanProblemCount, into: &frame, top: state.helpHeight, height: problemLines)
+            drawHelp(
+                HelpPages(keys, width: state.screenWidth, height: state.helpHeight), page: state.helpPage, palette: palette, into: &frame,
+                height: state.helpHeight)
+            drawProblems(state.scanProblems, total: state.scanProblemCount, palette: palette, into: &frame, top: state.helpHeight, height: problemLines)
         }
         return clipped(frame, state: state)
     }
@@ -48,12 +53,13 @@ public enum GalleryView {
     /// The frame with its pictures narrowed to the cells still theirs: kitty placeholders, or the
     /// blank cells sixel paints over.
     static func clipped(_ frame: Frame, state: GalleryState) -> Frame {
+        let palette = state.palette
         guard !frame.images.isEmpty else { return frame }
         var frame = frame
         if state.graphics.pixelProtocol?.showsThroughCells == true {
             frame.clipImages { $0.glyph.unicodeScalars.first == KittyGraphics.placeholder }
         } else {
-            let letterbox = Palette.letterboxCell  // built from the theme once, not for every cell
+            let letterbox = palette.letterboxCell  // built from the theme once, not for every cell
             frame.clipImages { $0 == letterbox }
         }
         return frame
@@ -114,10 +120,11 @@ public enum GalleryView {
 
     /// A section's header as a card: its title wrapped over a few lines, then its counts.
     static func drawHeaderCard(_ section: Int, state: GalleryState, at card: Rect, into frame: inout Frame) {
+        let palette = state.palette
         let info = state.library.sections[section]
         let isCollapsed = state.layout.collapsed[section]
         let hasCursor = isCollapsed && state.layout.section(ofItem: state.cursor) == section
-        let style = hasCursor ? Palette.cursorHeader : Palette.header
+        let style = hasCursor ? palette.cursorHeader : palette.header
         let height = min(card.height, state.gridHeight)
         frame.fill(x: card.x, y: card.y, width: card.width, height: height, with: Cell(" ", style: style))
         let room = max(1, card.width - 2)
@@ -130,7 +137,7 @@ public enum GalleryView {
             frame.write((i == 0 ? (isCollapsed ? "▸" : "▍") : " ") + line, x: card.x, y: card.y + i, style: style, maxWidth: card.width)
         }
         for (i, line) in counts.enumerated() where lines.count + 1 + i < height {
-            frame.write(" " + line, x: card.x, y: card.y + lines.count + 1 + i, style: hasCursor ? style : Palette.headerCount, maxWidth: card.width)
+            frame.write(" " + line, x: card.x, y: card.y + lines.count + 1 + i, style: hasCursor ? style : palette.headerCount, maxWidth: card.width)
         }
     }
 
@@ -167,21 +174,23 @@ public enum GalleryView {
 
     /// A section's footer: its counts, right-aligned under the grid.
     static func drawFooter(_ section: Int, state: GalleryState, y: Int, into frame: inout Frame) {
+        let palette = state.palette
         let info = state.library.sections[section]
         let marked = state.marks.count(in: info.items)
         let text = marked > 0 ? "\(marked) marked of \(info.items.count)" : "\(countText(info)), none marked"
         let width = state.gridAreaWidth
-        frame.fill(x: 0, y: y, width: width, height: 1, with: Cell(" ", style: Palette.footer))
+        frame.fill(x: 0, y: y, width: width, height: 1, with: Cell(" ", style: palette.footer))
         let shown = DisplayText.truncatedMiddle(text + " ", toWidth: width)
-        frame.write(shown, x: max(0, width - DisplayWidth.of(shown)), y: y, style: Palette.footer)
+        frame.write(shown, x: max(0, width - DisplayWidth.of(shown)), y: y, style: palette.footer)
     }
 
     static func drawHeader(_ section: Int, state: GalleryState, y: Int, into frame: inout Frame) {
+        let palette = state.palette
         let info = state.library.sections[section]
         let isCollapsed = state.layout.collapsed[section]
         // On a collapsed section, the cursor is its header.
         let hasCursor = isCollapsed && state.layout.section(ofItem: state.cursor) == section
-        let style = hasCursor ? Palette.cursorHeader : Palette.header
+        let style = hasCursor ? palette.cursorHeader : palette.header
         frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: style))
         let marked = state.marks.count(in: info.items)
         var tail = countText(info)
@@ -190,14 +199,14 @@ public enum GalleryView {
         let room = max(0, frame.width - DisplayWidth.of(tail) - 6)
         let title = DisplayText.shortened(bytes: info.title, toWidth: room)
         let used = frame.write((isCollapsed ? "▸ " : "▍ ") + title, x: 0, y: y, style: style)
-        frame.write("  " + tail, x: used, y: y, style: hasCursor ? style : Palette.headerCount)
+        frame.write("  " + tail, x: used, y: y, style: hasCursor ? style : palette.headerCount)
     }
 
-    static func drawCentered(_ lines: [String], in frame: inout Frame, height: Int) {
+    static func drawCentered(_ lines: [String], in frame: inout Frame, height: Int, palette: Palette) {
         let top = max(0, (height - lines.count) / 2)
         for (i, line) in lines.enumerated() where top + i < height {
             let text = DisplayText.truncatedMiddle(line, toWidth: frame.width)
-            frame.write(text, x: max(0, (frame.width - DisplayWidth.of(text)) / 2), y: top + i, style: Palette.message)
+            frame.write(text, x: max(0, (frame.width - DisplayWidth.of(text)) / 2), y: top + i, style: palette.message)
         }
     }
 }

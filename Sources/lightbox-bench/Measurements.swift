@@ -34,7 +34,7 @@ enum Measurements {
         for case .load(let requests) in state.initialEffects() { provider.request(requests) }
         terminal.paint(GalleryView.frame(for: state))
         var latencies: [Double] = []
-        let keys: [Action] = [.move(.down), .move(.down), .move(.right), .pageDown]
+        let keys: [Command] = [.move(.down), .move(.down), .move(.right), .pageDown]
         for press in 0..<presses {
             let start = now()
             var effects = state.apply(keys[press % keys.count])

@@ -40,11 +40,11 @@ extension InteractiveSession {
         // Asked before curses starts, so no answer is left in the input for it.
         let terminalReport = options.asksTerminal(environment: environment) ? TerminalProbe.ask(inTmux: environment["TMUX"] != nil) : nil
         // Its own background, when it said, over COLORFGBG's guess: letterboxes and the UI's colours follow it.
-        if !options.backgroundIsSet, let background = terminalReport?.background { Palette.theme = Palette.theme.following(background: background) }
+        if !options.backgroundIsSet, let background = terminalReport?.background { settings.theme = settings.theme.following(background: background) }
         let terminal = try CursesTerminal(environment: environment)
         terminal.escapeDelay = InputParser.escapeDelay(environment: environment, roundTrip: terminalReport?.roundTrip)
         let wake = WakePipe()
-        let provider = ThumbnailProvider(decoder: pipeline.decoder, background: Palette.pictureGround) { wake.signal() }
+        let provider = ThumbnailProvider(decoder: pipeline.decoder, background: settings.theme.pictureGround) { wake.signal() }
         let size = terminal.size
         options.settleGraphics(&settings, terminal: terminal, report: terminalReport, environment: environment)
         let state = options.makeState(width: size.width, height: size.height, settings: settings)

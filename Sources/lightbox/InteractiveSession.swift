@@ -9,7 +9,7 @@ import LightboxThumbnails
 #endif
 
 /// The interactive gallery's run loop: it polls what `Scheduler` says, reads what came (signals,
-/// then input, then results), and sends each as an action whose effects are carried out. What is
+/// then input, then results), and sends each as a command or an event whose effects are carried out. What is
 /// decided, and when, is the scheduler's and the state's; setting up and finishing are in
 /// `InteractiveSession+Setup.swift`.
 struct InteractiveSession {
@@ -120,21 +120,31 @@ struct InteractiveSession {
         }
         var typed = InputBatch()
         for event in events {
-            // A font change resizes the cells too: pixel boxes follow.
-            if case .resize = event, let cell = terminal.reportedCellPixels, let outcome = send(.cellSizeChanged(cell)) { return outcome }
-            guard let action = router.action(for: event, in: state, at: Self.now) else { continue }
-            for ready in typed.add(action) { if let outcome = send(ready) { return outcome } }
+            if case .resize(let width, let height) = event {
+                // A font change resizes the cells too: pixel boxes follow.
+                if let cell = terminal.reportedCellPixels, let outcome = send(.cellSizeChanged(cell)) { return outcome }
+                for ready in typed.finish() { if let outcome = send(ready) { return outcome } }
+                if let outcome = send(.resize(width: width, height: height)) { return outcome }
+                continue
+            }
+            guard let command = router.command(for: event, in: state, at: Self.now) else { continue }
+            for ready in typed.add(command) { if let outcome = send(ready) { return outcome } }
         }
         for ready in typed.finish() { if let outcome = send(ready) { return outcome } }
         paint()
         return nil
     }
 
-    /// Applies `action` and carries out its effects (loads gather until the batch is taken);
-    /// the marks file is written first, before a quit the action may bring. Unless it only
-    /// starts or stops work (`repaints: false`), the screen is painted again when next due.
-    mutating func send(_ action: Action, repaints: Bool = true) -> Outcome? {
-        let effects = state.apply(action)
+    /// Applies what the user asked for; see `deliver`.
+    mutating func send(_ command: Command) -> Outcome? { deliver(state.apply(command)) }
+
+    /// Applies what the world reported; see `deliver`.
+    mutating func send(_ event: Event, repaints: Bool = true) -> Outcome? { deliver(state.apply(event), repaints: repaints) }
+
+    /// Carries out the effects of what was applied (loads gather until the batch is taken); the
+    /// marks file is written first, before a quit they may bring. Unless it only started or
+    /// stopped work (`repaints: false`), the screen is painted again when next due.
+    mutating func deliver(_ effects: [Effect], repaints: Bool = true) -> Outcome? {
         if repaints { scheduler.changed() }
         return perform(batch.add(effects + saveMarks()))
     }

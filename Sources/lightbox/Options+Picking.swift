@@ -21,6 +21,7 @@ extension Options {
         settings.allowsMarks = allowsMarks
         settings.markLimit = markLimit
         settings.pendingMarks = try marksToResume()
+        settings.theme = theme
         return settings
     }
 

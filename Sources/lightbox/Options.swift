@@ -28,6 +28,8 @@ struct Options {
     var configurationProblems: [String] = []
     /// Whether the settings file names the terminal's background (then its answer is not used).
     var backgroundIsSet = false
+    /// The UI's colours, from the settings file and the environment.
+    var theme = Theme.standard
     var spec: GridSpec = .standard
     var arrangement = Arrangement()
     var showsFooters = false

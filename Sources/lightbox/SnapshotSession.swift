@@ -40,7 +40,7 @@ enum SnapshotSession {
             return reportNothingFound(state.scanProblems, unlisted: state.unlistedScanProblems, options: options)
         }
         let ready = DispatchSemaphore(value: 0)
-        let provider = ThumbnailProvider(decoder: pipeline.decoder, background: Palette.pictureGround) { ready.signal() }
+        let provider = ThumbnailProvider(decoder: pipeline.decoder, background: settings.theme.pictureGround) { ready.signal() }
         while true {
             for case .load(let requests) in effects.coalesced { provider.request(requests) }
             if state.isVisibleComplete { break }

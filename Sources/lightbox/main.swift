@@ -38,8 +38,7 @@ func reportNothingFound(_ problems: [String], unlisted: Int = 0, options: Option
     return !options.paths.isEmpty && problems.count == options.paths.count ? 2 : 1
 }
 
-/// The settings file, `$XDG_CONFIG_HOME/lightbox/config` (or `~/.config/lightbox/config`), if any;
-/// its colours and `NO_COLOR` set the theme.
+/// The settings file, `$XDG_CONFIG_HOME/lightbox/config` (or `~/.config/lightbox/config`), if any.
 func loadConfiguration() -> Configuration {
     var configuration = Configuration()
     if let file = CommandRunner.configFolder?.appending(Array("config".utf8)) {
@@ -52,13 +51,17 @@ func loadConfiguration() -> Configuration {
             }
         }
     }
+    return configuration
+}
+
+/// The UI's colours before the terminal is asked: the settings file's colours, `NO_COLOR`, and
+/// light or dark as the settings say, else by `COLORFGBG` (`InteractiveSession` asks the terminal).
+func startingTheme(_ configuration: Configuration) -> Theme {
     var theme = Theme.standard
     for (slot, rgb) in configuration.colors { theme.set(slot, to: .rgb(rgb.0, rgb.1, rgb.2)) }
     if EnvironmentVariable.bytes("NO_COLOR") != nil { theme.colorsText = false }
-    // Light or dark as the settings say, else by COLORFGBG until the terminal says (InteractiveSession asks it).
     let named = EnvironmentVariable.bytes("COLORFGBG").map { String(decoding: $0, as: UTF8.self) }
-    Palette.theme = theme.following(background: configuration.background ?? RGB.background(colorFGBG: named))
-    return configuration
+    return theme.following(background: configuration.background ?? RGB.background(colorFGBG: named))
 }
 
 /// Holds closed standard descriptors with /dev/null, so no file opened later becomes one: stdout
@@ -81,9 +84,11 @@ func main() -> Int32 {
         settings.serve(codecs: nil)
         return 0
     }
-    let options: Options
+    var options: Options
     do {
-        options = try Options.parse(rawArguments, configuration: loadConfiguration())
+        let configuration = loadConfiguration()
+        options = try Options.parse(rawArguments, configuration: configuration)
+        options.theme = startingTheme(configuration)
     } catch {
         Output.error("\(error)\nTry 'lightbox --help'.")
         return 2

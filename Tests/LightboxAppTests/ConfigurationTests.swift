@@ -32,7 +32,7 @@ import Testing
                 rowSpacing: 0, columnSpacing: 1))
     #expect(configuration.layoutMode == .masonry && configuration.sections == .month && configuration.sort == .date)
     #expect(configuration.isReversed == true && configuration.showsFooters == true && configuration.graphics == .mode(.braille))
-    #expect(configuration.bindings.map(\.action) == [.move(.nextSection), .exec("printf '#%s\\n' {+}")])
+    #expect(configuration.bindings.map(\.command) == [.move(.nextSection), .exec("printf '#%s\\n' {+}")])
     #expect(configuration.bindings.first?.keys == [.character("J")])
     #expect(configuration.colors["accent"].map { [$0.0, $0.1, $0.2] } == [255, 136, 0])
     #expect(
@@ -46,11 +46,11 @@ import Testing
 }
 
 @Test func everyStandardActionHasAName() {
-    let named = Set(KeyTable.actionsByName.values)
+    let named = Set(CommandTable.bindable.values)
     for binding in KeyTable.standard.bindings {
-        switch binding.action {
+        switch binding.command {
         case .countDigit, .exec: continue
-        default: #expect(named.contains(binding.action), "\(binding.help) has no name for the settings file")
+        default: #expect(named.contains(binding.command), "\(binding.help) has no name for the settings file")
         }
     }
 }

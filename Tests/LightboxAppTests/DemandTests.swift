@@ -104,7 +104,8 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
 
 @Test func aNoticeShowsWithoutClosingTheHelpOrCountingAsAKey() {
     var state = GalleryState(library: library([6]), spec: threeColumns, width: 40, height: 30)
-    state.apply([.toggleHelp, .notice("the command exited with status 3")])
+    state.apply(.toggleHelp)
+    state.apply(.notice("the command exited with status 3"))
     #expect(state.isShowingHelp && state.message == "the command exited with status 3")
     state.apply(.toggleHelp)
     #expect(state.message == nil)

@@ -27,7 +27,7 @@ let threeColumns = GridSpec(columns: Array(repeating: GridItem(.fixed(10)), coun
 extension GalleryState {
     /// Applies actions in order, returning the effects of the last.
     @discardableResult
-    mutating func apply(_ actions: [Action]) -> [Effect] {
+    mutating func apply(_ actions: [Command]) -> [Effect] {
         var last: [Effect] = []
         for action in actions { last = apply(action) }
         return last

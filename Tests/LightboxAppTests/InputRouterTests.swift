@@ -11,54 +11,54 @@ func press(_ x: Int, _ y: Int, shift: Bool = false, control: Bool = false) -> In
 @Test func keysMeanWhatTheModeTheyArriveInSays() {
     var router = InputRouter()
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
-    #expect(router.action(for: .key(.character("j")), in: state, at: 0) == .move(.down))
-    #expect(router.action(for: .key(.character("5")), in: state, at: 0) == .countDigit(5))
-    #expect(router.action(for: .resize(width: 80, height: 24), in: state, at: 0) == .resize(width: 80, height: 24))
+    #expect(router.command(for: .key(.character("j")), in: state, at: 0) == .move(.down))
+    #expect(router.command(for: .key(.character("5")), in: state, at: 0) == .countDigit(5))
+    #expect(router.command(for: .resize(width: 80, height: 24), in: state, at: 0) == nil, "a resize is an event, not a command")
     // The filter line takes characters, Backspace, Enter and Esc; other keys keep their meaning.
     state.apply(.startFilter)
-    #expect(router.action(for: .key(.character("j")), in: state, at: 0) == .filterInput("j"))
-    #expect(router.action(for: .key(.backspace), in: state, at: 0) == .filterBackspace)
-    #expect(router.action(for: .key(.enter), in: state, at: 0) == .acceptFilter)
-    #expect(router.action(for: .key(.escape), in: state, at: 0) == .cancelFilter)
-    #expect(router.action(for: .key(.down), in: state, at: 0) == .move(.down))
+    #expect(router.command(for: .key(.character("j")), in: state, at: 0) == .filterInput("j"))
+    #expect(router.command(for: .key(.backspace), in: state, at: 0) == .filterBackspace)
+    #expect(router.command(for: .key(.enter), in: state, at: 0) == .acceptFilter)
+    #expect(router.command(for: .key(.escape), in: state, at: 0) == .cancelFilter)
+    #expect(router.command(for: .key(.down), in: state, at: 0) == .move(.down))
     state.apply(.cancelFilter)
     // After Ctrl-x the next key is the key handler's, by name.
     state.apply(.keyHandlerPrefix)
-    #expect(router.action(for: .key(.control("k")), in: state, at: 0) == .keyHandler("Ctrl-k"))
+    #expect(router.command(for: .key(.control("k")), in: state, at: 0) == .keyHandler("Ctrl-k"))
     state.apply(.keyHandler("Ctrl-k"))
     // The preview has keys of its own.
     state.apply(.openPreview)
-    #expect(router.action(for: .key(.character("q")), in: state, at: 0) == KeyTable.preview.action(for: .character("q")))
-    #expect(router.action(for: .key(.character("q")), in: state, at: 0) != state.keyTable.action(for: .character("q")))
+    #expect(router.command(for: .key(.character("q")), in: state, at: 0) == KeyTable.preview.command(for: .character("q")))
+    #expect(router.command(for: .key(.character("q")), in: state, at: 0) != state.keyTable.command(for: .character("q")))
 }
 
 @Test func pressesClicksAndTheWheelFollowTheMouseTable() {
     var router = InputRouter()
     let state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
-    #expect(router.action(for: press(5, 6), in: state, at: 10) == .click(x: 5, y: 6))
+    #expect(router.command(for: press(5, 6), in: state, at: 10) == .click(x: 5, y: 6))
     // A second press on the same cell soon after is a double click; a third starts anew.
-    #expect(router.action(for: press(5, 6), in: state, at: 10.3) == .doubleClick(x: 5, y: 6))
-    #expect(router.action(for: press(5, 6), in: state, at: 10.5) == .click(x: 5, y: 6))
+    #expect(router.command(for: press(5, 6), in: state, at: 10.3) == .doubleClick(x: 5, y: 6))
+    #expect(router.command(for: press(5, 6), in: state, at: 10.5) == .click(x: 5, y: 6))
     // Too late, or elsewhere: two clicks.
-    #expect(router.action(for: press(5, 6), in: state, at: 11) == .click(x: 5, y: 6))
-    #expect(router.action(for: press(7, 6), in: state, at: 11.1) == .click(x: 7, y: 6))
-    #expect(router.action(for: press(7, 6, shift: true), in: state, at: 11.2) == .shiftClick(x: 7, y: 6))
-    #expect(router.action(for: press(7, 6, control: true), in: state, at: 11.3) == .controlClick(x: 7, y: 6))
-    #expect(router.action(for: .mouse(MouseEvent(kind: .wheelDown, x: 1, y: 1)), in: state, at: 12) == .scroll(lines: MouseTable.wheelLines))
-    #expect(router.action(for: .mouse(MouseEvent(kind: .wheelUp, x: 1, y: 1)), in: state, at: 12) == .scroll(lines: -MouseTable.wheelLines))
+    #expect(router.command(for: press(5, 6), in: state, at: 11) == .click(x: 5, y: 6))
+    #expect(router.command(for: press(7, 6), in: state, at: 11.1) == .click(x: 7, y: 6))
+    #expect(router.command(for: press(7, 6, shift: true), in: state, at: 11.2) == .shiftClick(x: 7, y: 6))
+    #expect(router.command(for: press(7, 6, control: true), in: state, at: 11.3) == .controlClick(x: 7, y: 6))
+    #expect(router.command(for: .mouse(MouseEvent(kind: .wheelDown, x: 1, y: 1)), in: state, at: 12) == .scroll(lines: MouseTable.wheelLines))
+    #expect(router.command(for: .mouse(MouseEvent(kind: .wheelUp, x: 1, y: 1)), in: state, at: 12) == .scroll(lines: -MouseTable.wheelLines))
 }
 
 @Test func thePreviewTakesTheWheelAndNeitherPressesNorPastes() {
     var router = InputRouter()
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
-    #expect(router.action(for: .paste("x"), in: state, at: 0) == .pasted("x"))
+    #expect(router.command(for: .paste("x"), in: state, at: 0) == .pasted("x"))
     state.apply(.openPreview)
-    #expect(router.action(for: press(5, 6), in: state, at: 1) == nil)
-    #expect(router.action(for: .paste("x"), in: state, at: 1) == nil)
-    #expect(router.action(for: .mouse(MouseEvent(kind: .wheelDown, x: 1, y: 1)), in: state, at: 1) == .pan(dx: 1, dy: 0))
+    #expect(router.command(for: press(5, 6), in: state, at: 1) == nil)
+    #expect(router.command(for: .paste("x"), in: state, at: 1) == nil)
+    #expect(router.command(for: .mouse(MouseEvent(kind: .wheelDown, x: 1, y: 1)), in: state, at: 1) == .pan(dx: 1, dy: 0))
     state.apply(.closePreview)
     // A press in the preview started no double click.
-    #expect(router.action(for: press(5, 6), in: state, at: 1.1) == .click(x: 5, y: 6))
+    #expect(router.command(for: press(5, 6), in: state, at: 1.1) == .click(x: 5, y: 6))
 }
 
 /// Ctrl-L paints the whole screen again wherever the user is (the grid, the help, the preview,
@@ -68,13 +68,13 @@ func press(_ x: Int, _ y: Int, shift: Bool = false, control: Bool = false) -> In
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
     _ = state.initialEffects()
     let cursor = state.cursor
-    #expect(router.action(for: .key(.control("l")), in: state, at: 0) == .redraw)
+    #expect(router.command(for: .key(.control("l")), in: state, at: 0) == .redraw)
     #expect(state.apply(.redraw) == [.redraw] && state.cursor == cursor)
     state.apply(.toggleHelp)
     #expect(state.apply(.redraw) == [.redraw] && state.isShowingHelp, "the help stays open")
     state.apply(.toggleHelp)
     state.apply(.openPreview)
-    #expect(router.action(for: .key(.control("l")), in: state, at: 0) == .redraw)
+    #expect(router.command(for: .key(.control("l")), in: state, at: 0) == .redraw)
     #expect(state.apply(.redraw) == [.redraw] && state.preview != nil, "the preview stays open")
     var empty = GalleryState(library: library([]), spec: threeColumns, width: 40, height: 30)
     #expect(empty.apply(.redraw) == [.redraw])

@@ -34,13 +34,13 @@ import Testing
 
 @Test func theFilterPartEditsItsQueryWithinItsLimit() {
     var filter = FilterState()
-    #expect(filter.apply(.startFilter) == .init() && filter.isEditing)
+    #expect(filter.apply(.startFilter) == .init() && filter.text.isEmpty)
     #expect(filter.apply(.filterInput("ab")) == .init(queryChanged: true) && filter.text == "ab")
     #expect(filter.apply(.filterBackspace).queryChanged && filter.text == "a")
     let long = filter.apply(.filterInput(String(repeating: "x", count: 300)))
     #expect(long.queryChanged && long.message != nil && filter.text.count == FilterState.limit)
     #expect(filter.apply(.filterInput("y")) == .init(message: "the filter holds at most 256 characters"))
-    #expect(filter.apply(.acceptFilter) == .init() && !filter.isEditing && filter.text.count == FilterState.limit)
+    #expect(filter.apply(.acceptFilter) == .init() && filter.text.count == FilterState.limit)
     #expect(filter.apply(.cancelFilter).queryChanged && filter.text.isEmpty)
     #expect(filter.apply(.cancelFilter) == .init(), "nothing to clear")
 }

@@ -9,7 +9,7 @@ let ragged = library([7, 2, 20])
 
 @Test func everyMoveKeepsTheCursorTileOnScreen() {
     var state = GalleryState(library: ragged, spec: threeColumns, width: 40, height: 20)
-    let moves: [Action] = [
+    let moves: [Command] = [
         .move(.down), .move(.down), .move(.down), .move(.right), .pageDown, .pageDown, .move(.last),
         .pageUp, .halfPageUp, .move(.previousSection), .move(.first), .halfPageDown, .move(.nextSection),
     ]
@@ -32,7 +32,8 @@ let ragged = library([7, 2, 20])
 @Test func resizeReflowsAndKeepsTheCursorVisible() {
     var state = GalleryState(library: ragged, spec: .standard, width: 120, height: 30)
     let wide = state.layout.columnCount
-    state.apply([.move(.last), .resize(width: 40, height: 20)])
+    state.apply(.move(.last))
+    state.apply(.resize(width: 40, height: 20))
     #expect(state.layout.columnCount < wide)
     #expect(state.tileOfCursorIsVisible)
     state.apply(.resize(width: 5, height: 3))

@@ -145,7 +145,7 @@ import Testing
 
 @Test func countsMarksAndJumpsBack() {
     var state = GalleryState(library: library([30]), spec: threeColumns, width: 40, height: 20)
-    #expect(KeyTable.standard.action(for: .character("7")) == .countDigit(7))
+    #expect(KeyTable.standard.command(for: .character("7")) == .countDigit(7))
     state.apply([.countDigit(5), .move(.right)])
     #expect(state.cursor == 5 && state.pendingCount == nil)
     state.apply([.countDigit(2), .move(.down)])

@@ -20,13 +20,13 @@ import Testing
     var state = GalleryState(
         library: library([5]), spec: threeColumns, width: 40, height: 20,
         settings: settings { $0.keyTable = KeyTable.standard.adding([KeyBinding([.character("x")], .exec("echo {}"), "run: echo {}")]) })
-    #expect(state.keyTable.action(for: .character("x")) == .exec("echo {}"))
+    #expect(state.keyTable.command(for: .character("x")) == .exec("echo {}"))
     #expect(state.keyTable.bindings.filter { $0.keys.contains(.character("x")) }.count == 1)
     state.apply(.toggleMark)
     #expect(state.apply(.exec("echo {+}")) == [.run(Array("echo 'photos/s0/IMG_1.jpg'".utf8))])
     #expect(state.apply(.exec("")).isEmpty && state.message?.contains("--exec") == true)
     state.apply(.keyHandlerPrefix)
-    #expect(state.isAwaitingHandlerKey)
+    #expect(state.mode == .handlerKey)
     #expect(state.apply(.keyHandler("c")) == [.runKeyHandler(key: "c", paths: [ImagePath("photos/s0/IMG_1.jpg")])])
-    #expect(!state.isAwaitingHandlerKey)
+    #expect(state.mode != .handlerKey)
 }

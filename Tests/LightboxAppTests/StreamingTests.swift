@@ -47,7 +47,8 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
 
 @Test func scanResultsDoNotCloseTheHelpOrClearTheMessage() {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
-    state.apply([.scanned([batch("a", 0..<5)], isFinished: false), .toggleHelp])
+    state.apply(.scanned([batch("a", 0..<5)], isFinished: false))
+    state.apply(.toggleHelp)
     state.apply(.scanned([batch("a", 5..<9)], isFinished: false))
     #expect(state.isShowingHelp)
     state.apply([.move(.first), .toggleRange])

@@ -27,7 +27,7 @@ func settings(_ change: (inout GalleryState.Settings) -> Void) -> GalleryState.S
     return settings
 }
 
-func decodedState(_ counts: [Int], width: Int, height: Int, settings: GalleryState.Settings = .init(), actions: [Action] = []) -> GalleryState {
+func decodedState(_ counts: [Int], width: Int, height: Int, settings: GalleryState.Settings = .init(), actions: [Command] = []) -> GalleryState {
     var state = GalleryState(library: library(counts), spec: spec, width: width, height: height, settings: settings)
     _ = state.initialEffects()
     for action in actions { _ = state.apply(action) }
@@ -190,21 +190,20 @@ func randomActionsKeepTheStateSane(seed: Int) {
     var rng = SplitMix(state: UInt64(seed))
     var state = GalleryState(library: library([7, 1, 30, 4]), spec: spec, width: 80, height: 24)
     _ = state.initialEffects()
-    let fixed: [Action] = [
+    let fixed: [Command] = [
         .move(.left), .move(.right), .move(.up), .move(.down), .move(.first), .move(.last),
         .move(.nextSection), .move(.previousSection), .pageUp, .pageDown, .halfPageUp, .halfPageDown,
         .toggleMark, .toggleMarkAndAdvance, .toggleRange, .markAll, .markSection, .clearMarks,
         .zoomIn, .zoomOut, .toggleHelp,
     ]
     for _ in 0..<300 {
-        let action: Action
+        let effects: [Effect]
         switch Int.random(in: 0..<10, using: &rng) {
-        case 0: action = .resize(width: Int.random(in: 1...200, using: &rng), height: Int.random(in: 1...60, using: &rng))
-        case 1: action = .click(x: Int.random(in: -2...200, using: &rng), y: Int.random(in: -2...60, using: &rng))
-        case 2: action = .scroll(lines: Int.random(in: -9...9, using: &rng))
-        default: action = fixed.randomElement(using: &rng)!
+        case 0: effects = state.apply(.resize(width: Int.random(in: 1...200, using: &rng), height: Int.random(in: 1...60, using: &rng)))
+        case 1: effects = state.apply(.click(x: Int.random(in: -2...200, using: &rng), y: Int.random(in: -2...60, using: &rng)))
+        case 2: effects = state.apply(.scroll(lines: Int.random(in: -9...9, using: &rng)))
+        default: effects = state.apply(fixed.randomElement(using: &rng)!)
         }
-        let effects = state.apply(action)
         for case .load(let requests) in effects {
             for request in requests.prefix(3) { _ = state.apply(.decoded(request, .failed(.badFile("x")))) }
         }
@@ -356,7 +355,7 @@ func decodeDemand(_ state: inout GalleryState) {
 @Test func theFilterShowsInTheStatusLineAndHighlightsMatches() {
     var state = decodedState([12], width: 80, height: 24)
     _ = state.apply(.toggleMark)
-    for action: Action in [.startFilter, .filterInput("1"), .filterInput("0")] { _ = state.apply(action) }
+    for action: Command in [.startFilter, .filterInput("1"), .filterInput("0")] { _ = state.apply(action) }
     let frame = GalleryView.frame(for: state)
     let status = frame.lines.last!
     #expect(status.hasPrefix(" /10▏  1/1 of 12") && status.contains("1 hidden by the filter"), "\(status)")

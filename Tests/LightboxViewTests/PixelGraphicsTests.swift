@@ -10,7 +10,7 @@ import Testing
 /// A state in `graphics` with every wanted thumbnail decoded as a flat colour of its own.
 func pixelState(
     _ graphics: Graphics, counts: [Int] = [6, 6], width: Int = 60, height: Int = 20, cacheBudget: Int = 128 << 20,
-    actions: [Action] = []
+    actions: [Command] = []
 ) -> (GalleryState, [Effect]) {
     var state = GalleryState(
         library: library(counts), spec: spec, width: width, height: height, cacheBudget: cacheBudget,

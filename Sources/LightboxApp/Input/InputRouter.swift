@@ -1,8 +1,8 @@
 import LightboxTerminal
 
-/// Decides what each terminal event means in the state it arrives in: the one place that knows
-/// the input modes (the key after Ctrl-x, the filter line, the preview, the grid) and what makes
-/// a double click. Pure: event, state and time in, action out.
+/// Decides what each key, press and paste means in the mode it arrives in (`GalleryState.mode`)
+/// and what makes a double click. Pure: event, state and time in, command out. A resize is no
+/// command: the run loop sends it as an `Event`.
 public struct InputRouter: Sendable {
     /// Seconds within which a second press on the same cell is a double press.
     public static let doubleClickInterval = 0.4
@@ -12,28 +12,29 @@ public struct InputRouter: Sendable {
 
     public init() {}
 
-    /// The action `event` makes in `state` at `time` (seconds on any steady clock); nil when it
+    /// The command `event` makes in `state` at `time` (seconds on any steady clock); nil when it
     /// means nothing there.
-    public mutating func action(for event: InputEvent, in state: GalleryState, at time: Double) -> Action? {
+    public mutating func command(for event: InputEvent, in state: GalleryState, at time: Double) -> Command? {
         switch event {
-        case .resize(let width, let height):
-            return .resize(width: width, height: height)
+        case .resize:
+            return nil
         case .paste(let text):
             return state.preview == nil ? .pasted(text) : nil
         case .key(let key):
-            // After Ctrl-x, the next key is the key handler's.
-            if state.isAwaitingHandlerKey { return .keyHandler(key.name) }
-            if state.isEditingFilter { return Self.filterAction(for: key, keys: state.keyTable) }
-            if state.preview != nil { return KeyTable.preview.action(for: key) }
-            return state.keyTable.action(for: key)
+            switch state.mode {
+            case .handlerKey: return .keyHandler(key.name)  // after Ctrl-x, the next key is the key handler's
+            case .filter: return Self.filterCommand(for: key, keys: state.keyTable)
+            case .preview: return KeyTable.preview.command(for: key)
+            case .grid, .help: return state.keyTable.command(for: key)
+            }
         case .mouse(let mouse):
             let modifier: MouseBinding.Modifier = mouse.isShift ? .shift : mouse.isControl ? .control : .none
             // The preview takes only the wheel: a press there starts no double press.
             guard state.preview == nil else {
                 let gesture: MouseGesture? = mouse.kind == .wheelUp ? .wheelUp : mouse.kind == .wheelDown ? .wheelDown : nil
-                return gesture.flatMap { MouseTable.preview.action(for: $0, modifier: .none, x: mouse.x, y: mouse.y) }
+                return gesture.flatMap { MouseTable.preview.command(for: $0, modifier: .none, x: mouse.x, y: mouse.y) }
             }
-            return MouseTable.standard.action(for: gesture(of: mouse, modifier: modifier, at: time), modifier: modifier, x: mouse.x, y: mouse.y)
+            return MouseTable.standard.command(for: gesture(of: mouse, modifier: modifier, at: time), modifier: modifier, x: mouse.x, y: mouse.y)
         }
     }
 
@@ -56,13 +57,13 @@ public struct InputRouter: Sendable {
 
     /// While the filter is typed: characters go to it, Backspace edits it, Enter keeps it, Esc
     /// clears it; arrows, pages and Ctrl keys keep their meaning.
-    static func filterAction(for key: Key, keys: KeyTable) -> Action? {
+    static func filterCommand(for key: Key, keys: KeyTable) -> Command? {
         switch key {
         case .character(let c): return .filterInput(String(c))
         case .backspace: return .filterBackspace
         case .enter: return .acceptFilter
         case .escape: return .cancelFilter
-        default: return keys.action(for: key)
+        default: return keys.command(for: key)
         }
     }
 }

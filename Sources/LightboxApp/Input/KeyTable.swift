@@ -1,35 +1,40 @@
 import LightboxTerminal
 
-/// A key binding: the keys, the action and its help text, kept together.
+/// A key binding: the keys, the command and its help text, kept together.
 public struct KeyBinding: Sendable {
     public var keys: [Key]
-    public var action: Action
+    public var command: Command
     public var help: String
 
-    public init(_ keys: [Key], _ action: Action, _ help: String) {
+    public init(_ keys: [Key], _ command: Command, _ help: String) {
         self.keys = keys
-        self.action = action
+        self.command = command
         self.help = help
+    }
+
+    /// The keys bound to `command`, with the help of its row.
+    public init(_ keys: [Key], _ command: Command) {
+        self.init(keys, command, CommandTable.row(of: command).help)
     }
 }
 
 /// The key table: plain data, read by the input loop and by the help overlay.
 public struct KeyTable: Sendable {
     public var bindings: [KeyBinding]
-    private var index: [Key: Action] = [:]
+    private var index: [Key: Command] = [:]
 
     public init(_ bindings: [KeyBinding]) {
         self.bindings = bindings
         for binding in bindings {
-            for key in binding.keys where index[key] == nil { index[key] = binding.action }
+            for key in binding.keys where index[key] == nil { index[key] = binding.command }
         }
     }
 
-    /// The action bound to `key`, if any. Digits bound to counts give their own value.
-    public func action(for key: Key) -> Action? {
-        let action = index[key]
-        if case .countDigit = action, case .character(let c) = key, let digit = c.wholeNumberValue { return .countDigit(digit) }
-        return action
+    /// The command bound to `key`, if any. Digits bound to counts give their own value.
+    public func command(for key: Key) -> Command? {
+        let command = index[key]
+        if case .countDigit = command, case .character(let c) = key, let digit = c.wholeNumberValue { return .countDigit(digit) }
+        return command
     }
 
     /// This table with `extra` bindings, which win over the standard ones for their keys.
@@ -37,23 +42,10 @@ public struct KeyTable: Sendable {
         let taken = Set(extra.flatMap(\.keys))
         let kept = bindings.compactMap { binding -> KeyBinding? in
             let keys = binding.keys.filter { !taken.contains($0) }
-            return keys.isEmpty ? nil : KeyBinding(keys, binding.action, binding.help)
+            return keys.isEmpty ? nil : KeyBinding(keys, binding.command, binding.help)
         }
         return KeyTable(kept + extra)
     }
-
-    /// Every action a key can be bound to, by the name the settings file and the README use.
-    public static let actionsByName: [String: Action] = [
-        "left": .move(.left), "right": .move(.right), "up": .move(.up), "down": .move(.down),
-        "page-down": .pageDown, "page-up": .pageUp, "half-page-down": .halfPageDown, "half-page-up": .halfPageUp,
-        "first": .move(.first), "last": .move(.last), "previous-section": .move(.previousSection), "next-section": .move(.nextSection),
-        "next-mark": .nextMark, "previous-mark": .previousMark, "jump-back": .jumpBack,
-        "mark-and-advance": .toggleMarkAndAdvance, "mark": .toggleMark, "range": .toggleRange, "mark-all": .markAll,
-        "mark-section": .markSection, "clear-marks": .clearMarks, "bigger": .zoomIn, "smaller": .zoomOut,
-        "sort": .cycleSort, "reverse": .toggleReverse, "collapse": .toggleSection, "collapse-all": .toggleAllSections,
-        "layout": .cycleLayout, "symbols": .cycleGraphics, "info": .toggleInfo, "preview": .openPreview, "filter": .startFilter,
-        "key-handler": .keyHandlerPrefix, "help": .toggleHelp, "accept": .accept, "cancel": .cancel, "suspend": .suspend, "redraw": .redraw,
-    ]
 
     /// A key by the name users write: a character, `ctrl-X`, `space`, `enter`, `tab` or `esc`.
     public static func key(named text: String) -> Key? {
@@ -89,45 +81,45 @@ public struct KeyTable: Sendable {
     ])
 
     public static let standard = KeyTable([
-        KeyBinding([.left, .character("h")], .move(.left), "previous image"),
-        KeyBinding([.right, .character("l")], .move(.right), "next image"),
-        KeyBinding([.up, .character("k")], .move(.up), "row up"),
-        KeyBinding([.down, .character("j")], .move(.down), "row down"),
-        KeyBinding([.pageDown, .control("f")], .pageDown, "page down"),
-        KeyBinding([.pageUp, .control("b")], .pageUp, "page up"),
-        KeyBinding([.control("d")], .halfPageDown, "half page down"),
-        KeyBinding([.control("u")], .halfPageUp, "half page up"),
-        KeyBinding([.character("g"), .home], .move(.first), "first image"),
-        KeyBinding([.character("G"), .end], .move(.last), "last image"),
-        KeyBinding((0...9).map { .character(Character(String($0))) }, .countDigit(0), "count: 5j, 12G"),
-        KeyBinding([.character("n")], .nextMark, "next marked"),
-        KeyBinding([.character("N")], .previousMark, "previous marked"),
-        KeyBinding([.character("'")], .jumpBack, "back to before the last jump"),
-        KeyBinding([.character("[")], .move(.previousSection), "previous section"),
-        KeyBinding([.character("]")], .move(.nextSection), "next section"),
-        KeyBinding([.character(" ")], .toggleMarkAndAdvance, "mark and go on"),
-        KeyBinding([.character("m")], .toggleMark, "mark / unmark"),
-        KeyBinding([.character("v")], .toggleRange, "start / end a range mark"),
-        KeyBinding([.character("a")], .markAll, "mark all"),
-        KeyBinding([.character("A")], .markSection, "mark this section"),
-        KeyBinding([.character("u")], .clearMarks, "clear marks"),
-        KeyBinding([.character("+"), .character("=")], .zoomIn, "bigger thumbnails"),
-        KeyBinding([.character("-")], .zoomOut, "smaller thumbnails"),
-        KeyBinding([.character("s")], .cycleSort, "sort by name, date, mtime, size"),
-        KeyBinding([.character("S")], .toggleReverse, "reverse the order"),
-        KeyBinding([.character("z")], .toggleSection, "collapse / expand this section"),
-        KeyBinding([.character("Z")], .toggleAllSections, "collapse / expand all sections"),
-        KeyBinding([.character("L")], .cycleLayout, "grid, masonry or strip layout"),
-        KeyBinding([.character("t")], .cycleGraphics, "next picture mode"),
-        KeyBinding([.character("i")], .toggleInfo, "show / hide the photo's details"),
-        KeyBinding([.character("o")], .openPreview, "show this photo full-screen"),
-        KeyBinding([.character("/")], .startFilter, "filter by name (Enter keeps, Esc clears)"),
-        KeyBinding([.character("x")], .exec(""), "run the --exec command"),
-        KeyBinding([.control("x")], .keyHandlerPrefix, "then a key: the key handler"),
-        KeyBinding([.character("?")], .toggleHelp, "this help"),
-        KeyBinding([.enter], .accept, "print marked (or this) and quit"),
-        KeyBinding([.character("q"), .escape, .control("c")], .cancel, "quit, print nothing"),
-        KeyBinding([.control("z")], .suspend, "suspend"),
-        KeyBinding([.control("l")], .redraw, "redraw the screen"),
+        KeyBinding([.left, .character("h")], .move(.left)),
+        KeyBinding([.right, .character("l")], .move(.right)),
+        KeyBinding([.up, .character("k")], .move(.up)),
+        KeyBinding([.down, .character("j")], .move(.down)),
+        KeyBinding([.pageDown, .control("f")], .pageDown),
+        KeyBinding([.pageUp, .control("b")], .pageUp),
+        KeyBinding([.control("d")], .halfPageDown),
+        KeyBinding([.control("u")], .halfPageUp),
+        KeyBinding([.character("g"), .home], .move(.first)),
+        KeyBinding([.character("G"), .end], .move(.last)),
+        KeyBinding((0...9).map { .character(Character(String($0))) }, .countDigit(0)),
+        KeyBinding([.character("n")], .nextMark),
+        KeyBinding([.character("N")], .previousMark),
+        KeyBinding([.character("'")], .jumpBack),
+        KeyBinding([.character("[")], .move(.previousSection)),
+        KeyBinding([.character("]")], .move(.nextSection)),
+        KeyBinding([.character(" ")], .toggleMarkAndAdvance),
+        KeyBinding([.character("m")], .toggleMark),
+        KeyBinding([.character("v")], .toggleRange),
+        KeyBinding([.character("a")], .markAll),
+        KeyBinding([.character("A")], .markSection),
+        KeyBinding([.character("u")], .clearMarks),
+        KeyBinding([.character("+"), .character("=")], .zoomIn),
+        KeyBinding([.character("-")], .zoomOut),
+        KeyBinding([.character("s")], .cycleSort),
+        KeyBinding([.character("S")], .toggleReverse),
+        KeyBinding([.character("z")], .toggleSection),
+        KeyBinding([.character("Z")], .toggleAllSections),
+        KeyBinding([.character("L")], .cycleLayout),
+        KeyBinding([.character("t")], .cycleGraphics),
+        KeyBinding([.character("i")], .toggleInfo),
+        KeyBinding([.character("o")], .openPreview),
+        KeyBinding([.character("/")], .startFilter),
+        KeyBinding([.character("x")], .exec("")),
+        KeyBinding([.control("x")], .keyHandlerPrefix),
+        KeyBinding([.character("?")], .toggleHelp),
+        KeyBinding([.enter], .accept),
+        KeyBinding([.character("q"), .escape, .control("c")], .cancel),
+        KeyBinding([.control("z")], .suspend),
+        KeyBinding([.control("l")], .redraw),
     ])
 }

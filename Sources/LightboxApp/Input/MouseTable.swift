@@ -6,26 +6,26 @@ public enum MouseGesture: Hashable, Sendable {
     case press, doublePress, wheelUp, wheelDown
 }
 
-/// A mouse binding: a gesture with a modifier, the action it makes at a cell, and its help text,
+/// A mouse binding: a gesture with a modifier, the command it makes at a cell, and its help text,
 /// kept together as nsxiv keeps `buttons[]` beside `keys[]`.
 public struct MouseBinding: Sendable {
     public enum Modifier: Hashable, Sendable { case none, shift, control }
     public var gesture: MouseGesture
     public var modifier: Modifier
-    /// The action at the cell (x, y).
-    public var action: @Sendable (_ x: Int, _ y: Int) -> Action
+    /// The command at the cell (x, y).
+    public var command: @Sendable (_ x: Int, _ y: Int) -> Command
     public var help: String
 
-    public init(_ gesture: MouseGesture, _ modifier: Modifier, _ help: String, _ action: @escaping @Sendable (Int, Int) -> Action) {
+    public init(_ gesture: MouseGesture, _ modifier: Modifier, _ help: String, _ command: @escaping @Sendable (Int, Int) -> Command) {
         self.gesture = gesture
         self.modifier = modifier
-        self.action = action
+        self.command = command
         self.help = help
     }
 
     /// A binding of the gesture alone.
-    public init(_ gesture: MouseGesture, _ help: String, _ action: @escaping @Sendable (Int, Int) -> Action) {
-        self.init(gesture, .none, help, action)
+    public init(_ gesture: MouseGesture, _ help: String, _ command: @escaping @Sendable (Int, Int) -> Command) {
+        self.init(gesture, .none, help, command)
     }
 }
 
@@ -35,9 +35,9 @@ public struct MouseTable: Sendable {
 
     public init(_ bindings: [MouseBinding]) { self.bindings = bindings }
 
-    /// The action `gesture` with `modifier` makes at (x, y), if any.
-    public func action(for gesture: MouseGesture, modifier: MouseBinding.Modifier, x: Int, y: Int) -> Action? {
-        bindings.first { $0.gesture == gesture && $0.modifier == modifier }?.action(x, y)
+    /// The command `gesture` with `modifier` makes at (x, y), if any.
+    public func command(for gesture: MouseGesture, modifier: MouseBinding.Modifier, x: Int, y: Int) -> Command? {
+        bindings.first { $0.gesture == gesture && $0.modifier == modifier }?.command(x, y)
     }
 
     /// Lines the wheel scrolls a turn.

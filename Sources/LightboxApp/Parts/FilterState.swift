@@ -1,10 +1,8 @@
-/// The state's part for the filter line: the query and whether keys go to it. Its own reducer
-/// edits the query (bounded); the state re-arranges the library when the query changed.
+/// The state's part for the filter line: the query. Its own reducer edits the query (bounded);
+/// the state re-arranges the library when the query changed (whether keys go to it is the mode).
 public struct FilterState: Hashable, Sendable {
     /// The query being typed or kept; empty for none.
     public private(set) var text = ""
-    /// Whether keys go to the filter line.
-    public private(set) var isEditing = false
 
     /// Most characters the query holds: a query, not a document (each one costs a pass over the library).
     public static let limit = 256
@@ -19,13 +17,10 @@ public struct FilterState: Hashable, Sendable {
         var message: String?
     }
 
-    /// Applies `action` (`/`, typing, Backspace, Enter, Esc) to the filter line.
-    mutating func apply(_ action: Action) -> Change {
-        switch action {
-        case .startFilter: isEditing = true
-        case .acceptFilter: isEditing = false
+    /// Applies `command` (typing, Backspace, Esc) to the query.
+    mutating func apply(_ command: Command) -> Change {
+        switch command {
         case .cancelFilter:
-            isEditing = false
             guard !text.isEmpty else { return Change() }
             text = ""
             return Change(queryChanged: true)

@@ -1,21 +1,21 @@
-/// How the actions of one read of input are applied: characters typed into the filter come
-/// together as one edit (one pass over the library), applied before the next other action.
+/// How the commands of one read of input are applied: characters typed into the filter come
+/// together as one edit (one pass over the library), applied before the next other command.
 public struct InputBatch: Hashable, Sendable {
     private var typed = ""
 
     public init() {}
 
-    /// The actions to apply now for `action`: none while characters gather.
-    public mutating func add(_ action: Action) -> [Action] {
-        if case .filterInput(let text) = action {
+    /// The commands to apply now for `command`: none while characters gather.
+    public mutating func add(_ command: Command) -> [Command] {
+        if case .filterInput(let text) = command {
             typed += text
             return []
         }
-        return finish() + [action]
+        return finish() + [command]
     }
 
     /// What is left at the end of the read: the characters gathered, as one edit.
-    public mutating func finish() -> [Action] {
+    public mutating func finish() -> [Command] {
         guard !typed.isEmpty else { return [] }
         defer { typed = "" }
         return [.filterInput(typed)]

@@ -19,7 +19,7 @@ import LightboxThumbnails
 /// reverse = no
 /// footers = yes
 /// graphics = auto           # auto, kitty, sixel, sextant, quadrant, half, braille or ascii
-/// bind = J:next-section     # any key to any action (see `KeyTable.actionsByName`)
+/// bind = J:next-section     # any key to any command (see `CommandTable`)
 /// bind = x:exec:gimp {+}    # or to a command
 /// color.accent = #78beff    # accent, mark, header, status, overlay (NO_COLOR turns text colour off)
 /// background = #fdf6e3      # the terminal's: auto (asked), light, dark or #rrggbb
@@ -156,10 +156,9 @@ public struct Configuration: Sendable {
             guard !command.isEmpty else { throw ConfigurationError(message: "bind: no command after exec:") }
             return KeyBinding([key], .exec(command), "run: " + command)
         }
-        guard let action = KeyTable.actionsByName[rest] else {
+        guard let command = CommandTable.bindable[rest] else {
             throw ConfigurationError(message: "bind: unknown action '\(rest)'; see the README for the names")
         }
-        let help = KeyTable.standard.bindings.first { $0.action == action }?.help ?? rest
-        return KeyBinding([key], action, help)
+        return KeyBinding([key], command)
     }
 }

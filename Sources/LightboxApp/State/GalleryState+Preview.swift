@@ -34,9 +34,14 @@ extension GalleryState {
             : PixelSize(width: max(1, size.width * box.height / size.height), height: box.height)
     }
 
-    /// Applies an action while the preview shows.
-    mutating func applyPreview(_ action: Action) -> [Effect] {
+    /// Applies a command while the preview shows: those whose row says `inPreview` (its keys and
+    /// wheel give no others; one that came all the same is said, not dropped).
+    mutating func applyPreview(_ action: Command) -> [Effect] {
         guard var current = preview else { return [] }
+        guard action.traits.contains(.inPreview) else {
+            message = "\(CommandTable.row(of: action).name): not in the preview (Esc goes back to the grid)"
+            return []
+        }
         switch action {
         case .closePreview:
             preview = nil
@@ -63,7 +68,7 @@ extension GalleryState {
             preview = nil
             let effects = apply(.toggleMark)
             preview = current
-            return effects + (updatedDemand().map { [.load($0)] } ?? [])
+            return effects + loadEffects()
         case .togglePlayback:
             guard animation != nil else {
                 // Its frames came back as one: too large for a decoder to play, or not read.
@@ -76,16 +81,19 @@ extension GalleryState {
             preview = current
             message = current.isPaused ? "paused: p plays" : nil
             return []
-        case .tick(let now):
-            guard let delays = animation?.delays else { return [] }
-            current.play(delays, now: now)
-            if current != preview { preview = current }
-            return []
         case .accept: return [.accept(acceptedPaths)]
         case .cancel: return [.cancel]
         default: break
         }
-        return updatedDemand().map { [.load($0)] } ?? []
+        return loadEffects()
+    }
+
+    /// The clock moves the preview's animation on.
+    mutating func applyTick(_ now: Double) -> [Effect] {
+        guard var current = preview, let delays = animation?.delays else { return [] }
+        current.play(delays, now: now)
+        if current != preview { preview = current }
+        return []
     }
 
     /// The frames of the animation the preview shows, once decoded.

@@ -34,8 +34,6 @@ public struct GalleryState: Sendable {
     public internal(set) var filter = FilterState()
     /// The filter being typed or kept; empty for none.
     public var filterText: String { filter.text }
-    /// Whether keys go to the filter line.
-    public var isEditingFilter: Bool { filter.isEditing }
     /// How pictures are drawn: in pixels (kitty, sixel) or as symbols.
     public internal(set) var pictures: PictureMode
     public var graphics: Graphics { pictures.graphics }
@@ -45,9 +43,15 @@ public struct GalleryState: Sendable {
     public var colorDepth: ColorDepth { pictures.colorDepth }
     /// One cell's size in pixels, for the boxes of the pixel modes.
     public var cellPixels: CellPixelSize { pictures.cellPixels }
-    /// The full-screen preview, when it shows.
+    /// What the screen shows: the grid, the filter line, the help, the preview (see `Mode`).
+    public internal(set) var mode = Mode.grid
+    /// The full-screen preview, when it shows: the mode's, set through it.
     public internal(set) var preview: Preview? {
-        didSet { previewRevision &+= 1 }
+        get { if case .preview(let preview) = mode { preview } else { nil } }
+        set {
+            mode = newValue.map { .preview($0) } ?? .grid
+            previewRevision &+= 1
+        }
     }
     /// Counts changes to the preview, to name the pictures made for one of its frames.
     public internal(set) var previewRevision: UInt32 = 0
@@ -57,9 +61,6 @@ public struct GalleryState: Sendable {
     var jumpOrigin: ItemID?
     /// Where a pending range mark started.
     public var rangeAnchor: Int? { selection.anchor }
-    public internal(set) var isShowingHelp = false
-    /// The page of the help shown (see `HelpPages`), from 0.
-    public internal(set) var helpPage = 0
     /// The pictures the state has and wants: the thumbnail cache, failures, the demand.
     public internal(set) var store: PictureStore
     public var thumbnails: ThumbnailCache { store.cache }
@@ -79,8 +80,6 @@ public struct GalleryState: Sendable {
     public var showsFooters: Bool { layoutState.showsFooters }
     /// The key table in use: the standard keys and the user's bindings (the help shows it).
     public internal(set) var keyTable = KeyTable.standard
-    /// Whether the next key goes to the key handler (after Ctrl-x).
-    public internal(set) var isAwaitingHandlerKey = false
     /// Whether the info panel shows beside (or below) the grid.
     public var isShowingInfo: Bool { screen.isShowingInfo }
     /// Files' metadata: what was read lately (the info panel's), and what is asked for.
@@ -93,6 +92,8 @@ public struct GalleryState: Sendable {
     public internal(set) var pairing = Pairing.together
     /// Reading the library ahead into the disk cache while the user looks.
     public internal(set) var readAhead = ReadAhead()
+    /// The UI's colours (the settings, `NO_COLOR`, the terminal's background).
+    public let theme: Theme
     /// The thumbnails the provider was last asked for.
     public var demand: [DecodeRequest] { store.demand }
     /// The column vertical moves aim for, kept while moving up and down through short rows.
@@ -126,6 +127,8 @@ public struct GalleryState: Sendable {
         public var linkSpeed: Int?
         /// How far the library is read ahead at idle (`--read-ahead`).
         public var readAhead = ReadAhead.Extent.all
+        /// The UI's colours.
+        public var theme = Theme.standard
 
         public init() {}
     }
@@ -153,6 +156,7 @@ public struct GalleryState: Sendable {
         pairing = settings.pairing
         readAhead = ReadAhead(extent: settings.prefetches ? settings.readAhead : .off)
         message = settings.notice
+        theme = settings.theme
         setGraphics(settings.graphics)
     }
 

@@ -1,0 +1,279 @@
+import LightboxLayout
+import LightboxTerminal
+import LightboxThumbnails
+
+extension GalleryState {
+    /// A command after a count: its row says whether the count repeats it (`5j`) or names the
+    /// item to go to (`12G`); other commands ignore it.
+    mutating func applyCounted(_ command: Command, count: Int) -> [Effect] {
+        let traits = command.traits
+        if traits.contains(.goesToCount) {
+            let origin = library.id(at: cursor)
+            moveCursor(to: min(max(0, count - 1), library.count - 1))
+            if library.id(at: cursor) != origin { jumpOrigin = origin }
+            return loadEffects()
+        }
+        guard traits.contains(.repeatsWithCount) else { return apply(command) }
+        var effects: [Effect] = []
+        for _ in 0..<min(count, 10_000) { effects = apply(command) }
+        return effects
+    }
+
+    /// Applies a command in the grid (and while the filter is typed over it): a command that
+    /// changes marks is held to the rules of marking first.
+    mutating func applyGrid(_ command: Command) -> [Effect] {
+        guard !library.isEmpty else {
+            switch command {
+            case .cancel: return [.cancel]
+            case .suspend: return [.suspend]
+            case .redraw: return [.redraw]
+            default: return []
+            }
+        }
+        guard command.traits.contains(.changesMarks) else { return applyToLibrary(command) }
+        guard selection.allowsMarks else {
+            message = Selection.markingIsOff
+            return []
+        }
+        let before = selection.marks
+        let effects = applyToLibrary(command)
+        if let problem = selection.settle(since: before) { message = problem }
+        return effects
+    }
+
+    /// Applies a command to a library that has items.
+    mutating func applyToLibrary(_ action: Command) -> [Effect] {
+        // A count applies to the action after it, then is gone.
+        if case .countDigit = action {
+        } else if let count = pendingCount {
+            pendingCount = nil
+            return applyCounted(action, count: count)
+        }
+        let origin = library.id(at: cursor)
+        defer {
+            if action.traits.contains(.jumps), library.id(at: cursor) != origin { jumpOrigin = origin }
+        }
+        switch action {
+        case .openPreview:
+            preview = Preview()
+            message = "h l: previous, next · + -: zoom · m: mark · Esc: back"
+        case .closePreview, .pan, .togglePlayback: break
+        case .countDigit(let digit):
+            guard digit > 0 || pendingCount != nil else { break }
+            pendingCount = min(9_999_999, (pendingCount ?? 0) * 10 + digit)
+            message = "count \(pendingCount!)"
+        case .nextMark, .previousMark:
+            if let next = selection.marks.nextMarked(after: cursor, forward: action == .nextMark) {
+                moveCursor(to: next)
+            } else {
+                message = action == .nextMark ? "no marked item after this one" : "no marked item before this one"
+            }
+        case .jumpBack:
+            guard let origin = jumpOrigin, origin.rawValue < library.totalCount, library.position(of: origin) >= 0 else {
+                message = "no jump to go back from"
+                break
+            }
+            jumpOrigin = library.id(at: cursor)
+            moveCursor(to: library.position(of: origin))
+        case .move(.up): moveVertically(.up)
+        case .move(.down): moveVertically(.down)
+        case .move(let movement): moveCursor(to: layout.destination(from: cursor, movement))
+        case .pageDown: moveVertically(.rowsDown(rowsPerPage))
+        case .pageUp: moveVertically(.rowsUp(rowsPerPage))
+        case .halfPageDown: moveVertically(.rowsDown(max(1, rowsPerPage / 2)))
+        case .halfPageUp: moveVertically(.rowsUp(max(1, rowsPerPage / 2)))
+        case .toggleMark: toggleMarkAtCursor()
+        case .toggleMarkAndAdvance:
+            toggleMarkAtCursor()
+            moveCursor(to: layout.destination(from: cursor, .right))
+        case .toggleSection:
+            let section = layout.section(ofItem: cursor)
+            layoutState.toggleCollapsed(library.sections[section].title)
+            viewport.cursor = layout.items(inSection: section).lowerBound
+            relayout()
+        case .toggleAllSections:
+            layoutState.toggleAllCollapsed(library.sections.map(\.title))
+            viewport.cursor = layout.items(inSection: layout.section(ofItem: cursor)).lowerBound
+            relayout()
+        case .toggleRange:
+            if let anchor = selection.anchor {
+                selection.marks.set(min(anchor, cursor)..<(max(anchor, cursor) + 1), marked: true)
+                selection.anchor = nil
+            } else {
+                selection.anchor = cursor
+                message = "range mark: move, then v again"
+            }
+        case .markAll: selection.marks.set(0..<library.count, marked: true)
+        case .markSection:
+            let items = layout.items(inSection: layout.section(ofItem: cursor))
+            selection.marks.set(items, marked: !selection.marks.containsAll(items))
+        case .clearMarks:
+            selection.marks.removeAll()
+            selection.anchor = nil
+        case .cycleSort:
+            var arrangement = library.arrangement
+            let sorts = Arrangement.Sort.allCases
+            arrangement.sort = sorts[(sorts.firstIndex(of: arrangement.sort)! + 1) % sorts.count]
+            rearrange { $0.arrange(by: arrangement) }
+            message = "sorted by \(arrangement.sort.rawValue)\(arrangement.isReversed ? ", reversed" : "")"
+            if arrangement.sort == .date && metadataState.requestedCount < library.totalCount { message! += " (reading dates…)" }
+        case .toggleReverse:
+            var arrangement = library.arrangement
+            arrangement.isReversed.toggle()
+            rearrange { $0.arrange(by: arrangement) }
+            message = "sorted by \(arrangement.sort.rawValue)\(arrangement.isReversed ? ", reversed" : "")"
+        case .zoomIn, .zoomOut:
+            layoutState.rescale(by: action == .zoomIn ? Self.zoomStep : -Self.zoomStep)
+            relayout()
+        case .toggleHelp: mode = .help(page: 0)
+        case .accept: return [.accept(acceptedPaths)]
+        case .cancel: return [.cancel]
+        case .suspend: return [.suspend]
+        case .redraw: return [.redraw]
+        case .click(let x, let y): click(x: x, y: y)
+        case .doubleClick(let x, let y): doubleClick(x: x, y: y)
+        case .shiftClick(let x, let y):
+            if case .item(let item) = hit(x: x, y: y) {
+                selection.marks.set(min(item, cursor)..<(max(item, cursor) + 1), marked: true)
+                moveCursor(to: item)
+            }
+        case .controlClick(let x, let y):
+            if case .item(let item) = hit(x: x, y: y) {
+                selection.marks.toggle(item)
+                moveCursor(to: item)
+            }
+        case .scroll(let lines): scroll(by: lines)
+        case .startFilter, .filterInput, .filterBackspace, .acceptFilter, .cancelFilter, .pasted: break
+        case .toggleInfo:
+            screen.toggleInfo()
+            relayout()
+        case .exec(let template):
+            guard !template.isEmpty else {
+                message = "no command on x: start with --exec CMD, or bind keys with --bind KEY:exec:CMD"
+                return []
+            }
+            return [.run(ShellCommand.expand(template, cursor: library[cursor].path, selection: acceptedPaths))]
+        case .keyHandlerPrefix:
+            mode = .handlerKey
+            message = "key handler: press a key (Esc cancels)"
+        case .keyHandler(let key):
+            mode = .grid
+            if key == Key.escape.name { return [] }
+            return [.runKeyHandler(key: key, paths: acceptedPaths)]
+        case .cycleGraphics:
+            cycleGraphics()
+        case .cycleLayout:
+            layoutState.cycleMode()
+            relayout()
+            message = "\(layoutMode.rawValue) layout"
+        }
+        return loadEffects() + metadataEffects()
+    }
+
+    /// Adds what the scan found. Items only ever arrive after the existing ones, so the cursor,
+    /// the scroll position and the marks stay where they are.
+    /// - Complexity: O(*k* + *s*) for *k* new items, the layout being rebuilt once.
+    mutating func addScanned(_ batches: [Scanner.Batch], isFinished: Bool) {
+        for batch in batches {
+            scanProblems += batch.problems
+            unlistedScanProblems += batch.unlistedProblems
+        }
+        if isFinished { isScanning = false }
+        guard batches.contains(where: { !$0.files.isEmpty }) else { return }
+        let added = batches.map { (files: $0.files, folder: $0.folder) }
+        let firstNew = ItemID(library.totalCount)  // ids are numbered in the order found
+        defer { markPending(fromID: firstNew) }
+        guard library.arrangement.keepsScanOrder else {
+            // Sorted otherwise, new items can land anywhere: everything shown keeps its place on screen.
+            return rearrange { $0.append(added) }
+        }
+        library.append(added)
+        selection.marks.grow(to: library.count)
+        rebuildLayout()
+    }
+
+    /// Marks the files from id `first` on whose paths `--mark-from` listed.
+    /// - Complexity: O(*k*) in the number of new files.
+    mutating func markPending(fromID first: ItemID) {
+        guard !selection.pending.isEmpty, selection.allowsMarks else { return }
+        for number in first.rawValue..<library.totalCount {
+            let id = ItemID(number)
+            if selection.isFull { break }  // the rest stay pending
+            // A pair is marked when any of its members was listed; the others are found with it.
+            let members = library.file(id).memberPaths
+            guard members.map({ selection.pending.remove($0) }).contains(true) else { continue }
+            selection.markFound(id, at: library.position(of: id))
+        }
+    }
+
+    /// Marks or unmarks the cursor item, or its whole section when that is collapsed to its header.
+    mutating func toggleMarkAtCursor() {
+        let section = layout.section(ofItem: cursor)
+        guard layout.collapsed[section] else { return selection.marks.toggle(cursor) }
+        let items = layout.items(inSection: section)
+        selection.marks.set(items, marked: !selection.marks.containsAll(items))
+    }
+
+    /// Rows of tiles in one screen, at least one.
+    var rowsPerPage: Int { max(1, (viewportLength - layout.pinnedHeaderLength) / layout.rowPitch) }
+
+    /// Moves to `item`, forgetting the column vertical moves aimed for.
+    mutating func moveCursor(to item: Int) {
+        viewport.cursor = item
+        viewport.stickyColumn = nil
+        scrollCursorIntoView()
+    }
+
+    /// Moves up or down keeping the column the user chose, even through short rows.
+    mutating func moveVertically(_ movement: Movement) {
+        let column = stickyColumn ?? layout.column(ofItem: cursor)
+        viewport.cursor = layout.destination(from: cursor, movement, column: column)
+        viewport.stickyColumn = column
+        scrollCursorIntoView()
+    }
+
+    /// What is at a screen cell: a tile, or a section's header.
+    enum Hit: Equatable {
+        case item(Int)
+        case header(Int)
+    }
+
+    /// The tile or header at screen cell (x, y), if any; the pinned header covers what is under it.
+    func hit(x: Int, y: Int) -> Hit? {
+        guard y >= 0, y < gridHeight, x >= 0, x < gridAreaWidth, !isTooSmall, !library.isEmpty else { return nil }
+        let along = layout.axis == .vertical ? y : x - Self.gridInset
+        if let pinned = layout.pinnedHeader(atOffset: scrollOffset), along >= pinned.y, along < pinned.y + layout.pinnedHeaderLength {
+            return .header(pinned.section)
+        }
+        let contentX = layout.axis == .vertical ? x - Self.gridInset : scrollOffset + x - Self.gridInset
+        let contentY = layout.axis == .vertical ? scrollOffset + y : y
+        if let item = layout.item(atX: contentX, y: contentY) { return .item(item) }
+        if let s = layout.section(atOffset: layout.axis == .vertical ? contentY : contentX) {
+            let header = layout.headerFrame(ofSection: s)
+            if contentY >= header.y && contentY < header.maxY && contentX >= header.x - Self.gridInset && contentX < header.maxX { return .header(s) }
+        }
+        return nil
+    }
+
+    mutating func click(x: Int, y: Int) {
+        switch hit(x: x, y: y) {
+        case .item(let item): moveCursor(to: item)
+        case .header(let s): moveCursor(to: layout.items(inSection: s).lowerBound)
+        case nil: break
+        }
+    }
+
+    /// Double click: a tile opens full-screen; a header collapses or expands its section.
+    mutating func doubleClick(x: Int, y: Int) {
+        switch hit(x: x, y: y) {
+        case .item(let item):
+            moveCursor(to: item)
+            preview = Preview()
+        case .header(let s):
+            viewport.cursor = layout.items(inSection: s).lowerBound
+            layoutState.toggleCollapsed(library.sections[s].title)
+            relayout()
+        case nil: break
+        }
+    }
+}
