@@ -99,9 +99,13 @@ install: build
 	.build/release/lightbox --completions zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_lightbox
 	.build/release/lightbox --completions fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/lightbox.fish
 
-## LightboxLayout's documentation (its catalog and symbol graph, by the toolchain's docc) as a
-## static site in .build/docs: open .build/docs/documentation/lightboxlayout/index.html through any web server.
+## README's generated tables (options, keys, the preview's keys, the mouse, names for bind, kinds
+## of file) written from the program's own tables; then LightboxLayout's documentation (its catalog
+## and symbol graph, by the toolchain's docc) as a static site in .build/docs: open
+## .build/docs/documentation/lightboxlayout/index.html through any web server.
 docs:
+	swift build -c release --product lightbox-docs $(SWIFT_FLAGS)
+	.build/release/lightbox-docs write README.md
 	rm -rf .build/symbol-graphs && mkdir -p .build/symbol-graphs
 	swift build --target LightboxLayout -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/symbol-graphs
 	docc convert Sources/LightboxLayout/LightboxLayout.docc --additional-symbol-graph-dir .build/symbol-graphs \
@@ -109,9 +113,12 @@ docs:
 		--transform-for-static-hosting --output-path .build/docs --warnings-as-errors
 	@echo "documentation in .build/docs (python3 -m http.server -d .build/docs, then /documentation/lightboxlayout)"
 
-## swift-format (in the toolchain) with the checked-in .swift-format: the style the code is written in.
+## swift-format (in the toolchain) with the checked-in .swift-format: the style the code is written
+## in; and README's generated tables as the program's tables say (make docs writes them).
 lint:
 	swift-format lint --strict --recursive --parallel Package.swift Sources Tests Examples
+	swift build -c release --product lightbox-docs $(SWIFT_FLAGS)
+	.build/release/lightbox-docs check README.md
 
 ## A Debian package with the Swift runtime linked statically (no toolchain needed to install it).
 deb: deps

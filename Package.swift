@@ -42,6 +42,7 @@ let package = Package(
                 "LightboxApp", "LightboxView", "LightboxCurses", "LightboxThumbnails",
             ]),
         .executableTarget(name: "lightbox-decode", dependencies: ["LightboxCodecs", "LightboxThumbnails"]),
+        .executableTarget(name: "lightbox-docs", dependencies: ["LightboxApp"]),
         .executableTarget(name: "lightbox-layout-example", dependencies: ["LightboxLayout"], path: "Examples/LayoutExample"),
         .executableTarget(name: "lightbox-samples", dependencies: ["LightboxThumbnails", "LightboxCodecs", "LightboxTestSupport"]),
         .executableTarget(

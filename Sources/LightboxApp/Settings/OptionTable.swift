@@ -14,11 +14,14 @@ public struct OptionSpec: Sendable {
     /// Whether the value is a file or folder (for completions).
     public var takesPath = false
     public var help: String
+    /// What the README's table says of it, where that is more than `help`.
+    public var details: String?
 
     public init(
         _ long: String, short: Character? = nil, value: String? = nil, optional: Bool = false,
-        choices: [String] = [], path: Bool = false, _ help: String
+        choices: [String] = [], path: Bool = false, details: String? = nil, _ help: String
     ) {
+        self.details = details
         self.long = long
         self.short = short
         self.value = value
@@ -44,79 +47,140 @@ public enum OptionTable {
             [
                 OptionSpec(
                     "columns", short: "c", value: "SPEC",
+                    details:
+                        "as SwiftUI's `GridItem`s, in cells: `N` (N equal columns), or a comma list of `adaptive[:MIN[-MAX]]` (as many columns of MIN to MAX as fit; the default is `adaptive:16-24`), `flexible[:MIN[-MAX]]` (one column sharing the free width) and `fixed:W`, each optionally ending in `:leading`, `:center` or `:trailing` (where a narrow picture and its label sit), as `fixed:12:leading,flexible,flexible:20-40`. A bad spec is an error naming the wrong part (exit 2). `+`/`-` scale every kind",
                     "N equal columns, or a comma list of adaptive[:MIN[-MAX]], flexible[:MIN[-MAX]] and fixed:W, each optionally :leading, :center or :trailing (cells; default adaptive:16-24)"
                 ),
-                OptionSpec("spacing", value: "ROW,COL", "blank lines between rows and cells between columns (default 1,2)"),
+                OptionSpec(
+                    "spacing", value: "ROW,COL", details: "blank lines between rows and cells between columns (default `1,2`)",
+                    "blank lines between rows and cells between columns (default 1,2)"),
                 OptionSpec(
                     "layout", value: "MODE", choices: LayoutMode.allCases.map(\.rawValue),
+                    details:
+                        "`grid` (default: rows of equal tiles), `masonry` (columns of tiles at their pictures' own shapes, each new tile in the shortest column; shapes come from image headers, read in the background) or `strip` (a filmstrip: as many rows as fit, scrolling sideways, each section's header a card pinned on the left; `h`/`l` move along, `j`/`k` between rows; no footers)",
                     "grid (default), masonry (tiles at their pictures' shapes) or strip (rows scrolling sideways)"),
                 OptionSpec(
                     "sections", value: "KIND", choices: Arrangement.Sections.allCases.map(\.rawValue),
+                    details: "one section per `folder` (default), `date` (day taken), `month`, `year`, or `none`",
                     "one section per folder (default), day taken, month, year, or none"),
                 OptionSpec(
                     "sort", value: "KEY", choices: Arrangement.Sort.allCases.map(\.rawValue),
+                    details: "`name` (default: by path, naturally), `date` (taken, from EXIF; else modified), `mtime` or `size`",
                     "name (default: by path, naturally), date (taken, else modified), mtime or size"),
-                OptionSpec("reverse", short: "r", "reverse the order of sections and items"),
-                OptionSpec("footers", "end each section with a line of counts, pinned to the bottom"),
+                OptionSpec("reverse", short: "r", details: "reverse the order of sections and of items", "reverse the order of sections and items"),
+                OptionSpec(
+                    "footers",
+                    details:
+                        "end each section with a line of counts (\"12 marked of 340\"); the section running past the bottom keeps its footer on the last line",
+                    "end each section with a line of counts, pinned to the bottom"),
             ]
         ),
         (
             "Picking",
             [
-                OptionSpec("print0", short: "0", "end each printed path with NUL instead of a newline"),
-                OptionSpec("read0", "the list on standard input is NUL-separated, as find -print0 writes it"),
-                OptionSpec("multi", short: "m", value: "MAX", optional: true, "allow marking (the default), at most MAX items"),
-                OptionSpec("no-multi", "no marking: Enter prints the photo under the cursor"),
-                OptionSpec("select-1", short: "1", "with exactly one image, print it at once without the UI"),
-                OptionSpec("exit-0", "with no images, exit 1 at once without a message"),
-                OptionSpec("mark-from", value: "FILE", path: true, "pre-mark the paths FILE lists (one a line, or NUL-separated)"),
+                OptionSpec(
+                    "print0", short: "0", details: "end each printed path with NUL instead of a newline", "end each printed path with NUL instead of a newline"),
+                OptionSpec(
+                    "read0", details: "the list on standard input is NUL-separated, as `find -print0` writes it",
+                    "the list on standard input is NUL-separated, as find -print0 writes it"),
+                OptionSpec(
+                    "multi", short: "m", value: "MAX", optional: true,
+                    details: "allow marking (the default), at most MAX items: more is refused with a message", "allow marking (the default), at most MAX items"),
+                OptionSpec("no-multi", details: "no marking: Enter prints the photo under the cursor", "no marking: Enter prints the photo under the cursor"),
+                OptionSpec(
+                    "select-1", short: "1", details: "with exactly one image, print it at once without opening the UI",
+                    "with exactly one image, print it at once without the UI"),
+                OptionSpec("exit-0", details: "with no images, exit 1 at once and say nothing", "with no images, exit 1 at once without a message"),
+                OptionSpec(
+                    "mark-from", value: "FILE", path: true,
+                    details:
+                        "pre-mark the paths FILE lists (one a line, or NUL-separated; at most 256 MB), so a long pick can be resumed: `--mark-from picks --marks-file picks`",
+                    "pre-mark the paths FILE lists (one a line, or NUL-separated)"),
                 OptionSpec(
                     "marks-file", value: "FILE", path: true,
+                    details:
+                        "keep FILE holding the marks (as they would be printed), rewritten atomically on every change; paths `--mark-from` listed that this run has not found are kept after them, so resuming and quitting early loses none",
                     "keep FILE holding the marks (and the --mark-from paths not found yet), rewritten safely on every change"),
                 OptionSpec(
                     "pairs", value: "MODE", choices: Pairing.allCases.map(\.rawValue),
+                    details:
+                        "files a camera or phone writes together, of one folder and one name stem: a RAW beside its JPG/JPEG/HEIC, a HEIC or JPG beside its MOV (a Live Photo). `together` (default): one tile (the picture, badged `RAW+JPG`, `RAW+HEIC` or `LIVE`; the info panel names the other files), one mark, and accept prints every file, the picture first; `picture`: one tile, accept prints the picture; `apart`: a tile each",
                     "files a camera or phone writes together (RAW+JPEG, Live Photos): together (default: one item, accept prints every file), picture (one item, accept prints its picture) or apart (a tile each)"
                 ),
                 OptionSpec(
                     "exec", value: "CMD",
+                    details:
+                        "the command `x` runs, through `/bin/sh -c`: `{}` is the cursor's path and `{+}` the marked paths (or the cursor's), each shell-quoted as fzf does; with neither, the paths are appended as arguments. It runs on the terminal (not on Lightbox's stdout)",
                     "the command x runs: {} is the cursor's path, {+} the marked paths (or the cursor's), shell-quoted; with neither, the paths are appended"),
-                OptionSpec("bind", value: "KEY:exec:CMD", "run CMD the same way on KEY (a character, ctrl-X, space, enter, tab or esc)"),
+                OptionSpec(
+                    "bind", value: "KEY:exec:CMD",
+                    details:
+                        "run CMD the same way on KEY (a character, `ctrl-X`, `space`, `enter`, `tab` or `esc`); repeatable; replaces that key's standard action",
+                    "run CMD the same way on KEY (a character, ctrl-X, space, enter, tab or esc)"),
             ]
         ),
         (
             "Thumbnails",
             [
-                OptionSpec("cache-mb", value: "N", "memory for decoded thumbnails, in MB (default 128)"),
-                OptionSpec("max-megapixels", value: "N", "refuse images larger than N megapixels (default 100)"),
-                OptionSpec("no-disk-cache", "neither read nor write the shared thumbnail cache"),
-                OptionSpec("cache-dir", value: "DIR", path: true, "use DIR as the thumbnail cache (default $XDG_CACHE_HOME/thumbnails)"),
                 OptionSpec(
-                    "decoders", value: "KIND", choices: ["process", "thread"], "process (default: a crash or hang in an image library costs one file) or thread"
+                    "cache-mb", value: "N", details: "memory for decoded thumbnails, in MB (default 128)", "memory for decoded thumbnails, in MB (default 128)"),
+                OptionSpec(
+                    "max-megapixels", value: "N", details: "refuse images over N megapixels, read from the header before decoding (default 100)",
+                    "refuse images larger than N megapixels (default 100)"),
+                OptionSpec("no-disk-cache", details: "neither read nor write the shared thumbnail cache", "neither read nor write the shared thumbnail cache"),
+                OptionSpec(
+                    "cache-dir", value: "DIR", path: true, details: "use DIR as the thumbnail cache instead of `$XDG_CACHE_HOME/thumbnails`",
+                    "use DIR as the thumbnail cache (default $XDG_CACHE_HOME/thumbnails)"),
+                OptionSpec(
+                    "decoders", value: "process|thread", choices: ["process", "thread"],
+                    details:
+                        "decode JPEGs and RAW previews in worker processes (default: a bad file that crashes or hangs a decoder costs that file only; the disk cache and EXIF thumbnails are read by Lightbox's own code) or in threads of this process (all of them with libjpeg-turbo); files that need libvips, LibRaw or FFmpeg are always decoded in `lightbox-decode` processes, the only ones that load those libraries",
+                    "process (default: a crash or hang in an image library costs one file) or thread"
                 ),
-                OptionSpec("decode-timeout", value: "S", "seconds a decoder process may spend on one file (default 5)"),
+                OptionSpec(
+                    "decode-timeout", value: "S", details: "seconds a decoder process may spend on one file before it is replaced (default 5)",
+                    "seconds a decoder process may spend on one file (default 5)"),
                 OptionSpec(
                     "graphics", value: "MODE", choices: GraphicsChoice.allCases.map(\.rawValue),
+                    details:
+                        "how pictures are drawn: `auto` (default: asks the terminal, see below), `kitty` (kitty graphics: pixels, placed with Unicode placeholders), `iterm` (iTerm2 inline images: a JPEG a picture, painted after each frame), `sixel` (pixels painted after each frame), or symbols rendered by libchafa off the UI thread and cached with the pixels: `sextant` (needs a font with them), `quadrant`, `half` (upper half blocks), `braille`, `ascii`",
                     "draw pictures with kitty graphics, iTerm2 images (iterm), sixel, or sextant, quadrant, half, braille or ascii symbols; auto (default) asks the terminal; t cycles them"
                 ),
                 OptionSpec(
                     "read-ahead", value: "all|N|off",
+                    details:
+                        "while no key comes (half a second), put the rest of the library's thumbnails in the disk cache, nearest the cursor first, in decoders of its own at the lowest CPU priority and in the idle I/O class (one per core on mains power, one on battery: see `--read-ahead-workers`); a key stops it after the files in hand, and it resumes at the next pause. `all` (default), `N` screens either side of the cursor, or `off`. The status line shows `⇣42%` while it runs; `--stats` counts it",
                     "while no key comes, put the rest of the library's thumbnails in the disk cache at idle priority, nearest the cursor first: all of it (the default), N screens either side, or none"
                 ),
                 OptionSpec(
-                    "read-ahead-workers", value: "N", "decoders the read-ahead uses at once (auto, the default: every core on mains power, one on battery)"),
+                    "read-ahead-workers", value: "N|auto",
+                    details:
+                        "how many read-ahead decoders work at once: `auto` (default) is one per core on mains power and one while the machine runs on its battery (read from `/sys/class/power_supply` each time the read-ahead resumes)",
+                    "decoders the read-ahead uses at once (auto, the default: every core on mains power, one on battery)"),
                 OptionSpec(
                     "link-speed", value: "KBIT",
+                    details:
+                        "the link to the terminal in kbit/s (also `LIGHTBOX_LINK_SPEED`; measured while pictures wait when not given): below 20,000 kitty and iTerm2 pictures go at half their resolution, below 3,000 at a quarter, the terminal scaling them into the same cells; see Over SSH",
                     "the link to the terminal in kbit/s (also LIGHTBOX_LINK_SPEED; else measured while pictures wait): below 20000, kitty and iTerm2 pictures go at half their resolution, below 3000 at a quarter, scaled by the terminal into the same cells"
                 ),
-                OptionSpec("warm", "fill the thumbnail cache for every image under PATH, then exit"),
+                OptionSpec(
+                    "warm",
+                    details:
+                        "fill the thumbnail cache for every image under PATH (in parallel, with a progress line), then exit; Ctrl-C is safe and a rerun resumes",
+                    "fill the thumbnail cache for every image under PATH, then exit"),
             ]
         ),
         (
             "Other",
             [
-                OptionSpec("snapshot", value: "WxH", "print the first screen at W columns by H rows as ANSI text and exit"),
+                OptionSpec(
+                    "snapshot", value: "WxH",
+                    details: "lay out the first screen at W columns by H rows, decode every visible thumbnail, print it as 24-bit ANSI text and exit",
+                    "print the first screen at W columns by H rows as ANSI text and exit"),
                 OptionSpec(
                     "stats",
+                    details:
+                        "on exit, print to stderr where the first screen's time went (from the start of `main`, after the system has loaded the program: the scan's first batch, the first paint, the first thumbnail, the screen complete), where the thumbnails came from (disk cache, EXIF, DCT, libvips, RAW preview, RAW developed, video frame), what the read-ahead did, how many decodes were cancelled, what pictures cost the terminal, and the memory cache's size",
                     "on exit, print to stderr where the first screen's time went, where thumbnails came from, what the read-ahead did and what pictures cost the terminal"
                 ),
                 OptionSpec("man", "print the manual page (roff) and exit"),
