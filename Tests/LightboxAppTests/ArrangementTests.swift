@@ -188,3 +188,29 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     state.apply(.click(x: frame.x - state.scrollOffset + GalleryState.gridInset + 1, y: frame.y + 1))
     #expect(state.cursor == target)
 }
+
+/// A sort key may be a text: by kind, the format's name orders (camera RAW, JPEG, PNG), the scan's
+/// order breaks ties; reversed, both turn.
+@Test func aTextSortKeyOrdersByKindThenByPath() {
+    func file(_ name: String, _ format: ImageFormat) -> ImageFile {
+        ImageFile(path: ImagePath("f/\(name)"), byteCount: 1, modified: 0, format: format)
+    }
+    let folder = ImageFolder(
+        path: ImagePath("f"), files: [file("1.png", .png), file("2.jpg", .jpeg), file("3.dng", .cameraRaw), file("4.jpg", .jpeg), file("5.png", .png)])
+    var library = Library(folders: [folder])
+    library.arrange(by: Arrangement(sort: .kind))
+    #expect(names(library) == ["f/3.dng", "f/2.jpg", "f/4.jpg", "f/1.png", "f/5.png"])
+    library.arrange(by: Arrangement(sort: .kind, isReversed: true))
+    #expect(names(library) == ["f/5.png", "f/1.png", "f/4.jpg", "f/2.jpg", "f/3.dng"])
+    #expect(SortKey.number(9) < .text([]) && SortKey.text(Array("JPEG".utf8)) < .text(Array("PNG".utf8)) && !(SortKey.number(2) < .number(1)))
+}
+
+/// Every sort key is in the option's choices, its help, `s`'s help and the README's table.
+@Test func theSortKeysListsComeFromTheirTable() {
+    let option = OptionTable.all.first { $0.long == "sort" }!
+    #expect(option.choices == Arrangement.Sort.allCases.map(\.rawValue))
+    for sort in Arrangement.Sort.allCases {
+        #expect(option.help.contains(sort.rawValue) && option.details?.contains(sort.description) == true)
+        #expect(CommandTable.row(of: .cycleSort).help.contains(sort.rawValue))
+    }
+}

@@ -5,14 +5,22 @@ public struct Arrangement: Hashable, Sendable {
         case folder, date, month, year, none
     }
 
-    /// The order of items within a section (and of date sections among themselves).
+    /// The order of items within a section (and of date sections among themselves). Adding one
+    /// is a case with its description here and its key in `Library.sortKey`; the option, `s`, the
+    /// settings file and the README follow from `allCases`.
     public enum Sort: String, Hashable, Sendable, CaseIterable {
-        /// By path in natural order: folders as scanned, names as `IMG_2` before `IMG_10`.
-        case name
-        /// By date taken (EXIF `DateTimeOriginal`), or the file's modification time without one.
-        case date
-        case mtime
-        case size
+        case name, date, mtime, size, kind
+
+        /// What it orders by, as the help and the README say it.
+        public var description: String {
+            switch self {
+            case .name: "by path, naturally (folders as scanned, IMG_2 before IMG_10)"
+            case .date: "by date taken (EXIF), else modified"
+            case .mtime: "by the file's modification time"
+            case .size: "by the file's size"
+            case .kind: "by kind of file (its format's name: RAWs, JPEGs and videos together), then by path"
+            }
+        }
     }
 
     public var sections: Sections

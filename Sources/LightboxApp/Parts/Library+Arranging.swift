@@ -8,7 +8,7 @@ extension Library {
     /// Rebuilds the order and the sections from the files, their dates and the arrangement.
     /// - Complexity: O(*n* log *n*).
     mutating func arrange() {
-        struct Entry { var section: Int64; var key: Int64; var id: Int }
+        struct Entry { var section: Int64; var key: SortKey; var id: Int }
         var entries: [Entry] = []
         entries.reserveCapacity(count)
         for id in 0..<totalCount {
@@ -22,14 +22,7 @@ extension Library {
             case .year: section = Calendar.year(date)
             case .none: section = 0
             }
-            let key: Int64
-            switch arrangement.sort {
-            case .name: key = Int64(id)  // ids are in scan order: folders, then names, naturally
-            case .date: key = date
-            case .mtime: key = filesByID[id].modified / 1_000_000_000
-            case .size: key = filesByID[id].byteCount
-            }
-            entries.append(Entry(section: section, key: key, id: id))
+            entries.append(Entry(section: section, key: sortKey(of: id, date: date), id: id))
         }
         let reversed = arrangement.isReversed
         // In scan order the entries are already sorted: folders are numbered as found.
@@ -41,6 +34,17 @@ extension Library {
             }
         }
         replaceOrder(entries.map(\.id), sectionKeys: entries.map(\.section))
+    }
+
+    /// What item `id` is ordered by within its section; ties go by id (the scan's order).
+    func sortKey(of id: Int, date: Int64) -> SortKey {
+        switch arrangement.sort {
+        case .name: .number(Int64(id))  // ids are in scan order: folders, then names, naturally
+        case .date: .number(date)
+        case .mtime: .number(filesByID[id].modified / 1_000_000_000)
+        case .size: .number(filesByID[id].byteCount)
+        case .kind: .text(Array(filesByID[id].format.traits.title.utf8))
+        }
     }
 
     /// Sets the order to `ids` and cuts sections where the section key changes.

@@ -15,7 +15,7 @@ import LightboxThumbnails
 /// read-ahead = 5            # all, off, or screens either side of the cursor
 /// read-ahead-workers = 1    # auto (every core on mains, one on battery) or a number
 /// sections = month          # folder, date, month, year or none
-/// sort = date               # name, date, mtime or size
+/// sort = date               # name, date, mtime, size or kind
 /// reverse = no
 /// footers = yes
 /// graphics = auto           # auto, kitty, sixel, sextant, quadrant, half, braille or ascii

@@ -65,8 +65,8 @@ public enum OptionTable {
                     "one section per folder (default), day taken, month, year, or none"),
                 OptionSpec(
                     "sort", value: "KEY", choices: Arrangement.Sort.allCases.map(\.rawValue),
-                    details: "`name` (default: by path, naturally), `date` (taken, from EXIF; else modified), `mtime` or `size`",
-                    "name (default: by path, naturally), date (taken, else modified), mtime or size"),
+                    details: Arrangement.Sort.allCases.map { "`\($0.rawValue)`\($0 == .name ? " (default)" : ""): \($0.description)" }.joined(separator: "; "),
+                    Arrangement.Sort.allCases.map { "\($0.rawValue)\($0 == .name ? " (default)" : "")" }.joined(separator: ", ")),
                 OptionSpec("reverse", short: "r", details: "reverse the order of sections and of items", "reverse the order of sections and items"),
                 OptionSpec(
                     "footers",
