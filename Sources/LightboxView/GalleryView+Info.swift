@@ -15,14 +15,14 @@ extension GalleryView {
     /// The cursor item's details as table rows; EXIF rows say "reading…" until read.
     static func infoRows(_ state: GalleryState) -> [InfoRow] {
         guard !state.library.isEmpty else { return [] }
-        let file = state.library[state.cursor]
+        let file = state.library[state.viewport.cursor]
         // Never wider than the screen; what a row cannot show is cut in the middle later.
-        let width = state.screenWidth
+        let width = state.screen.width
         var rows = [
             InfoRow(label: "Name", value: DisplayText.shortened(bytes: file.path.lastComponent, toWidth: width)),
             InfoRow(label: "Folder", value: DisplayText.shortened(bytes: file.path.parent.bytes, toWidth: width)),
         ]
-        guard let read = state.metadata[state.library.id(at: state.cursor)] else {
+        guard let read = state.metadataState.results[state.library.id(at: state.viewport.cursor)] else {
             return rows + [
                 InfoRow(label: "File size", value: byteText(file.byteCount), isNumber: true),
                 InfoRow(label: "Format", value: formatName(file.format)), InfoRow(label: "Details", value: "reading…"),

@@ -13,30 +13,30 @@ extension GalleryView {
         frame.fill(x: 0, y: 0, width: frame.width, height: height, with: palette.letterboxCell)
         // An animation shows its current frame, in pixels under an id of this frame's own.
         let animationFrame = preview.zoom == 1 ? state.animation?.frame(preview.frame) : nil
-        if let reason = state.failure(at: state.cursor) {
+        if let reason = state.failure(at: state.viewport.cursor) {
             drawBroken(reason, x: 0, y: 0, width: frame.width, height: height, palette: palette, into: &frame, clipHeight: height)
-        } else if let image = animationFrame, state.graphics.isPixels,
+        } else if let image = animationFrame, state.pictures.graphics.isPixels,
             drawImage(
                 image, id: state.previewImageID, state: state, x: 0, y: 0, width: frame.width, height: height,
                 alignment: .center, into: &frame, clipHeight: height)
         {
             // Drawn in pixels.
-        } else if animationFrame == nil, preview.zoom == 1, state.graphics.isPixels, let image = state.thumbnails.peek(state.previewKey),
-            let serial = state.thumbnails.serial(of: state.previewKey),
+        } else if animationFrame == nil, preview.zoom == 1, state.pictures.graphics.isPixels, let image = state.store.cache.peek(state.previewKey),
+            let serial = state.store.cache.serial(of: state.previewKey),
             drawImage(
                 image, id: state.imageID(serial: serial), state: state, x: 0, y: 0, width: frame.width, height: height,
                 alignment: .center, into: &frame, clipHeight: height)
         {
             // Drawn in pixels.
-        } else if preview.zoom > 1, state.graphics.isPixels, let image = state.thumbnails.peek(state.previewKey),
+        } else if preview.zoom > 1, state.pictures.graphics.isPixels, let image = state.store.cache.peek(state.previewKey),
             drawZoomedImage(image, state: state, height: height, into: &frame)
         {
             // Drawn in pixels.
-        } else if animationFrame == nil, preview.zoom == 1, !state.graphics.isPixels, let image = state.thumbnails.closest(to: state.previewKey),
-            let cells = image.cells, cells.matches(state.symbols, state.colorDepth), cells.columns <= frame.width, cells.rows <= height
+        } else if animationFrame == nil, preview.zoom == 1, !state.pictures.graphics.isPixels, let image = state.store.cache.closest(to: state.previewKey),
+            let cells = image.cells, cells.matches(state.symbols, state.pictures.colorDepth), cells.columns <= frame.width, cells.rows <= height
         {
             drawCells(cells, x: 0, y: 0, width: frame.width, height: height, alignment: .center, palette: palette, into: &frame, clipHeight: height)
-        } else if let image = animationFrame ?? state.thumbnails.closest(to: state.previewKey) {
+        } else if let image = animationFrame ?? state.store.cache.closest(to: state.previewKey) {
             let drawn = state.previewDrawnSize(of: PixelSize(width: image.width, height: image.height))
             // The zoomed picture is centred when smaller than the screen, else seen from the pan.
             let viewWidth = frame.width, viewHeight = height * 2
@@ -51,8 +51,8 @@ extension GalleryView {
         // Status: place, name, zoom, mark.
         let y = frame.height - 1
         frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: palette.status))
-        var left = " \(state.cursor + 1)/\(state.library.count)  "
-        if state.marks.contains(state.cursor) { left += "✓ " }
+        var left = " \(state.viewport.cursor + 1)/\(state.library.count)  "
+        if state.selection.marks.contains(state.viewport.cursor) { left += "✓ " }
         let zoom = preview.zoom > 1 ? "  \(preview.zoom)x" : ""
         let playing = state.animation.map { "  frame \(preview.frame % $0.frameCount + 1)/\($0.frameCount)" + (preview.isPaused ? " paused" : "") } ?? ""
         let right = playing + zoom + "  Esc grid "
@@ -60,7 +60,7 @@ extension GalleryView {
         let room = max(0, frame.width - x - DisplayWidth.of(right))
         let text =
             state.message.map { DisplayText.truncatedMiddle(DisplayText.sanitized($0), toWidth: room) }
-            ?? DisplayText.shortened(bytes: state.library[state.cursor].path.bytes, toWidth: room)
+            ?? DisplayText.shortened(bytes: state.library[state.viewport.cursor].path.bytes, toWidth: room)
         frame.write(text, x: x, y: y, style: palette.status)
         frame.write(right, x: max(0, frame.width - DisplayWidth.of(right)), y: y, style: palette.status)
     }
@@ -74,7 +74,7 @@ extension GalleryView {
         guard let preview = state.preview, rows > 0, frame.width > 0,
             frame.width <= KittyGraphics.maxCells, rows <= KittyGraphics.maxCells
         else { return false }
-        let cell = state.cellPixels, columns = frame.width
+        let cell = state.pictures.cellPixels, columns = frame.width
         let viewWidth = columns * cell.width, viewHeight = rows * cell.height
         // The pan is kept in half-block units (a column, half a row): the same place in pixels.
         let drawnUnits = state.previewDrawnSize(of: PixelSize(width: image.width, height: image.height))

@@ -8,18 +8,18 @@ extension GalleryView {
         let y = frame.height - 1
         guard y >= 0 else { return }
         frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: palette.status))
-        var left = state.library.isEmpty ? " 0/0" : " \(state.cursor + 1)/\(state.library.count)"
-        if !state.filterText.isEmpty || state.isEditingFilter {
+        var left = state.library.isEmpty ? " 0/0" : " \(state.viewport.cursor + 1)/\(state.library.count)"
+        if !state.filter.text.isEmpty || state.isEditingFilter {
             // The filter: typed after a slash, with how many of all match.
             let cursor = state.isEditingFilter ? "▏" : ""
-            left = " /" + DisplayText.sanitized(state.filterText) + cursor + "  " + left.dropFirst() + " of \(state.library.totalCount)"
+            left = " /" + DisplayText.sanitized(state.filter.text) + cursor + "  " + left.dropFirst() + " of \(state.library.totalCount)"
         }
         // Pairs make fewer items than files: both are counted.
         if state.library.fileCount != state.library.totalCount { left += " (\(state.library.fileCount) files)" }
         if state.isScanning { left += " found, scanning…" }
         if state.markedCount > 0 {
             left += "  ✓\(state.markedCount) marked"
-            if !state.hiddenMarks.isEmpty { left += " (\(state.hiddenMarks.count) hidden by the filter)" }
+            if !state.selection.hidden.isEmpty { left += " (\(state.selection.hidden.count) hidden by the filter)" }
         }
         let loading = state.loadingCount
         if loading > 0 { left += "  ⋯\(loading) loading" }
@@ -38,11 +38,11 @@ extension GalleryView {
         let room = max(0, frame.width - x - DisplayWidth.of(help))
         if let message = state.message {
             x += frame.write(DisplayText.truncatedMiddle(DisplayText.sanitized(message), toWidth: room), x: x, y: y, style: palette.status)
-        } else if !state.library.isEmpty, let reason = state.failure(at: state.cursor) {
+        } else if !state.library.isEmpty, let reason = state.failure(at: state.viewport.cursor) {
             let text = "✗ " + DisplayText.sanitized(reason)
             x += frame.write(DisplayText.truncatedMiddle(text, toWidth: room), x: x, y: y, style: palette.statusWarning)
         } else if !state.library.isEmpty {
-            let path = DisplayText.shortened(bytes: state.library[state.cursor].path.bytes, toWidth: room)
+            let path = DisplayText.shortened(bytes: state.library[state.viewport.cursor].path.bytes, toWidth: room)
             x += frame.write(path, x: x, y: y, style: palette.status)
         }
         if let problem = state.scanProblems.first, state.message == nil, x + 4 < frame.width - DisplayWidth.of(help) {

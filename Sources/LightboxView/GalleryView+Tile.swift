@@ -11,33 +11,33 @@ extension GalleryView {
         let tile = screenFrame(layout.frame(ofItem: item), state: state)
         let top = tile.y
         let boxHeight = layout.boxFrame(ofItem: item).height
-        let isCursor = item == state.cursor
-        let isMarked = state.marks.contains(item)
+        let isCursor = item == state.viewport.cursor
+        let isMarked = state.selection.marks.contains(item)
         let alignment = layout.columns[layout.column(ofItem: item)].alignment
 
         let key = state.thumbnailKey(ofItem: item)
         if let reason = state.failure(at: item) {
-            drawBroken(reason, x: tile.x, y: top, width: tile.width, height: boxHeight, palette: palette, into: &frame, clipHeight: state.gridHeight)
-        } else if state.graphics.isPixels, let thumbnail = state.thumbnails.peek(key), let serial = state.thumbnails.serial(of: key),
+            drawBroken(reason, x: tile.x, y: top, width: tile.width, height: boxHeight, palette: palette, into: &frame, clipHeight: state.screen.gridHeight)
+        } else if state.pictures.graphics.isPixels, let thumbnail = state.store.cache.peek(key), let serial = state.store.cache.serial(of: key),
             drawImage(
                 thumbnail, id: state.imageID(serial: serial), state: state, x: tile.x, y: top, width: tile.width,
-                height: boxHeight, alignment: alignment, into: &frame, clipHeight: state.gridHeight)
+                height: boxHeight, alignment: alignment, into: &frame, clipHeight: state.screen.gridHeight)
         {
             // Drawn in pixels.
-        } else if let thumbnail = state.thumbnails.closest(to: key) {
-            if !state.graphics.isPixels, let cells = thumbnail.cells, cells.matches(state.symbols, state.colorDepth),
+        } else if let thumbnail = state.store.cache.closest(to: key) {
+            if !state.pictures.graphics.isPixels, let cells = thumbnail.cells, cells.matches(state.symbols, state.pictures.colorDepth),
                 cells.columns <= tile.width, cells.rows <= boxHeight
             {
                 drawCells(
                     cells, x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment,
-                    palette: palette, into: &frame, clipHeight: state.gridHeight)
+                    palette: palette, into: &frame, clipHeight: state.screen.gridHeight)
             } else {
                 drawPicture(
                     thumbnail, x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment,
-                    palette: palette, into: &frame, clipHeight: state.gridHeight)
+                    palette: palette, into: &frame, clipHeight: state.screen.gridHeight)
             }
         } else {
-            drawPlaceholder(x: tile.x, y: top, width: tile.width, height: boxHeight, palette: palette, into: &frame, clipHeight: state.gridHeight)
+            drawPlaceholder(x: tile.x, y: top, width: tile.width, height: boxHeight, palette: palette, into: &frame, clipHeight: state.screen.gridHeight)
         }
 
         // Bars in the column gaps beside the box: the cursor, marks, a pending range.
@@ -46,18 +46,18 @@ extension GalleryView {
             bar = palette.cursorBar
         } else if isMarked {
             bar = palette.markBar
-        } else if let anchor = state.rangeAnchor, (min(anchor, state.cursor)...max(anchor, state.cursor)).contains(item) {
+        } else if let anchor = state.selection.anchor, (min(anchor, state.viewport.cursor)...max(anchor, state.viewport.cursor)).contains(item) {
             bar = palette.rangeBar
         }
         if let bar {
-            for row in 0..<boxHeight where top + row >= 0 && top + row < state.gridHeight {
+            for row in 0..<boxHeight where top + row >= 0 && top + row < state.screen.gridHeight {
                 if tile.x > 0 { frame[tile.x - 1, top + row] = Cell(isCursor ? "▐" : "▕", style: bar) }
                 if tile.maxX < frame.width { frame[tile.maxX, top + row] = Cell(isCursor ? "▌" : "▏", style: bar) }
             }
         }
 
         let labelY = top + boxHeight
-        guard labelY >= 0 && labelY < state.gridHeight else { return }
+        guard labelY >= 0 && labelY < state.screen.gridHeight else { return }
         let style =
             isCursor
             ? (isMarked ? palette.cursorMarkedLabel : palette.cursorLabel)
@@ -69,7 +69,7 @@ extension GalleryView {
         let labelX = tile.x + alignment.offset(of: used, in: tile.width)
         frame.write(text, x: labelX, y: labelY, style: style, maxWidth: tile.width)
         // The characters the filter matched, underlined and bold.
-        if !state.filterText.isEmpty, let matched = FuzzyMatch.matchedCharacters(state.filterText, in: text) {
+        if !state.filter.text.isEmpty, let matched = FuzzyMatch.matchedCharacters(state.filter.text, in: text) {
             var x = labelX
             for (i, character) in text.enumerated() {
                 let width = DisplayWidth.of(character)
@@ -87,7 +87,7 @@ extension GalleryView {
     /// (`×12 `), or a video's play mark and, once read, its duration (`▶ 1:23 `).
     static func labelBadge(_ item: Int, state: GalleryState) -> String {
         if let badge = state.library[item].pairBadge { return badge + " " }
-        let metadata = state.metadata[state.library.id(at: item)]?.metadata
+        let metadata = state.metadataState.results[state.library.id(at: item)]?.metadata
         if let frames = metadata?.frameCount { return "×\(frames) " }
         guard state.library[item].format.isVideo else { return "" }
         let duration = metadata?.video?.duration
@@ -106,8 +106,8 @@ extension GalleryView {
     /// moved right by the grid's inset.
     static func screenFrame(_ rect: Rect, state: GalleryState) -> Rect {
         state.layout.axis == .vertical
-            ? Rect(x: rect.x + GalleryState.gridInset, y: rect.y - state.scrollOffset, width: rect.width, height: rect.height)
-            : Rect(x: rect.x - state.scrollOffset + GalleryState.gridInset, y: rect.y, width: rect.width, height: rect.height)
+            ? Rect(x: rect.x + GalleryState.gridInset, y: rect.y - state.viewport.offset, width: rect.width, height: rect.height)
+            : Rect(x: rect.x - state.viewport.offset + GalleryState.gridInset, y: rect.y, width: rect.width, height: rect.height)
     }
 
     /// The thumbnail fitted and letterboxed in the box, two pixels a cell with upper half blocks.
@@ -184,7 +184,7 @@ extension GalleryView {
         alignment: GridItem.Alignment, into frame: inout Frame, clipHeight: Int
     ) -> Bool {
         let palette = state.palette
-        let cell = state.cellPixels
+        let cell = state.pictures.cellPixels
         let columns = (image.width + cell.width - 1) / cell.width, rows = (image.height + cell.height - 1) / cell.height
         guard columns <= width, rows <= height, columns <= KittyGraphics.maxCells, rows <= KittyGraphics.maxCells else { return false }
         fillBox(x: x, y: y, width: width, height: height, style: palette.letterboxCell.style, into: &frame, clipHeight: clipHeight)
@@ -202,8 +202,8 @@ extension GalleryView {
     /// Puts a picture shown in pixels into the frame: in kitty mode its placeholder cells over the
     /// rows it shows, and the picture itself for the backend (when any of it shows).
     static func place(_ image: FrameImage, state: GalleryState, into frame: inout Frame) {
-        if state.graphics.pixelProtocol?.showsThroughCells == true {
-            let direct = state.colorDepth == .trueColor
+        if state.pictures.graphics.pixelProtocol?.showsThroughCells == true {
+            let direct = state.pictures.colorDepth == .trueColor
             for row in image.visibleRows {
                 for column in 0..<image.columns where frame.contains(x: image.x + column, y: image.y + row) {
                     frame[image.x + column, image.y + row] = KittyGraphics.placeholderCell(id: image.id, row: row, column: column, directColor: direct)

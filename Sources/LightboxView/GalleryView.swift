@@ -10,32 +10,33 @@ public enum GalleryView {
     public static func frame(for state: GalleryState, keys: KeyTable? = nil) -> Frame {
         let keys = keys ?? state.keyTable
         let palette = state.palette
-        var frame = Frame(width: state.screenWidth, height: state.screenHeight)
+        var frame = Frame(width: state.screen.width, height: state.screen.height)
         if state.preview != nil && !state.library.isEmpty {
             drawPreview(state, into: &frame)
             return clipped(frame, state: state)
         }
-        if state.library.isEmpty && !state.filterText.isEmpty {
+        if state.library.isEmpty && !state.filter.text.isEmpty {
             drawCentered(
-                ["No names match “\(DisplayText.sanitized(state.filterText))”", "Esc clears the filter"], in: &frame, height: state.gridHeight, palette: palette
+                ["No names match “\(DisplayText.sanitized(state.filter.text))”", "Esc clears the filter"], in: &frame, height: state.screen.gridHeight,
+                palette: palette
             )
         } else if state.library.isEmpty {
             let text = state.isScanning ? "Looking for images…" : "No images found."
-            drawCentered([text, "q quits"], in: &frame, height: state.gridHeight, palette: palette)
+            drawCentered([text, "q quits"], in: &frame, height: state.screen.gridHeight, palette: palette)
         } else if state.isTooSmall {
-            let text = state.screenWidth >= 18 ? "Terminal too small" : state.screenWidth >= 9 ? "too small" : "small"
-            drawCentered([text, "\(state.screenWidth)x\(state.screenHeight)"], in: &frame, height: state.gridHeight, palette: palette)
+            let text = state.screen.width >= 18 ? "Terminal too small" : state.screen.width >= 9 ? "too small" : "small"
+            drawCentered([text, "\(state.screen.width)x\(state.screen.height)"], in: &frame, height: state.screen.gridHeight, palette: palette)
         } else {
             drawGrid(state, into: &frame)
             cursorPictureFirst(state, in: &frame)
         }
-        if let panel = state.infoPanel { drawInfo(state, in: panel, into: &frame) }
+        if let panel = state.screen.infoPanel { drawInfo(state, in: panel, into: &frame) }
         drawStatus(state, into: &frame)
         if state.isShowingHelp {
             // Problems met while scanning take the bottom of the screen; the keys the rest.
-            let problemLines = state.gridHeight - state.helpHeight
+            let problemLines = state.screen.gridHeight - state.helpHeight
             drawHelp(
-                HelpPages(keys, width: state.screenWidth, height: state.helpHeight), page: state.helpPage, palette: palette, into: &frame,
+                HelpPages(keys, width: state.screen.width, height: state.helpHeight), page: state.helpPage, palette: palette, into: &frame,
                 height: state.helpHeight)
             drawProblems(state.scanProblems, total: state.scanProblemCount, palette: palette, into: &frame, top: state.helpHeight, height: problemLines)
         }
@@ -44,8 +45,8 @@ public enum GalleryView {
 
     /// Puts the cursor tile's picture first, so over a slow link it is the first sent.
     static func cursorPictureFirst(_ state: GalleryState, in frame: inout Frame) {
-        let key = state.thumbnailKey(ofItem: state.cursor)
-        guard let serial = state.thumbnails.serial(of: key) else { return }
+        let key = state.thumbnailKey(ofItem: state.viewport.cursor)
+        guard let serial = state.store.cache.serial(of: key) else { return }
         let id = state.imageID(serial: serial)
         if let index = frame.images.firstIndex(where: { $0.id == id }), index > 0 { frame.images.insert(frame.images.remove(at: index), at: 0) }
     }
@@ -56,7 +57,7 @@ public enum GalleryView {
         let palette = state.palette
         guard !frame.images.isEmpty else { return frame }
         var frame = frame
-        if state.graphics.pixelProtocol?.showsThroughCells == true {
+        if state.pictures.graphics.pixelProtocol?.showsThroughCells == true {
             frame.clipImages { $0.glyph.unicodeScalars.first == KittyGraphics.placeholder }
         } else {
             let letterbox = palette.letterboxCell  // built from the theme once, not for every cell
@@ -68,8 +69,8 @@ public enum GalleryView {
     static func drawGrid(_ state: GalleryState, into frame: inout Frame) {
         guard state.layout.axis == .vertical else { return drawStrip(state, into: &frame) }
         let layout = state.layout
-        let offset = state.scrollOffset
-        let height = state.gridHeight
+        let offset = state.viewport.offset
+        let height = state.screen.gridHeight
         for item in state.visibleItems where state.isOnScreen(item) {
             drawTile(item, state: state, into: &frame)
         }
@@ -102,13 +103,13 @@ public enum GalleryView {
         for item in state.visibleItems where state.isOnScreen(item) {
             drawTile(item, state: state, into: &frame)
         }
-        let offset = state.scrollOffset, length = state.viewportLength
+        let offset = state.viewport.offset, length = state.viewportLength
         let pinned = layout.pinnedHeader(atOffset: offset)
         if let first = layout.section(atOffset: offset), let last = layout.section(atOffset: offset + length - 1) {
             // The pinned section's own card is drawn pinned, at the left edge, and only there.
             for s in first...last where s != pinned?.section {
                 let card = screenFrame(layout.headerFrame(ofSection: s), state: state)
-                if card.maxX > 0 && card.x < state.gridAreaWidth { drawHeaderCard(s, state: state, at: card, into: &frame) }
+                if card.maxX > 0 && card.x < state.screen.gridAreaWidth { drawHeaderCard(s, state: state, at: card, into: &frame) }
             }
         }
         if let pinned {
@@ -123,13 +124,13 @@ public enum GalleryView {
         let palette = state.palette
         let info = state.library.sections[section]
         let isCollapsed = state.layout.collapsed[section]
-        let hasCursor = isCollapsed && state.layout.section(ofItem: state.cursor) == section
+        let hasCursor = isCollapsed && state.layout.section(ofItem: state.viewport.cursor) == section
         let style = hasCursor ? palette.cursorHeader : palette.header
-        let height = min(card.height, state.gridHeight)
+        let height = min(card.height, state.screen.gridHeight)
         frame.fill(x: card.x, y: card.y, width: card.width, height: height, with: Cell(" ", style: style))
         let room = max(1, card.width - 2)
         let lines = wrapped(DisplayText.shortened(bytes: info.title, toWidth: room * 4), width: room, maxLines: 4)
-        let marked = state.marks.count(in: info.items)
+        let marked = state.selection.marks.count(in: info.items)
         var counts = counts(info)  // a line each: the card is narrow
         if marked > 0 { counts.append("\(marked) marked") }
         if isCollapsed { counts.append("collapsed") }
@@ -176,9 +177,9 @@ public enum GalleryView {
     static func drawFooter(_ section: Int, state: GalleryState, y: Int, into frame: inout Frame) {
         let palette = state.palette
         let info = state.library.sections[section]
-        let marked = state.marks.count(in: info.items)
+        let marked = state.selection.marks.count(in: info.items)
         let text = marked > 0 ? "\(marked) marked of \(info.items.count)" : "\(countText(info)), none marked"
-        let width = state.gridAreaWidth
+        let width = state.screen.gridAreaWidth
         frame.fill(x: 0, y: y, width: width, height: 1, with: Cell(" ", style: palette.footer))
         let shown = DisplayText.truncatedMiddle(text + " ", toWidth: width)
         frame.write(shown, x: max(0, width - DisplayWidth.of(shown)), y: y, style: palette.footer)
@@ -189,10 +190,10 @@ public enum GalleryView {
         let info = state.library.sections[section]
         let isCollapsed = state.layout.collapsed[section]
         // On a collapsed section, the cursor is its header.
-        let hasCursor = isCollapsed && state.layout.section(ofItem: state.cursor) == section
+        let hasCursor = isCollapsed && state.layout.section(ofItem: state.viewport.cursor) == section
         let style = hasCursor ? palette.cursorHeader : palette.header
         frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: style))
-        let marked = state.marks.count(in: info.items)
+        let marked = state.selection.marks.count(in: info.items)
         var tail = countText(info)
         if marked > 0 { tail += " · \(marked) marked" }
         if isCollapsed { tail += " · collapsed (z)" }

@@ -29,7 +29,7 @@ enum Measurements {
         let pty = try PseudoTerminal(width: width, height: height)
         let terminal = try CursesTerminal(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], device: pty.devicePath)
         defer { terminal.restore() }
-        terminal.setImageMode(graphics.pixelProtocol, cellPixels: state.cellPixels)
+        terminal.setImageMode(graphics.pixelProtocol, cellPixels: state.pictures.cellPixels)
         let provider = ThumbnailProvider(decoder: ThumbnailPipeline.withCodecs(diskCache: nil))
         for case .load(let requests) in state.initialEffects() { provider.request(requests) }
         terminal.paint(GalleryView.frame(for: state))
@@ -72,10 +72,10 @@ enum Measurements {
             var state = GalleryState(library: Library(folders: folders), width: width, height: height, settings: settings)
             let pty = try PseudoTerminal(width: width, height: height)
             let terminal = try CursesTerminal(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], device: pty.devicePath)
-            terminal.setImageMode(graphics.pixelProtocol, cellPixels: state.cellPixels)
+            terminal.setImageMode(graphics.pixelProtocol, cellPixels: state.pictures.cellPixels)
             /// Every thumbnail the state wants, made at once, as the provider would make it.
             func decodeAll() {
-                for request in state.demand {
+                for request in state.store.demand {
                     var pixels = [UInt8](repeating: 0, count: request.box.width * request.box.height * 3)
                     for y in 0..<request.box.height {
                         for x in 0..<request.box.width {

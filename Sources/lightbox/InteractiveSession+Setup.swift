@@ -107,12 +107,12 @@ extension InteractiveSession {
     /// Paints the state, in the mode it is in (`t` may have changed it).
     mutating func paint() {
         let reduction = state.pictures.reduction
-        if terminal.images.mode != state.graphics.pixelProtocol || terminal.images.cellPixels != state.cellPixels
+        if terminal.images.mode != state.pictures.graphics.pixelProtocol || terminal.images.cellPixels != state.pictures.cellPixels
             || terminal.images.reduction != reduction
         {
-            let modeChanged = terminal.images.mode != state.graphics.pixelProtocol
-            terminal.setImageMode(state.graphics.pixelProtocol, cellPixels: state.cellPixels, reduction: reduction)
-            if modeChanged { Options.followTmuxPane(terminal, mode: state.graphics.pixelProtocol, environment: environment) }
+            let modeChanged = terminal.images.mode != state.pictures.graphics.pixelProtocol
+            terminal.setImageMode(state.pictures.graphics.pixelProtocol, cellPixels: state.pictures.cellPixels, reduction: reduction)
+            if modeChanged { Options.followTmuxPane(terminal, mode: state.pictures.graphics.pixelProtocol, environment: environment) }
         }
         terminal.paint(GalleryView.frame(for: state))
         scheduler.painted(at: Self.now, complete: state.isScreenComplete && !state.library.isEmpty)
@@ -139,8 +139,8 @@ extension InteractiveSession {
         pipeline.shutdown()
         if options.printsStatistics {
             report = statisticsReport(
-                pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
-                cacheCount: state.thumbnails.count,
+                pipeline.statistics, provider: provider, cacheBytes: state.store.cache.byteCount,
+                cacheCount: state.store.cache.count,
                 pictures: Self.picturesReport(state: state, terminal: terminal, report: terminalReport),
                 library: state.library, readAhead: readAhead.map { (state.readAhead, $0.activeThreads) },
                 timeline: timeline.report)
@@ -150,10 +150,10 @@ extension InteractiveSession {
 
     /// The mode pictures were in, what they cost the link, and how the terminal scrolled them.
     static func picturesReport(state: GalleryState, terminal: CursesTerminal, report: TerminalReport?) -> String {
-        var text = state.graphics.title + (report?.name.map { " (terminal: \($0))" } ?? "")
+        var text = state.pictures.graphics.title + (report?.name.map { " (terminal: \($0))" } ?? "")
         let link = state.pictures.linkSpeed.map { "\($0) kbit/s link" + (state.pictures.statedLinkSpeed == nil ? " (measured)" : "") }
         if state.pictures.reduction > 1, let link { text += ", sent at 1/\(state.pictures.reduction) resolution for a \(link)" }
-        if state.graphics.isPixels {
+        if state.pictures.graphics.isPixels {
             text += "; \(terminal.images.picturesWritten) pictures or parts written (\(terminal.images.rowsWritten) rows of cells)"
             if terminal.scrolls > 0 { text += ", \(terminal.linesScrolled) lines scrolled by the terminal in \(terminal.scrolls) scrolls" }
         }

@@ -116,7 +116,7 @@ struct InteractiveSession {
         // A split or a zoom in tmux moves the pane: pictures through its passthrough follow
         // (tmux asked once for a batch, however many resizes a drag brought).
         if events.contains(where: { if case .resize = $0 { true } else { false } }) {
-            Options.followTmuxPane(terminal, mode: state.graphics.pixelProtocol, environment: environment)
+            Options.followTmuxPane(terminal, mode: state.pictures.graphics.pixelProtocol, environment: environment)
         }
         var typed = InputBatch()
         for event in events {

@@ -81,19 +81,19 @@ struct MarksFile {
 
     /// Writes the state's marks if they changed since the last write. Returns an error message when writing failed.
     mutating func update(from state: GalleryState) -> String? {
-        guard state.marksVersion != writtenVersion else { return nil }
-        writtenVersion = state.marksVersion
+        guard state.selection.version != writtenVersion else { return nil }
+        writtenVersion = state.selection.version
         var bytes: [UInt8]
         switch Output.encode(state.markedPaths, nulSeparated: nulSeparated) {
         case .success(let encoded): bytes = encoded
         case .failure(let error): return "--marks-file: \(error.description)"
         }
-        if !state.pendingMarks.isEmpty {
-            if pendingBytes?.count != state.pendingMarks.count {
-                guard case .success(let encoded) = Output.encode(state.pendingMarks.remaining, nulSeparated: nulSeparated) else {
+        if !state.selection.pending.isEmpty {
+            if pendingBytes?.count != state.selection.pending.count {
+                guard case .success(let encoded) = Output.encode(state.selection.pending.remaining, nulSeparated: nulSeparated) else {
                     return "--marks-file: a listed path holds a newline; use -0"
                 }
-                pendingBytes = (state.pendingMarks.count, encoded)
+                pendingBytes = (state.selection.pending.count, encoded)
             }
             bytes += pendingBytes!.bytes
         }

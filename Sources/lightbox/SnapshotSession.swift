@@ -58,7 +58,7 @@ enum SnapshotSession {
         // In a pixel mode the pictures come as the terminal would get them: kitty transmissions
         // before the cells (which hold the placeholders), sixel strings after them at their tiles.
         let frame = GalleryView.frame(for: state)
-        var painter = ImagePainter(mode: state.graphics.pixelProtocol, cellPixels: state.cellPixels)
+        var painter = ImagePainter(mode: state.pictures.graphics.pixelProtocol, cellPixels: state.pictures.cellPixels)
         let before = painter.prepare(frame).bytes
         Output.write(before + Array(frame.ansiText.utf8) + painter.finish(frame, repaintedRows: []))
         // The screen first; then the decoders end (collected, so their CPU time counts as ours).
@@ -68,8 +68,8 @@ enum SnapshotSession {
             Output.write(
                 Array(
                     statisticsReport(
-                        pipeline.statistics, provider: provider, cacheBytes: state.thumbnails.byteCount,
-                        cacheCount: state.thumbnails.count, pictures: state.graphics.title, library: state.library
+                        pipeline.statistics, provider: provider, cacheBytes: state.store.cache.byteCount,
+                        cacheCount: state.store.cache.count, pictures: state.pictures.graphics.title, library: state.library
                     ).utf8), to: 2)
         }
         return 0

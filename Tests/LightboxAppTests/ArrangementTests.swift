@@ -50,18 +50,18 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     let counts = [30, 30]
     var state = GalleryState(library: library(counts), spec: threeColumns, width: 40, height: 20)
     state.apply([.move(.down), .move(.down), .move(.down), .move(.down), .toggleMark, .move(.down), .move(.down), .move(.down)])
-    let cursorPath = state.library[state.cursor].path
-    let markedPath = state.library[state.marks.sorted[0]].path
-    let line = state.layout.frame(ofItem: state.cursor).y - state.scrollOffset
+    let cursorPath = state.library[state.viewport.cursor].path
+    let markedPath = state.library[state.selection.marks.sorted[0]].path
+    let line = state.layout.frame(ofItem: state.viewport.cursor).y - state.viewport.offset
     state.apply(.toggleReverse)
     #expect(state.library[0].path.description == "photos/s1/IMG_30.jpg")
-    #expect(state.library[state.cursor].path == cursorPath)
-    #expect(state.library[state.marks.sorted[0]].path == markedPath && state.marks.count == 1)
-    #expect(state.layout.frame(ofItem: state.cursor).y - state.scrollOffset == line)
+    #expect(state.library[state.viewport.cursor].path == cursorPath)
+    #expect(state.library[state.selection.marks.sorted[0]].path == markedPath && state.selection.marks.count == 1)
+    #expect(state.layout.frame(ofItem: state.viewport.cursor).y - state.viewport.offset == line)
     #expect(state.message == "sorted by name, reversed")
     state.apply(.cycleSort)
     #expect(state.library.arrangement.sort == .date)
-    #expect(state.library[state.cursor].path == cursorPath)
+    #expect(state.library[state.viewport.cursor].path == cursorPath)
 }
 
 @Test func itemsStreamingIntoASortedLibraryLeaveTheCursorItemWhereItIs() {
@@ -73,14 +73,14 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     }
     state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: files(0..<40))], isFinished: false))
     state.apply([.move(.down), .move(.down), .move(.down), .move(.down), .toggleMark])
-    let cursorPath = state.library[state.cursor].path
-    let line = state.layout.frame(ofItem: state.cursor).y - state.scrollOffset
+    let cursorPath = state.library[state.viewport.cursor].path
+    let line = state.layout.frame(ofItem: state.viewport.cursor).y - state.viewport.offset
     // Larger files sort before everything shown.
     state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: files(100..<130))], isFinished: true))
     #expect(state.library[0].path.description == "f/129.jpg")
-    #expect(state.library[state.cursor].path == cursorPath)
-    #expect(state.layout.frame(ofItem: state.cursor).y - state.scrollOffset == line)
-    #expect(state.marks.count == 1 && state.library[state.marks.sorted[0]].path == cursorPath)
+    #expect(state.library[state.viewport.cursor].path == cursorPath)
+    #expect(state.layout.frame(ofItem: state.viewport.cursor).y - state.viewport.offset == line)
+    #expect(state.selection.marks.count == 1 && state.library[state.selection.marks.sorted[0]].path == cursorPath)
 }
 
 @Test func sortingByDateReadsEveryDateInTheBackgroundAndReSortsAsTheyCome() {
@@ -94,7 +94,7 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     }
     #expect(asked == [[0, 1, 2, 3]])
     state.apply(.move(.right))
-    #expect(state.library[state.cursor].path.description == "f/1.jpg")
+    #expect(state.library[state.viewport.cursor].path.description == "f/1.jpg")
     // f/3 was taken first, in an earlier month; f/1 has no EXIF date and keeps its mtime (September 2001).
     var early = ImageMetadata(), late = ImageMetadata()
     early.dateTaken = "2001:02:03 04:05:06"
@@ -106,7 +106,7 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
         ]))
     #expect((0..<4).map { state.library[$0].path.description } == ["f/3.jpg", "f/0.jpg", "f/2.jpg", "f/1.jpg"])
     #expect(state.library.sections.map { String(decoding: $0.title, as: UTF8.self) } == ["February 2001", "March 2001", "September 2001"])
-    #expect(state.library[state.cursor].path.description == "f/1.jpg")
+    #expect(state.library[state.viewport.cursor].path.description == "f/1.jpg")
     // Nothing more to read.
     #expect(state.apply(.move(.right)).allSatisfy { if case .readMetadata = $0 { return false } else { return true } })
 }
@@ -114,13 +114,13 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
 @Test func collapsingASectionLeavesItsHeaderAndSkipsItsItems() {
     var state = GalleryState(library: library([7, 2, 20]), spec: threeColumns, width: 40, height: 20)
     state.apply([.move(.right), .move(.right), .move(.down), .toggleSection])
-    #expect(state.cursor == 0 && state.layout.collapsed == [true, false, false])
-    #expect(state.demand.allSatisfy { $0.id.rawValue >= 7 }, "no thumbnails for a collapsed section")
+    #expect(state.viewport.cursor == 0 && state.layout.collapsed == [true, false, false])
+    #expect(state.store.demand.allSatisfy { $0.id.rawValue >= 7 }, "no thumbnails for a collapsed section")
     // Space on a collapsed header marks the whole section; moving on leaves it.
     state.apply(.toggleMarkAndAdvance)
-    #expect(state.marks.count == 7 && state.cursor == 7)
+    #expect(state.selection.marks.count == 7 && state.viewport.cursor == 7)
     state.apply([.move(.up)])
-    #expect(state.cursor == 0)
+    #expect(state.viewport.cursor == 0)
     // More items arriving for a collapsed folder keep it collapsed.
     state.apply(.toggleAllSections)
     #expect(state.layout.collapsed == [true, true, true])
@@ -138,7 +138,7 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
 @Test func masonryReadsShapesAndSettlesWithoutMovingTheCursorTile() {
     var state = GalleryState(library: library([40, 40]), spec: threeColumns, width: 40, height: 24)
     let effects = state.apply(.cycleLayout)
-    #expect(state.layoutMode == .masonry && state.message == "masonry layout")
+    #expect(state.layoutState.mode == .masonry && state.message == "masonry layout")
     let asked = effects.flatMap { effect -> [Int] in
         if case .readMetadata(let requests, false) = effect { return requests.map(\.id.rawValue) } else { return [] }
     }
@@ -148,22 +148,22 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     }
     #expect(!urgent.isEmpty && urgent.allSatisfy { state.isOnScreen(state.library.position(of: ItemID($0))) }, "shapes on screen first")
     state.apply([.move(.down), .move(.down), .move(.down), .move(.down), .move(.right)])
-    let cursor = state.cursor
-    let line = state.layout.frame(ofItem: cursor).y - state.scrollOffset
+    let cursor = state.viewport.cursor
+    let line = state.layout.frame(ofItem: cursor).y - state.viewport.offset
     // Portraits and panoramas arrive: tiles change height, the cursor's stays on its line.
     let results = (0..<80).map {
         MetadataResult(id: ItemID($0), metadata: nil, size: $0 % 3 == 0 ? PixelSize(width: 600, height: 900) : PixelSize(width: 900, height: 300))
     }
     state.apply(.metadataRead(results))
-    #expect(state.cursor == cursor)
-    #expect(state.layout.frame(ofItem: cursor).y - state.scrollOffset == line)
+    #expect(state.viewport.cursor == cursor)
+    #expect(state.layout.frame(ofItem: cursor).y - state.viewport.offset == line)
     #expect(state.layout.boxFrame(ofItem: 0).height > state.layout.boxFrame(ofItem: 1).height)
     // Only tiles on screen are decoded first.
-    #expect(state.demand.prefix { state.isOnScreen(state.library.position(of: $0.id)) }.count > 0)
+    #expect(state.store.demand.prefix { state.isOnScreen(state.library.position(of: $0.id)) }.count > 0)
     state.apply(.cycleLayout)
-    #expect(state.layoutMode == .strip && state.isOnScreen(state.cursor))
+    #expect(state.layoutState.mode == .strip && state.isOnScreen(state.viewport.cursor))
     state.apply(.cycleLayout)
-    #expect(state.layoutMode == .grid && state.tileOfCursorIsVisible)
+    #expect(state.layoutState.mode == .grid && state.tileOfCursorIsVisible)
 }
 
 @Test func theStripScrollsSidewaysAndKeepsTheCursorTileInView() {
@@ -171,22 +171,22 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     #expect(state.layout.axis == .horizontal && state.viewportLength == 58)
     for _ in 0..<25 {
         state.apply(.move(.right))
-        let tile = state.layout.frame(ofItem: state.cursor)
+        let tile = state.layout.frame(ofItem: state.viewport.cursor)
         #expect(
-            tile.x >= state.scrollOffset + state.layout.pinnedHeaderLength && tile.maxX <= state.scrollOffset + state.viewportLength,
-            "cursor \(state.cursor) at \(tile.x) offset \(state.scrollOffset)")
+            tile.x >= state.viewport.offset + state.layout.pinnedHeaderLength && tile.maxX <= state.viewport.offset + state.viewportLength,
+            "cursor \(state.viewport.cursor) at \(tile.x) offset \(state.viewport.offset)")
     }
-    #expect(state.scrollOffset > 0)
+    #expect(state.viewport.offset > 0)
     state.apply(.pageDown)
-    #expect(state.layout.span(of: state.layout.frame(ofItem: state.cursor)).end <= state.scrollOffset + state.viewportLength)
-    let before = state.scrollOffset
+    #expect(state.layout.span(of: state.layout.frame(ofItem: state.viewport.cursor)).end <= state.viewport.offset + state.viewportLength)
+    let before = state.viewport.offset
     state.apply(.scroll(lines: -3))
-    #expect(state.scrollOffset == before - 3)
+    #expect(state.viewport.offset == before - 3)
     // A click on a tile moves the cursor to it.
-    let target = state.visibleItems.first { state.isOnScreen($0) && state.layout.frame(ofItem: $0).x > state.scrollOffset + 20 }!
+    let target = state.visibleItems.first { state.isOnScreen($0) && state.layout.frame(ofItem: $0).x > state.viewport.offset + 20 }!
     let frame = state.layout.frame(ofItem: target)
-    state.apply(.click(x: frame.x - state.scrollOffset + GalleryState.gridInset + 1, y: frame.y + 1))
-    #expect(state.cursor == target)
+    state.apply(.click(x: frame.x - state.viewport.offset + GalleryState.gridInset + 1, y: frame.y + 1))
+    #expect(state.viewport.cursor == target)
 }
 
 /// A sort key may be a text: by kind, the format's name orders (camera RAW, JPEG, PNG), the scan's

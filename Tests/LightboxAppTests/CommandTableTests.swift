@@ -13,8 +13,8 @@ private func middle(_ settings: GalleryState.Settings = .init()) -> GalleryState
 
 /// The row's command with values that act: a press on a tile, a scroll, a typed character.
 private func example(_ row: CommandRow, in state: GalleryState) -> Command {
-    let tile = state.layout.frame(ofItem: state.cursor + 1)
-    let x = tile.x + GalleryState.gridInset, y = tile.y - state.scrollOffset
+    let tile = state.layout.frame(ofItem: state.viewport.cursor + 1)
+    let x = tile.x + GalleryState.gridInset, y = tile.y - state.viewport.offset
     switch row.command {
     case .click: return .click(x: x, y: y)
     case .doubleClick: return .doubleClick(x: x, y: y)
@@ -67,11 +67,11 @@ private func example(_ row: CommandRow, in state: GalleryState) -> Command {
 
         // A jump: ' comes back to where it started.
         var jump = middle()
-        let origin = jump.cursor
+        let origin = jump.viewport.cursor
         jump.apply(example(row, in: jump))
-        if jump.cursor != origin && !jump.isShowingHelp && row.command != .jumpBack {  // ' itself swaps
+        if jump.viewport.cursor != origin && !jump.isShowingHelp && row.command != .jumpBack {  // ' itself swaps
             jump.apply(.jumpBack)
-            #expect((jump.cursor == origin) == traits.contains(.jumps), "\(name): ' comes back after jumps only")
+            #expect((jump.viewport.cursor == origin) == traits.contains(.jumps), "\(name): ' comes back after jumps only")
         }
 
         // A count: repeats it, or names the item to go to; others ignore it.
@@ -79,17 +79,17 @@ private func example(_ row: CommandRow, in state: GalleryState) -> Command {
             var counted = middle(), repeated = middle()
             counted.apply([.countDigit(2), example(row, in: counted)])
             repeated.apply([example(row, in: repeated), example(row, in: repeated)])
-            #expect(counted.cursor == repeated.cursor && counted.marks == repeated.marks, "\(name) repeats with a count")
+            #expect(counted.viewport.cursor == repeated.viewport.cursor && counted.selection.marks == repeated.selection.marks, "\(name) repeats with a count")
         }
         if traits.contains(.goesToCount) {
             var counted = middle()
             counted.apply([.countDigit(5), example(row, in: counted)])
-            #expect(counted.cursor == 4, "\(name) goes to the item counted")
+            #expect(counted.viewport.cursor == 4, "\(name) goes to the item counted")
         } else if !traits.contains(.repeatsWithCount), row.command != .countDigit(0) {
             var counted = middle(), once = middle()
             counted.apply([.countDigit(2), example(row, in: counted)])
             once.apply(example(row, in: once))
-            #expect(counted.cursor == once.cursor && counted.markedCount == once.markedCount, "\(name) ignores a count")
+            #expect(counted.viewport.cursor == once.viewport.cursor && counted.markedCount == once.markedCount, "\(name) ignores a count")
         }
 
         // The help: the rows that turn its pages keep it; any other command closes it.

@@ -42,7 +42,7 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
     #expect(next.count == 5)
     let after = loads(state.apply(.decoded(requests[1], .failed(.badFile("cannot decode: bad")))))!
     #expect(after.count == 4)
-    #expect(state.failures[ItemID(1)] == "cannot decode: bad")
+    #expect(state.store.failures[ItemID(1)] == "cannot decode: bad")
     #expect(state.loadingCount == 4)
 }
 
@@ -94,11 +94,11 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
             $0.graphics = .sixel; $0.cellPixels = CellPixelSize(width: 10, height: 20)
         })
     _ = state.initialEffects()
-    let before = state.demand.map(\.box)
+    let before = state.store.demand.map(\.box)
     let effects = state.apply(.cellSizeChanged(CellPixelSize(width: 20, height: 40)))
-    #expect(state.cellPixels == CellPixelSize(width: 20, height: 40))
-    #expect(state.demand.map(\.box) == before.map { PixelSize(width: $0.width * 2, height: $0.height * 2) })
-    #expect(effects == [.load(state.demand)])
+    #expect(state.pictures.cellPixels == CellPixelSize(width: 20, height: 40))
+    #expect(state.store.demand.map(\.box) == before.map { PixelSize(width: $0.width * 2, height: $0.height * 2) })
+    #expect(effects == [.load(state.store.demand)])
     #expect(state.apply(.cellSizeChanged(CellPixelSize(width: 20, height: 40))).isEmpty, "unchanged: nothing to do")
 }
 

@@ -34,7 +34,7 @@ extension GalleryState {
     }
 
     var tileOfCursorIsVisible: Bool {
-        let tile = layout.frame(ofItem: cursor)
-        return tile.y >= scrollOffset && tile.maxY <= scrollOffset + gridHeight
+        let tile = layout.frame(ofItem: viewport.cursor)
+        return tile.y >= viewport.offset && tile.maxY <= viewport.offset + screen.gridHeight
     }
 }

@@ -67,9 +67,9 @@ func press(_ x: Int, _ y: Int, shift: Bool = false, control: Bool = false) -> In
     var router = InputRouter()
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
     _ = state.initialEffects()
-    let cursor = state.cursor
+    let cursor = state.viewport.cursor
     #expect(router.command(for: .key(.control("l")), in: state, at: 0) == .redraw)
-    #expect(state.apply(.redraw) == [.redraw] && state.cursor == cursor)
+    #expect(state.apply(.redraw) == [.redraw] && state.viewport.cursor == cursor)
     state.apply(.toggleHelp)
     #expect(state.apply(.redraw) == [.redraw] && state.isShowingHelp, "the help stays open")
     state.apply(.toggleHelp)

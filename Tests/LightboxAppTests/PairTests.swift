@@ -41,5 +41,5 @@ func card() -> Library {
     let state = GalleryState(library: Library(), width: 80, height: 24, settings: settings { $0.pendingMarks = listed })
     var scanned = state
     _ = scanned.apply(.scanned([Scanner.Batch(folder: ImagePath("card"), files: (0..<3).map { card()[$0] })], isFinished: true))
-    #expect(scanned.marks.sorted == [0, 1] && scanned.pendingMarks.isEmpty)
+    #expect(scanned.selection.marks.sorted == [0, 1] && scanned.selection.pending.isEmpty)
 }

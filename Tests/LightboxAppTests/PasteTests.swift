@@ -8,14 +8,14 @@ import Testing
     var state = GalleryState(library: library([4, 3]), spec: threeColumns, width: 40, height: 30)
     let effects = state.apply(.pasted("img\na\nx\n"))
     #expect(effects.isEmpty)
-    #expect(state.markedCount == 0 && state.cursor == 0 && !state.isEditingFilter)
+    #expect(state.markedCount == 0 && state.viewport.cursor == 0 && !state.isEditingFilter)
     #expect(state.message?.contains("/") == true)
 }
 
 @Test func aPasteIntoTheFilterIsTextWithoutNewlines() {
     var state = GalleryState(library: library([4, 3]), spec: threeColumns, width: 40, height: 30)
     state.apply([.startFilter, .pasted("IMG_\n3\r\t\u{1B}")])
-    #expect(state.filterText == "IMG_3")
+    #expect(state.filter.text == "IMG_3")
     #expect(state.isEditingFilter)
     #expect(state.library.count == 2)  // IMG_3 of each section
     #expect(state.markedCount == 0)
@@ -24,12 +24,12 @@ import Testing
 @Test func theFilterQueryIsBounded() {
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
     state.apply([.startFilter, .pasted(String(repeating: "x", count: 100_000))])
-    #expect(state.filterText.count == GalleryState.filterLimit)
+    #expect(state.filter.text.count == GalleryState.filterLimit)
     #expect(state.message?.contains("at most") == true)
     state.apply([.filterInput("y")])
-    #expect(state.filterText.count == GalleryState.filterLimit)
+    #expect(state.filter.text.count == GalleryState.filterLimit)
     state.apply([.filterBackspace, .filterInput("z")])
-    #expect(state.filterText.last == "z" && state.filterText.count == GalleryState.filterLimit)
+    #expect(state.filter.text.last == "z" && state.filter.text.count == GalleryState.filterLimit)
 }
 
 @Test func theFilterPartEditsItsQueryWithinItsLimit() {

@@ -39,5 +39,5 @@ import Testing
     let files = (1...2).map { ImageFile(path: ImagePath("photos/s0/IMG_\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg) }
     state.apply(.scanned([Scanner.Batch(folder: ImagePath("photos/s0"), files: files, problems: [])], isFinished: true))
     #expect(state.markedCount == 1)
-    #expect(state.pendingMarks.remaining == [ImagePath("photos/s0/IMG_2.jpg")])
+    #expect(state.selection.pending.remaining == [ImagePath("photos/s0/IMG_2.jpg")])
 }

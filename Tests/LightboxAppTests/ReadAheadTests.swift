@@ -14,7 +14,7 @@ func readAheadPositions(_ effects: [Effect], in state: GalleryState) -> [Int] {
 @Test func theReadAheadGoesOutwardFromTheCursorNearestFirst() {
     var state = GalleryState(library: library([100]), spec: threeColumns, width: 40, height: 20)
     _ = state.apply(Array(repeating: Command.move(.right), count: 50))
-    #expect(state.cursor == 50)
+    #expect(state.viewport.cursor == 50)
     let first = readAheadPositions(state.apply(.idle), in: state)
     #expect(first == [50, 51, 49, 52, 48, 53, 47, 54], "\(first)")
     // Asked again before any is done: the next ones out, none twice.

@@ -15,18 +15,18 @@ let ragged = library([7, 2, 20])
     ]
     for move in moves {
         state.apply(move)
-        #expect(state.tileOfCursorIsVisible, "after \(move): cursor \(state.cursor) offset \(state.scrollOffset)")
+        #expect(state.tileOfCursorIsVisible, "after \(move): cursor \(state.viewport.cursor) offset \(state.viewport.offset)")
     }
 }
 
 @Test func theHeaderLineAboveTheCursorRowStaysFree() {
     var state = GalleryState(library: ragged, spec: threeColumns, width: 40, height: 20)
     state.apply([.move(.last), .move(.first)])
-    #expect(state.scrollOffset == 0)
+    #expect(state.viewport.offset == 0)
     state.apply([.move(.last)])
     state.apply([.move(.up), .move(.up), .move(.up), .move(.up)])
-    let tile = state.layout.frame(ofItem: state.cursor)
-    #expect(tile.y - 1 >= state.scrollOffset, "the tile is not under the pinned header")
+    let tile = state.layout.frame(ofItem: state.viewport.cursor)
+    #expect(tile.y - 1 >= state.viewport.offset, "the tile is not under the pinned header")
 }
 
 @Test func resizeReflowsAndKeepsTheCursorVisible() {
@@ -48,7 +48,7 @@ let ragged = library([7, 2, 20])
     let before = state.layout.columnCount
     state.apply([.zoomIn, .zoomIn])
     #expect(state.layout.columnCount < before)
-    #expect(state.spec.columns[0].size == .adaptive(minimum: 24, maximum: 32))
+    #expect(state.layoutState.spec.columns[0].size == .adaptive(minimum: 24, maximum: 32))
     #expect(state.tileOfCursorIsVisible)
     state.apply([.zoomOut, .zoomOut, .zoomOut])
     #expect(state.layout.columnCount > before)
@@ -66,19 +66,19 @@ let ragged = library([7, 2, 20])
 @Test func clickMovesTheCursorToTheTileUnderIt() {
     var state = GalleryState(library: ragged, spec: threeColumns, width: 40, height: 40)
     let target = state.layout.frame(ofItem: 4)
-    state.apply(.click(x: target.x + GalleryState.gridInset + 2, y: target.y - state.scrollOffset + 1))
-    #expect(state.cursor == 4)
+    state.apply(.click(x: target.x + GalleryState.gridInset + 2, y: target.y - state.viewport.offset + 1))
+    #expect(state.viewport.cursor == 4)
     state.apply(.click(x: 0, y: 0))  // a header: its section's first photo
-    #expect(state.cursor == 0)
+    #expect(state.viewport.cursor == 0)
 }
 
 @Test func wheelScrollsAndBringsTheCursorAlong() {
     var state = GalleryState(library: ragged, spec: threeColumns, width: 40, height: 20)
     for _ in 0..<10 { state.apply(.scroll(lines: 3)) }
-    #expect(state.scrollOffset > 0)
+    #expect(state.viewport.offset > 0)
     #expect(state.tileOfCursorIsVisible)
     for _ in 0..<20 { state.apply(.scroll(lines: -3)) }
-    #expect(state.scrollOffset == 0)
+    #expect(state.viewport.offset == 0)
     #expect(state.tileOfCursorIsVisible)
 }
 
@@ -87,14 +87,14 @@ let ragged = library([7, 2, 20])
     var state = GalleryState(library: ragged, spec: spec, width: 200, height: 40)
     state.apply([.move(.last), .zoomIn])
     #expect(
-        state.spec.columns == [
+        state.layoutState.spec.columns == [
             GridItem(.fixed(16), alignment: .leading), GridItem(.flexible(minimum: 1, maximum: Int.max)),
             GridItem(.flexible(minimum: 24, maximum: 34), alignment: .trailing),
         ])
     #expect(state.tileOfCursorIsVisible)
     state.apply([.zoomOut, .zoomOut])
     #expect(
-        state.spec.columns == [
+        state.layoutState.spec.columns == [
             GridItem(.fixed(8), alignment: .leading), GridItem(.flexible(minimum: 1, maximum: Int.max)),
             GridItem(.flexible(minimum: 16, maximum: 26), alignment: .trailing),
             GridItem(.flexible(minimum: 1, maximum: Int.max)), GridItem(.flexible(minimum: 1, maximum: Int.max)),

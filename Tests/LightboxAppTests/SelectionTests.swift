@@ -7,8 +7,8 @@ import Testing
 @Test func spaceMarksAndAdvancesAcceptPrintsMarksInDisplayOrder() {
     var state = GalleryState(library: library([4, 3]), spec: threeColumns, width: 40, height: 30)
     state.apply([.move(.last), .toggleMark, .move(.first), .toggleMarkAndAdvance, .toggleMarkAndAdvance])
-    #expect(state.cursor == 2)
-    #expect(state.marks.sorted == [0, 1, 6])
+    #expect(state.viewport.cursor == 2)
+    #expect(state.selection.marks.sorted == [0, 1, 6])
     let effects = state.apply(.accept)
     #expect(effects == [.accept([ImagePath("photos/s0/IMG_1.jpg"), ImagePath("photos/s0/IMG_2.jpg"), ImagePath("photos/s1/IMG_3.jpg")])])
 }
@@ -22,30 +22,30 @@ import Testing
 @Test func mTogglesWithoutMoving() {
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
     state.apply([.move(.right), .toggleMark])
-    #expect(state.cursor == 1 && state.marks.contains(1))
+    #expect(state.viewport.cursor == 1 && state.selection.marks.contains(1))
     state.apply(.toggleMark)
-    #expect(state.cursor == 1 && state.marks.count == 0)
+    #expect(state.viewport.cursor == 1 && state.selection.marks.count == 0)
 }
 
 @Test func rangeMarkCoversAnchorToCursorInEitherDirection() {
     var state = GalleryState(library: library([4, 3]), spec: threeColumns, width: 40, height: 30)
     state.apply([.move(.down), .move(.down), .toggleRange])  // anchor on item 4
-    #expect(state.rangeAnchor == 4)
+    #expect(state.selection.anchor == 4)
     state.apply([.move(.left), .move(.left), .toggleRange])  // back to item 2
-    #expect(state.rangeAnchor == nil)
-    #expect(state.marks.sorted == [2, 3, 4])
+    #expect(state.selection.anchor == nil)
+    #expect(state.selection.marks.sorted == [2, 3, 4])
 }
 
 @Test func markSectionTogglesTheCursorsSectionAndAllAndClear() {
     var state = GalleryState(library: library([4, 3, 2]), spec: threeColumns, width: 40, height: 30)
     state.apply([.move(.nextSection), .markSection])
-    #expect(state.marks.sorted == [4, 5, 6])
+    #expect(state.selection.marks.sorted == [4, 5, 6])
     state.apply(.markSection)
-    #expect(state.marks.count == 0)
+    #expect(state.selection.marks.count == 0)
     state.apply(.markAll)
-    #expect(state.marks.count == 9)
+    #expect(state.selection.marks.count == 9)
     state.apply(.clearMarks)
-    #expect(state.marks.count == 0)
+    #expect(state.selection.marks.count == 0)
 }
 
 @Test func cancelQuitsWithoutOutput() {
@@ -61,7 +61,7 @@ import Testing
     #expect(state.apply(.cancel) == [])
     #expect(!state.isShowingHelp)
     state.apply([.toggleHelp, .move(.right)])
-    #expect(state.cursor == 0 && !state.isShowingHelp)
+    #expect(state.viewport.cursor == 0 && !state.isShowingHelp)
 }
 
 @Test func marksScaleToAMillionItems() {
@@ -89,16 +89,16 @@ import Testing
 @Test func aMarkLimitRefusesMoreAndNoMultiRefusesAll() {
     var state = GalleryState(library: library([10]), spec: threeColumns, width: 40, height: 20, settings: settings { $0.markLimit = 2 })
     state.apply([.toggleMarkAndAdvance, .toggleMarkAndAdvance, .toggleMarkAndAdvance])
-    #expect(state.marks.count == 2 && state.message == "at most 2 may be marked (--multi=2)")
+    #expect(state.selection.marks.count == 2 && state.message == "at most 2 may be marked (--multi=2)")
     state.apply(.markAll)
-    #expect(state.marks.count == 2)
-    let version = state.marksVersion
+    #expect(state.selection.marks.count == 2)
+    let version = state.selection.version
     state.apply(.clearMarks)
-    #expect(state.marks.count == 0 && state.marksVersion == version + 1)
+    #expect(state.selection.marks.count == 0 && state.selection.version == version + 1)
     state = GalleryState(library: library([10]), spec: threeColumns, width: 40, height: 20, settings: settings { $0.allowsMarks = false })
     state.apply([.move(.right), .toggleMark])
-    #expect(state.marks.count == 0 && state.message?.contains("--no-multi") == true)
-    #expect(state.apply(.accept) == [.accept([state.library[state.cursor].path])])
+    #expect(state.selection.marks.count == 0 && state.message?.contains("--no-multi") == true)
+    #expect(state.apply(.accept) == [.accept([state.library[state.viewport.cursor].path])])
 }
 
 @Test func pathsToPreMarkAreMarkedAsTheScanFindsThem() {
@@ -107,10 +107,10 @@ import Testing
         settings: settings { $0.pendingMarks = PathSet([ImagePath("f/IMG_3.jpg"), ImagePath("f/IMG_7.jpg"), ImagePath("elsewhere.jpg")]) })
     let files = (0..<10).map { ImageFile(path: ImagePath("f/IMG_\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg) }
     state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: Array(files[0..<5]))], isFinished: false))
-    #expect(state.marks.sorted == [3])
+    #expect(state.selection.marks.sorted == [3])
     state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: Array(files[5...]))], isFinished: true))
     #expect(state.markedPaths == [ImagePath("f/IMG_3.jpg"), ImagePath("f/IMG_7.jpg")])
-    #expect(state.pendingMarks.remaining == [ImagePath("elsewhere.jpg")])
+    #expect(state.selection.pending.remaining == [ImagePath("elsewhere.jpg")])
 }
 
 @Test func theFilterNarrowsAsTypedAndMarksSurviveIt() {
@@ -122,15 +122,15 @@ import Testing
         (0..<state.library.count).map { state.library[$0].path.description.split(separator: "/").last! } == [
             "IMG_1.jpg", "IMG_10.jpg", "IMG_11.jpg", "IMG_12.jpg",
         ])
-    #expect(state.cursor == 0 && state.isEditingFilter)
-    #expect(state.markedCount == 2 && state.hiddenMarks.count == 2)
+    #expect(state.viewport.cursor == 0 && state.isEditingFilter)
+    #expect(state.markedCount == 2 && state.selection.hidden.count == 2)
     state.apply([.acceptFilter, .move(.right), .toggleMark])
     #expect(!state.isEditingFilter && state.markedCount == 3)
     // Accept prints every mark, hidden ones too, in the order found.
     #expect(state.apply(.accept) == [.accept(["IMG_2", "IMG_4", "IMG_10"].map { ImagePath("photos/s0/\($0).jpg") })])
     state.apply([.startFilter, .cancelFilter])
-    #expect(state.library.count == 12 && state.marks.count == 3 && state.hiddenMarks.isEmpty)
-    #expect(state.library[state.cursor].path.description == "photos/s0/IMG_10.jpg", "the cursor stays on its item")
+    #expect(state.library.count == 12 && state.selection.marks.count == 3 && state.selection.hidden.isEmpty)
+    #expect(state.library[state.viewport.cursor].path.description == "photos/s0/IMG_10.jpg", "the cursor stays on its item")
     state.apply([.startFilter, .filterInput("zz")])
     #expect(state.library.isEmpty && state.library.totalCount == 12 && state.markedCount == 3)
     #expect(state.apply(.toggleMark).isEmpty && state.markedCount == 3)
@@ -147,73 +147,73 @@ import Testing
     var state = GalleryState(library: library([30]), spec: threeColumns, width: 40, height: 20)
     #expect(KeyTable.standard.command(for: .character("7")) == .countDigit(7))
     state.apply([.countDigit(5), .move(.right)])
-    #expect(state.cursor == 5 && state.pendingCount == nil)
+    #expect(state.viewport.cursor == 5 && state.pendingCount == nil)
     state.apply([.countDigit(2), .move(.down)])
-    #expect(state.cursor == 11)
+    #expect(state.viewport.cursor == 11)
     state.apply([.countDigit(1), .countDigit(2), .move(.last)])
-    #expect(state.cursor == 11, "12G: the twelfth item")
+    #expect(state.viewport.cursor == 11, "12G: the twelfth item")
     state.apply([.countDigit(0), .move(.right)])
-    #expect(state.cursor == 12, "a lone 0 is not a count")
+    #expect(state.viewport.cursor == 12, "a lone 0 is not a count")
     state.apply([.toggleMark, .move(.first), .nextMark])
-    #expect(state.cursor == 12)
+    #expect(state.viewport.cursor == 12)
     state.apply(.nextMark)
-    #expect(state.cursor == 12 && state.message == "no marked item after this one")
+    #expect(state.viewport.cursor == 12 && state.message == "no marked item after this one")
     state.apply(.move(.last))
     state.apply(.previousMark)
-    #expect(state.cursor == 12)
+    #expect(state.viewport.cursor == 12)
     state.apply(.jumpBack)
-    #expect(state.cursor == 29, "back to where N started")
+    #expect(state.viewport.cursor == 29, "back to where N started")
     state.apply(.jumpBack)
-    #expect(state.cursor == 12)
+    #expect(state.viewport.cursor == 12)
 }
 
 @Test func thePreviewShowsOnePhotoZoomsPansMarksAndReturnsToItsPlace() {
     var state = GalleryState(library: library([20]), spec: threeColumns, width: 80, height: 25)
     state.apply([.move(.right), .openPreview])
     #expect(state.preview == Preview())
-    #expect(state.demand.map(\.id.rawValue) == [1, 2, 0], "the photo first, then its neighbours")
-    #expect(state.demand.allSatisfy { $0.box == PixelSize(width: 80, height: 48) })
+    #expect(state.store.demand.map(\.id.rawValue) == [1, 2, 0], "the photo first, then its neighbours")
+    #expect(state.store.demand.allSatisfy { $0.box == PixelSize(width: 80, height: 48) })
     // A big picture arrives: zooming in asks for it larger and pans stay on it.
     let big = Thumbnail(width: 80, height: 48, pixels: [UInt8](repeating: 9, count: 80 * 48 * 3))
-    state.apply(.decoded(state.demand[0], .decoded(big)))
+    state.apply(.decoded(state.store.demand[0], .decoded(big)))
     state.apply(.zoomIn)
     #expect(state.preview?.zoom == 2 && state.previewBox == PixelSize(width: 160, height: 96))
-    #expect(state.demand.first?.box == PixelSize(width: 160, height: 96))
+    #expect(state.store.demand.first?.box == PixelSize(width: 160, height: 96))
     state.apply([.pan(dx: 1, dy: 1), .pan(dx: 1, dy: 1), .pan(dx: 5, dy: 5)])
     #expect(state.preview!.panX <= 160 - 80 && state.preview!.panY <= 96 - 48 && state.preview!.panX > 0)
-    #expect(state.cursor == 1, "zoomed, arrows pan instead of changing photos")
+    #expect(state.viewport.cursor == 1, "zoomed, arrows pan instead of changing photos")
     state.apply([.move(.right), .toggleMark])
-    #expect(state.cursor == 2 && state.preview == Preview() && state.marks.sorted == [2])
+    #expect(state.viewport.cursor == 2 && state.preview == Preview() && state.selection.marks.sorted == [2])
     state.apply(.closePreview)
-    #expect(state.preview == nil && state.cursor == 2)
+    #expect(state.preview == nil && state.viewport.cursor == 2)
     state.apply([.openPreview, .pan(dx: -1, dy: 0)])
-    #expect(state.cursor == 1, "not zoomed, the arrows go through the photos")
+    #expect(state.viewport.cursor == 1, "not zoomed, the arrows go through the photos")
 }
 
 @Test func clicksMoveMarkRangePreviewAndFoldSections() {
     var state = GalleryState(library: library([7, 20]), spec: threeColumns, width: 40, height: 30)
     func cell(of item: Int) -> (x: Int, y: Int) {
         let frame = state.layout.frame(ofItem: item)
-        return (frame.x + GalleryState.gridInset + 2, frame.y - state.scrollOffset + 1)
+        return (frame.x + GalleryState.gridInset + 2, frame.y - state.viewport.offset + 1)
     }
     var c = cell(of: 4)
     state.apply(.click(x: c.x, y: c.y))
-    #expect(state.cursor == 4)
+    #expect(state.viewport.cursor == 4)
     c = cell(of: 8)
     state.apply(.shiftClick(x: c.x, y: c.y))
-    #expect(state.marks.sorted == [4, 5, 6, 7, 8] && state.cursor == 8)
+    #expect(state.selection.marks.sorted == [4, 5, 6, 7, 8] && state.viewport.cursor == 8)
     c = cell(of: 5)
     state.apply(.controlClick(x: c.x, y: c.y))
-    #expect(state.marks.sorted == [4, 6, 7, 8])
+    #expect(state.selection.marks.sorted == [4, 6, 7, 8])
     // A header: a click goes to its section, a double click folds it.
-    let header = state.layout.headerTop(ofSection: 1) - state.scrollOffset
+    let header = state.layout.headerTop(ofSection: 1) - state.viewport.offset
     state.apply([.move(.first), .click(x: 5, y: header)])
-    #expect(state.cursor == 7)
-    state.apply(.doubleClick(x: 5, y: state.layout.headerTop(ofSection: 1) - state.scrollOffset))
+    #expect(state.viewport.cursor == 7)
+    state.apply(.doubleClick(x: 5, y: state.layout.headerTop(ofSection: 1) - state.viewport.offset))
     #expect(state.layout.collapsed == [false, true])
     c = cell(of: 2)
     state.apply(.doubleClick(x: c.x, y: c.y))
-    #expect(state.cursor == 2 && state.preview != nil)
+    #expect(state.viewport.cursor == 2 && state.preview != nil)
 }
 
 @Test func theSelectionPartKeepsItsRulesAndCountsRealChanges() {

@@ -16,22 +16,22 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
     state.apply(.scanned([batch("a", 0..<30)], isFinished: false))
     state.apply([.move(.down), .move(.down), .move(.down), .move(.down), .move(.down), .toggleMark, .move(.right)])
-    let cursor = state.cursor, offset = state.scrollOffset, path = state.library[cursor].path
+    let cursor = state.viewport.cursor, offset = state.viewport.offset, path = state.library[cursor].path
     #expect(offset > 0)
     // More of the same folder, then new folders, with a problem.
     var more = batch("b", 0..<40)
     more.problems = ["cannot read b/x"]
     state.apply(.scanned([batch("a", 30..<50), more], isFinished: false))
-    #expect(state.cursor == cursor && state.scrollOffset == offset)
-    #expect(state.library[state.cursor].path == path)
-    #expect(state.marks.sorted == [15])
+    #expect(state.viewport.cursor == cursor && state.viewport.offset == offset)
+    #expect(state.library[state.viewport.cursor].path == path)
+    #expect(state.selection.marks.sorted == [15])
     #expect(state.library.sections.map(\.items) == [0..<50, 50..<90])
     #expect(state.layout.itemCount == 90)
     #expect(state.scanProblems == ["cannot read b/x"])
     #expect(state.isScanning)
     // New items can be marked and reached.
     state.apply([.move(.last), .toggleMark])
-    #expect(state.marks.sorted == [15, 89])
+    #expect(state.selection.marks.sorted == [15, 89])
     state.apply(.scanned([], isFinished: true))
     #expect(!state.isScanning)
 }
@@ -40,9 +40,9 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
     #expect(state.apply(.move(.down)).isEmpty)
     let effects = state.apply(.scanned([batch("a", 0..<5)], isFinished: false))
-    #expect(effects == [.load(state.demand)])
-    #expect(state.demand.map(\.id.rawValue) == Array(0..<5))
-    #expect(state.cursor == 0)
+    #expect(effects == [.load(state.store.demand)])
+    #expect(state.store.demand.map(\.id.rawValue) == Array(0..<5))
+    #expect(state.viewport.cursor == 0)
 }
 
 @Test func scanResultsDoNotCloseTheHelpOrClearTheMessage() {

@@ -31,7 +31,7 @@ func decodedState(_ counts: [Int], width: Int, height: Int, settings: GallerySta
     var state = GalleryState(library: library(counts), spec: spec, width: width, height: height, settings: settings)
     _ = state.initialEffects()
     for action in actions { _ = state.apply(action) }
-    for request in state.demand {
+    for request in state.store.demand {
         let result: DecodeResult =
             request.id.rawValue == 2
             ? .failed(.badFile("cannot decode: Not a JPEG file"))
@@ -96,7 +96,7 @@ func expectSnapshot(_ frame: Frame, _ name: String) {
     _ = state.apply(.pageUp)
     #expect(state.helpPage == pages - 2 && state.markedCount == 0, "back a page; nothing marked")
     _ = state.apply(.move(.first))
-    #expect(!state.isShowingHelp && state.cursor == 0, "any other key closes it and does nothing else")
+    #expect(!state.isShowingHelp && state.viewport.cursor == 0, "any other key closes it and does nothing else")
     _ = state.apply(.toggleHelp)
     #expect(state.helpPage == 0, "opened again at its first page")
 }
@@ -207,10 +207,10 @@ func randomActionsKeepTheStateSane(seed: Int) {
         for case .load(let requests) in effects {
             for request in requests.prefix(3) { _ = state.apply(.decoded(request, .failed(.badFile("x")))) }
         }
-        #expect(state.cursor >= 0 && state.cursor < state.library.count)
-        #expect(state.scrollOffset >= 0 && state.scrollOffset <= max(0, state.layout.contentHeight - state.gridHeight))
+        #expect(state.viewport.cursor >= 0 && state.viewport.cursor < state.library.count)
+        #expect(state.viewport.offset >= 0 && state.viewport.offset <= max(0, state.layout.contentHeight - state.screen.gridHeight))
         let frame = GalleryView.frame(for: state)
-        #expect(frame.width == state.screenWidth && frame.height == state.screenHeight)
+        #expect(frame.width == state.screen.width && frame.height == state.screen.height)
     }
 }
 
@@ -244,7 +244,7 @@ func randomActionsKeepTheStateSane(seed: Int) {
     let spec = try GridSpec(parsing: "fixed:16:leading,fixed:16:trailing")
     var state = GalleryState(library: library([2]), spec: spec, width: 40, height: 20)
     _ = state.initialEffects()
-    for request in state.demand {
+    for request in state.store.demand {
         // A portrait picture: a quarter of its box's width.
         let width = request.box.width / 4
         _ = state.apply(
@@ -258,11 +258,11 @@ func randomActionsKeepTheStateSane(seed: Int) {
     let frame = GalleryView.frame(for: state)
     let red = TerminalColor.rgb(250, 0, 0)
     let left = state.layout.frame(ofItem: 0), right = state.layout.frame(ofItem: 1)
-    let y = left.y + 2 - state.scrollOffset
+    let y = left.y + 2 - state.viewport.offset
     let x0 = left.x + GalleryState.gridInset, x1 = right.x + GalleryState.gridInset
     #expect(frame[x0, y].style.background == red && frame[x0 + left.width - 1, y].style.background != red)
     #expect(frame[x1 + right.width - 1, y].style.background == red && frame[x1, y].style.background != red)
-    let label = frame.lines[left.y + state.layout.boxFrame(ofItem: 0).height - state.scrollOffset]
+    let label = frame.lines[left.y + state.layout.boxFrame(ofItem: 0).height - state.viewport.offset]
     #expect(label.dropFirst(x0).hasPrefix("IMG_1.jpg"))
     #expect(label.prefix(x1 + right.width).hasSuffix("IMG_2.jpg"))
 }
@@ -270,8 +270,8 @@ func randomActionsKeepTheStateSane(seed: Int) {
 @Test func theInfoPanelIsAnAlignedTableOfTheCursorPhotosDetails() throws {
     var state = decodedState([6], width: 120, height: 24)
     let effects = state.apply(.toggleInfo)
-    let id = state.library.id(at: state.cursor)
-    #expect(effects.contains(.readMetadata([MetadataRequest(id: id, file: state.library[state.cursor])], isUrgent: true)))
+    let id = state.library.id(at: state.viewport.cursor)
+    #expect(effects.contains(.readMetadata([MetadataRequest(id: id, file: state.library[state.viewport.cursor])], isUrgent: true)))
     #expect(GalleryView.frame(for: state).text.contains("reading…"))
     let photo = TestImages.withMetadata(
         main: try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 1, 2, 3), width: 8, height: 8),
@@ -296,9 +296,9 @@ func randomActionsKeepTheStateSane(seed: Int) {
     let textStarts = [start("Lens", "Test Lens"), start("Camera make", "Lightbox"), start("GPS", "present"), start("Format", "JPEG")]
     #expect(Set(textStarts).count == 1 && textStarts[0] > 0, "text left-aligned: \(textStarts)")
     // The grid gives the panel its columns.
-    #expect(state.gridAreaWidth == 120 - 42)
+    #expect(state.screen.gridAreaWidth == 120 - 42)
     _ = state.apply(.toggleInfo)
-    #expect(state.gridAreaWidth == 120)
+    #expect(state.screen.gridAreaWidth == 120)
 }
 
 @Test func collapsedSectionsAndPinnedFootersDraw() {
@@ -316,12 +316,12 @@ func randomActionsKeepTheStateSane(seed: Int) {
     frame = GalleryView.frame(for: state)
     expectSnapshot(frame, "footers")
     // Section 2 runs past the bottom: its counts sit on the grid's last line.
-    #expect(frame.lines[state.gridHeight - 1].hasSuffix("30 marked of 30 "))
+    #expect(frame.lines[state.screen.gridHeight - 1].hasSuffix("30 marked of 30 "))
 }
 
 /// Answers every wanted thumbnail with a flat picture that fills its box.
 func decodeDemand(_ state: inout GalleryState) {
-    for request in state.demand {
+    for request in state.store.demand {
         let (w, h) = (request.box.width, request.box.height)
         _ = state.apply(.decoded(request, .decoded(Thumbnail(width: w, height: h, pixels: TestImages.solid(width: w, height: h, 90, 140, 200)))))
     }
@@ -338,7 +338,7 @@ func decodeDemand(_ state: inout GalleryState) {
     let frame = GalleryView.frame(for: state)
     expectSnapshot(frame, "masonry")
     #expect(frame.lines[0].contains("trip/day2"), "the section's header is pinned")
-    #expect(state.scrollOffset > state.layout.headerTop(ofSection: 1))
+    #expect(state.viewport.offset > state.layout.headerTop(ofSection: 1))
 }
 
 @Test func theStripPinsTheSectionCardOnTheLeft() {
@@ -347,7 +347,7 @@ func decodeDemand(_ state: inout GalleryState) {
     decodeDemand(&state)
     let frame = GalleryView.frame(for: state)
     expectSnapshot(frame, "strip")
-    #expect(state.scrollOffset > state.layout.headerTop(ofSection: 1), "scrolled into the second section")
+    #expect(state.viewport.offset > state.layout.headerTop(ofSection: 1), "scrolled into the second section")
     #expect(frame.lines[0].hasPrefix("▍trip/"), "its card is pinned on the left: \(frame.lines[0])")
     #expect(frame.text.contains("30 images"))
 }
@@ -360,7 +360,7 @@ func decodeDemand(_ state: inout GalleryState) {
     let status = frame.lines.last!
     #expect(status.hasPrefix(" /10▏  1/1 of 12") && status.contains("1 hidden by the filter"), "\(status)")
     // "1" and "0" of IMG_10.jpg are underlined.
-    let y = state.layout.frame(ofItem: 0).y + state.layout.boxFrame(ofItem: 0).height - state.scrollOffset
+    let y = state.layout.frame(ofItem: 0).y + state.layout.boxFrame(ofItem: 0).height - state.viewport.offset
     let underlined = (0..<frame.width).filter { frame[$0, y].style.attributes.contains(.underline) }.map { frame[$0, y].glyph }
     #expect(underlined == ["1", "0"])
     _ = state.apply(.filterInput("x"))
@@ -371,7 +371,7 @@ func decodeDemand(_ state: inout GalleryState) {
     var state = GalleryState(library: library([3]), spec: spec, width: 40, height: 12)
     _ = state.apply(.openPreview)
     #expect(GalleryView.frame(for: state).text.contains("⋯"), "a placeholder until a picture is there")
-    let request = state.demand[0]
+    let request = state.store.demand[0]
     let (w, h) = (request.box.width, request.box.height)
     _ = state.apply(.decoded(request, .decoded(Thumbnail(width: w, height: h, pixels: TestImages.solid(width: w, height: h, 250, 10, 10)))))
     let frame = GalleryView.frame(for: state)
@@ -384,8 +384,8 @@ func decodeDemand(_ state: inout GalleryState) {
     var state = GalleryState(library: library([2]), spec: spec, width: 40, height: 14)
     _ = state.apply(.cycleGraphics)
     #expect(state.symbols == .quadrant && state.message == "pictures in quadrants")
-    #expect(state.demand.allSatisfy { $0.symbols == .quadrant })
-    for request in state.demand {
+    #expect(state.store.demand.allSatisfy { $0.symbols == .quadrant })
+    for request in state.store.demand {
         var thumbnail = Thumbnail(
             width: request.box.width, height: request.box.height, pixels: TestImages.solid(width: request.box.width, height: request.box.height, 0, 200, 0))
         let size = thumbnail.fittedCells(columns: SymbolCells.cells(inBox: request.box).columns, rows: SymbolCells.cells(inBox: request.box).rows)
@@ -398,14 +398,14 @@ func decodeDemand(_ state: inout GalleryState) {
     #expect(GalleryView.frame(for: state).text.contains("▚"))
     // Another set: what is cached in quadrants is asked for again.
     _ = state.apply(.cycleGraphics)
-    #expect(state.symbols == .sextant && !state.demand.isEmpty)
+    #expect(state.symbols == .sextant && !state.store.demand.isEmpty)
 }
 
 @Test func thePreviewUsesTheSymbolSetWhenNotZoomed() {
     var state = GalleryState(library: library([2]), spec: spec, width: 40, height: 12, settings: settings { $0.graphics = .braille })
     _ = state.apply(.openPreview)
-    #expect(state.demand.first?.symbols == .braille)
-    let request = state.demand[0]
+    #expect(state.store.demand.first?.symbols == .braille)
+    let request = state.store.demand[0]
     var thumbnail = Thumbnail(
         width: request.box.width, height: request.box.height, pixels: TestImages.solid(width: request.box.width, height: request.box.height, 9, 9, 9))
     let size = thumbnail.fittedCells(columns: SymbolCells.cells(inBox: request.box).columns, rows: SymbolCells.cells(inBox: request.box).rows)
@@ -415,7 +415,7 @@ func decodeDemand(_ state: inout GalleryState) {
     _ = state.apply(.decoded(request, .decoded(thumbnail)))
     #expect(GalleryView.frame(for: state).text.contains("⣿"))
     _ = state.apply(.zoomIn)
-    #expect(state.demand.first?.symbols == .half, "zoomed, the pixels are cropped instead")
+    #expect(state.store.demand.first?.symbols == .half, "zoomed, the pixels are cropped instead")
 }
 
 /// A camera roll's folder holds photos and videos: its header, its card in the strip and its
@@ -451,7 +451,7 @@ func decodeDemand(_ state: inout GalleryState) {
     let card = state.layout.headerFrame(ofSection: 0)
     #expect(frame.lines[0].hasPrefix("▍trip/day1"))
     let cardStyle = frame[1, 0].style  // the title's
-    for y in 0..<card.height where y < state.gridHeight {
+    for y in 0..<card.height where y < state.screen.gridHeight {
         #expect(frame[card.width, y].style != cardStyle, "row \(y): \(frame.lines[y])")
     }
 }

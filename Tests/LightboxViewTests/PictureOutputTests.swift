@@ -111,7 +111,7 @@ func frame(_ images: [FrameImage]) -> Frame {
     for _ in 0..<4 { _ = state.apply(.move(.right)) }
     let frame = GalleryView.frame(for: state)
     #expect(frame.images.count > 4)
-    let cursorTile = state.layout.frame(ofItem: state.cursor)
+    let cursorTile = state.layout.frame(ofItem: state.viewport.cursor)
     #expect(frame.images.first.map { abs($0.x - cursorTile.x) < cursorTile.width } == true, "the cursor's picture leads")
 }
 
@@ -197,7 +197,7 @@ func frame(_ images: [FrameImage]) -> Frame {
     // 160x48 cells of 4x8 pixels: tiles whose pictures are shorter than their boxes, so a tile
     // can show its label and none of its picture (this used to crash drawing an empty range).
     var (state, _) = pixelState(.sixel, counts: [200], width: 160, height: 48)
-    var painter = ImagePainter(mode: .sixel, cellPixels: state.cellPixels)
+    var painter = ImagePainter(mode: .sixel, cellPixels: state.pictures.cellPixels)
     var last = GalleryView.frame(for: state)
     _ = painter.writes(for: last, repaintedRows: [])
     var rowsPainted = 0
@@ -205,7 +205,7 @@ func frame(_ images: [FrameImage]) -> Frame {
         var effects = state.apply(.scroll(lines: 3))
         decodeAll(&state, into: &effects)
         let next = GalleryView.frame(for: state)
-        guard let scroll = next.scroll(from: last) else { Issue.record("no scroll found at offset \(state.scrollOffset)"); return }
+        guard let scroll = next.scroll(from: last) else { Issue.record("no scroll found at offset \(state.viewport.offset)"); return }
         #expect(scroll.lines == 3)
         let forced = painter.scrolled(scroll)
         let rows = Array(Set(painter.repaintRows(for: next) + forced)).sorted()

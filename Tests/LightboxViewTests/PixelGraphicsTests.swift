@@ -24,7 +24,7 @@ func pixelState(
 }
 
 func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
-    for request in state.demand {
+    for request in state.store.demand {
         let (w, h) = (request.box.width, request.box.height * 3 / 4)
         let shade = UInt8(40 + request.id.rawValue * 15 % 200)
         effects += state.apply(
@@ -95,7 +95,7 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
                 #expect(cell.style.foreground == .rgb(UInt8(image.id >> 16 & 0xFF), UInt8(image.id >> 8 & 0xFF), UInt8(image.id & 0xFF)))
             }
         }
-        #expect(image.columns * state.cellPixels.width >= image.pixelWidth && image.rows * state.cellPixels.height >= image.pixelHeight)
+        #expect(image.columns * state.pictures.cellPixels.width >= image.pixelWidth && image.rows * state.pictures.cellPixels.height >= image.pixelHeight)
     }
     #expect(Set(frame.images.map(\.id)).count == frame.images.count, "one id a picture")
     // The pinned header and the status line are text, never placeholders.
@@ -129,7 +129,7 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     for image in frame.images where forgotten.contains(image.id) {
         #expect(deletes.contains("\u{1B}_Ga=d,d=I,q=2,i=\(image.id)\u{1B}\\"))
     }
-    #expect(painter.transmitted.count <= state.thumbnails.count, "the terminal holds no more than the cache")
+    #expect(painter.transmitted.count <= state.store.cache.count, "the terminal holds no more than the cache")
     #expect(painter.forget(forgotten).isEmpty, "deleted once")
 }
 
@@ -181,14 +181,14 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
 
 @Test func sixelTilesArePaintedAtTheirCellsAndRepaintedOnlyWhenTheyMove() {
     var (state, _) = pixelState(.sixel, counts: [40])
-    var painter = ImagePainter(mode: .sixel, cellPixels: state.cellPixels)
+    var painter = ImagePainter(mode: .sixel, cellPixels: state.pictures.cellPixels)
     let frame = GalleryView.frame(for: state)
     #expect(painter.prepare(frame).repaintRows.isEmpty)
     let painted = SixelReader.pictures(in: painter.finish(frame, repaintedRows: []))
     #expect(painted.count == frame.images.count && !painted.isEmpty)
     for (image, (row, column, picture)) in zip(frame.images, painted) {
         #expect(row == image.y + image.visibleRows.lowerBound + 1 && column == image.x + 1)
-        #expect(picture.height == min(image.pixelHeight, image.visibleRows.count * state.cellPixels.height))
+        #expect(picture.height == min(image.pixelHeight, image.visibleRows.count * state.pictures.cellPixels.height))
         let shade = picture.pixel(x: 0, y: 0)
         #expect(shade.map { abs(Int($0.1) - 200) <= 2 } == true, "the tile's own colour (registers are in percent)")
     }
@@ -211,7 +211,7 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     #expect(frame.lines[0].contains("day1"))
     #expect(frame.images.allSatisfy { $0.screenRows.lowerBound >= 1 }, "below the pinned header")
     #expect(frame.images.contains { $0.visibleRows.lowerBound > 0 }, "a tile cut by the header shows its lower part")
-    #expect(frame.images.allSatisfy { $0.screenRows.upperBound <= state.gridHeight })
+    #expect(frame.images.allSatisfy { $0.screenRows.upperBound <= state.screen.gridHeight })
     _ = state.apply(.toggleHelp)
     let help = GalleryView.frame(for: state)
     for image in help.images {
@@ -224,8 +224,8 @@ func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
 @Test func inA256ColourTerminalHalfBlocksAreDitheredCells() {
     var state = GalleryState(library: library([4]), spec: spec, width: 40, height: 14, settings: settings { $0.colorDepth = .indexed256 })
     _ = state.initialEffects()
-    #expect(state.demand.allSatisfy { $0.wantsCells && $0.depth == .indexed256 && $0.symbols == .half })
-    let request = state.demand[0]
+    #expect(state.store.demand.allSatisfy { $0.wantsCells && $0.depth == .indexed256 && $0.symbols == .half })
+    let request = state.store.demand[0]
     var thumbnail = Thumbnail(width: 8, height: 8, pixels: TestImages.solid(width: 8, height: 8, 10, 120, 200))
     thumbnail.cells = SymbolCells.render(thumbnail, columns: 4, rows: 2, symbols: .half, depth: .indexed256)
     _ = state.apply(.decoded(request, .decoded(thumbnail)))
@@ -250,7 +250,7 @@ func discPixels(width: Int, height: Int) -> [UInt8] {
 func symbolModeSnapshots(_ graphics: Graphics) {
     var state = GalleryState(library: library([3]), spec: spec, width: 52, height: 12, settings: settings { $0.graphics = graphics })
     _ = state.initialEffects()
-    for request in state.demand {
+    for request in state.store.demand {
         // What the provider does: the pixels, and for a symbol set the cells chafa renders from them.
         let (w, h) = (request.box.width, request.box.height)
         var thumbnail = Thumbnail(width: w, height: h, pixels: discPixels(width: w, height: h))
@@ -287,9 +287,9 @@ func symbolModeSnapshots(_ graphics: Graphics) {
             $0.graphics = .kitty; $0.cellPixels = CellPixelSize(width: 4, height: 8)
         })
     _ = state.apply(.openPreview)
-    #expect(state.demand.first?.box == PixelSize(width: 160, height: 88))
+    #expect(state.store.demand.first?.box == PixelSize(width: 160, height: 88))
     _ = state.apply(.zoomIn)
-    let request = state.demand[0]
+    let request = state.store.demand[0]
     #expect(request.box == PixelSize(width: 320, height: 176) && !request.wantsCells)
     // Left half red, right half blue: zoomed 2x about the middle, the view shows both halves.
     let (w, h) = (request.box.width, request.box.height)
@@ -334,7 +334,7 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     var effects = state.initialEffects()
     effects += state.apply(.zoomIn)
     effects += state.apply(.zoomIn)
-    let boxes = state.demand.map(\.box)
+    let boxes = state.store.demand.map(\.box)
     #expect(!boxes.isEmpty)
     for box in boxes { #expect(box.width <= PixelSize.maxSide && box.height <= PixelSize.maxSide) }
     #expect(boxes.contains { max($0.width, $0.height) == PixelSize.maxSide }, "a box was over the limit before: \(boxes)")
@@ -356,7 +356,7 @@ func symbolModeSnapshots(_ graphics: Graphics) {
             width: w, height: 2 * h, pixels: TestImages.solid(width: w, height: h, 255, 0, 0) + TestImages.solid(width: w, height: h, 0, 0, 255))
         frames.delays = [100, 100]
         _ = state.apply(.decoded(request, .decoded(frames)))
-        var painter = ImagePainter(mode: graphics.pixelProtocol, cellPixels: state.cellPixels)
+        var painter = ImagePainter(mode: graphics.pixelProtocol, cellPixels: state.pictures.cellPixels)
         var seen: [UInt8] = []
         for now in [1.0, 1.1] {
             state.apply(.tick(now))
@@ -393,7 +393,7 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     var (state, _) = pixelState(.iterm, counts: [12])
     let frame = GalleryView.frame(for: state)
     #expect(!frame.images.isEmpty && frame[frame.images[0].x, frame.images[0].y].glyph != String(KittyGraphics.placeholder), "no placeholder cells")
-    var painter = ImagePainter(mode: .iterm, cellPixels: state.cellPixels)
+    var painter = ImagePainter(mode: .iterm, cellPixels: state.pictures.cellPixels)
     #expect(painter.prepare(frame).bytes.isEmpty, "nothing before the cells")
     let bytes = painter.finish(frame, repaintedRows: [])
     let text = String(decoding: bytes, as: UTF8.self)
@@ -422,7 +422,7 @@ func symbolModeSnapshots(_ graphics: Graphics) {
 @Test func throughTmuxEachITermImageFollowsTheCellsWrittenBeforeIt() {
     let (state, _) = pixelState(.iterm, counts: [6])
     let frame = GalleryView.frame(for: state)
-    var painter = ImagePainter(mode: .iterm, inTmux: true, cellPixels: state.cellPixels)
+    var painter = ImagePainter(mode: .iterm, inTmux: true, cellPixels: state.pictures.cellPixels)
     _ = painter.prepare(frame)
     let text = String(decoding: painter.finish(frame, repaintedRows: []), as: UTF8.self)
     let pictures = text.components(separatedBy: "\u{1B}Ptmux;").dropFirst()
@@ -448,7 +448,7 @@ func symbolModeSnapshots(_ graphics: Graphics) {
         let text = String(decoding: painter.finish(frame, repaintedRows: []), as: UTF8.self)
         return text.components(separatedBy: "\u{1B}\u{1B}[").dropFirst().first?.prefix { $0 != "H" }.description
     }
-    var painter = ImagePainter(mode: .iterm, inTmux: true, cellPixels: state.cellPixels)
+    var painter = ImagePainter(mode: .iterm, inTmux: true, cellPixels: state.pictures.cellPixels)
     #expect(firstMove(&painter) == "\(image.y + 1);\(image.x + 1)", "a pane at the top left: its own cells")
     painter.paneOrigin = PaneOrigin(column: 51, row: 16)
     #expect(firstMove(&painter) == "\(image.y + 17);\(image.x + 52)", "moved by the pane's place, and painted again")
@@ -467,7 +467,7 @@ func symbolModeSnapshots(_ graphics: Graphics) {
         #expect(state.pictures.reduction == reduction, "\(speed) kbit/s")
         let frame = GalleryView.frame(for: state)
         #expect(frame.lines.last?.contains(reduction == 1 ? "res" : reduction == 2 ? "½ res" : "¼ res") == (reduction > 1), "the status line says so")
-        var painter = ImagePainter(mode: .kitty, cellPixels: state.cellPixels)
+        var painter = ImagePainter(mode: .kitty, cellPixels: state.pictures.cellPixels)
         painter.reduction = reduction
         let full = KittyGraphics.transmit(frame.images[0], inTmux: false).count
         let sent = painter.prepare(frame).bytes

@@ -30,7 +30,7 @@ public struct Screen: Hashable, Sendable {
 
     /// Where the info panel goes when shown: a column on the right of a wide screen, else lines
     /// above the status line.
-    var infoPanel: Rect? {
+    public var infoPanel: Rect? {
         guard isShowingInfo else { return nil }
         if width >= Self.infoPanelBesideFrom {
             return Rect(x: width - Self.infoPanelWidth, y: 0, width: Self.infoPanelWidth, height: max(0, height - 1))
@@ -40,8 +40,8 @@ public struct Screen: Hashable, Sendable {
     }
 
     /// Lines available to the grid: all but the status line, and the info panel when it is below.
-    var gridHeight: Int { max(0, height - 1 - (infoPanel.map { $0.y == 0 ? 0 : $0.height } ?? 0)) }
+    public var gridHeight: Int { max(0, height - 1 - (infoPanel.map { $0.y == 0 ? 0 : $0.height } ?? 0)) }
 
     /// Columns available to the grid: all, or what the info panel leaves when it is beside it.
-    var gridAreaWidth: Int { width - (infoPanel.map { $0.y == 0 ? $0.width : 0 } ?? 0) }
+    public var gridAreaWidth: Int { width - (infoPanel.map { $0.y == 0 ? $0.width : 0 } ?? 0) }
 }

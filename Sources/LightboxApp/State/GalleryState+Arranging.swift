@@ -5,7 +5,7 @@ extension GalleryState {
     /// and every mark and a pending range on its item (marks the filter hides are kept aside).
     /// - Complexity: O(*n*) plus what `change` costs.
     mutating func rearrange(_ change: (inout Library) -> Void) {
-        let cursorID = library.isEmpty ? nil : library.id(at: cursor)
+        let cursorID = library.isEmpty ? nil : library.id(at: viewport.cursor)
         let line = cursorLine
         let markedIDs = selection.marks.sorted.map { library.id(at: $0) } + selection.hidden
         let anchorID = selection.anchor.map { library.id(at: $0) }

@@ -9,16 +9,16 @@ extension GalleryState {
         if preview != nil { return store.want(previewDemand) }
         guard !isTooSmall else { return store.want([]) }
         let visible = visibleItems
-        let (layout, offset, height) = (self.layout, scrollOffset, viewportLength)
+        let (layout, offset, height) = (self.layout, viewport.offset, viewportLength)
         var order = visible.filter { layout.isVisible($0, offset: offset, height: height) }
         let onScreen = Set(order)
         if prefetches {
             let ahead =
-                scrollDirection > 0
-                ? layout.visibleItems(offset: scrollOffset + height, height: height)
-                : layout.visibleItems(offset: max(0, scrollOffset - height), height: height)
+                viewport.direction > 0
+                ? layout.visibleItems(offset: viewport.offset + height, height: height)
+                : layout.visibleItems(offset: max(0, viewport.offset - height), height: height)
             let extra = ahead.filter { !visible.contains($0) }
-            order += scrollDirection > 0 ? extra : extra.reversed()
+            order += viewport.direction > 0 ? extra : extra.reversed()
         }
         var requests: [DecodeRequest] = []
         for item in order where layout.isShown(item) && failure(at: item) == nil {

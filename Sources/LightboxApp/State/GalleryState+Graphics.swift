@@ -9,7 +9,7 @@ extension GalleryState {
 
     /// Whether a cached thumbnail can be drawn as it is in the current mode.
     func isReady(_ thumbnail: Thumbnail) -> Bool {
-        !wantsCells || thumbnail.cells?.matches(symbols, colorDepth) == true
+        !wantsCells || thumbnail.cells?.matches(symbols, pictures.colorDepth) == true
     }
 
     /// The request for the item at `position` fitting `box`, in the current mode.
@@ -17,17 +17,17 @@ extension GalleryState {
         let cells = symbolsAllowed && wantsCells
         return DecodeRequest(
             id: library.id(at: position), file: library[position], box: box,
-            symbols: cells ? symbols : .half, depth: cells ? colorDepth : .trueColor)
+            symbols: cells ? symbols : .half, depth: cells ? pictures.colorDepth : .trueColor)
     }
 
     /// The kitty image id of the picture with cache serial `serial`.
     public func imageID(serial: UInt32) -> UInt32 {
-        KittyGraphics.imageID(serial: serial, directColor: colorDepth == .trueColor)
+        KittyGraphics.imageID(serial: serial, directColor: pictures.colorDepth == .trueColor)
     }
 
     /// The kitty image id of the zoomed preview's crop in this frame.
     public var previewImageID: UInt32 {
-        KittyGraphics.transientID(revision: previewRevision, directColor: colorDepth == .trueColor)
+        KittyGraphics.transientID(revision: previewRevision, directColor: pictures.colorDepth == .trueColor)
     }
 
     /// Steps to the next available mode.

@@ -8,9 +8,9 @@ extension GalleryState {
     mutating func applyCounted(_ command: Command, count: Int) -> [Effect] {
         let traits = command.traits
         if traits.contains(.goesToCount) {
-            let origin = library.id(at: cursor)
+            let origin = library.id(at: viewport.cursor)
             moveCursor(to: min(max(0, count - 1), library.count - 1))
-            if library.id(at: cursor) != origin { jumpOrigin = origin }
+            if library.id(at: viewport.cursor) != origin { jumpOrigin = origin }
             return loadEffects()
         }
         guard traits.contains(.repeatsWithCount) else { return apply(command) }
@@ -49,9 +49,9 @@ extension GalleryState {
             pendingCount = nil
             return applyCounted(action, count: count)
         }
-        let origin = library.id(at: cursor)
+        let origin = library.id(at: viewport.cursor)
         defer {
-            if action.traits.contains(.jumps), library.id(at: cursor) != origin { jumpOrigin = origin }
+            if action.traits.contains(.jumps), library.id(at: viewport.cursor) != origin { jumpOrigin = origin }
         }
         switch action {
         case .openPreview:
@@ -63,7 +63,7 @@ extension GalleryState {
             pendingCount = min(9_999_999, (pendingCount ?? 0) * 10 + digit)
             message = "count \(pendingCount!)"
         case .nextMark, .previousMark:
-            if let next = selection.marks.nextMarked(after: cursor, forward: action == .nextMark) {
+            if let next = selection.marks.nextMarked(after: viewport.cursor, forward: action == .nextMark) {
                 moveCursor(to: next)
             } else {
                 message = action == .nextMark ? "no marked item after this one" : "no marked item before this one"
@@ -73,11 +73,11 @@ extension GalleryState {
                 message = "no jump to go back from"
                 break
             }
-            jumpOrigin = library.id(at: cursor)
+            jumpOrigin = library.id(at: viewport.cursor)
             moveCursor(to: library.position(of: origin))
         case .move(.up): moveVertically(.up)
         case .move(.down): moveVertically(.down)
-        case .move(let movement): moveCursor(to: layout.destination(from: cursor, movement))
+        case .move(let movement): moveCursor(to: layout.destination(from: viewport.cursor, movement))
         case .pageDown: moveVertically(.rowsDown(rowsPerPage))
         case .pageUp: moveVertically(.rowsUp(rowsPerPage))
         case .halfPageDown: moveVertically(.rowsDown(max(1, rowsPerPage / 2)))
@@ -85,27 +85,27 @@ extension GalleryState {
         case .toggleMark: toggleMarkAtCursor()
         case .toggleMarkAndAdvance:
             toggleMarkAtCursor()
-            moveCursor(to: layout.destination(from: cursor, .right))
+            moveCursor(to: layout.destination(from: viewport.cursor, .right))
         case .toggleSection:
-            let section = layout.section(ofItem: cursor)
+            let section = layout.section(ofItem: viewport.cursor)
             layoutState.toggleCollapsed(library.sections[section].title)
             viewport.cursor = layout.items(inSection: section).lowerBound
             relayout()
         case .toggleAllSections:
             layoutState.toggleAllCollapsed(library.sections.map(\.title))
-            viewport.cursor = layout.items(inSection: layout.section(ofItem: cursor)).lowerBound
+            viewport.cursor = layout.items(inSection: layout.section(ofItem: viewport.cursor)).lowerBound
             relayout()
         case .toggleRange:
             if let anchor = selection.anchor {
-                selection.marks.set(min(anchor, cursor)..<(max(anchor, cursor) + 1), marked: true)
+                selection.marks.set(min(anchor, viewport.cursor)..<(max(anchor, viewport.cursor) + 1), marked: true)
                 selection.anchor = nil
             } else {
-                selection.anchor = cursor
+                selection.anchor = viewport.cursor
                 message = "range mark: move, then v again"
             }
         case .markAll: selection.marks.set(0..<library.count, marked: true)
         case .markSection:
-            let items = layout.items(inSection: layout.section(ofItem: cursor))
+            let items = layout.items(inSection: layout.section(ofItem: viewport.cursor))
             selection.marks.set(items, marked: !selection.marks.containsAll(items))
         case .clearMarks:
             selection.marks.removeAll()
@@ -134,7 +134,7 @@ extension GalleryState {
         case .doubleClick(let x, let y): doubleClick(x: x, y: y)
         case .shiftClick(let x, let y):
             if case .item(let item) = hit(x: x, y: y) {
-                selection.marks.set(min(item, cursor)..<(max(item, cursor) + 1), marked: true)
+                selection.marks.set(min(item, viewport.cursor)..<(max(item, viewport.cursor) + 1), marked: true)
                 moveCursor(to: item)
             }
         case .controlClick(let x, let y):
@@ -152,7 +152,7 @@ extension GalleryState {
                 message = "no command on x: start with --exec CMD, or bind keys with --bind KEY:exec:CMD"
                 return []
             }
-            return [.run(ShellCommand.expand(template, cursor: library[cursor].path, selection: acceptedPaths))]
+            return [.run(ShellCommand.expand(template, cursor: library[viewport.cursor].path, selection: acceptedPaths))]
         case .keyHandlerPrefix:
             mode = .handlerKey
             message = "key handler: press a key (Esc cancels)"
@@ -165,7 +165,7 @@ extension GalleryState {
         case .cycleLayout:
             layoutState.cycleMode()
             relayout()
-            message = "\(layoutMode.rawValue) layout"
+            message = "\(layoutState.mode.rawValue) layout"
         }
         return loadEffects() + metadataEffects()
     }
@@ -208,8 +208,8 @@ extension GalleryState {
 
     /// Marks or unmarks the cursor item, or its whole section when that is collapsed to its header.
     mutating func toggleMarkAtCursor() {
-        let section = layout.section(ofItem: cursor)
-        guard layout.collapsed[section] else { return selection.marks.toggle(cursor) }
+        let section = layout.section(ofItem: viewport.cursor)
+        guard layout.collapsed[section] else { return selection.marks.toggle(viewport.cursor) }
         let items = layout.items(inSection: section)
         selection.marks.set(items, marked: !selection.marks.containsAll(items))
     }
@@ -226,8 +226,8 @@ extension GalleryState {
 
     /// Moves up or down keeping the column the user chose, even through short rows.
     mutating func moveVertically(_ movement: Movement) {
-        let column = stickyColumn ?? layout.column(ofItem: cursor)
-        viewport.cursor = layout.destination(from: cursor, movement, column: column)
+        let column = viewport.stickyColumn ?? layout.column(ofItem: viewport.cursor)
+        viewport.cursor = layout.destination(from: viewport.cursor, movement, column: column)
         viewport.stickyColumn = column
         scrollCursorIntoView()
     }
@@ -240,13 +240,13 @@ extension GalleryState {
 
     /// The tile or header at screen cell (x, y), if any; the pinned header covers what is under it.
     func hit(x: Int, y: Int) -> Hit? {
-        guard y >= 0, y < gridHeight, x >= 0, x < gridAreaWidth, !isTooSmall, !library.isEmpty else { return nil }
+        guard y >= 0, y < screen.gridHeight, x >= 0, x < screen.gridAreaWidth, !isTooSmall, !library.isEmpty else { return nil }
         let along = layout.axis == .vertical ? y : x - Self.gridInset
-        if let pinned = layout.pinnedHeader(atOffset: scrollOffset), along >= pinned.y, along < pinned.y + layout.pinnedHeaderLength {
+        if let pinned = layout.pinnedHeader(atOffset: viewport.offset), along >= pinned.y, along < pinned.y + layout.pinnedHeaderLength {
             return .header(pinned.section)
         }
-        let contentX = layout.axis == .vertical ? x - Self.gridInset : scrollOffset + x - Self.gridInset
-        let contentY = layout.axis == .vertical ? scrollOffset + y : y
+        let contentX = layout.axis == .vertical ? x - Self.gridInset : viewport.offset + x - Self.gridInset
+        let contentY = layout.axis == .vertical ? viewport.offset + y : y
         if let item = layout.item(atX: contentX, y: contentY) { return .item(item) }
         if let s = layout.section(atOffset: layout.axis == .vertical ? contentY : contentX) {
             let header = layout.headerFrame(ofSection: s)

@@ -7,23 +7,25 @@ extension GalleryState {
 
     /// Whether what the scan finds lands after everything shown without re-laying the library:
     /// scan order, and not masonry (whose columns take new tiles anywhere along the bottom).
-    public var scanBatchesAreCheap: Bool { library.arrangement.keepsScanOrder && layoutMode != .masonry }
+    public var scanBatchesAreCheap: Bool { library.arrangement.keepsScanOrder && layoutState.mode != .masonry }
 
     /// Whether every file's metadata is read: for dates, or for the masonry layout's picture shapes.
-    public var needsAllMetadata: Bool { needsDatesTaken || layoutMode == .masonry }
+    public var needsAllMetadata: Bool { needsDatesTaken || layoutState.mode == .masonry }
 
     /// What metadata to read next: every file not yet asked for when dates decide the order, and
     /// the cursor item's first when the info panel shows it.
     /// - Complexity: O(*k*) in the number of files not yet asked for.
     mutating func metadataEffects() -> [Effect] {
         var effects: [Effect] = []
-        if isShowingInfo, !library.isEmpty, let request = metadataState.urgentRequest(for: library.id(at: cursor), file: library[cursor]) {
+        if screen.isShowingInfo, !library.isEmpty,
+            let request = metadataState.urgentRequest(for: library.id(at: viewport.cursor), file: library[viewport.cursor])
+        {
             effects.append(.readMetadata([request], isUrgent: true))
         }
         if !library.isEmpty {
             // Shapes on screen first in masonry, so the tiles in view settle before the rest; and
             // the videos and animations on screen, whose durations and frame counts go in their labels.
-            let masonry = layoutMode == .masonry
+            let masonry = layoutState.mode == .masonry
             let urgent = visibleItems.filter {
                 let format = library[$0].format
                 return format.isVideo || format.mayAnimate || masonry && library.aspect(of: library.id(at: $0)) == 0
@@ -48,7 +50,7 @@ extension GalleryState {
             rearrange { $0.setDatesTaken(dates) }
         } else {
             library.setDatesTaken(dates)
-            if layoutMode == .masonry { settleLayout() }
+            if layoutState.mode == .masonry { settleLayout() }
         }
     }
 
@@ -62,7 +64,7 @@ extension GalleryState {
     /// Rebuilds the layout for the library, the grid's area and the layout settings.
     /// - Complexity: see `LayoutState.rebuild(for:width:height:)`.
     mutating func rebuildLayout() {
-        layoutState.rebuild(for: library, width: gridAreaWidth - 2 * Self.gridInset, height: gridHeight)
+        layoutState.rebuild(for: library, width: screen.gridAreaWidth - 2 * Self.gridInset, height: screen.gridHeight)
     }
 
     /// Rebuilds the layout for the current screen and panels, keeping the cursor in view.

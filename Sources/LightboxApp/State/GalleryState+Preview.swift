@@ -10,7 +10,7 @@ extension GalleryState {
     /// cell vertically, times the zoom (capped). Zoomed, symbol modes show half blocks.
     public var previewBox: PixelSize {
         // Zoomed, a pixel mode crops the picture decoded at the zoom; symbols give way to half blocks.
-        graphics.isPixels || (preview?.zoom ?? 1) == 1 ? previewBox(cell: pixelsPerCell) : previewViewBox
+        pictures.graphics.isPixels || (preview?.zoom ?? 1) == 1 ? previewBox(cell: pixelsPerCell) : previewViewBox
     }
 
     /// The preview in half-block pixels (two a cell vertically) times the zoom: where pictures
@@ -21,8 +21,8 @@ extension GalleryState {
     func previewBox(cell: PixelSize) -> PixelSize {
         let zoom = preview?.zoom ?? 1
         return PixelSize(
-            width: min(Self.previewPixelLimit, max(1, screenWidth) * cell.width * zoom),
-            height: min(Self.previewPixelLimit, max(1, screenHeight - 1) * cell.height * zoom))
+            width: min(Self.previewPixelLimit, max(1, screen.width) * cell.width * zoom),
+            height: min(Self.previewPixelLimit, max(1, screen.height - 1) * cell.height * zoom))
     }
 
     /// Where a picture of `size` pixels sits in the zoomed preview box: its drawn size, fitted.
@@ -54,14 +54,14 @@ extension GalleryState {
         case .pan(let dx, let dy):
             guard current.zoom > 1 else {
                 // Not zoomed: the arrows go through the photos.
-                if dx != 0 { viewport.cursor = max(0, min(library.count - 1, cursor + dx)) }
+                if dx != 0 { viewport.cursor = max(0, min(library.count - 1, viewport.cursor + dx)) }
                 break
             }
             current.pan(dx: dx, dy: dy, view: previewView)
             preview = current
             clampPan()
         case .move(.left), .move(.right):
-            viewport.cursor = max(0, min(library.count - 1, cursor + (action == .move(.right) ? 1 : -1)))
+            viewport.cursor = max(0, min(library.count - 1, viewport.cursor + (action == .move(.right) ? 1 : -1)))
             preview = Preview()
         case .toggleMark, .toggleMarkAndAdvance:
             // Marks go through the usual rules (--multi, --no-multi); the preview stays.
@@ -72,7 +72,7 @@ extension GalleryState {
         case .togglePlayback:
             guard animation != nil else {
                 // Its frames came back as one: too large for a decoder to play, or not read.
-                let still = cursorIsAnimated && thumbnails.peek(animationKey) != nil
+                let still = cursorIsAnimated && store.cache.peek(animationKey) != nil
                 message = still ? "shown as a still: too large to play (or frames Lightbox cannot read)" : "not an animation"
                 break
             }
@@ -98,7 +98,7 @@ extension GalleryState {
 
     /// The frames of the animation the preview shows, once decoded.
     public var animation: Thumbnail? {
-        guard preview != nil, !library.isEmpty, let frames = thumbnails.peek(animationKey), frames.frameCount > 1 else { return nil }
+        guard preview != nil, !library.isEmpty, let frames = store.cache.peek(animationKey), frames.frameCount > 1 else { return nil }
         return frames
     }
 
@@ -111,42 +111,42 @@ extension GalleryState {
 
     /// Whether the cursor item is an animation (its metadata says so), so the preview asks for every frame.
     var cursorIsAnimated: Bool {
-        !library.isEmpty && (metadata[library.id(at: cursor)]?.metadata?.frameCount ?? 0) > 1
+        !library.isEmpty && (metadataState.results[library.id(at: viewport.cursor)]?.metadata?.frameCount ?? 0) > 1
     }
 
     /// The cache key of the cursor animation's frames at the preview's size.
-    var animationKey: ThumbnailKey { ThumbnailKey(file: library[cursor], box: previewBox, isAnimated: true) }
+    var animationKey: ThumbnailKey { ThumbnailKey(file: library[viewport.cursor], box: previewBox, isAnimated: true) }
 
     /// The preview's view in half-block pixels: the screen above the status line, two a cell vertically.
-    var previewView: PixelSize { PixelSize(width: screenWidth, height: (screenHeight - 1) * 2) }
+    var previewView: PixelSize { PixelSize(width: screen.width, height: (screen.height - 1) * 2) }
 
     /// Keeps the view on the zoomed picture.
     mutating func clampPan() {
         guard var current = preview else { return }
-        let drawn = previewDrawnSize(of: thumbnails.closest(to: previewKey).map { PixelSize(width: $0.width, height: $0.height) } ?? previewBox)
+        let drawn = previewDrawnSize(of: store.cache.closest(to: previewKey).map { PixelSize(width: $0.width, height: $0.height) } ?? previewBox)
         current.keepView(on: drawn, view: previewView)
         preview = current
     }
 
     /// The cache key of the cursor photo at the preview's size.
-    public var previewKey: ThumbnailKey { ThumbnailKey(file: library[cursor], box: previewBox) }
+    public var previewKey: ThumbnailKey { ThumbnailKey(file: library[viewport.cursor], box: previewBox) }
 
     /// What the preview wants decoded: the photo on screen (every frame of an animation, after
     /// its still), then its neighbours.
     var previewDemand: [DecodeRequest] {
         guard preview != nil, !library.isEmpty else { return [] }
         var frames: [DecodeRequest] = []
-        if cursorIsAnimated, preview?.zoom == 1, thumbnails.peek(animationKey) == nil, failure(at: cursor) == nil {
-            var request = decodeRequest(item: cursor, box: previewBox, symbolsAllowed: false)
+        if cursorIsAnimated, preview?.zoom == 1, store.cache.peek(animationKey) == nil, failure(at: viewport.cursor) == nil {
+            var request = decodeRequest(item: viewport.cursor, box: previewBox, symbolsAllowed: false)
             request.wantsFrames = true
             frames = [request]
         }
         return frames
-            + [cursor, cursor + 1, cursor - 1].filter { $0 >= 0 && $0 < library.count }.compactMap { item in
+            + [viewport.cursor, viewport.cursor + 1, viewport.cursor - 1].filter { $0 >= 0 && $0 < library.count }.compactMap { item in
                 let key = ThumbnailKey(file: library[item], box: previewBox)
                 // Symbols only when not zoomed: a zoomed view is a crop of the pixels.
                 let unzoomed = preview?.zoom == 1
-                if let cached = thumbnails.peek(key), !unzoomed || isReady(cached) { return nil }
+                if let cached = store.cache.peek(key), !unzoomed || isReady(cached) { return nil }
                 guard failure(at: item) == nil else { return nil }
                 return decodeRequest(item: item, box: previewBox, symbolsAllowed: unzoomed)
             }

@@ -9,9 +9,9 @@ extension GalleryState {
     /// the cache keeps.
     mutating func readAheadEffects() -> [Effect] {
         guard preview == nil, !isTooSmall, !library.isEmpty else { return [] }
-        let box = thumbnailKey(ofItem: cursor).box
+        let box = thumbnailKey(ofItem: viewport.cursor).box
         guard let size = FreedesktopCache.Size.covering(max(box.width, box.height)) else { return [] }
-        let positions = readAhead.next(Self.readAheadBatch, library: library, cursor: cursor, screen: visibleItems.count)
+        let positions = readAhead.next(Self.readAheadBatch, library: library, cursor: viewport.cursor, screen: visibleItems.count)
         guard !positions.isEmpty else { return [] }
         return [.readAhead(positions.map { ReadAheadRequest(id: library.id(at: $0), file: library[$0], size: size) })]
     }

@@ -2,7 +2,7 @@ import LightboxLayout
 
 extension GalleryState {
     /// The viewport's length along the layout's axis: lines for vertical layouts, cells for the strip.
-    public var viewportLength: Int { layout.axis == .vertical ? gridHeight : layout.width }
+    public var viewportLength: Int { layout.axis == .vertical ? screen.gridHeight : layout.width }
 
     /// The largest useful scroll offset.
     var maxScrollOffset: Int { Viewport.maxOffset(layout, length: viewportLength) }
