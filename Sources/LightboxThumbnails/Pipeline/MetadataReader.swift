@@ -30,21 +30,41 @@ public final class MetadataReader: @unchecked Sendable {
     /// Enough for a JPEG's EXIF block (at most 64 KB) and most headers.
     public static let prefixLength = 65_536 + 1024
 
-    private let condition = NSCondition()
-    private var queue: [MetadataRequest] = []
-    private var next = 0
-    private var urgent: [MetadataRequest] = []
-    private var results: [MetadataResult] = []
-    private var stopped = false
-    private let wake = WakePipe()
+    /// The files asked for, in order, and the urgent ones, under the queue's lock.
+    struct Schedule: WorkSchedule {
+        typealias Result = MetadataResult
+        var queue: [MetadataRequest] = []
+        /// How many of `queue` were taken (the rest are read in order).
+        var taken = 0
+        var urgent: [MetadataRequest] = []
+
+        mutating func next() -> MetadataRequest? {
+            if !urgent.isEmpty { return urgent.removeFirst() }
+            guard taken < queue.count else { return nil }
+            defer {
+                taken += 1
+                if taken == queue.count { queue.removeAll(); taken = 0 }
+            }
+            return queue[taken]
+        }
+
+        mutating func removeAll() {
+            queue.removeAll()
+            taken = 0
+            urgent.removeAll()
+        }
+    }
+
+    private let wake: WakePipe
+    private let queue: WorkQueue<Schedule>
 
     /// Readable when there are results to `take()`.
     public var wakeDescriptor: Int32 { wake.readEnd }
 
     public init() {
-        let thread = Thread { [self] in work() }
-        thread.name = "lightbox-metadata"
-        thread.start()
+        let wake = WakePipe()
+        self.wake = wake
+        queue = WorkQueue(Schedule(), name: "lightbox-metadata", onResult: { wake.signal() }, perform: { request, _ in Self.read(request) })
     }
 
     deinit { wake.close() }
@@ -52,68 +72,27 @@ public final class MetadataReader: @unchecked Sendable {
     /// Adds requests to the end of the queue.
     public func enqueue(_ requests: [MetadataRequest]) {
         guard !requests.isEmpty else { return }
-        condition.lock()
-        queue += requests
-        condition.broadcast()
-        condition.unlock()
+        queue.change { schedule, _ in schedule.queue += requests }
     }
 
     /// Reads `request` before anything queued (the item the info panel shows).
     public func readFirst(_ request: MetadataRequest) {
-        condition.lock()
-        urgent.append(request)
-        condition.broadcast()
-        condition.unlock()
+        queue.change { schedule, _ in schedule.urgent.append(request) }
     }
 
     /// The results since the last call.
     public func take() -> [MetadataResult] {
         wake.drain()
-        condition.lock()
-        defer { condition.unlock() }
-        let taken = results
-        results.removeAll()
-        return taken
+        return queue.takeResults()
     }
 
     /// Whether every request so far has its result taken or waiting.
     public var isIdle: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return urgent.isEmpty && next == queue.count
+        queue.read { schedule, _, inHand in schedule.urgent.isEmpty && schedule.taken == schedule.queue.count && inHand == 0 }
     }
 
     /// Stops after the current file. A read that hangs keeps its thread, never the caller.
-    public func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func work() {
-        condition.lock()
-        while true {
-            while urgent.isEmpty && next == queue.count && !stopped { condition.wait() }
-            if stopped { break }
-            let request: MetadataRequest
-            if !urgent.isEmpty {
-                request = urgent.removeFirst()
-            } else {
-                request = queue[next]
-                next += 1
-                if next == queue.count { queue.removeAll(); next = 0 }
-            }
-            condition.unlock()
-            let result = Self.read(request)
-            condition.lock()
-            results.append(result)
-            condition.unlock()
-            wake.signal()
-            condition.lock()
-        }
-        condition.unlock()
-    }
+    public func stop() { queue.stop(waitingAtMost: 0) }
 
     /// Reads one file's metadata.
     public static func read(_ request: MetadataRequest) -> MetadataResult {

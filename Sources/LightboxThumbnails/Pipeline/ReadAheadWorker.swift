@@ -5,23 +5,57 @@ import Foundation
 /// first, as many at once as `workers` allows when they are given more (one on battery, say).
 /// A key pauses them after the files in hand; what they were given and had not begun goes back.
 public final class ReadAheadWorker: @unchecked Sendable {
-    private let warm: @Sendable (ImageFile, FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome
-    private let onResult: @Sendable () -> Void
-    private let workers: @Sendable () -> Int
-    private let condition = NSCondition()
-    private var queue: [ReadAheadRequest] = []
-    private var results: [ReadAheadOutcome] = []
-    /// Threads with a file in hand, and how many may have one (none until work comes).
-    private var busy = 0
-    private var allowed = 0
-    /// Work came since `workers()` was last asked: a worker thread asks it before taking any
-    /// (it may read files, such as the power supply's, which the caller's thread should not wait for).
-    private var deciding = false
-    private var stopped = false
+    /// The files given, and how many threads may have one in hand, under the queue's lock.
+    struct Schedule: WorkSchedule {
+        enum Job {
+            /// Ask `workers()` how many may take files at once (it may read files, such as the
+            /// power supply's, which the caller's thread should not wait for).
+            case decide
+            case warm(ReadAheadRequest)
+        }
+        enum Result {
+            case decided(Int)
+            case done(ReadAheadOutcome)
+        }
+
+        var queue: [ReadAheadRequest] = []
+        /// Threads with a file in hand, and how many may have one (none until work comes).
+        var busy = 0
+        var allowed = 0
+        /// Work came since `workers()` was last asked.
+        var deciding = false
+
+        mutating func next() -> Job? {
+            if deciding {
+                deciding = false
+                return .decide
+            }
+            guard !queue.isEmpty, busy < allowed else { return nil }
+            busy += 1
+            return .warm(queue.removeFirst())
+        }
+
+        mutating func finished(_ job: Job, with result: Result?) -> Bool {
+            switch result {
+            case .decided(let workers):
+                allowed = workers
+                return false
+            case .done:
+                busy -= 1
+                return true
+            case nil:
+                return false
+            }
+        }
+
+        mutating func removeAll() { queue.removeAll() }
+    }
+
+    private let queue: WorkQueue<Schedule>
     private let threadCount: Int
-    private var running: Int
+
     /// The worker threads' ids, once they run (for checking their priority).
-    public private(set) var threadIDs: [Int32] = []
+    public var threadIDs: [Int32] { queue.threadIDs }
 
     /// Starts `threads` threads, of which `workers()` (asked again on one of them each time more
     /// work comes; at least one) take files at once.
@@ -30,102 +64,50 @@ public final class ReadAheadWorker: @unchecked Sendable {
         warm: @escaping @Sendable (ImageFile, FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome,
         onResult: @escaping @Sendable () -> Void
     ) {
-        self.warm = warm
-        self.onResult = onResult
-        self.workers = workers
         threadCount = max(1, threads)
-        running = threadCount
-        // The threads keep the worker alive until `stop()` ends them.
-        for _ in 0..<threadCount {
-            let thread = Thread { self.work() }
-            thread.name = "lightbox-read-ahead"
-            thread.start()
-        }
+        queue = WorkQueue(
+            Schedule(), threads: threadCount, name: "lightbox-read-ahead", setUp: { _ = IdlePriority.lowerCurrentThread() }, onResult: onResult,
+            perform: { job, _ in
+                switch job {
+                case .decide: .decided(max(1, workers()))
+                case .warm(let request): .done(ReadAheadOutcome(id: request.id, outcome: warm(request.file, request.size)))
+                }
+            })
     }
 
     /// Whether it has nothing given and nothing in hand (time to give it more).
-    public var isIdle: Bool {
-        condition.lock(); defer { condition.unlock() }
-        return queue.isEmpty && busy == 0
-    }
+    public var isIdle: Bool { queue.read { schedule, _, inHand in schedule.queue.isEmpty && inHand == 0 } }
 
     /// How many threads may take files at once, as last decided (0 before any work came).
-    public var activeThreads: Int {
-        condition.lock(); defer { condition.unlock() }
-        return min(allowed, threadCount)
-    }
+    public var activeThreads: Int { queue.read { schedule, _, _ in min(schedule.allowed, threadCount) } }
 
     /// Takes `requests` after those it has.
     public func enqueue(_ requests: [ReadAheadRequest]) {
-        condition.lock()
-        deciding = true
-        queue += requests
-        condition.broadcast()
-        condition.unlock()
+        queue.change { schedule, _ in
+            schedule.deciding = true
+            schedule.queue += requests
+        }
     }
 
     /// Stops after the file in hand and gives back what it had not begun.
     public func pause() -> [ItemID] {
-        condition.lock(); defer { condition.unlock() }
-        let given = queue.map(\.id)
-        queue.removeAll()
-        return given
+        queue.change { schedule, _ in
+            defer { schedule.queue.removeAll() }
+            return schedule.queue.map(\.id)
+        }
     }
 
     /// What it did since the last call.
     public func takeResults() -> [ReadAheadOutcome] {
-        condition.lock(); defer { condition.unlock() }
-        defer { results.removeAll() }
-        return results
+        queue.takeResults().compactMap { if case .done(let outcome) = $0 { outcome } else { nil } }
     }
 
     /// Ends the threads after the files in hand, and waits for them, at most `stopWait` seconds:
     /// one waiting on a decoder that is stopped or hung is left to end with the process.
-    public func stop() {
-        condition.lock()
-        stopped = true
-        queue.removeAll()
-        condition.broadcast()
-        let deadline = Date(timeIntervalSinceNow: Self.stopWait)
-        while running > 0 && condition.wait(until: deadline) {}
-        condition.unlock()
-    }
+    public func stop() { queue.stop(waitingAtMost: Self.stopWait) }
 
     /// Seconds `stop` waits for the files in hand.
     static let stopWait = 0.1
-
-    private func work() {
-        IdlePriority.lowerCurrentThread()
-        condition.lock()
-        threadIDs.append(IdlePriority.currentThreadID)
-        while true {
-            while (queue.isEmpty || (busy >= allowed && !deciding)) && !stopped { condition.wait() }
-            if stopped { break }
-            if deciding {
-                deciding = false
-                condition.unlock()
-                let workers = max(1, workers())
-                condition.lock()
-                allowed = workers
-                condition.broadcast()
-                continue
-            }
-            let request = queue.removeFirst()
-            busy += 1
-            condition.unlock()
-            let outcome = warm(request.file, request.size)
-            condition.lock()
-            busy -= 1
-            results.append(ReadAheadOutcome(id: request.id, outcome: outcome))
-            condition.broadcast()  // a thread held back by `allowed` may go on
-            condition.unlock()
-            onResult()
-            condition.lock()
-        }
-        running -= 1
-        condition.broadcast()
-        condition.unlock()
-    }
 }
 
 /// A file for the read-ahead to put in the disk cache, at the size the grid shows it.

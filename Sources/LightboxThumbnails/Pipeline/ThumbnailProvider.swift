@@ -42,21 +42,52 @@ public struct DecodeRequest: Hashable, Sendable {
 /// starts, and a result that finishes after its tile left the window is discarded. The UI thread
 /// never waits: results are collected with `takeResults()` after `onResult` says there are some.
 public final class ThumbnailProvider: @unchecked Sendable {
-    private let decoder: any ThumbnailDecoding
-    private let onResult: @Sendable () -> Void
-    private let condition = NSCondition()
-    /// Pending work, most wanted last (taken with `popLast`).
-    private var pending: [DecodeRequest] = []
-    private var wanted: Set<ThumbnailKey> = []
-    private var running: Set<ThumbnailKey> = []
-    /// Decodes running for tiles on screen: a tile ahead starts only when there are none.
-    private var runningOnScreen = 0
-    private var results: [(DecodeRequest, DecodeResult)] = []
-    private var stopped = false
-    private var dropped = 0
-    private var discarded = 0
-    private var finished = 0
-    private let workerCount: Int
+    /// The wish list and what is being decoded, under the queue's lock.
+    struct Schedule: WorkSchedule {
+        typealias Result = (DecodeRequest, DecodeResult)
+        /// Pending work, most wanted last (taken with `popLast`).
+        var pending: [DecodeRequest] = []
+        var wanted: Set<ThumbnailKey> = []
+        var running: Set<ThumbnailKey> = []
+        /// Decodes running for tiles on screen: a tile ahead starts only when there are none.
+        var runningOnScreen = 0
+        var dropped = 0
+        var discarded = 0
+
+        /// The screen's tiles strictly first: one ahead waits while any on screen is decoded.
+        mutating func next() -> DecodeRequest? {
+            guard let last = pending.last, !(last.isAhead && runningOnScreen > 0) else { return nil }
+            pending.removeLast()
+            running.insert(last.key)
+            if !last.isAhead { runningOnScreen += 1 }
+            return last
+        }
+
+        mutating func finished(_ request: DecodeRequest, with result: (DecodeRequest, DecodeResult)?) -> Bool {
+            running.remove(request.key)
+            if !request.isAhead { runningOnScreen -= 1 }
+            guard wanted.contains(request.key) else {
+                discarded += 1
+                return false
+            }
+            return true
+        }
+
+        /// Replaces the wish list with `requests`, most wanted first; work running, or finished
+        /// and waiting to be taken, is not queued again.
+        mutating func replace(with requests: [DecodeRequest], finished: Set<ThumbnailKey>) {
+            wanted = Set(requests.map(\.key))
+            dropped += pending.count { !wanted.contains($0.key) }
+            var seen = Set<ThumbnailKey>()
+            pending = requests.reversed().filter {
+                !running.contains($0.key) && !finished.contains($0.key) && seen.insert($0.key).inserted
+            }
+        }
+
+        mutating func removeAll() { pending.removeAll() }
+    }
+
+    private let queue: WorkQueue<Schedule>
     /// What transparent parts of a picture are laid on (0xRRGGBB): the ground tiles show.
     public let background: UInt32
 
@@ -66,108 +97,47 @@ public final class ThumbnailProvider: @unchecked Sendable {
         decoder: any ThumbnailDecoding, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
         background: UInt32 = 0x1E1E1E, onResult: @escaping @Sendable () -> Void = {}
     ) {
-        self.decoder = decoder
         self.background = background
-        self.onResult = onResult
-        workerCount = max(1, workers)
-        for index in 0..<workerCount {
-            let thread = Thread { [unowned self] in self.work() }
-            thread.name = "lightbox-decoder-\(index)"
-            thread.start()
+        queue = WorkQueue(Schedule(), threads: workers, name: "lightbox-decoder", onResult: onResult) { request, _ in
+            (request, Self.decode(request, with: decoder, background: background))
         }
     }
 
     /// Replaces the wish list with `requests`, most wanted first.
     /// - Complexity: O(*n*).
     public func request(_ requests: [DecodeRequest]) {
-        condition.lock()
-        wanted = Set(requests.map(\.key))
-        dropped += pending.count { !wanted.contains($0.key) }
-        var seen = Set<ThumbnailKey>()
-        // Work that is running, or finished and waiting to be taken, is not queued again.
-        let finished = Set(results.map(\.0.key))
-        pending = requests.reversed().filter {
-            !running.contains($0.key) && !finished.contains($0.key) && seen.insert($0.key).inserted
-        }
-        condition.broadcast()
-        condition.unlock()
+        queue.change { schedule, waiting in schedule.replace(with: requests, finished: Set(waiting.map(\.0.key))) }
     }
 
     /// Results ready since the last call, in the order they finished.
-    public func takeResults() -> [(DecodeRequest, DecodeResult)] {
-        condition.lock()
-        defer { condition.unlock() }
-        let taken = results
-        results.removeAll()
-        return taken
-    }
+    public func takeResults() -> [(DecodeRequest, DecodeResult)] { queue.takeResults() }
 
     /// Requests queued or being decoded.
-    public var outstandingCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return pending.count + running.count
-    }
+    public var outstandingCount: Int { queue.read { schedule, _, _ in schedule.pending.count + schedule.running.count } }
 
     /// Requests dropped before they started, and results discarded because their tile had left.
-    public var cancellations: (dropped: Int, discarded: Int) {
-        condition.lock()
-        defer { condition.unlock() }
-        return (dropped, discarded)
-    }
+    public var cancellations: (dropped: Int, discarded: Int) { queue.read { schedule, _, _ in (schedule.dropped, schedule.discarded) } }
 
     /// Stops the workers after their current decode and waits for them.
-    public func shutdown() {
-        condition.lock()
-        stopped = true
-        pending.removeAll()
-        condition.broadcast()
-        while finished < workerCount { condition.wait() }
-        condition.unlock()
-    }
+    public func shutdown() { queue.stop(waitingAtMost: nil) }
 
-    private func work() {
-        condition.lock()
-        while true {
-            // The screen's tiles strictly first: one ahead waits while any on screen is decoded.
-            while !stopped && (pending.isEmpty || (pending.last!.isAhead && runningOnScreen > 0)) { condition.wait() }
-            if stopped { break }
-            let request = pending.removeLast()
-            running.insert(request.key)
-            if !request.isAhead { runningOnScreen += 1 }
-            condition.unlock()
-            var result =
-                request.wantsFrames
-                ? decoder.decodeFrames(request.file, fitting: request.box)
-                : decoder.decode(request.file, fitting: request.box)
-            // Transparency is kept from the file (and in the disk cache) to here, where the ground is known.
-            if case .decoded(let thumbnail) = result { result = .decoded(thumbnail.flattened(onto: background)) }
-            // Symbols are rendered here too, off the UI thread, and kept with the pixels.
-            if request.wantsCells, case .decoded(var thumbnail) = result {
-                let box = SymbolCells.cells(inBox: request.box)
-                let size = thumbnail.fittedCells(columns: box.columns, rows: box.rows)
-                thumbnail.cells = SymbolCells.render(
-                    thumbnail, columns: size.columns, rows: size.rows, symbols: request.symbols,
-                    depth: request.depth)
-                result = .decoded(thumbnail)
-            }
-            condition.lock()
-            running.remove(request.key)
-            if !request.isAhead {
-                runningOnScreen -= 1
-                condition.broadcast()
-            }
-            if !wanted.contains(request.key) {
-                discarded += 1
-            } else {
-                results.append((request, result))
-                condition.unlock()
-                onResult()
-                condition.lock()
-            }
+    /// Decodes one request, on a worker thread.
+    static func decode(_ request: DecodeRequest, with decoder: any ThumbnailDecoding, background: UInt32) -> DecodeResult {
+        var result =
+            request.wantsFrames
+            ? decoder.decodeFrames(request.file, fitting: request.box)
+            : decoder.decode(request.file, fitting: request.box)
+        // Transparency is kept from the file (and in the disk cache) to here, where the ground is known.
+        if case .decoded(let thumbnail) = result { result = .decoded(thumbnail.flattened(onto: background)) }
+        // Symbols are rendered here too, off the UI thread, and kept with the pixels.
+        if request.wantsCells, case .decoded(var thumbnail) = result {
+            let box = SymbolCells.cells(inBox: request.box)
+            let size = thumbnail.fittedCells(columns: box.columns, rows: box.rows)
+            thumbnail.cells = SymbolCells.render(
+                thumbnail, columns: size.columns, rows: size.rows, symbols: request.symbols,
+                depth: request.depth)
+            result = .decoded(thumbnail)
         }
-        finished += 1
-        condition.broadcast()
-        condition.unlock()
+        return result
     }
 }

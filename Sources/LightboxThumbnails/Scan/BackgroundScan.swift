@@ -21,18 +21,41 @@ public final class BackgroundScan: @unchecked Sendable {
         }
     }
 
-    private let condition = NSCondition()
-    private var batches: [Scanner.Batch] = []
-    private var finished = false
-    private var stopped = false
-    private var foundImages = false
-    private let wake = WakePipe()
+    /// The one job (the walk) and what it found, under the queue's lock.
+    struct Schedule: WorkSchedule {
+        typealias Result = Scanner.Batch
+        var source: Source?
+        var isFinished = false
+        var foundImages = false
+
+        mutating func next() -> Source? {
+            defer { source = nil }
+            return source
+        }
+
+        mutating func handing(_ batch: Scanner.Batch) {
+            if !batch.files.isEmpty { foundImages = true }
+        }
+
+        /// The walk ended (or was stopped): the run loop hears of it.
+        mutating func finished(_ source: Source, with batch: Scanner.Batch?) -> Bool {
+            isFinished = true
+            return true
+        }
+
+        /// Stopped before the walk began: it is over too.
+        mutating func removeAll() {
+            if source != nil { isFinished = true }
+            source = nil
+        }
+    }
+
+    private let wake: WakePipe
+    private let queue: WorkQueue<Schedule>
 
     /// Readable when there is something to `take()`: an event loop polls it (and drains it).
     public var wakeDescriptor: Int32 { wake.readEnd }
 
-    /// Starts scanning `paths`. Each batch passes through `transform` on the scan's thread (to
-    /// drop files that cannot be shown).
     /// What to scan: paths, or a list of them read from a file descriptor (standard input).
     public enum Source: Sendable {
         case paths([ImagePath])
@@ -46,37 +69,24 @@ public final class BackgroundScan: @unchecked Sendable {
         self.init(source: .paths(paths), scanner: scanner, transform: transform)
     }
 
+    /// Starts scanning `source`. Each batch passes through `transform` on the scan's thread (to
+    /// drop files that cannot be shown).
     public init(
         source: Source, scanner: Scanner = Scanner(),
         transform: @escaping @Sendable (Scanner.Batch) -> Scanner.Batch = { $0 }
     ) {
-        let onBatch: @Sendable () -> Void = { [wake] in wake.signal() }
-        let thread = Thread { [self] in
-            let emit: (Scanner.Batch) -> Bool = { batch in
-                let batch = transform(batch)
-                self.condition.lock()
-                let keepsGoing = !self.stopped
-                if keepsGoing {
-                    self.batches.append(batch)
-                    if !batch.files.isEmpty { self.foundImages = true }
-                    self.condition.broadcast()
+        let wake = WakePipe()
+        self.wake = wake
+        queue = WorkQueue(
+            Schedule(source: source), name: "lightbox-scan", onResult: { wake.signal() },
+            perform: { source, hand in
+                let emit: (Scanner.Batch) -> Bool = { hand(transform($0)) }
+                switch source {
+                case .paths(let paths): scanner.scan(paths, emit: emit)
+                case .list(let fd, let separator): scanner.scan(listIn: fd, separator: separator, emit: emit)
                 }
-                self.condition.unlock()
-                if keepsGoing { onBatch() }
-                return keepsGoing
-            }
-            switch source {
-            case .paths(let paths): scanner.scan(paths, emit: emit)
-            case .list(let fd, let separator): scanner.scan(listIn: fd, separator: separator, emit: emit)
-            }
-            condition.lock()
-            finished = true
-            condition.broadcast()
-            condition.unlock()
-            onBatch()
-        }
-        thread.name = "lightbox-scan"
-        thread.start()
+                return nil
+            })
     }
 
     deinit {
@@ -87,34 +97,22 @@ public final class BackgroundScan: @unchecked Sendable {
     /// - Complexity: O(*b*) in the number of batches taken.
     public func take() -> Progress {
         wake.drain()
-        condition.lock()
-        defer { condition.unlock() }
+        let (batches, isFinished) = queue.takeResults { $0.isFinished }
         var merged: [Scanner.Batch] = []
         for batch in batches { merged.appendMerging(batch) }
-        batches.removeAll()
-        return Progress(batches: merged, isFinished: finished)
+        return Progress(batches: merged, isFinished: isFinished)
     }
 
     /// Waits until the scan has found an image or ended, or `timeout` seconds pass.
     public func waitForImages(timeout: Double) {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        while !foundImages && !finished && condition.wait(until: deadline) {}
-        condition.unlock()
+        queue.wait(timeout: timeout) { schedule, _ in schedule.foundImages || schedule.isFinished }
     }
 
     /// Waits until there is something to take (or the scan ended), or `timeout` seconds pass.
     public func waitForBatches(timeout: Double) {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        while batches.isEmpty && !finished && condition.wait(until: deadline) {}
-        condition.unlock()
+        queue.wait(timeout: timeout) { schedule, waiting in !waiting.isEmpty || schedule.isFinished }
     }
 
     /// Stops the scan at its next file. A read that hangs keeps its thread, never the caller.
-    public func stop() {
-        condition.lock()
-        stopped = true
-        condition.unlock()
-    }
+    public func stop() { queue.stop(waitingAtMost: 0) }
 }

@@ -1,0 +1,65 @@
+import Foundation
+import LightboxThumbnails
+import Synchronization
+import Testing
+
+/// Numbers to square, largest first; odd results are dropped, and a job of 0 hands 1, 2, 3 as it goes.
+private struct Squares: WorkSchedule {
+    var pending: [Int] = []
+    var dropped = 0
+
+    mutating func next() -> Int? { pending.popLast() }
+
+    mutating func finished(_ job: Int, with result: Int?) -> Bool {
+        guard let result, result % 2 == 0 else {
+            dropped += 1
+            return false
+        }
+        return true
+    }
+
+    mutating func removeAll() { pending.removeAll() }
+}
+
+@Test func aWorkQueueDoesItsSchedulesJobsAndHandsOnWhatTheScheduleKeeps() {
+    let ready = DispatchSemaphore(value: 0)
+    let queue = WorkQueue(
+        Squares(), threads: 1, name: "test-squares", onResult: { ready.signal() },
+        perform: { job, hand in
+            if job == 0 { for n in 1...3 { _ = hand(n) } }
+            return job * job
+        })
+    queue.change { schedule, _ in schedule.pending = [4, 3, 2, 1] }  // 1 first, 4 last
+    for _ in 0..<2 { #expect(ready.wait(timeout: .now() + 5) == .success) }
+    queue.wait(timeout: 5) { schedule, waiting in waiting.count == 2 && schedule.pending.isEmpty }
+    #expect(queue.takeResults() == [4, 16], "odd squares dropped by the schedule, in the order done")
+    #expect(queue.read { schedule, _, inHand in schedule.dropped == 2 && inHand == 0 })
+    // Results handed on as a job goes, then its last (0, even: kept).
+    queue.change { schedule, _ in schedule.pending = [0] }
+    queue.wait(timeout: 5) { _, waiting in waiting.count == 4 }
+    #expect(queue.takeResults() == [1, 2, 3, 0])
+    queue.stop(waitingAtMost: nil)
+}
+
+/// Stopping never waits on a job that hangs longer than it is told to, forgets what had not
+/// begun, and a job that hands a result after the stop is told to end.
+@Test func aWorkQueueStopsWithoutWaitingOnAHungJob() {
+    let release = DispatchSemaphore(value: 0), began = DispatchSemaphore(value: 0), ended = DispatchSemaphore(value: 0)
+    let handedAfterStop = Mutex(true)
+    let queue = WorkQueue(Squares(), threads: 1, name: "test-hung") { job, hand in
+        began.signal()
+        release.wait()
+        handedAfterStop.withLock { $0 = hand(job) }
+        ended.signal()
+        return nil
+    }
+    queue.change { schedule, _ in schedule.pending = [2, 1] }
+    #expect(began.wait(timeout: .now() + 5) == .success)
+    let start = Date()
+    queue.stop(waitingAtMost: 0.1)
+    #expect(Date().timeIntervalSince(start) < 1, "the stop waited only as long as it was told")
+    #expect(queue.read { schedule, _, inHand in schedule.pending.isEmpty && inHand == 1 })
+    release.signal()
+    #expect(ended.wait(timeout: .now() + 5) == .success)
+    #expect(handedAfterStop.withLock { $0 } == false && queue.takeResults().isEmpty)
+}
