@@ -1,3 +1,5 @@
+import LightboxTerminal
+
 /// What a command is, beside what it does: how counts, marks, the modes and the status line
 /// treat it. `apply` and the router read these; no other list says them.
 public struct CommandTraits: OptionSet, Hashable, Sendable {
@@ -28,82 +30,105 @@ public struct CommandTraits: OptionSet, Hashable, Sendable {
     public static let bindable = CommandTraits(rawValue: 1 << 10)
 }
 
-/// A command's row: its name (as the settings file and `--bind` write it), what it holds, its
-/// help and its traits.
+/// A command's row: its name (as the settings file and `--bind` write it), what it holds, the
+/// grid's keys for it, its traits and its help.
 public struct CommandRow: Sendable {
     public var name: String
     public var command: Command
-    public var help: String
+    /// The keys that give it in the grid (`KeyTable.standard`, in the rows' order).
+    public var keys: [Key]
     public var traits: CommandTraits
+    public var help: String
 
-    public init(_ name: String, _ command: Command, _ traits: CommandTraits, _ help: String) {
+    public init(_ name: String, _ command: Command, _ keys: [Key], _ traits: CommandTraits, _ help: String) {
         self.name = name
         self.command = command
+        self.keys = keys
         self.traits = traits
         self.help = help
     }
 }
 
-/// Every command, once: adding one is a row here plus its handling in the mode that does it.
+/// Every command, once, with its keys: adding one is a `Command` case, a row here and its
+/// handling in the mode that does it (as nsxiv's `config.def.h` holds its keys beside their functions).
 public enum CommandTable {
     private static let moves: CommandTraits = [.repeatsWithCount, .bindable]
     private static let marks: CommandTraits = [.changesMarks, .bindable]
 
     public static let rows: [CommandRow] = [
-        CommandRow("left", .move(.left), moves.union(.inPreview), "previous image"),
-        CommandRow("right", .move(.right), moves.union(.inPreview), "next image"),
-        CommandRow("up", .move(.up), moves.union(.turnsHelpPages), "row up"),
-        CommandRow("down", .move(.down), moves.union(.turnsHelpPages), "row down"),
-        CommandRow("page-down", .pageDown, moves.union(.turnsHelpPages), "page down"),
-        CommandRow("page-up", .pageUp, moves.union(.turnsHelpPages), "page up"),
-        CommandRow("half-page-down", .halfPageDown, moves, "half page down"),
-        CommandRow("half-page-up", .halfPageUp, moves, "half page up"),
-        CommandRow("first", .move(.first), [.jumps, .goesToCount, .bindable], "first image"),
-        CommandRow("last", .move(.last), [.jumps, .goesToCount, .bindable], "last image"),
-        CommandRow("count", .countDigit(0), [], "count: 5j, 12G"),
-        CommandRow("next-mark", .nextMark, moves.union(.jumps), "next marked"),
-        CommandRow("previous-mark", .previousMark, moves.union(.jumps), "previous marked"),
-        CommandRow("jump-back", .jumpBack, [.bindable], "back to before the last jump"),
-        CommandRow("previous-section", .move(.previousSection), moves.union(.jumps), "previous section"),
-        CommandRow("next-section", .move(.nextSection), moves.union(.jumps), "next section"),
-        CommandRow("mark-and-advance", .toggleMarkAndAdvance, marks.union([.inPreview, .turnsHelpPages]), "mark and go on"),
-        CommandRow("mark", .toggleMark, marks.union(.inPreview), "mark / unmark"),
-        CommandRow("range", .toggleRange, marks, "start / end a range mark"),
-        CommandRow("mark-all", .markAll, marks, "mark all"),
-        CommandRow("mark-section", .markSection, marks, "mark this section"),
-        CommandRow("clear-marks", .clearMarks, marks, "clear marks"),
-        CommandRow("bigger", .zoomIn, [.inPreview, .bindable], "bigger thumbnails"),
-        CommandRow("smaller", .zoomOut, [.inPreview, .bindable], "smaller thumbnails"),
-        CommandRow("sort", .cycleSort, [.bindable], "sort by " + Arrangement.Sort.allCases.map(\.rawValue).joined(separator: ", ")),
-        CommandRow("reverse", .toggleReverse, [.bindable], "reverse the order"),
-        CommandRow("collapse", .toggleSection, [.bindable], "collapse / expand this section"),
-        CommandRow("collapse-all", .toggleAllSections, [.bindable], "collapse / expand all sections"),
-        CommandRow("layout", .cycleLayout, [.bindable], "grid, masonry or strip layout"),
-        CommandRow("symbols", .cycleGraphics, [.bindable], "next picture mode"),
-        CommandRow("info", .toggleInfo, [.keepsViewAtTop, .bindable], "show / hide the photo's details"),
-        CommandRow("preview", .openPreview, [.bindable], "show this photo full-screen"),
-        CommandRow("back", .closePreview, [.inPreview], "back to the grid"),
-        CommandRow("pan", .pan(dx: 0, dy: 0), [.inPreview], "pan the zoomed photo (not zoomed: the previous or next)"),
-        CommandRow("play", .togglePlayback, [.inPreview], "pause / play an animation"),
-        CommandRow("filter", .startFilter, [.editsFilter, .keepsViewAtTop, .bindable], "filter by name (Enter keeps, Esc clears)"),
-        CommandRow("type", .filterInput(""), [.editsFilter, .keepsViewAtTop], "a character typed into the filter"),
-        CommandRow("erase", .filterBackspace, [.editsFilter, .keepsViewAtTop], "Backspace in the filter"),
-        CommandRow("keep-filter", .acceptFilter, [.editsFilter, .keepsViewAtTop], "keep the filter, back to the grid"),
-        CommandRow("clear-filter", .cancelFilter, [.editsFilter, .keepsViewAtTop], "clear the filter"),
-        CommandRow("paste", .pasted(""), [.keepsMessage, .keepsViewAtTop], "pasted text: the filter's while it is typed"),
-        CommandRow("exec", .exec(""), [], "run the --exec command"),
-        CommandRow("key-handler", .keyHandlerPrefix, [.bindable], "then a key: the key handler"),
-        CommandRow("handler-key", .keyHandler(""), [], "the key after Ctrl-x, for the key handler"),
-        CommandRow("help", .toggleHelp, [.keepsViewAtTop, .bindable], "this help"),
-        CommandRow("accept", .accept, [.inPreview, .bindable], "print marked (or this) and quit"),
-        CommandRow("cancel", .cancel, [.inPreview, .bindable], "quit, print nothing"),
-        CommandRow("suspend", .suspend, [.inEveryMode, .keepsViewAtTop, .bindable], "suspend"),
-        CommandRow("redraw", .redraw, [.inEveryMode, .keepsViewAtTop, .bindable], "redraw the screen"),
-        CommandRow("click", .click(x: 0, y: 0), [], "move the cursor to the tile (a header: its first photo)"),
-        CommandRow("double-click", .doubleClick(x: 0, y: 0), [], "open the photo full-screen (a header: collapse or expand)"),
-        CommandRow("shift-click", .shiftClick(x: 0, y: 0), [.changesMarks], "mark from the cursor to the tile"),
-        CommandRow("control-click", .controlClick(x: 0, y: 0), [.changesMarks], "mark or unmark the tile"),
-        CommandRow("scroll", .scroll(lines: 0), [], "scroll by lines"),
+        CommandRow("left", .move(.left), [.left, .character("h")], moves.union(.inPreview), "previous image"),
+        CommandRow("right", .move(.right), [.right, .character("l")], moves.union(.inPreview), "next image"),
+        CommandRow("up", .move(.up), [.up, .character("k")], moves.union(.turnsHelpPages), "row up"),
+        CommandRow("down", .move(.down), [.down, .character("j")], moves.union(.turnsHelpPages), "row down"),
+        CommandRow("page-down", .pageDown, [.pageDown, .control("f")], moves.union(.turnsHelpPages), "page down"),
+        CommandRow("page-up", .pageUp, [.pageUp, .control("b")], moves.union(.turnsHelpPages), "page up"),
+        CommandRow("half-page-down", .halfPageDown, [.control("d")], moves, "half page down"),
+        CommandRow("half-page-up", .halfPageUp, [.control("u")], moves, "half page up"),
+        CommandRow("first", .move(.first), [.character("g"), .home], [.jumps, .goesToCount, .bindable], "first image"),
+        CommandRow("last", .move(.last), [.character("G"), .end], [.jumps, .goesToCount, .bindable], "last image"),
+        CommandRow("count", .countDigit(0), (0...9).map { .character(Character(String($0))) }, [], "count: 5j, 12G"),
+        CommandRow("next-mark", .nextMark, [.character("n")], moves.union(.jumps), "next marked"),
+        CommandRow("previous-mark", .previousMark, [.character("N")], moves.union(.jumps), "previous marked"),
+        CommandRow("jump-back", .jumpBack, [.character("'")], [.bindable], "back to before the last jump"),
+        CommandRow("previous-section", .move(.previousSection), [.character("[")], moves.union(.jumps), "previous section"),
+        CommandRow("next-section", .move(.nextSection), [.character("]")], moves.union(.jumps), "next section"),
+        CommandRow("mark-and-advance", .toggleMarkAndAdvance, [.character(" ")], marks.union([.inPreview, .turnsHelpPages]), "mark and go on"),
+        CommandRow("mark", .toggleMark, [.character("m")], marks.union(.inPreview), "mark / unmark"),
+        CommandRow("range", .toggleRange, [.character("v")], marks, "start / end a range mark"),
+        CommandRow("mark-all", .markAll, [.character("a")], marks, "mark all"),
+        CommandRow("mark-section", .markSection, [.character("A")], marks, "mark this section"),
+        CommandRow("clear-marks", .clearMarks, [.character("u")], marks, "clear marks"),
+        CommandRow("bigger", .zoomIn, [.character("+"), .character("=")], [.inPreview, .bindable], "bigger thumbnails"),
+        CommandRow("smaller", .zoomOut, [.character("-")], [.inPreview, .bindable], "smaller thumbnails"),
+        CommandRow("sort", .cycleSort, [.character("s")], [.bindable], "sort by " + Arrangement.Sort.allCases.map(\.rawValue).joined(separator: ", ")),
+        CommandRow("reverse", .toggleReverse, [.character("S")], [.bindable], "reverse the order"),
+        CommandRow("collapse", .toggleSection, [.character("z")], [.bindable], "collapse / expand this section"),
+        CommandRow("collapse-all", .toggleAllSections, [.character("Z")], [.bindable], "collapse / expand all sections"),
+        CommandRow("layout", .cycleLayout, [.character("L")], [.bindable], "grid, masonry or strip layout"),
+        CommandRow("symbols", .cycleGraphics, [.character("t")], [.bindable], "next picture mode"),
+        CommandRow("info", .toggleInfo, [.character("i")], [.keepsViewAtTop, .bindable], "show / hide the photo's details"),
+        CommandRow("preview", .openPreview, [.character("o")], [.bindable], "show this photo full-screen"),
+        CommandRow("back", .closePreview, [], [.inPreview], "back to the grid"),
+        CommandRow("pan", .pan(dx: 0, dy: 0), [], [.inPreview], "pan the zoomed photo (not zoomed: the previous or next)"),
+        CommandRow("play", .togglePlayback, [], [.inPreview], "pause / play an animation"),
+        CommandRow("filter", .startFilter, [.character("/")], [.editsFilter, .keepsViewAtTop, .bindable], "filter by name (Enter keeps, Esc clears)"),
+        CommandRow("type", .filterInput(""), [], [.editsFilter, .keepsViewAtTop], "a character typed into the filter"),
+        CommandRow("erase", .filterBackspace, [], [.editsFilter, .keepsViewAtTop], "Backspace in the filter"),
+        CommandRow("keep-filter", .acceptFilter, [], [.editsFilter, .keepsViewAtTop], "keep the filter, back to the grid"),
+        CommandRow("clear-filter", .cancelFilter, [], [.editsFilter, .keepsViewAtTop], "clear the filter"),
+        CommandRow("paste", .pasted(""), [], [.keepsMessage, .keepsViewAtTop], "pasted text: the filter's while it is typed"),
+        CommandRow("exec", .exec(""), [.character("x")], [], "run the --exec command"),
+        CommandRow("key-handler", .keyHandlerPrefix, [.control("x")], [.bindable], "then a key: the key handler"),
+        CommandRow("handler-key", .keyHandler(""), [], [], "the key after Ctrl-x, for the key handler"),
+        CommandRow("help", .toggleHelp, [.character("?")], [.keepsViewAtTop, .bindable], "this help"),
+        CommandRow("accept", .accept, [.enter], [.inPreview, .bindable], "print marked (or this) and quit"),
+        CommandRow("cancel", .cancel, [.character("q"), .escape, .control("c")], [.inPreview, .bindable], "quit, print nothing"),
+        CommandRow("suspend", .suspend, [.control("z")], [.inEveryMode, .keepsViewAtTop, .bindable], "suspend"),
+        CommandRow("redraw", .redraw, [.control("l")], [.inEveryMode, .keepsViewAtTop, .bindable], "redraw the screen"),
+        CommandRow("click", .click(x: 0, y: 0), [], [], "move the cursor to the tile (a header: its first photo)"),
+        CommandRow("double-click", .doubleClick(x: 0, y: 0), [], [], "open the photo full-screen (a header: collapse or expand)"),
+        CommandRow("shift-click", .shiftClick(x: 0, y: 0), [], [.changesMarks], "mark from the cursor to the tile"),
+        CommandRow("control-click", .controlClick(x: 0, y: 0), [], [.changesMarks], "mark or unmark the tile"),
+        CommandRow("scroll", .scroll(lines: 0), [], [], "scroll by lines"),
+    ]
+
+    /// The keys of the full-screen preview, with the preview's own words for them.
+    public static let previewKeys: [KeyBinding] = [
+        KeyBinding([.character("h"), .character("k")], .move(.left), "previous photo"),
+        KeyBinding([.character("l"), .character("j")], .move(.right), "next photo"),
+        KeyBinding([.left], .pan(dx: -1, dy: 0), "pan left (or previous photo)"),
+        KeyBinding([.right], .pan(dx: 1, dy: 0), "pan right (or next photo)"),
+        KeyBinding([.up], .pan(dx: 0, dy: -1), "pan up"),
+        KeyBinding([.down], .pan(dx: 0, dy: 1), "pan down"),
+        KeyBinding([.character("+"), .character("=")], .zoomIn, "zoom in"),
+        KeyBinding([.character("-")], .zoomOut, "zoom out"),
+        KeyBinding([.character("m"), .character(" ")], .toggleMark, "mark / unmark"),
+        KeyBinding([.character("p")], .togglePlayback, "pause / play an animation"),
+        KeyBinding([.enter], .accept, "print marked (or this) and quit"),
+        KeyBinding([.escape, .character("q"), .character("o")], .closePreview, "back to the grid"),
+        KeyBinding([.control("c")], .cancel, "quit, print nothing"),
+        KeyBinding([.control("z")], .suspend, "suspend"),
+        KeyBinding([.control("l")], .redraw, "redraw the screen"),
     ]
 
     /// The rows by the command they hold.

@@ -12,13 +12,10 @@ public struct KeyBinding: Sendable {
         self.help = help
     }
 
-    /// The keys bound to `command`, with the help of its row.
-    public init(_ keys: [Key], _ command: Command) {
-        self.init(keys, command, CommandTable.row(of: command).help)
-    }
 }
 
-/// The key table: plain data, read by the input loop and by the help overlay.
+/// A key table: plain data, read by the router and by the help overlay; the standard one is made
+/// from `CommandTable`'s rows, with the user's bindings over it.
 public struct KeyTable: Sendable {
     public var bindings: [KeyBinding]
     private var index: [Key: Command] = [:]
@@ -61,65 +58,9 @@ public struct KeyTable: Sendable {
         return nil
     }
 
-    /// The keys of the full-screen preview.
-    public static let preview = KeyTable([
-        KeyBinding([.character("h"), .character("k")], .move(.left), "previous photo"),
-        KeyBinding([.character("l"), .character("j")], .move(.right), "next photo"),
-        KeyBinding([.left], .pan(dx: -1, dy: 0), "pan left (or previous photo)"),
-        KeyBinding([.right], .pan(dx: 1, dy: 0), "pan right (or next photo)"),
-        KeyBinding([.up], .pan(dx: 0, dy: -1), "pan up"),
-        KeyBinding([.down], .pan(dx: 0, dy: 1), "pan down"),
-        KeyBinding([.character("+"), .character("=")], .zoomIn, "zoom in"),
-        KeyBinding([.character("-")], .zoomOut, "zoom out"),
-        KeyBinding([.character("m"), .character(" ")], .toggleMark, "mark / unmark"),
-        KeyBinding([.character("p")], .togglePlayback, "pause / play an animation"),
-        KeyBinding([.enter], .accept, "print marked (or this) and quit"),
-        KeyBinding([.escape, .character("q"), .character("o")], .closePreview, "back to the grid"),
-        KeyBinding([.control("c")], .cancel, "quit, print nothing"),
-        KeyBinding([.control("z")], .suspend, "suspend"),
-        KeyBinding([.control("l")], .redraw, "redraw the screen"),
-    ])
+    /// The keys of the full-screen preview (`CommandTable.previewKeys`).
+    public static let preview = KeyTable(CommandTable.previewKeys)
 
-    public static let standard = KeyTable([
-        KeyBinding([.left, .character("h")], .move(.left)),
-        KeyBinding([.right, .character("l")], .move(.right)),
-        KeyBinding([.up, .character("k")], .move(.up)),
-        KeyBinding([.down, .character("j")], .move(.down)),
-        KeyBinding([.pageDown, .control("f")], .pageDown),
-        KeyBinding([.pageUp, .control("b")], .pageUp),
-        KeyBinding([.control("d")], .halfPageDown),
-        KeyBinding([.control("u")], .halfPageUp),
-        KeyBinding([.character("g"), .home], .move(.first)),
-        KeyBinding([.character("G"), .end], .move(.last)),
-        KeyBinding((0...9).map { .character(Character(String($0))) }, .countDigit(0)),
-        KeyBinding([.character("n")], .nextMark),
-        KeyBinding([.character("N")], .previousMark),
-        KeyBinding([.character("'")], .jumpBack),
-        KeyBinding([.character("[")], .move(.previousSection)),
-        KeyBinding([.character("]")], .move(.nextSection)),
-        KeyBinding([.character(" ")], .toggleMarkAndAdvance),
-        KeyBinding([.character("m")], .toggleMark),
-        KeyBinding([.character("v")], .toggleRange),
-        KeyBinding([.character("a")], .markAll),
-        KeyBinding([.character("A")], .markSection),
-        KeyBinding([.character("u")], .clearMarks),
-        KeyBinding([.character("+"), .character("=")], .zoomIn),
-        KeyBinding([.character("-")], .zoomOut),
-        KeyBinding([.character("s")], .cycleSort),
-        KeyBinding([.character("S")], .toggleReverse),
-        KeyBinding([.character("z")], .toggleSection),
-        KeyBinding([.character("Z")], .toggleAllSections),
-        KeyBinding([.character("L")], .cycleLayout),
-        KeyBinding([.character("t")], .cycleGraphics),
-        KeyBinding([.character("i")], .toggleInfo),
-        KeyBinding([.character("o")], .openPreview),
-        KeyBinding([.character("/")], .startFilter),
-        KeyBinding([.character("x")], .exec("")),
-        KeyBinding([.control("x")], .keyHandlerPrefix),
-        KeyBinding([.character("?")], .toggleHelp),
-        KeyBinding([.enter], .accept),
-        KeyBinding([.character("q"), .escape, .control("c")], .cancel),
-        KeyBinding([.control("z")], .suspend),
-        KeyBinding([.control("l")], .redraw),
-    ])
+    /// The grid's keys: every row of `CommandTable` that has keys, in its order, with its help.
+    public static let standard = KeyTable(CommandTable.rows.filter { !$0.keys.isEmpty }.map { KeyBinding($0.keys, $0.command, $0.help) })
 }

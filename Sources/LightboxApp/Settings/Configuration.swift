@@ -159,6 +159,6 @@ public struct Configuration: Sendable {
         guard let command = CommandTable.bindable[rest] else {
             throw ConfigurationError(message: "bind: unknown action '\(rest)'; see the README for the names")
         }
-        return KeyBinding([key], command)
+        return KeyBinding([key], command, CommandTable.row(of: command).help)
     }
 }
