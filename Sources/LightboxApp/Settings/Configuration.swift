@@ -10,15 +10,15 @@ import LightboxThumbnails
 /// ```
 /// columns = adaptive:18-26
 /// spacing = 1,2
-/// layout = masonry          # grid, masonry or strip
+/// layout = masonry          # as --layout (its choices are OptionTable's)
 /// pairs = picture            # together, picture or apart
 /// read-ahead = 5            # all, off, or screens either side of the cursor
 /// read-ahead-workers = 1    # auto (every core on mains, one on battery) or a number
-/// sections = month          # folder, date, month, year or none
-/// sort = date               # name, date, mtime, size or kind
+/// sections = month          # as --sections
+/// sort = date               # as --sort
 /// reverse = no
 /// footers = yes
-/// graphics = auto           # auto, kitty, sixel, sextant, quadrant, half, braille or ascii
+/// graphics = auto           # as --graphics
 /// bind = J:next-section     # any key to any command (see `CommandTable`)
 /// bind = x:exec:gimp {+}    # or to a command
 /// color.accent = #78beff    # accent, mark, header, status, overlay (NO_COLOR turns text colour off)
