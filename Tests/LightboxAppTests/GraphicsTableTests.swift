@@ -32,3 +32,12 @@ import Testing
     #expect(state.message == "pictures in sixel")
     #expect(!state.apply(.cellSizeChanged(CellPixelSize(width: 8, height: 16))).isEmpty && state.pictures.cellPixels == CellPixelSize(width: 8, height: 16))
 }
+
+/// Every picture mode is in `--graphics`' choices, help and README row, from its row of the table.
+@Test func everyPictureModeIsInTheOptionsHelp() {
+    let option = OptionTable.all.first { $0.long == "graphics" }!
+    for (mode, traits) in Graphics.table {
+        #expect(option.choices.contains(mode.rawValue) && option.help.contains(mode.rawValue))
+        #expect(option.details?.contains("`\(mode.rawValue)` (\(traits.details))") == true)
+    }
+}

@@ -23,6 +23,8 @@ public enum Graphics: String, Hashable, Sendable, CaseIterable {
         public let drawing: Drawing
         /// How `auto` finds it among the terminal's answers; nil when `auto` never picks it first.
         public let detection: Detection?
+        /// What the README's option table says of it.
+        public let details: String
     }
 
     /// How a mode draws: the pixels, through a graphics protocol, or cells of a symbol set.
@@ -45,16 +47,46 @@ public enum Graphics: String, Hashable, Sendable, CaseIterable {
     /// Every mode, in the order `auto` tries them and `t` steps through them (the pixel modes the
     /// terminal has first, then every symbol set).
     public static let table: [(mode: Graphics, traits: Traits)] = [
-        (.kitty, Traits(title: "kitty graphics", drawing: .pixels(.kitty), detection: .kittyPlaceholders)),
+        (
+            .kitty,
+            Traits(
+                title: "kitty graphics", drawing: .pixels(.kitty), detection: .kittyPlaceholders,
+                details: "kitty graphics: pixels, placed with Unicode placeholders")
+        ),
         // Before sixel: a JPEG is an order of magnitude fewer bytes, and these terminals mostly have both.
-        (.iterm, Traits(title: "iTerm2 images", drawing: .pixels(.iterm), detection: .itermTerminal)),
-        (.sixel, Traits(title: "sixel", drawing: .pixels(.sixel), detection: .sixelAttribute)),
-        (.half, Traits(title: "half blocks", drawing: .symbols(.half), detection: nil)),
-        (.quadrant, Traits(title: "quadrants", drawing: .symbols(.quadrant), detection: nil)),
-        (.sextant, Traits(title: "sextants", drawing: .symbols(.sextant), detection: nil)),
-        (.braille, Traits(title: "braille", drawing: .symbols(.braille), detection: nil)),
-        (.ascii, Traits(title: "ASCII", drawing: .symbols(.ascii), detection: nil)),
+        (
+            .iterm,
+            Traits(
+                title: "iTerm2 images", drawing: .pixels(.iterm), detection: .itermTerminal,
+                details: "iTerm2 inline images: a JPEG a picture, painted after each frame")
+        ),
+        (.sixel, Traits(title: "sixel", drawing: .pixels(.sixel), detection: .sixelAttribute, details: "pixels painted after each frame")),
+        (.half, Traits(title: "half blocks", drawing: .symbols(.half), detection: nil, details: "upper half blocks")),
+        (.quadrant, Traits(title: "quadrants", drawing: .symbols(.quadrant), detection: nil, details: "quadrants and halves")),
+        (.sextant, Traits(title: "sextants", drawing: .symbols(.sextant), detection: nil, details: "needs a font with them")),
+        (.braille, Traits(title: "braille", drawing: .symbols(.braille), detection: nil, details: "braille dots: fine lines, few colours")),
+        (.ascii, Traits(title: "ASCII", drawing: .symbols(.ascii), detection: nil, details: "letters and punctuation only")),
     ]
+
+    /// `--graphics`'s help, from the table.
+    static var optionHelp: String {
+        let pixels = table.filter { $0.traits.detection != nil }.map(\.mode.rawValue)
+        let symbols = table.filter { $0.mode.symbols != nil }.map(\.mode.rawValue)
+        return "draw pictures in \(listed(pixels, "or")) pixels, or as \(listed(symbols, "or")) symbols; auto (default) asks the terminal; t cycles them"
+    }
+
+    /// `--graphics`'s row of the README, from the table.
+    static var optionDetails: String {
+        let pixels = table.filter { $0.mode.isPixels }.map { "`\($0.mode.rawValue)` (\($0.traits.details))" }
+        let symbols = table.filter { !$0.mode.isPixels }.map { "`\($0.mode.rawValue)` (\($0.traits.details))" }
+        return
+            "how pictures are drawn: `auto` (default: asks the terminal, see below), \(pixels.joined(separator: ", ")), or symbols rendered by libchafa off the UI thread and cached with the pixels: \(symbols.joined(separator: ", "))"
+    }
+
+    /// `a, b or c`.
+    static func listed(_ words: [String], _ conjunction: String) -> String {
+        words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " \(conjunction) " + words.last!
+    }
 
     /// This mode's row of the table.
     public var traits: Traits { Self.table.first { $0.mode == self }!.traits }

@@ -142,9 +142,7 @@ public enum OptionTable {
                     "seconds a decoder process may spend on one file (default 5)"),
                 OptionSpec(
                     "graphics", value: "MODE", choices: GraphicsChoice.allCases.map(\.rawValue),
-                    details:
-                        "how pictures are drawn: `auto` (default: asks the terminal, see below), `kitty` (kitty graphics: pixels, placed with Unicode placeholders), `iterm` (iTerm2 inline images: a JPEG a picture, painted after each frame), `sixel` (pixels painted after each frame), or symbols rendered by libchafa off the UI thread and cached with the pixels: `sextant` (needs a font with them), `quadrant`, `half` (upper half blocks), `braille`, `ascii`",
-                    "draw pictures with kitty graphics, iTerm2 images (iterm), sixel, or sextant, quadrant, half, braille or ascii symbols; auto (default) asks the terminal; t cycles them"
+                    details: Graphics.optionDetails, Graphics.optionHelp
                 ),
                 OptionSpec(
                     "read-ahead", value: "all|N|off",
