@@ -214,3 +214,10 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
         #expect(CommandTable.row(of: .cycleSort).help.contains(sort.rawValue))
     }
 }
+
+/// Every kind of section is in `--sections`' choices, help and README row.
+@Test func theSectionKindsListsComeFromTheirTable() {
+    let option = OptionTable.all.first { $0.long == "sections" }!
+    #expect(option.choices == Arrangement.Sections.allCases.map(\.rawValue))
+    for kind in Arrangement.Sections.allCases { #expect(option.help.contains(kind.rawValue) && option.details?.contains(kind.description) == true) }
+}

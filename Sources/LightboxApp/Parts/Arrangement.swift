@@ -1,8 +1,20 @@
 /// How the library is grouped into sections and ordered within them.
 public struct Arrangement: Hashable, Sendable {
-    /// What a section holds.
+    /// What a section holds. Adding one is a case with its description here, its key and title
+    /// in `Library.arrange()`; the option, the settings file and the README follow from `allCases`.
     public enum Sections: String, Hashable, Sendable, CaseIterable {
         case folder, date, month, year, none
+
+        /// What one section holds, as the help and the README say it.
+        public var description: String {
+            switch self {
+            case .folder: "a folder's images"
+            case .date: "a day's (taken, else modified)"
+            case .month: "a month's"
+            case .year: "a year's"
+            case .none: "one section of everything"
+            }
+        }
     }
 
     /// The order of items within a section (and of date sections among themselves). Adding one

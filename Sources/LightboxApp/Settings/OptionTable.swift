@@ -61,8 +61,9 @@ public enum OptionTable {
                     "grid (default), masonry (tiles at their pictures' shapes) or strip (rows scrolling sideways)"),
                 OptionSpec(
                     "sections", value: "KIND", choices: Arrangement.Sections.allCases.map(\.rawValue),
-                    details: "one section per `folder` (default), `date` (day taken), `month`, `year`, or `none`",
-                    "one section per folder (default), day taken, month, year, or none"),
+                    details: Arrangement.Sections.allCases.map { "`\($0.rawValue)`\($0 == .folder ? " (default)" : ""): \($0.description)" }
+                        .joined(separator: "; "),
+                    "a section per " + Arrangement.Sections.allCases.map { "\($0.rawValue)\($0 == .folder ? " (default)" : "")" }.joined(separator: ", ")),
                 OptionSpec(
                     "sort", value: "KEY", choices: Arrangement.Sort.allCases.map(\.rawValue),
                     details: Arrangement.Sort.allCases.map { "`\($0.rawValue)`\($0 == .name ? " (default)" : ""): \($0.description)" }.joined(separator: "; "),
