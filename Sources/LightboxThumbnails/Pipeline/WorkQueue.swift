@@ -2,7 +2,7 @@ import Foundation
 
 /// What a background worker keeps of its work, and its rules: which job may start next, what
 /// becomes of a result. Its methods run under the queue's lock, so they are quick and do no I/O.
-public protocol WorkSchedule {
+public protocol WorkSchedule: SendableMetatype {
     associatedtype Job
     associatedtype Result
 
