@@ -13,6 +13,7 @@ let package = Package(
         // C libraries, each behind a shim of static inline wrappers.
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CExempi", pkgConfig: "exempi-2.0", providers: [.apt(["libexempi-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
@@ -30,7 +31,7 @@ let package = Package(
         .target(name: "LightboxTerminal", dependencies: ["CWidth", "CZlib", "CTurboJPEG"]),
         .target(name: "LightboxThumbnails", dependencies: ["CTurboJPEG", "CZlib", "CChafa", "CSystem"]),
         // The big image libraries: linked into lightbox-decode, never into the app.
-        .target(name: "LightboxCodecs", dependencies: ["LightboxThumbnails", "CVips", "CFFmpeg", "CLibRaw"]),
+        .target(name: "LightboxCodecs", dependencies: ["LightboxThumbnails", "CVips", "CFFmpeg", "CLibRaw", "CExempi"]),
         .target(name: "LightboxApp", dependencies: ["LightboxLayout", "LightboxTerminal", "LightboxThumbnails"]),
         .target(name: "LightboxView", dependencies: ["LightboxApp", "LightboxTerminal"]),
 

@@ -20,6 +20,12 @@ public struct LinkedCodecs: ImageCodecs {
     public func decodeVideo(_ file: ImageFile, demuxer: String, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult {
         VideoDecoder(pixelLimit: limits.pixelLimit).decode(file, demuxer: demuxer, fitting: box).result
     }
+
+    public func readDecision(photo: ImagePath) -> (decision: Decision?, problem: String?) { XMPSidecar.read(photo: photo) }
+
+    public func writeDecision(_ decision: Decision, photo: ImagePath, mode: SidecarMode) -> SidecarWrite {
+        XMPSidecar.write(decision, photo: photo, mode: mode)
+    }
 }
 
 extension ThumbnailPipeline {

@@ -441,6 +441,7 @@ public final class CursesTerminal {
         case KEY_END: return .key(.end)
         case KEY_ENTER: return .key(.enter)
         case KEY_BACKSPACE: return .key(.backspace)
+        case KEY_F0 + 1...KEY_F0 + 12: return .key(.function(Int(code - KEY_F0)))
         case lb_key_resize(): return .resize(width: size.width, height: size.height)
         default: return nil
         }

@@ -6,6 +6,8 @@ public enum Key: Hashable, Sendable {
     case up, down, left, right
     case pageUp, pageDown, home, end
     case enter, escape, backspace, tab
+    /// F1, F2, …
+    case function(Int)
 
     /// A short name for help text.
     public var name: String {
@@ -25,6 +27,7 @@ public enum Key: Hashable, Sendable {
         case .escape: return "Esc"
         case .backspace: return "Backspace"
         case .tab: return "Tab"
+        case .function(let n): return "F\(n)"
         }
     }
 }

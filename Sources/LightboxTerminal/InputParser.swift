@@ -193,6 +193,12 @@ public struct InputParser: Sendable {
         case (0x7E, "4"), (0x7E, "8"): return .end
         case (0x7E, "5"): return .pageUp
         case (0x7E, "6"): return .pageDown
+        case (0x50, ""): return .function(1)  // SS3 P to S: F1 to F4 (xterm)
+        case (0x51, ""): return .function(2)
+        case (0x52, ""): return .function(3)
+        case (0x53, ""): return .function(4)
+        case (0x7E, "11"), (0x7E, "12"), (0x7E, "13"), (0x7E, "14"), (0x7E, "15"):  // F1 to F5 (vt220, rxvt; F5 everywhere)
+            return .function(Int(String(decoding: parameters, as: UTF8.self))! - 10)
         default: return nil
         }
     }

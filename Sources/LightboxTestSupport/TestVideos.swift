@@ -63,6 +63,20 @@ public func runTool(_ arguments: [String]) throws {
     }
 }
 
+/// What a Debian tool (`exiftool`, `exiv2`) prints on its standard output.
+public func toolText(_ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let text = readToEnd(output.fileHandleForReading.fileDescriptor)
+    process.waitUntilExit()
+    return String(decoding: text, as: UTF8.self)
+}
+
 /// Everything `fd` gives until its end, read again when a signal interrupts a read (Foundation's
 /// `readDataToEndOfFile` crashes on EINTR, which another test's signal can cause).
 public func readToEnd(_ fd: Int32) -> [UInt8] {

@@ -22,6 +22,11 @@ extension GalleryView {
             InfoRow(label: "Name", value: DisplayText.shortened(bytes: file.path.lastComponent, toWidth: width)),
             InfoRow(label: "Folder", value: DisplayText.shortened(bytes: file.path.parent.bytes, toWidth: width)),
         ]
+        let decision = state.decisions[state.library.id(at: state.viewport.cursor)]
+        if decision.rating != 0 {
+            rows.append(InfoRow(label: "Rating", value: decision.isRejected ? "rejected" : String(repeating: "★", count: decision.stars)))
+        }
+        if !decision.labels.isEmpty { rows.append(InfoRow(label: "Labels", value: decision.labels.map { $0.name.lowercased() }.joined(separator: ", "))) }
         guard let read = state.metadataState.results[state.library.id(at: state.viewport.cursor)] else {
             return rows + [
                 InfoRow(label: "File size", value: byteText(file.byteCount), isNumber: true),

@@ -21,6 +21,15 @@ extension GalleryView {
             left += "  ✓\(state.markedCount) marked"
             if !state.selection.hidden.isEmpty { left += " (\(state.selection.hidden.count) hidden by the filter)" }
         }
+        // Decisions so far: how many are rated three stars or more, and rejected.
+        let decided = state.decisions.counts(starsAtLeast: 3)
+        if decided.rated + decided.rejected > 0 {
+            left +=
+                "  "
+                + [decided.rated > 0 ? "★3+ \(decided.rated)" : nil, decided.rejected > 0 ? "✗ \(decided.rejected)" : nil].compactMap { $0 }.joined(
+                    separator: " · ")
+        }
+        if state.cullKeys { left += "  [cull]" }
         let loading = state.loadingCount
         if loading > 0 { left += "  ⋯\(loading) loading" }
         // The read-ahead, quietly: how much of the library is in the disk cache so far.

@@ -58,16 +58,27 @@ extension GalleryView {
 
         let labelY = top + boxHeight
         guard labelY >= 0 && labelY < state.screen.gridHeight else { return }
-        let style =
+        let decision = state.decisions[state.library.id(at: item)]
+        var style =
             isCursor
             ? (isMarked ? palette.cursorMarkedLabel : palette.cursorLabel)
             : (isMarked ? palette.markedLabel : palette.label)
-        let prefix = (isMarked ? "✓ " : "") + labelBadge(item, state: state)
+        if decision.isRejected { style.attributes.insert(.dim) }
+        let prefix = (isMarked ? "✓ " : "") + decisionBadge(decision) + labelBadge(item, state: state)
         let text = prefix + DisplayText.shortened(bytes: state.library[item].path.lastComponent, toWidth: tile.width - DisplayWidth.of(prefix))
         if isCursor || isMarked { frame.fill(x: tile.x, y: labelY, width: tile.width, height: 1, with: Cell(" ", style: style)) }
         let used = DisplayWidth.of(text)
         let labelX = tile.x + alignment.offset(of: used, in: tile.width)
         frame.write(text, x: labelX, y: labelY, style: style, maxWidth: tile.width)
+        // The colour labels' dots in their colours, where the badge put them.
+        if !decision.labels.isEmpty {
+            let dotsX = labelX + DisplayWidth.of((isMarked ? "✓ " : "") + decisionBadge(decision, withDots: false))
+            for (i, label) in decision.labels.enumerated() where dotsX + i < tile.maxX {
+                var dot = style
+                if state.theme.colorsText { dot.foreground = .rgb(UInt8(label.rgb >> 16), UInt8(label.rgb >> 8 & 0xFF), UInt8(label.rgb & 0xFF)) }
+                frame[dotsX + i, labelY] = Cell(String(Self.labelGlyphs[label.rawValue]), style: dot)
+            }
+        }
         // The characters the filter matched, underlined and bold.
         if !state.filter.text.isEmpty, let matched = FuzzyMatch.matchedCharacters(state.filter.text, in: text) {
             var x = labelX
@@ -82,6 +93,16 @@ extension GalleryView {
             }
         }
     }
+
+    /// A decision as a label shows it: `✗ ` rejected, `★3 ` rated, then a dot a colour label.
+    static func decisionBadge(_ decision: Decision, withDots: Bool = true) -> String {
+        var text = decision.isRejected ? "✗ " : decision.stars > 0 ? "★\(decision.stars) " : ""
+        if withDots, !decision.labels.isEmpty { text += String(decision.labels.map { labelGlyphs[$0.rawValue] }) + " " }
+        return text
+    }
+
+    /// A colour label's glyph: distinct shapes, so labels read without colour (`NO_COLOR`) too.
+    static let labelGlyphs: [Character] = ["●", "◆", "▲", "■", "◉"]
 
     /// What a label starts with: a pair's badge (`RAW+JPG `, `LIVE `), an animation's frame count
     /// (`×12 `), or a video's play mark and, once read, its duration (`▶ 1:23 `).

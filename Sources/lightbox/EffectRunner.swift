@@ -16,6 +16,8 @@ struct EffectRunner {
     let reader: MetadataReader
     /// Where `.readAhead` goes (nil when the read-ahead is off).
     let readAhead: ReadAheadWorker?
+    /// Where decisions are written and read.
+    let keeper: DecisionKeeper
     /// Whether the key handler gets its paths NUL-separated (`-0`).
     let printsNul: Bool
 
@@ -53,6 +55,8 @@ struct EffectRunner {
             case .redraw: terminal.invalidate()
             case .forgetImages(let ids): terminal.forgetImages(ids)
             case .readAhead(let requests): readAhead?.enqueue(requests)
+            case .saveDecisions(let writes): keeper.write(writes)
+            case .readDecisions(let reads): keeper.read(reads)
             }
         }
         return nil

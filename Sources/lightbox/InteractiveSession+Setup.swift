@@ -57,14 +57,23 @@ extension InteractiveSession {
                 workers: options.readAheadWorkersNow, warm: decoder.warm
             ) { wake.signal() }
         }
+        // Decisions go to and come from the photos' XMP through a decoder process of their own.
+        let sidecars = WorkerPoolDecoder(
+            command: [Options.decoderPath.bytes] + DecoderSettings(pixelLimit: options.pixelLimit, cacheRoot: nil).arguments, timeLimit: options.decodeTimeLimit
+        )
+        let keeper = DecisionKeeper(pool: sidecars, mode: options.sidecarMode) { wake.signal() }
         self.init(
             options: options, environment: environment, scan: scan, firstBatch: first, pipeline: pipeline, terminal: terminal,
             terminalReport: terminalReport, capture: StderrCapture(), signals: signals, wake: wake, provider: provider,
-            reader: reader, readAheadDecoder: readAheadDecoder, readAhead: readAhead,
-            runner: EffectRunner(terminal: terminal, provider: provider, reader: reader, readAhead: readAhead, printsNul: options.printsNul),
+            reader: reader, readAheadDecoder: readAheadDecoder, readAhead: readAhead, keeper: keeper, sidecars: sidecars,
+            runner: EffectRunner(
+                terminal: terminal, provider: provider, reader: reader, readAhead: readAhead, keeper: keeper, printsNul: options.printsNul),
             state: state, scheduler: Scheduler(now: Self.now),
             marksFile: options.marksFile.map { MarksFile(path: $0, nulSeparated: options.printsNul) }, timeline: timeline)
     }
+
+    /// Seconds the end waits for decisions still being written to sidecars.
+    static let sidecarWait = 0.5
 
     /// The monotonic clock the scheduler runs on, in seconds.
     static var now: Double { ProcessInfo.processInfo.systemUptime }
@@ -129,6 +138,14 @@ extension InteractiveSession {
 
     /// Stops the workers and decoders; with `--stats`, keeps what to report.
     mutating func finish(_ outcome: Outcome) -> Outcome {
+        // Decisions made are written before the end, for a moment at most (a stalled mount
+        // never holds the exit); after a signal, not waited for.
+        if case .cancelled(let code) = outcome, code != 130 {
+            keeper.finish(waitingAtMost: 0)
+        } else {
+            keeper.finish(waitingAtMost: Self.sidecarWait)
+        }
+        sidecars.shutdown()
         scan.stop()
         reader.stop()
         readAhead?.stop()

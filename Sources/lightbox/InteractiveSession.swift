@@ -30,6 +30,9 @@ struct InteractiveSession {
     let reader: MetadataReader
     let readAheadDecoder: Decoder?
     let readAhead: ReadAheadWorker?
+    /// Reads and writes decisions in the photos' sidecars, through `sidecars`.
+    let keeper: DecisionKeeper
+    let sidecars: WorkerPoolDecoder
     let runner: EffectRunner
     var state: GalleryState
     var scheduler: Scheduler
@@ -68,6 +71,7 @@ struct InteractiveSession {
         if let outcome = readInput() { return outcome }
         wake.drain()
         if let done = readAhead?.takeResults(), !done.isEmpty, let outcome = send(.readAheadDone(done)) { return outcome }  // its progress shows
+        if let outcome = takeDecisions() { return outcome }
         for (request, result) in provider.takeResults() {
             if let outcome = send(.decoded(request, result)) { return outcome }
             timeline.mark("first thumbnail")
@@ -103,6 +107,22 @@ struct InteractiveSession {
         if terminal.hasPicturesWaiting { terminal.writePictures() }
         let idle = (readAhead?.isIdle ?? false) && provider.outstandingCount == 0 && state.loadingCount == 0
         if scheduler.readAheadIsDue(at: Self.now, nothingElseAsked: idle) { return send(.idle, repaints: false) }
+        return nil
+    }
+
+    /// Sends what the sidecars said: the decisions read, and the first problem met (the rest counted).
+    mutating func takeDecisions() -> Outcome? {
+        var read: [Decisions.ItemChange] = [], problems: [String] = []
+        for result in keeper.takeResults() {
+            switch result {
+            case .read(let id, let decision): read.append(Decisions.ItemChange(id: id, decision: decision))
+            case .problem(let text): problems.append(text)
+            }
+        }
+        if !read.isEmpty, let outcome = send(.decisionsRead(read)) { return outcome }
+        if let first = problems.first {
+            return send(.notice(first + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "")))
+        }
         return nil
     }
 

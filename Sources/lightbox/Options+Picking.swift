@@ -22,6 +22,7 @@ extension Options {
         settings.markLimit = markLimit
         settings.pendingMarks = try marksToResume()
         settings.theme = theme
+        settings.cullKeys = cullKeys
         return settings
     }
 

@@ -35,6 +35,10 @@ struct Options {
     var showsFooters = false
     var layoutMode = LayoutMode.grid
     var pairing = Pairing.together
+    /// Where decisions go for a photo without a sidecar (`--sidecar`, `sidecar =`).
+    var sidecarMode = SidecarMode.appended
+    /// Whether digits rate and label in the grid from the start (`--cull`).
+    var cullKeys = false
     var readAhead = ReadAhead.Extent.all
     /// Read-ahead decoders at once; nil: every core on mains power, one on battery.
     var readAheadWorkers: Int?
@@ -73,6 +77,7 @@ struct Options {
         if let reversed = configuration.isReversed { options.arrangement.isReversed = reversed }
         if let footers = configuration.showsFooters { options.showsFooters = footers }
         if let pairing = configuration.pairing { options.pairing = pairing }
+        if let mode = configuration.sidecarMode { options.sidecarMode = mode }
         if let readAhead = configuration.readAhead { options.readAhead = readAhead }
         if let workers = configuration.readAheadWorkers { options.readAheadWorkers = workers }
         if let graphics = configuration.graphics { options.graphics = graphics }
@@ -114,6 +119,8 @@ struct Options {
                 case "--footers": options.showsFooters = true
                 case "--layout": options.layoutMode = try parseChoice(try argument(), name: name)
                 case "--pairs": options.pairing = try parseChoice(try argument(), name: name)
+                case "--sidecar": options.sidecarMode = try parseChoice(try argument(), name: name)
+                case "--cull": options.cullKeys = true
                 case "--graphics": options.graphics = try parseChoice(try argument(), name: name)
                 case "-0", "--print0": options.printsNul = true
                 case "--read0": options.readsNul = true

@@ -40,8 +40,11 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
     #expect(state.apply(.move(.down)).isEmpty)
     let effects = state.apply(.scanned([batch("a", 0..<5)], isFinished: false))
-    #expect(effects == [.load(state.store.demand)])
+    #expect(effects.first == .load(state.store.demand))
     #expect(state.store.demand.map(\.id.rawValue) == Array(0..<5))
+    // What the new photos' sidecars say is asked for, in the background.
+    guard case .readDecisions(let reads) = effects.last else { return #expect(Bool(false), "no read of decisions") }
+    #expect(effects.count == 2 && reads.map(\.id.rawValue) == Array(0..<5))
     #expect(state.viewport.cursor == 0)
 }
 

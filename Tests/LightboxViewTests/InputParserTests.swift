@@ -86,7 +86,9 @@ func parse(_ text: String) -> [InputEvent] {
 
 @Test func altKeysAndUnknownSequencesAreNotKeys() {
     #expect(parse("\u{1B}x") == [])
-    #expect(parse("\u{1B}OPk") == [.key(.character("k"))])
+    #expect(parse("\u{1B}OZk") == [.key(.character("k"))])
+    #expect(parse("\u{1B}OPk") == [.key(.function(1)), .key(.character("k"))], "SS3 P is F1")
+    #expect(parse("\u{1B}[15~\u{1B}[11~") == [.key(.function(5)), .key(.function(1))], "vt220's F5 and F1")
     #expect(parse("\u{1B}[1;5Ck") == [.key(.character("k"))])
     #expect(parse("\u{1B}[" + String(repeating: "1", count: 100) + "~k").last == .key(.character("k")))
 }

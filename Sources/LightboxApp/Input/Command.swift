@@ -1,4 +1,5 @@
 import LightboxLayout
+import LightboxThumbnails
 
 /// What the user asked for, with a key, the mouse or a paste. Each one has a row in
 /// `CommandTable` (its name, help and traits); what the world reports is an `Event`.
@@ -73,6 +74,16 @@ public enum Command: Hashable, Sendable {
     case controlClick(x: Int, y: Int)
     /// Wheel scrolling, in lines (negative is up).
     case scroll(lines: Int)
+    /// Rate the marked photos (or the cursor's) 0 to 5 stars; 0 clears the rating.
+    case rate(Int)
+    /// Reject them, or take the reject back when they all are.
+    case toggleReject
+    /// Give them a colour label, or take it away when they all have it.
+    case toggleLabel(ColorLabel)
+    /// Take back the last decisions, many deep.
+    case undo
+    /// Digits rate (0 to 5) and label (6 to 9) in the grid too, instead of counting.
+    case toggleCullKeys
 
     /// The command with its values set aside: what its row in `CommandTable` holds.
     var kind: Command {

@@ -28,6 +28,9 @@ public struct CommandTraits: OptionSet, Hashable, Sendable {
     public static let keepsViewAtTop = CommandTraits(rawValue: 1 << 9)
     /// Keys can be bound to it by name (`--bind`, `bind =`).
     public static let bindable = CommandTraits(rawValue: 1 << 10)
+    /// A decision (a rating, a reject, a label): on the marked photos, or else the cursor's, kept
+    /// in their sidecars; it moves on to the next photo in the preview and with the cull keys.
+    public static let decides = CommandTraits(rawValue: 1 << 11)
 }
 
 /// A command's row: its name (as the settings file and `--bind` write it), what it holds, the
@@ -54,6 +57,7 @@ public struct CommandRow: Sendable {
 public enum CommandTable {
     private static let moves: CommandTraits = [.repeatsWithCount, .bindable]
     private static let marks: CommandTraits = [.changesMarks, .bindable]
+    private static let decision: CommandTraits = [.decides, .inPreview, .bindable]
 
     public static let rows: [CommandRow] = [
         CommandRow("left", .move(.left), [.left, .character("h")], moves.union(.inPreview), "previous image"),
@@ -77,7 +81,7 @@ public enum CommandTable {
         CommandRow("range", .toggleRange, [.character("v")], marks, "start / end a range mark"),
         CommandRow("mark-all", .markAll, [.character("a")], marks, "mark all"),
         CommandRow("mark-section", .markSection, [.character("A")], marks, "mark this section"),
-        CommandRow("clear-marks", .clearMarks, [.character("u")], marks, "clear marks"),
+        CommandRow("clear-marks", .clearMarks, [.character("U")], marks, "clear marks"),
         CommandRow("bigger", .zoomIn, [.character("+"), .character("=")], [.inPreview, .bindable], "bigger thumbnails"),
         CommandRow("smaller", .zoomOut, [.character("-")], [.inPreview, .bindable], "smaller thumbnails"),
         CommandRow("sort", .cycleSort, [.character("s")], [.bindable], "sort by " + Arrangement.Sort.allCases.map(\.rawValue).joined(separator: ", ")),
@@ -105,6 +109,20 @@ public enum CommandTable {
         CommandRow("cancel", .cancel, [.character("q"), .escape, .control("c")], [.inPreview, .bindable], "quit, print nothing"),
         CommandRow("suspend", .suspend, [.control("z")], [.inEveryMode, .keepsViewAtTop, .bindable], "suspend"),
         CommandRow("redraw", .redraw, [.control("l")], [.inEveryMode, .keepsViewAtTop, .bindable], "redraw the screen"),
+        CommandRow("reject", .toggleReject, [.character("r")], decision, "reject (again: take it back)"),
+        CommandRow("rate-0", .rate(0), [], decision, "clear the rating"),
+        CommandRow("rate-1", .rate(1), [], decision, "rate 1 star"),
+        CommandRow("rate-2", .rate(2), [], decision, "rate 2 stars"),
+        CommandRow("rate-3", .rate(3), [], decision, "rate 3 stars"),
+        CommandRow("rate-4", .rate(4), [], decision, "rate 4 stars"),
+        CommandRow("rate-5", .rate(5), [], decision, "rate 5 stars"),
+        CommandRow("label-red", .toggleLabel(.red), [.function(1)], decision, "red label (again: off)"),
+        CommandRow("label-yellow", .toggleLabel(.yellow), [.function(2)], decision, "yellow label"),
+        CommandRow("label-green", .toggleLabel(.green), [.function(3)], decision, "green label"),
+        CommandRow("label-blue", .toggleLabel(.blue), [.function(4)], decision, "blue label"),
+        CommandRow("label-purple", .toggleLabel(.purple), [.function(5)], decision, "purple label"),
+        CommandRow("undo", .undo, [.character("u")], [.inPreview, .bindable], "undo the last decisions"),
+        CommandRow("cull-keys", .toggleCullKeys, [.character("c")], [.bindable], "cull keys: digits rate and label"),
         CommandRow("click", .click(x: 0, y: 0), [], [], "move the cursor to the tile (a header: its first photo)"),
         CommandRow("double-click", .doubleClick(x: 0, y: 0), [], [], "open the photo full-screen (a header: collapse or expand)"),
         CommandRow("shift-click", .shiftClick(x: 0, y: 0), [], [.changesMarks], "mark from the cursor to the tile"),
@@ -124,11 +142,30 @@ public enum CommandTable {
         KeyBinding([.character("-")], .zoomOut, "zoom out"),
         KeyBinding([.character("m"), .character(" ")], .toggleMark, "mark / unmark"),
         KeyBinding([.character("p")], .togglePlayback, "pause / play an animation"),
+        KeyBinding([.character("0")], .rate(0), "clear the rating"),
+        KeyBinding((1...5).map { .character(Character(String($0))) }, .rate(1), "rate 1 to 5 stars"),
+        KeyBinding([.character("r")], .toggleReject, "reject (again: take it back)"),
+        KeyBinding([.character("6"), .function(1)], .toggleLabel(.red), "red label"),
+        KeyBinding([.character("7"), .function(2)], .toggleLabel(.yellow), "yellow label"),
+        KeyBinding([.character("8"), .function(3)], .toggleLabel(.green), "green label"),
+        KeyBinding([.character("9"), .function(4)], .toggleLabel(.blue), "blue label"),
+        KeyBinding([.function(5)], .toggleLabel(.purple), "purple label"),
+        KeyBinding([.character("u")], .undo, "undo the last decisions"),
         KeyBinding([.enter], .accept, "print marked (or this) and quit"),
         KeyBinding([.escape, .character("q"), .character("o")], .closePreview, "back to the grid"),
         KeyBinding([.control("c")], .cancel, "quit, print nothing"),
         KeyBinding([.control("z")], .suspend, "suspend"),
         KeyBinding([.control("l")], .redraw, "redraw the screen"),
+    ]
+
+    /// The grid's keys while the cull keys are on (`c`): digits rate and label, as Lightroom's do.
+    public static let cullKeys: [KeyBinding] = [
+        KeyBinding([.character("0")], .rate(0), "clear the rating"),
+        KeyBinding((1...5).map { .character(Character(String($0))) }, .rate(1), "rate 1 to 5 stars"),
+        KeyBinding([.character("6")], .toggleLabel(.red), "red label"),
+        KeyBinding([.character("7")], .toggleLabel(.yellow), "yellow label"),
+        KeyBinding([.character("8")], .toggleLabel(.green), "green label"),
+        KeyBinding([.character("9")], .toggleLabel(.blue), "blue label"),
     ]
 
     /// The rows by the command they hold.

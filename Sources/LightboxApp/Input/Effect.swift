@@ -22,6 +22,10 @@ public enum Effect: Hashable, Sendable {
     case forgetImages([UInt32])
     /// Put these files' thumbnails in the disk cache, at idle priority, nearest first.
     case readAhead([ReadAheadRequest])
+    /// Keep these decisions in the photos' sidecars (off the UI thread).
+    case saveDecisions([DecisionWrite])
+    /// Read what these photos' sidecars say was decided, in the background.
+    case readDecisions([DecisionKeeper.Read])
 }
 
 extension Array where Element == Effect {

@@ -25,6 +25,8 @@ public enum Event: Hashable, Sendable {
     case resize(width: Int, height: Int)
     /// The terminal's cells changed size in pixels (a font change): the pixel modes' boxes follow.
     case cellSizeChanged(CellPixelSize)
+    /// What the photos' sidecars say of them, read in the background.
+    case decisionsRead([Decisions.ItemChange])
     /// Something the outside world has to say (a command failed, the marks file cannot be written),
     /// shown in the status line until the next key.
     case notice(String)

@@ -25,7 +25,10 @@ public struct InputRouter: Sendable {
             case .handlerKey: return .keyHandler(key.name)  // after Ctrl-x, the next key is the key handler's
             case .filter: return Self.filterCommand(for: key, keys: state.keyTable)
             case .preview: return KeyTable.preview.command(for: key)
-            case .grid, .help: return state.keyTable.command(for: key)
+            case .grid, .help:
+                // With the cull keys on, digits rate and label instead of counting.
+                if state.cullKeys, let command = KeyTable.cull.command(for: key) { return command }
+                return state.keyTable.command(for: key)
             }
         case .mouse(let mouse):
             let modifier: MouseBinding.Modifier = mouse.isShift ? .shift : mouse.isControl ? .control : .none

@@ -27,11 +27,15 @@ public struct KeyTable: Sendable {
         }
     }
 
-    /// The command bound to `key`, if any. Digits bound to counts give their own value.
+    /// The command bound to `key`, if any. Digits bound to counts or ratings give their own value.
     public func command(for key: Key) -> Command? {
         let command = index[key]
-        if case .countDigit = command, case .character(let c) = key, let digit = c.wholeNumberValue { return .countDigit(digit) }
-        return command
+        guard case .character(let c) = key, let digit = c.wholeNumberValue else { return command }
+        switch command {
+        case .countDigit: return .countDigit(digit)
+        case .rate: return .rate(digit)
+        default: return command
+        }
     }
 
     /// This table with `extra` bindings, which win over the standard ones for their keys.
@@ -57,6 +61,9 @@ public struct KeyTable: Sendable {
         if text.lowercased().hasPrefix("ctrl-"), text.count == 6, let c = text.last?.lowercased().first, c.isLetter { return .control(c) }
         return nil
     }
+
+    /// The grid's digits while the cull keys are on (`CommandTable.cullKeys`).
+    public static let cull = KeyTable(CommandTable.cullKeys)
 
     /// The keys of the full-screen preview (`CommandTable.previewKeys`).
     public static let preview = KeyTable(CommandTable.previewKeys)

@@ -12,6 +12,7 @@ import LightboxThumbnails
 /// spacing = 1,2
 /// layout = masonry          # as --layout (its choices are OptionTable's)
 /// pairs = picture            # together, picture or apart
+/// sidecar = replaced         # as --sidecar
 /// read-ahead = 5            # all, off, or screens either side of the cursor
 /// read-ahead-workers = 1    # auto (every core on mains, one on battery) or a number
 /// sections = month          # as --sections
@@ -32,6 +33,8 @@ public struct Configuration: Sendable {
     public var isReversed: Bool?
     public var showsFooters: Bool?
     public var pairing: Pairing?
+    /// Where decisions go for a photo without a sidecar.
+    public var sidecarMode: SidecarMode?
     public var readAhead: ReadAhead.Extent?
     /// Decoders for the read-ahead: nil in the file or `auto` both mean one on battery, every core on mains.
     public var readAheadWorkers: Int?
@@ -102,6 +105,7 @@ public struct Configuration: Sendable {
         case "reverse": isReversed = try yesNo()
         case "footers": showsFooters = try yesNo()
         case "pairs": pairing = try choice(Pairing.self)
+        case "sidecar": sidecarMode = try choice(SidecarMode.self)
         case "read-ahead":
             do { readAhead = try ReadAhead.extent(setting: value) } catch { throw ConfigurationError(message: "\(key): \(error)") }
         case "read-ahead-workers":

@@ -109,6 +109,14 @@ public enum OptionTable {
                     "files a camera or phone writes together (RAW+JPEG, Live Photos): together (default: one item, accept prints every file), picture (one item, accept prints its picture) or apart (a tile each)"
                 ),
                 OptionSpec(
+                    "sidecar", value: "MODE", choices: SidecarMode.allCases.map(\.rawValue),
+                    details:
+                        "where a decision goes for a photo without an XMP sidecar: `appended` (default: `IMG_0001.CR2.xmp`, as darktable and digiKam name them, so a RAW and its JPEG stay apart), `replaced` (`IMG_0001.xmp`, as Lightroom, Capture One and Bridge do) or `off` (none made); a sidecar that exists, by either name, is always the one updated",
+                    "where decisions go without a sidecar: appended (default, IMG_1.CR2.xmp), replaced (IMG_1.xmp) or off"),
+                OptionSpec(
+                    "cull", details: "digits rate (`0`-`5`) and label (`6`-`9`) in the grid from the start, as `c` turns on; in the preview they always do",
+                    "digits rate and label in the grid from the start (c turns it on and off)"),
+                OptionSpec(
                     "exec", value: "CMD",
                     details:
                         "the command `x` runs, through `/bin/sh -c`: `{}` is the cursor's path and `{+}` the marked paths (or the cursor's), each shell-quoted as fzf does; with neither, the paths are appended as arguments. It runs on the terminal (not on Lightbox's stdout)",

@@ -13,6 +13,11 @@ extension GalleryState {
         if traits.contains(.editsFilter) { return applyFilter(command) }
         if !traits.contains(.keepsViewAtTop) { hasUserActed = true }
         if traits.contains(.inEveryMode) { return applyGrid(command) }
+        if traits.contains(.decides) || command == .undo {
+            // The help closes first; with nothing to act on there is nothing to decide.
+            if isShowingHelp { return applyHelp(command) }
+            return library.isEmpty ? [] : decide(command)
+        }
         switch mode {
         case .help: return applyHelp(command)
         case .preview where !library.isEmpty: return applyPreview(command)
@@ -34,6 +39,9 @@ extension GalleryState {
         case .notice(let text):
             message = text
             return []
+        case .decisionsRead(let read):
+            for item in read where item.id.rawValue < library.totalCount { decisions.read(item.id, item.decision) }
+            return []
         case .idle:
             return readAheadEffects()
         case .readAheadDone(let outcomes):
@@ -52,8 +60,9 @@ extension GalleryState {
             guard pictures.setCellPixels(size) else { return [] }
             return loadEffects()
         case .scanned(let batches, let isFinished):
+            let firstNew = library.totalCount
             addScanned(batches, isFinished: isFinished)
-            return loadEffects() + metadataEffects()
+            return loadEffects() + metadataEffects() + decisionReads(from: firstNew)
         case .metadataRead(let results):
             addMetadata(results)
             return loadEffects() + metadataEffects()

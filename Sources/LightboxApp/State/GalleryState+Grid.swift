@@ -107,6 +107,10 @@ extension GalleryState {
         case .markSection:
             let items = layout.items(inSection: layout.section(ofItem: viewport.cursor))
             selection.marks.set(items, marked: !selection.marks.containsAll(items))
+        case .rate, .toggleReject, .toggleLabel, .undo: break  // decisions: GalleryState+Decisions
+        case .toggleCullKeys:
+            cullKeys.toggle()
+            message = cullKeys ? "cull keys: 0-5 rate, 6-9 label, r rejects, u undoes (c: digits count again)" : "digits count again (c: cull keys)"
         case .clearMarks:
             selection.marks.removeAll()
             selection.anchor = nil

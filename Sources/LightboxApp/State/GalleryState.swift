@@ -60,6 +60,10 @@ public struct GalleryState: Sendable {
     public internal(set) var readAhead = ReadAhead()
     /// The UI's colours (the settings, `NO_COLOR`, the terminal's background).
     public let theme: Theme
+    /// Ratings, rejects and labels, and what `u` undoes.
+    public internal(set) var decisions = Decisions()
+    /// Whether digits rate and label in the grid (the cull keys, `c`) instead of counting.
+    public internal(set) var cullKeys = false
     /// Whether the user has acted yet; until then re-sorting keeps the view at the top.
     var hasUserActed = false
 
@@ -89,6 +93,8 @@ public struct GalleryState: Sendable {
         public var readAhead = ReadAhead.Extent.all
         /// The UI's colours.
         public var theme = Theme.standard
+        /// Whether digits rate and label in the grid from the start (`--cull`).
+        public var cullKeys = false
 
         public init() {}
     }
@@ -117,6 +123,7 @@ public struct GalleryState: Sendable {
         readAhead = ReadAhead(extent: settings.prefetches ? settings.readAhead : .off)
         message = settings.notice
         theme = settings.theme
+        cullKeys = settings.cullKeys
         setGraphics(settings.graphics)
     }
 

@@ -12,6 +12,11 @@ public protocol ImageCodecs: Sendable {
     func develop(_ file: ImageFile, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
     /// A video's frame, read with the demuxer its kind names.
     func decodeVideo(_ file: ImageFile, demuxer: String, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
+    /// What a photo's sidecar (or its embedded XMP) says was decided of it; nil when nothing,
+    /// with the reason when an XMP could not be read.
+    func readDecision(photo: ImagePath) -> (decision: Decision?, problem: String?)
+    /// Keeps a decision in a photo's sidecar.
+    func writeDecision(_ decision: Decision, photo: ImagePath, mode: SidecarMode) -> SidecarWrite
 }
 
 /// The bounds every decode keeps to, whichever library does it.

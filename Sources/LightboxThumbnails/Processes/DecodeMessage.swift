@@ -11,6 +11,10 @@ public enum DecodeMessage {
         case decode(ImageFile, PixelSize)
         case decodeFrames(ImageFile, PixelSize)
         case warm(ImageFile, FreedesktopCache.Size)
+        /// What the photo's XMP says was decided of it.
+        case readDecision(ImageFile)
+        /// Keep a decision in the photo's sidecar.
+        case writeDecision(ImageFile, Decision, SidecarMode)
         /// Say what was counted since the last answer (cache entries written between requests)
         /// and end, writing nothing more.
         case finish
@@ -23,6 +27,8 @@ public enum DecodeMessage {
             case warmed(ThumbnailPipeline.WarmOutcome)
             /// The answer to `finish`: only the counts.
             case finished
+            case decisionRead(Decision?, problem: String?)
+            case decisionWritten(SidecarWrite)
         }
         public var body: Body
         public var counts: DecodeStatistics.Counts
@@ -41,6 +47,11 @@ public enum DecodeMessage {
             out.append(3); put32(box.width, &out); put32(box.height, &out); putFile(file, &out)
         case .finish:
             out.append(4)
+        case .readDecision(let file):
+            out.append(5); put32(0, &out); put32(0, &out); putFile(file, &out)
+        case .writeDecision(let file, let decision, let mode):
+            out.append(6); put32(decision.rating + 1, &out); put32(Int(decision.labelBits) | SidecarMode.allCases.firstIndex(of: mode)! << 8, &out)
+            putFile(file, &out)
         }
         return framed(out)
     }
@@ -69,6 +80,12 @@ public enum DecodeMessage {
         case .warmed(.needsCodecs): fields.append(6)
         case .warmed(.cacheUnwritable(let reason)): fields.append(8); fields += Array(reason.utf8.prefix(1000))
         case .finished: fields.append(7)
+        case .decisionRead(let decision, let problem):
+            fields.append(9); fields.append(decision == nil ? 0 : 1); put32((decision?.rating ?? 0) + 1, &fields)
+            fields.append(decision?.labelBits ?? 0); fields += Array((problem ?? "").utf8.prefix(1000))
+        case .decisionWritten(.written): fields += [10, 0]
+        case .decisionWritten(.unchanged): fields += [10, 1]
+        case .decisionWritten(.failed(let reason)): fields += [10, 2]; fields += Array(reason.utf8.prefix(1000))
         }
         put32(fields.count, &fields)
         var length: [UInt8] = []
@@ -158,6 +175,12 @@ public enum DecodeMessage {
         case 3:
             guard (1...PixelSize.maxSide).contains(a), (1...PixelSize.maxSide).contains(b) else { return nil }
             return .decodeFrames(file, PixelSize(width: a, height: b))
+        case 5: return .readDecision(file)
+        case 6:
+            guard (0...6).contains(a), b & 0xE0 == 0, b >> 8 < SidecarMode.allCases.count else { return nil }
+            var decision = Decision(rating: a - 1)
+            decision.labelBits = UInt8(b & 0x1F)
+            return .writeDecision(file, decision, SidecarMode.allCases[b >> 8])
         default: return nil
         }
     }
@@ -211,6 +234,19 @@ public enum DecodeMessage {
         case 7 where r.isAtEnd && pixels.isEmpty: return Response(body: .finished, counts: counts)
         case 4 where pixels.isEmpty: return Response(body: .warmed(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
         case 8 where pixels.isEmpty: return Response(body: .warmed(.cacheUnwritable(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
+        case 9 where pixels.isEmpty:
+            guard let found = r.u8(), found <= 1, let rating = r.u32(), (0...6).contains(rating), let labels = r.u8(), labels & 0xE0 == 0 else { return nil }
+            var decision = Decision(rating: rating - 1)
+            decision.labelBits = labels
+            let problem = String(decoding: r.rest(), as: UTF8.self)
+            return Response(body: .decisionRead(found == 1 ? decision : nil, problem: problem.isEmpty ? nil : problem), counts: counts)
+        case 10 where pixels.isEmpty:
+            switch r.u8() {
+            case 0 where r.isAtEnd: return Response(body: .decisionWritten(.written), counts: counts)
+            case 1 where r.isAtEnd: return Response(body: .decisionWritten(.unchanged), counts: counts)
+            case 2: return Response(body: .decisionWritten(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
+            default: return nil
+            }
         default: return nil
         }
     }

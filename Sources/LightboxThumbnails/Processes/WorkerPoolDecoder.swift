@@ -66,6 +66,26 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         }
     }
 
+    /// What a photo's XMP says was decided of it, read in a worker (Exempi runs there only).
+    public func readDecision(_ file: ImageFile) -> (decision: Decision?, problem: String?) {
+        switch exchange(.readDecision(file)) {
+        case .success(let response):
+            if case .decisionRead(let decision, let problem) = response.body { return (decision, problem) }
+            return (nil, "decoder answered out of turn")
+        case .failure(let failure): return (nil, "its XMP: " + failure.reason)
+        }
+    }
+
+    /// Keeps a decision in the photo's sidecar, written by a worker.
+    public func writeDecision(_ decision: Decision, for file: ImageFile, mode: SidecarMode) -> SidecarWrite {
+        switch exchange(.writeDecision(file, decision, mode)) {
+        case .success(let response):
+            if case .decisionWritten(let outcome) = response.body { return outcome }
+            return .failed("decoder answered out of turn")
+        case .failure(let failure): return .failed(failure.reason)
+        }
+    }
+
     struct Failure: Error { var reason: String }
 
     func exchange(_ request: DecodeMessage.Request) -> Result<DecodeMessage.Response, Failure> {

@@ -1,0 +1,69 @@
+import LightboxThumbnails
+
+extension GalleryState {
+    /// Rates, rejects, labels or undoes, on the marked photos or else the cursor's, in the grid
+    /// and the preview alike; the decisions go to the photos' sidecars as an effect.
+    mutating func decide(_ command: Command) -> [Effect] {
+        let changed: [Decisions.ItemChange]
+        let targets = decisionTargets
+        switch command {
+        case .undo:
+            guard let undone = decisions.undo() else {
+                message = "nothing to undo"
+                return []
+            }
+            changed = undone
+            message = "undone: " + Self.photos(undone.count)
+        case .rate(let stars):
+            changed = decisions.change(targets) { $0.rating = stars }
+            message = (stars == 0 ? "rating cleared" : String(repeating: "★", count: stars)) + onPhotos(targets)
+        case .toggleReject:
+            let all = targets.allSatisfy { decisions[$0].isRejected }
+            changed = decisions.change(targets) { $0.rating = all ? 0 : -1 }
+            message = (all ? "reject taken back" : "rejected") + onPhotos(targets)
+        case .toggleLabel(let label):
+            let all = targets.allSatisfy { decisions[$0].has(label) }
+            changed = decisions.change(targets) { if $0.has(label) == all { $0.toggle(label) } }
+            message = label.name.lowercased() + " label " + (all ? "off" : "on") + onPhotos(targets)
+        default:
+            return []
+        }
+        // On the cursor's photo alone, the preview and the cull keys move on to the next.
+        if command != .undo, selection.count == 0, preview != nil || cullKeys, viewport.cursor + 1 < library.count {
+            if preview != nil {
+                viewport.cursor += 1
+                preview = Preview()
+            } else {
+                moveCursor(to: viewport.cursor + 1)
+            }
+        }
+        let writes = changed.map { DecisionWrite(paths: library.file($0.id).memberPaths, decision: $0.decision) }
+        return (writes.isEmpty ? [] : [.saveDecisions(writes)]) + loadEffects()
+    }
+
+    /// Reads of what the sidecars of the items from id `first` on say: every member of a pair,
+    /// the picture first (a later answer, a RAW's, wins).
+    func decisionReads(from first: Int) -> [Effect] {
+        guard first < library.totalCount else { return [] }
+        let reads = (first..<library.totalCount).flatMap { number in
+            let file = library.file(ItemID(number))
+            return file.memberPaths.map { path in
+                var member = file
+                member.path = path
+                return DecisionKeeper.Read(id: ItemID(number), file: member)
+            }
+        }
+        return [.readDecisions(reads)]
+    }
+
+    /// The items a decision is for: the marked ones (those the filter hides too), else the cursor's.
+    var decisionTargets: [ItemID] {
+        guard selection.count > 0 else { return [library.id(at: viewport.cursor)] }
+        return selection.marks.sorted.map { library.id(at: $0) } + selection.hidden
+    }
+
+    /// " on N photos" when a decision was for more than one.
+    func onPhotos(_ targets: [ItemID]) -> String { targets.count > 1 ? " on " + Self.photos(targets.count) : "" }
+
+    static func photos(_ count: Int) -> String { "\(count) photo\(count == 1 ? "" : "s")" }
+}

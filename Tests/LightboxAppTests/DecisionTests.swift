@@ -1,0 +1,90 @@
+import LightboxApp
+import LightboxLayout
+import LightboxTerminal
+import LightboxThumbnails
+import Testing
+
+private func writes(_ effects: [Effect]) -> [DecisionWrite] {
+    effects.flatMap { effect -> [DecisionWrite] in if case .saveDecisions(let writes) = effect { return writes } else { return [] } }
+}
+
+@Test func aDecisionIsForTheMarkedPhotosOrElseTheCursorsAndGoesToTheirSidecars() {
+    var state = GalleryState(library: library([6]), spec: threeColumns, width: 40, height: 30)
+    _ = state.initialEffects()
+    var effects = state.apply(.rate(3))
+    #expect(state.decisions[ItemID(0)] == Decision(rating: 3) && state.viewport.cursor == 0, "the grid does not move on")
+    #expect(writes(effects) == [DecisionWrite(paths: [ImagePath("photos/s0/IMG_1.jpg")], decision: Decision(rating: 3))])
+    state.apply([.move(.right), .toggleMark, .move(.right), .toggleMark])
+    effects = state.apply(.toggleReject)
+    #expect(state.decisions[ItemID(1)].isRejected && state.decisions[ItemID(2)].isRejected && state.message == "rejected on 2 photos")
+    #expect(writes(effects).count == 2)
+    // Again on them all: the reject is taken back. The same again changes nothing and writes nothing.
+    state.apply(.toggleReject)
+    #expect(!state.decisions[ItemID(1)].isRejected)
+    #expect(writes(state.apply(.rate(0))).isEmpty)
+    // A label goes on all, then off all.
+    state.apply(.toggleLabel(.red))
+    #expect(state.decisions[ItemID(1)].labels == [.red] && state.decisions[ItemID(2)].labels == [.red])
+    state.apply(.toggleLabel(.red))
+    #expect(state.decisions[ItemID(2)].labels.isEmpty)
+    #expect(state.decisions.counts(starsAtLeast: 3) == (rated: 1, rejected: 0))
+}
+
+@Test func undoTakesBackTheLastDecisionsManyDeepAndWritesWhatWasThere() {
+    var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
+    _ = state.initialEffects()
+    state.apply([.rate(2), .rate(5), .toggleLabel(.green)])
+    var effects = state.apply(.undo)
+    #expect(state.decisions[ItemID(0)] == Decision(rating: 5) && state.message == "undone: 1 photo")
+    #expect(writes(effects) == [DecisionWrite(paths: [ImagePath("photos/s0/IMG_1.jpg")], decision: Decision(rating: 5))])
+    state.apply([.undo, .undo])
+    #expect(state.decisions[ItemID(0)] == .none)
+    effects = state.apply(.undo)
+    #expect(effects.isEmpty && state.message == "nothing to undo")
+}
+
+@Test func inThePreviewDigitsRateAndTheNextPhotoComes() {
+    var router = InputRouter()
+    var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
+    _ = state.initialEffects()
+    state.apply(.openPreview)
+    let four = router.command(for: .key(.character("4")), in: state, at: 0)
+    #expect(four == .rate(4))
+    state.apply(four!)
+    #expect(state.decisions[ItemID(0)].stars == 4 && state.viewport.cursor == 1 && state.preview != nil, "on to the next photo")
+    #expect(router.command(for: .key(.character("r")), in: state, at: 0) == .toggleReject)
+    #expect(router.command(for: .key(.function(3)), in: state, at: 0) == .toggleLabel(.green))
+    #expect(router.command(for: .key(.character("7")), in: state, at: 0) == .toggleLabel(.yellow))
+}
+
+@Test func theCullKeysMakeDigitsRateInTheGridAndCountsComeBackWithout() {
+    var router = InputRouter()
+    var state = GalleryState(library: library([6]), spec: threeColumns, width: 40, height: 30)
+    _ = state.initialEffects()
+    #expect(router.command(for: .key(.character("3")), in: state, at: 0) == .countDigit(3))
+    state.apply(.toggleCullKeys)
+    #expect(router.command(for: .key(.character("3")), in: state, at: 0) == .rate(3))
+    #expect(router.command(for: .key(.character("9")), in: state, at: 0) == .toggleLabel(.blue))
+    #expect(router.command(for: .key(.character("j")), in: state, at: 0) == .move(.down), "other keys keep their meaning")
+    state.apply(.rate(1))
+    #expect(state.viewport.cursor == 1, "with the cull keys, a decision on the cursor's photo moves on")
+    state.apply(.toggleCullKeys)
+    #expect(router.command(for: .key(.character("3")), in: state, at: 0) == .countDigit(3))
+    // `--cull` starts with them on.
+    let culling = GalleryState(library: library([2]), spec: threeColumns, width: 40, height: 30, settings: settings { $0.cullKeys = true })
+    #expect(router.command(for: .key(.character("5")), in: culling, at: 0) == .rate(5))
+}
+
+@Test func whatSidecarsSayIsShownAndAPairsDecisionGoesToEveryMember() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 30, isScanning: true)
+    let raw = ImageFile(path: ImagePath("f/IMG_1.CR2"), byteCount: 1, modified: 0, format: .cameraRaw)
+    var jpeg = ImageFile(path: ImagePath("f/IMG_1.JPG"), byteCount: 1, modified: 0, format: .jpeg)
+    jpeg.companions = [raw]
+    let effects = state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: [jpeg])], isFinished: true))
+    guard case .readDecisions(let reads) = effects.last else { return #expect(Bool(false), "no reads") }
+    #expect(reads.map(\.file.path) == [ImagePath("f/IMG_1.JPG"), ImagePath("f/IMG_1.CR2")], "the picture, then the RAW")
+    state.apply(.decisionsRead([Decisions.ItemChange(id: ItemID(0), decision: Decision(rating: 2, labels: [.purple]))]))
+    #expect(state.decisions[ItemID(0)] == Decision(rating: 2, labels: [.purple]))
+    #expect(state.apply(.undo).isEmpty, "what was read is no change of the user's")
+    #expect(writes(state.apply(.rate(4))).first?.paths == [ImagePath("f/IMG_1.JPG"), ImagePath("f/IMG_1.CR2")])
+}

@@ -1,0 +1,189 @@
+import Foundation
+import LightboxCodecs
+import LightboxTestSupport
+import LightboxThumbnails
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// exiftool's whole reading of a file's XMP (every tag, structures whole), less the tags a
+/// write is meant to change and the toolkit's stamp, which names the last writer.
+private func everyProperty(_ path: String, without changed: [String]) throws -> [String: String] {
+    let json = try toolText(["exiftool", "-j", "-G1", "-struct", "-XMP:all", path])
+    let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
+    var properties: [String: String] = [:]
+    for (key, value) in object.first ?? [:] where key != "SourceFile" && !key.hasSuffix("XMPToolkit") {
+        guard !changed.contains(where: { key.lowercased().hasSuffix(":" + $0.lowercased()) }) else { continue }
+        let canonical = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+        properties[key] = String(decoding: canonical, as: UTF8.self)
+    }
+    return properties
+}
+
+/// darktable's sidecar, in darktable's own shape: a history stack, tags, its colour labels.
+private let darktableSidecar = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="XMP Core 4.4.0-Exiv2">
+     <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+      <rdf:Description rdf:about=""
+        xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+        xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/"
+        xmlns:dc="http://purl.org/dc/elements/1.1/"
+        xmlns:darktable="http://darktable.sf.net/"
+       xmp:Rating="1"
+       xmpMM:DerivedFrom="IMG_0001.CR2"
+       darktable:import_timestamp="63840001234"
+       darktable:xmp_version="5"
+       darktable:raw_params="0"
+       darktable:auto_presets_applied="1"
+       darktable:history_end="2">
+       <darktable:colorlabels>
+        <rdf:Seq>
+         <rdf:li>2</rdf:li>
+        </rdf:Seq>
+       </darktable:colorlabels>
+       <dc:subject>
+        <rdf:Bag>
+         <rdf:li>holiday</rdf:li>
+         <rdf:li>beach</rdf:li>
+        </rdf:Bag>
+       </dc:subject>
+       <darktable:history>
+        <rdf:Seq>
+         <rdf:li darktable:num="0" darktable:operation="exposure" darktable:enabled="1" darktable:modversion="6" darktable:params="0000000000000000" darktable:multi_name="" darktable:multi_priority="0"/>
+         <rdf:li darktable:num="1" darktable:operation="colorin" darktable:enabled="1" darktable:modversion="7" darktable:params="gz48eJxjZBgFo2AU0AsAAAQQAAE=" darktable:multi_name="" darktable:multi_priority="0"/>
+        </rdf:Seq>
+       </darktable:history>
+      </rdf:Description>
+     </rdf:RDF>
+    </x:xmpmeta>
+    """
+
+@Test func aDecisionGoesToANewSidecarThatExiftoolAndExiv2Read() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = try dir.file("IMG_0001.CR2")
+    FileManager.default.createFile(atPath: photo, contents: Data([1, 2, 3]))
+    var decision = Decision(rating: 3, labels: [.red])
+    #expect(XMPSidecar.write(decision, photo: ImagePath(photo), mode: .appended) == .written)
+    let sidecar = photo + ".xmp"
+    #expect(try toolText(["exiftool", "-s3", "-XMP:Rating", "-XMP:Label", sidecar]) == "3\nRed\n")
+    #expect(try toolText(["exiv2", "-px", "-K", "Xmp.xmp.Rating", sidecar]).contains("3"))
+    #expect(!FileManager.default.fileExists(atPath: try dir.file("IMG_0001.xmp")), "appended: the other name is not made")
+    #expect(XMPSidecar.read(photo: ImagePath(photo)).decision == decision)
+    // Rejected is a rating of −1, as the XMP specification has it; the same again writes nothing.
+    decision.rating = -1
+    #expect(XMPSidecar.write(decision, photo: ImagePath(photo), mode: .appended) == .written)
+    #expect(try toolText(["exiftool", "-s3", "-XMP:Rating", sidecar]) == "-1\n")
+    #expect(XMPSidecar.write(decision, photo: ImagePath(photo), mode: .appended) == .unchanged)
+    // Replaced names the sidecar as Lightroom does; off makes none.
+    let other = try dir.file("IMG_0002.jpg")
+    FileManager.default.createFile(atPath: other, contents: Data([1]))
+    #expect(XMPSidecar.write(Decision(rating: 2), photo: ImagePath(other), mode: .off) == .unchanged)
+    #expect(!FileManager.default.fileExists(atPath: try dir.file("IMG_0002.xmp")))
+    #expect(XMPSidecar.write(Decision(rating: 2), photo: ImagePath(other), mode: .replaced) == .written)
+    #expect(try toolText(["exiftool", "-s3", "-XMP:Rating", try dir.file("IMG_0002.xmp")]) == "2\n")
+}
+
+@Test func darktablesSidecarKeepsItsHistoryTagsAndLabelsInStep() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = try dir.file("IMG_0001.CR2")
+    FileManager.default.createFile(atPath: photo, contents: Data([1]))
+    let sidecar = photo + ".xmp"
+    try darktableSidecar.write(toFile: sidecar, atomically: true, encoding: .utf8)
+    chmod(sidecar, 0o600)
+    #expect(XMPSidecar.read(photo: ImagePath(photo)).decision == Decision(rating: 1, labels: [.green]), "darktable's green label")
+    let before = try everyProperty(sidecar, without: ["Rating", "Label", "ColorLabels"])
+    #expect(XMPSidecar.write(Decision(rating: 4, labels: [.red, .blue]), photo: ImagePath(photo), mode: .appended) == .written)
+    let after = try everyProperty(sidecar, without: ["Rating", "Label", "ColorLabels"])
+    #expect(before == after && before.count > 6, "every other property kept: \(before) against \(after)")
+    #expect(try toolText(["exiftool", "-s3", "-XMP:Rating", sidecar]) == "4\n")
+    // darktable's own labels follow: red (0) and blue (3).
+    let labels = try toolText(["exiv2", "-px", sidecar])
+    #expect(labels.contains("Xmp.darktable.colorlabels") && labels.contains("0, 3"), "\(labels)")
+    var info = stat()
+    stat(sidecar, &info)
+    #expect(info.st_mode & 0o777 == 0o600, "the mode kept")
+}
+
+@Test func lightroomsAndDigikamsSidecarsKeepWhatTheyHold() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = try dir.file("DSC_0001.NEF")
+    FileManager.default.createFile(atPath: photo, contents: Data([1]))
+    // Lightroom's shape: IMG.xmp with develop settings, keywords and a label; digiKam's namespace too.
+    let sidecar = try dir.file("DSC_0001.xmp")
+    try runTool([
+        "exiftool", "-q", "-o", sidecar, "-XMP-crs:Exposure2012=+0.50", "-XMP-crs:WhiteBalance=Custom", "-XMP-dc:Subject=trip",
+        "-XMP-xmp:Label=Yellow", "-XMP-xmp:Rating=2", "-XMP-digiKam:ColorLabel=3", "-XMP-digiKam:PickLabel=3", "-XMP-lr:HierarchicalSubject=places|sea",
+    ])
+    #expect(XMPSidecar.read(photo: ImagePath(photo)).decision == Decision(rating: 2, labels: [.yellow]))
+    let before = try everyProperty(sidecar, without: ["Rating", "Label", "ColorLabel", "PickLabel"])
+    #expect(XMPSidecar.write(Decision(rating: -1), photo: ImagePath(photo), mode: .appended) == .written)
+    #expect(!FileManager.default.fileExists(atPath: photo + ".xmp"), "the sidecar that exists is the one written")
+    let after = try everyProperty(sidecar, without: ["Rating", "Label", "ColorLabel", "PickLabel"])
+    #expect(after == before && before.count > 3, "\(before) against \(after)")
+    #expect(try toolText(["exiftool", "-s3", "-XMP:Rating", "-XMP-digiKam:PickLabel", "-XMP-digiKam:ColorLabel", sidecar]) == "-1\n1\n0\n")
+    #expect(try toolText(["exiftool", "-s3", "-XMP:Label", sidecar]).isEmpty, "no label left")
+}
+
+@Test func embeddedRatingsAreReadAndASidecarWinsOverThem() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = try dir.file("a.jpg")
+    try TestImages.jpeg(at: photo, width: 16, height: 16)
+    try runTool(["exiftool", "-q", "-overwrite_original", "-XMP-xmp:Rating=4", "-XMP-xmp:Label=Blue", photo])
+    #expect(XMPSidecar.read(photo: ImagePath(photo)).decision == Decision(rating: 4, labels: [.blue]))
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: photo))
+    #expect(XMPSidecar.write(Decision(rating: 1), photo: ImagePath(photo), mode: .appended) == .written)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: photo)) == bytes, "the photo is never rewritten")
+    #expect(XMPSidecar.read(photo: ImagePath(photo)).decision == Decision(rating: 1))
+    // Of two sidecars, the newer.
+    let older = try dir.file("a.xmp")
+    try runTool(["exiftool", "-q", "-o", older, "-XMP-xmp:Rating=5"])
+    try runTool(["touch", "-d", "2001-01-01", older])
+    #expect(XMPSidecar.read(photo: ImagePath(photo)).decision == Decision(rating: 1))
+}
+
+@Test func hostileSidecarsAreAMessageNeverACrashOrAHang() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    func photo(_ name: String) throws -> ImagePath {
+        let path = try dir.file(name)
+        FileManager.default.createFile(atPath: path, contents: Data([1]))
+        return ImagePath(path)
+    }
+    // Entities that expand without end: refused before the parser.
+    let laughs = try photo("laughs.jpg")
+    let lol = "<!DOCTYPE x [<!ENTITY a \"lol\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">]>"
+    try (lol + "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">&c;</x:xmpmeta>").write(toFile: laughs.description + ".xmp", atomically: true, encoding: .utf8)
+    let read = XMPSidecar.read(photo: laughs)
+    #expect(read.decision == nil && read.problem?.contains("not XMP") == true)
+    #expect(XMPSidecar.write(Decision(rating: 2), photo: laughs, mode: .appended) == .failed("sidecar laughs.jpg.xmp: not XMP Lightbox can read; not written"))
+    // Not XML at all, another encoding.
+    let junk = try photo("junk.jpg")
+    FileManager.default.createFile(atPath: junk.description + ".xmp", contents: Data([0xFF, 0xFE, 0x3C, 0, 0x78, 0]))
+    #expect(XMPSidecar.read(photo: junk).decision == nil)
+    // A FIFO: no hang. A link to /dev/zero: not followed. A huge file: not read.
+    let fifo = try photo("fifo.jpg")
+    mkfifo(fifo.description + ".xmp", 0o644)
+    #expect(XMPSidecar.read(photo: fifo).problem?.contains("not a regular file") == true)
+    let zero = try photo("zero.jpg")
+    symlink("/dev/zero", zero.description + ".xmp")
+    #expect(XMPSidecar.read(photo: zero).problem?.contains("symbolic link") == true)
+    let huge = try photo("huge.jpg")
+    let fd = open(huge.description + ".xmp", O_CREAT | O_WRONLY, 0o644)
+    ftruncate(fd, 1 << 30)
+    close(fd)
+    #expect(XMPSidecar.read(photo: huge).problem?.contains("larger than") == true)
+    // A sidecar planted as a link to another file: that file is never written.
+    let planted = try photo("planted.jpg")
+    let victim = try dir.file("victim.txt")
+    try "keep me".write(toFile: victim, atomically: true, encoding: .utf8)
+    symlink(victim, planted.description + ".xmp")
+    if case .written = XMPSidecar.write(Decision(rating: 5), photo: planted, mode: .appended) { Issue.record("written through a link") }
+    #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me")
+}
