@@ -17,9 +17,15 @@ fail() { failed=$((failed + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && echo "$2" 
 
 # A pane running an interactive bash in $WORK/lib's parent, sized WxH.
 start_shell() {
-    tm kill-server 2>/dev/null
-    for _ in $(seq 20); do tm has-session 2>/dev/null || break; sleep 0.1; done
-    tm -f /dev/null new-session -d -s e2e -x "$1" -y "$2" "env -i HOME=$WORK PATH=$PATH TERM=tmux-256color LANG=C.UTF-8 SWIFT_BACKTRACE=interactive=no LIGHTBOX_E2E_RUN=$SOCKET PS1='$ ' bash --norc --noprofile"
+    # A server still going away can take the new one with it ("server exited unexpectedly",
+    # seen once in a CI run): the session is made again until it stands.
+    for _ in 1 2 3; do
+        tm kill-server 2>/dev/null
+        for _ in $(seq 20); do tm has-session 2>/dev/null || break; sleep 0.1; done
+        tm -f /dev/null new-session -d -s e2e -x "$1" -y "$2" "env -i HOME=$WORK PATH=$PATH TERM=tmux-256color LANG=C.UTF-8 SWIFT_BACKTRACE=interactive=no LIGHTBOX_E2E_RUN=$SOCKET PS1='$ ' bash --norc --noprofile" \
+            && sleep 0.1 && tm has-session -t e2e 2>/dev/null && break
+        sleep 0.5
+    done
     tm send-keys -t e2e "cd $WORK" Enter
     sleep 0.3
 }

@@ -1103,5 +1103,31 @@ checks "split keys" 3 60 "$(dirname "$0")/split_keys.py" "$BIN" "$WORK/lib" "$WO
 stopped=$(timeout 30 python3 "$(dirname "$0")/stopped_decoders.py" "$BIN" "$WORK/lib" "$WORK" 2>&1)
 case "$stopped" in "ok - "*) pass "${stopped#ok - }" ;; *) fail "stopped decoders" "$stopped" ;; esac
 
+# Culling: reject, rate and label with keys in the grid (the cull keys) and the preview; the
+# decisions are in XMP sidecars that exiftool reads, and there again when Lightbox starts again.
+mkdir -p "$WORK/cull" && cp "$WORK"/lib/abstract/IMG_[1-4].* "$WORK/cull/" && rm -f "$WORK"/cull/*.xmp
+first=$(ls "$WORK/cull" | head -1) second=$(ls "$WORK/cull" | sed -n 2p) third=$(ls "$WORK/cull" | sed -n 3p)
+start_shell 100 30
+launch --no-disk-cache cull
+if wait_for "1/4"; then
+    tm send-keys -t e2e r; wait_for "rejected"
+    tm send-keys -t e2e l c 4; wait_for "★★★★"
+    # Esc alone, then F1 (whose bytes start with ESC) after the Esc has been read as a key.
+    tm send-keys -t e2e o; sleep 0.5; tm send-keys -t e2e 5; sleep 0.3; tm send-keys -t e2e Escape; sleep 0.5; tm send-keys -t e2e F1; sleep 0.5
+    tm send-keys -t e2e q; wait_exit
+    got=$(cd "$WORK/cull" && exiftool -q -s3 -XMP:Rating "$first.xmp" "$second.xmp" "$third.xmp" 2>&1 | tr '\n' ' ')
+    label=$(cd "$WORK/cull" && exiftool -q -s3 -XMP:Label "$(ls "$WORK/cull" | grep -v xmp | sed -n 4p).xmp" 2>&1)
+    launch --no-disk-cache cull
+    if [ "$got" = "-1 4 5 " ] && [ "$label" = Red ] && wait_for "✗ IMG" && wait_for "★4" && wait_for "★5" && screen | grep -q "✗ 1"; then
+        pass "culling: r, 4 with the cull keys, 5 in the preview, F1: sidecars say -1 4 5 and Red, shown again on the next start"
+    else
+        fail "culling" "ratings '$got' label '$label': $(screen | tail -3)"
+    fi
+    tm send-keys -t e2e u; wait_for "undone"
+    tm send-keys -t e2e q; wait_exit
+else
+    fail "culling grid" "$(screen)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -95,7 +95,8 @@ public enum CommandTable {
         CommandRow("back", .closePreview, [], [.inPreview], "back to the grid"),
         CommandRow("pan", .pan(dx: 0, dy: 0), [], [.inPreview], "pan the zoomed photo (not zoomed: the previous or next)"),
         CommandRow("play", .togglePlayback, [], [.inPreview], "pause / play an animation"),
-        CommandRow("filter", .startFilter, [.character("/")], [.editsFilter, .keepsViewAtTop, .bindable], "filter by name (Enter keeps, Esc clears)"),
+        CommandRow(
+            "filter", .startFilter, [.character("/")], [.editsFilter, .keepsViewAtTop, .bindable], "filter by name or field (rating>=3…)"),
         CommandRow("type", .filterInput(""), [], [.editsFilter, .keepsViewAtTop], "a character typed into the filter"),
         CommandRow("erase", .filterBackspace, [], [.editsFilter, .keepsViewAtTop], "Backspace in the filter"),
         CommandRow("keep-filter", .acceptFilter, [], [.editsFilter, .keepsViewAtTop], "keep the filter, back to the grid"),

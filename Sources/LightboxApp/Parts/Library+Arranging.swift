@@ -12,7 +12,12 @@ extension Library {
         var entries: [Entry] = []
         entries.reserveCapacity(count)
         for id in 0..<totalCount {
-            if !filter.isEmpty && !FuzzyMatch.matches(filter, filesByID[id].path.lastComponent) { continue }
+            if !filter.isEmpty {
+                let photo = FilterSubject(
+                    file: filesByID[id], decision: filterDecisions[ItemID(id)] ?? .none, isMarked: filterMarks.contains(ItemID(id)),
+                    date: filter.readsDates ? dateForSorting(id) : 0)
+                if !filter.matches(photo) { continue }
+            }
             let date = arrangement.datesDecideOrder ? dateForSorting(id) : 0
             let section: Int64
             switch arrangement.sections {

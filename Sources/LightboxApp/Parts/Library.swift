@@ -46,8 +46,11 @@ public struct Library: Sendable {
     public var totalCount: Int { filesByID.count }
     /// Every file found, a pair's members each counted.
     public private(set) var fileCount = 0
-    /// The filter: names must hold these characters in this order (case aside); empty shows all.
-    public private(set) var filter: [UInt8] = []
+    /// The filter (see `FilterExpression`); empty shows all.
+    public private(set) var filter = FilterExpression.all
+    /// What was decided and marked when the filter was set, for its fields that ask.
+    private(set) var filterDecisions: [ItemID: Decision] = [:]
+    private(set) var filterMarks: Set<ItemID> = []
     public var sectionCounts: [Int] { sections.map(\.items.count) }
 
     /// The file at a position on screen.
@@ -63,11 +66,18 @@ public struct Library: Sendable {
     /// The picture's height over its width in thousandths, 0 while unknown.
     public func aspect(of id: ItemID) -> Int { Int(aspectsByID[id.rawValue]) }
 
-    /// Shows only the files whose names match `query` (see `FuzzyMatch`); empty shows all.
-    /// - Complexity: O(*n* × *m*) to test the names, plus O(*n* log *n*) when sorted other than by scan order.
-    public mutating func setFilter(_ query: String) {
-        filter = FuzzyMatch.folded(Array(query.utf8))
+    /// Shows only the files `expression` keeps, asking it with what was decided and marked.
+    /// - Complexity: O(*n* × *m*) to test the files, plus O(*n* log *n*) when sorted other than by scan order.
+    public mutating func setFilter(_ expression: FilterExpression, decisions: [ItemID: Decision] = [:], marked: Set<ItemID> = []) {
+        filter = expression
+        filterDecisions = expression.readsDecisions ? decisions : [:]
+        filterMarks = expression.readsMarks ? marked : []
         arrange()
+    }
+
+    /// Shows only the files whose names match `query` (see `FuzzyMatch`); empty shows all.
+    public mutating func setFilter(_ query: String) {
+        setFilter((try? FilterExpression.parse(query).get()) ?? .all)
     }
 
     /// Adds `newFiles`, found in `folder` after everything before. In the default arrangement

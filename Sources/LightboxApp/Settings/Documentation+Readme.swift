@@ -11,6 +11,7 @@ extension Documentation {
             ("mouse", mouseTable),
             ("bind-names", CommandTable.rows.filter { $0.traits.contains(.bindable) }.map { "`\($0.name)`" }.joined(separator: " ")),
             ("kinds", kindsTable),
+            ("filter-fields", filterFieldsTable),
         ]
     }
 
@@ -52,6 +53,17 @@ extension Documentation {
             case .wheelDown: gesture = "wheel down"
             }
             out += "| " + modifier + gesture + " | " + cell(binding.help) + " |\n"
+        }
+        return out
+    }
+
+    /// The filter's fields, from their table.
+    static var filterFieldsTable: String {
+        var out = "| field | what it keeps |\n| --- | --- |\n"
+        for field in FilterField.table {
+            out +=
+                "| " + cell(field.syntax.split(separator: ",").map { "`\($0.trimmingCharacters(in: .whitespaces))`" }.joined(separator: " ")) + " | "
+                + cell(field.help) + " |\n"
         }
         return out
     }

@@ -76,6 +76,9 @@ public enum Documentation {
         for (_, traits) in ImageFormat.table {
             out += ".TP\n.B " + roff(traits.title) + "\n" + roff(traits.extensions.map { "." + $0 }.joined(separator: " ")) + "\n"
         }
+        out +=
+            ".SH FILTER\nThe / filter keeps the names its words fuzzily match, and these fields; terms separated by spaces must all hold, groups separated by | any, ! before a term turns it round.\n"
+        for field in FilterField.table { out += ".TP\n.B " + roff(field.syntax) + "\n" + roff(field.help) + "\n" }
         out += keys(.standard, "KEYS")
         out += keys(.preview, "KEYS IN THE PREVIEW")
         out += ".SH EXIT STATUS\n"

@@ -41,6 +41,11 @@ extension GalleryState {
             return []
         case .decisionsRead(let read):
             for item in read where item.id.rawValue < library.totalCount { decisions.read(item.id, item.decision) }
+            // A filter that asks what was decided asks again with what was read.
+            if library.filter.readsDecisions {
+                applyFilterExpression(library.filter)
+                return loadEffects()
+            }
             return []
         case .idle:
             return readAheadEffects()

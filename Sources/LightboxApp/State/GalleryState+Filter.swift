@@ -11,15 +11,31 @@ extension GalleryState {
         if let text = change.message { message = text }
         if change.queryChanged {
             let query = filter.text
+            // A query that cannot be read is said as it is typed; what shows stays.
+            let expression: FilterExpression
+            switch FilterExpression.parse(query) {
+            case .success(let parsed): expression = parsed
+            case .failure(let error):
+                message = error.message
+                return []
+            }
             if query.isEmpty, case .cancelFilter = command {
                 hasUserActed = true  // cleared: the cursor stays on its item
             } else {
                 hasUserActed = false  // to the top, on the first match
             }
-            rearrange { $0.setFilter(query) }
+            applyFilterExpression(expression)
             hasUserActed = true
+            if expression.readsDates && metadataState.requestedCount < library.totalCount { message = "reading details…" }
         }
         return loadEffects() + metadataEffects()
+    }
+
+    /// Filters the library by `expression`, with what is decided and marked now.
+    mutating func applyFilterExpression(_ expression: FilterExpression) {
+        let marked = Set(selection.marks.sorted.map { library.id(at: $0) }).union(selection.hidden)
+        let decided = decisions.byID
+        rearrange { $0.setFilter(expression, decisions: decided, marked: marked) }
     }
 
     /// Pasted text goes to the filter while it is typed (newlines and controls left out); else

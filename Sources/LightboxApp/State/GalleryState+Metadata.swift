@@ -3,7 +3,7 @@ import LightboxThumbnails
 
 extension GalleryState {
     /// Whether the order or the sections depend on dates taken.
-    var needsDatesTaken: Bool { library.arrangement.datesDecideOrder }
+    var needsDatesTaken: Bool { library.arrangement.datesDecideOrder || library.filter.readsDates }
 
     /// Whether what the scan finds lands after everything shown without re-laying the library:
     /// scan order, and not masonry (whose columns take new tiles anywhere along the bottom).
