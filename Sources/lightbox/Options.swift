@@ -52,6 +52,8 @@ struct Options {
     var cacheDirectory: ImagePath? = nil
     var printsStatistics = false
     var warms = false
+    /// `--list`: print what the filter expression (the first argument) keeps, and exit.
+    var lists = false
     /// Decode in worker processes (the default) or in threads of this process.
     var decodesInProcesses = true
     var decodeTimeLimit = 5.0
@@ -144,6 +146,7 @@ struct Options {
                 case "--cache-dir": options.cacheDirectory = try pathArgument(inline, for: name)
                 case "--stats": options.printsStatistics = true
                 case "--warm": options.warms = true
+                case "--list": options.lists = true
                 case "--decoders":
                     switch try argument() {
                     case "process": options.decodesInProcesses = true

@@ -98,6 +98,15 @@ func main() -> Int32 {
     if options.showsManual { Output.write(Array(Documentation.manPage(version: version).utf8)); return 0 }
     if let shell = options.completionShell, let script = Documentation.completions(for: shell) { Output.write(Array(script.utf8)); return 0 }
 
+    if options.lists {
+        guard !options.paths.isEmpty else {
+            Output.error("--list: a filter expression first, as lightbox --list 'rating>=3' PATH")
+            return 2
+        }
+        var listed = options
+        let expression = String(decoding: listed.paths.removeFirst().bytes, as: UTF8.self)
+        return ListSession.run(expression: expression, options: listed)
+    }
     if options.warms {
         let scanner = Scanner(pairing: options.pairing)
         let scan = options.readsStandardInput ? scanner.scan(listIn: 0, separator: options.readsNul ? 0 : 10) : scanner.scan(options.paths)

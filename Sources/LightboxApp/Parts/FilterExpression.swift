@@ -51,7 +51,7 @@ public struct FilterExpression: Hashable, Sendable {
 
     /// Whether any term reads what was decided, the marks, or dates (so the filter is applied
     /// again when they change or arrive).
-    var readsDecisions: Bool { terms.contains { [.rejected, .unrated].contains($0.test) || $0.isRating || $0.isLabel } }
+    public var readsDecisions: Bool { terms.contains { [.rejected, .unrated].contains($0.test) || $0.isRating || $0.isLabel } }
     var readsMarks: Bool { terms.contains { $0.test == .marked } }
     public var readsDates: Bool { terms.contains { if case .date = $0.test { true } else { false } } }
     var terms: [Term] { groups.flatMap { $0 } }

@@ -109,6 +109,11 @@ public enum OptionTable {
                     "files a camera or phone writes together (RAW+JPEG, Live Photos): together (default: one item, accept prints every file), picture (one item, accept prints its picture) or apart (a tile each)"
                 ),
                 OptionSpec(
+                    "list",
+                    details:
+                        "print the paths the filter expression given first keeps (as `/` takes it: `rating>=3 !rejected`), in the grid's order, as accept prints them (`-0`, byte for byte), without opening the terminal: `lightbox --list 'rating>=3' card/ \\| xargs -d '\\n' cp -t edit/`; exit 1 when it keeps none",
+                    "print the paths the filter expression given first keeps, in the grid's order, and exit"),
+                OptionSpec(
                     "sidecar", value: "MODE", choices: SidecarMode.allCases.map(\.rawValue),
                     details:
                         "where a decision goes for a photo without an XMP sidecar: `appended` (default: `IMG_0001.CR2.xmp`, as darktable and digiKam name them, so a RAW and its JPEG stay apart), `replaced` (`IMG_0001.xmp`, as Lightroom, Capture One and Bridge do) or `off` (none made); a sidecar that exists, by either name, is always the one updated",

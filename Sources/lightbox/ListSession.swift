@@ -1,0 +1,68 @@
+import Foundation
+import LightboxApp
+import LightboxThumbnails
+
+/// `--list EXPR PATH…`: the paths the filter `EXPR` keeps, in the grid's order, printed as
+/// accept prints them (`-0`, byte for byte), without opening the terminal: what the gallery
+/// would show after typing `EXPR` into `/`.
+enum ListSession {
+    static func run(expression text: String, options: Options) -> Int32 {
+        let expression: FilterExpression
+        switch FilterExpression.parse(text) {
+        case .success(let parsed): expression = parsed
+        case .failure(let error):
+            Output.error("--list: \(error.message)")
+            return 2
+        }
+        let scanner = Scanner(pairing: options.pairing)
+        let scan = options.readsStandardInput ? scanner.scan(listIn: 0, separator: options.readsNul ? 0 : 10) : scanner.scan(options.paths)
+        for problem in scan.problems { Output.error(problem) }
+        let folders = scan.folders.map { folder in
+            ImageFolder(path: folder.path, files: supportedOnly(Scanner.Batch(folder: folder.path, files: folder.files)).files)
+        }
+        var library = Library(folders: folders, arrangement: options.arrangement)
+        let ids = library.ids
+        let files = ids.map { library.file($0) }
+        if expression.readsDates || options.arrangement.datesDecideOrder {
+            let dates = concurrentMap(ids) { id in
+                (id: id, seconds: MetadataReader.read(MetadataRequest(id: id, file: files[id.rawValue])).metadata?.dateTakenSeconds)
+            }
+            library.setDatesTaken(dates)
+        }
+        var decisions: [ItemID: Decision] = [:]
+        if expression.readsDecisions {
+            // Through lightbox-decode, as the gallery reads them: Exempi runs there only.
+            let pool = WorkerPoolDecoder(
+                command: [Options.decoderPath.bytes] + DecoderSettings(pixelLimit: options.pixelLimit, cacheRoot: nil).arguments,
+                timeLimit: options.decodeTimeLimit)
+            defer { pool.shutdown() }
+            let read = concurrentMap(ids) { id -> Decision? in
+                // Every member of a pair: a later answer (the RAW's sidecar) wins, as in the gallery.
+                var found: Decision?
+                for path in files[id.rawValue].memberPaths {
+                    var member = files[id.rawValue]
+                    member.path = path
+                    let answer = pool.readDecision(member)
+                    if let problem = answer.problem { Output.error(problem) }
+                    if let decision = answer.decision { found = decision }
+                }
+                return found
+            }
+            for (id, decision) in zip(ids, read) where decision != nil { decisions[id] = decision }
+        }
+        library.setFilter(expression, decisions: decisions)
+        guard !library.isEmpty else { return 1 }
+        let paths = (0..<library.count).flatMap { options.pairing == .together ? library[$0].memberPaths : [library[$0].path] }
+        return printAccepted(paths, options: options)
+    }
+
+    /// `transform` of each element, on every core, in order.
+    static func concurrentMap<T: Sendable>(_ items: [ItemID], _ transform: @Sendable (ItemID) -> T) -> [T] {
+        let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: items.count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        nonisolated(unsafe) let slots = results
+        DispatchQueue.concurrentPerform(iterations: items.count) { slots[$0] = transform(items[$0]) }
+        return results.map { $0! }
+    }
+}
