@@ -86,3 +86,22 @@ private func filtered(_ query: String) -> GalleryState {
     #expect(Set(FilterField.table.map(\.name)).count == FilterField.table.count)
     for field in FilterField.table { #expect(!field.syntax.isEmpty && !field.help.isEmpty && field.syntax.hasPrefix(field.name)) }
 }
+
+/// `--sort rating` puts the highest first and rejected last; `--sections rating` makes a section
+/// a rating; both follow what the sidecars say as it is read.
+@Test func photosSortAndGroupByRating() {
+    var state = culled()
+    state.apply([.cycleSort, .cycleSort, .cycleSort, .cycleSort, .cycleSort])
+    #expect(state.library.arrangement.sort == .rating)
+    #expect(shown(state) == ["IMG_3.JPG", "IMG_2.JPG", "IMG_6.JPG", "IMG_1.JPG", "IMG_5.JPG", "MVI_4.MP4"])
+    var grouped = state.library
+    grouped.arrange(by: Arrangement(sections: .rating, sort: .name))
+    #expect(grouped.sections.map { String(decoding: $0.title, as: UTF8.self) } == ["★★★★", "★★★", "★★", "★", "Unrated", "Rejected"])
+    // A decision made keeps its photo where it is; read from a sidecar, it moves it.
+    state.apply([.move(.first), .rate(5)])
+    #expect(shown(state).first == "IMG_3.JPG" && state.decisions[ItemID(2)].stars == 5)
+    state.apply([.move(.last), .rate(5)])
+    #expect(shown(state).last == "MVI_4.MP4", "rated now, it stays where it is")
+    state.apply(.decisionsRead([Decisions.ItemChange(id: ItemID(4), decision: Decision(rating: 5))]))
+    #expect(shown(state).prefix(3) == ["IMG_3.JPG", "MVI_4.MP4", "IMG_5.JPG"], "arranged again: five stars first, in scan order")
+}

@@ -84,7 +84,7 @@ public enum CommandTable {
         CommandRow("clear-marks", .clearMarks, [.character("U")], marks, "clear marks"),
         CommandRow("bigger", .zoomIn, [.character("+"), .character("=")], [.inPreview, .bindable], "bigger thumbnails"),
         CommandRow("smaller", .zoomOut, [.character("-")], [.inPreview, .bindable], "smaller thumbnails"),
-        CommandRow("sort", .cycleSort, [.character("s")], [.bindable], "sort by " + Arrangement.Sort.allCases.map(\.rawValue).joined(separator: ", ")),
+        CommandRow("sort", .cycleSort, [.character("s")], [.bindable], "sort: " + Arrangement.Sort.allCases.map(\.rawValue).joined(separator: "/")),
         CommandRow("reverse", .toggleReverse, [.character("S")], [.bindable], "reverse the order"),
         CommandRow("collapse", .toggleSection, [.character("z")], [.bindable], "collapse / expand this section"),
         CommandRow("collapse-all", .toggleAllSections, [.character("Z")], [.bindable], "collapse / expand all sections"),

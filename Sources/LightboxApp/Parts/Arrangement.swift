@@ -3,7 +3,7 @@ public struct Arrangement: Hashable, Sendable {
     /// What a section holds. Adding one is a case with its description here, its key and title
     /// in `Library.arrange()`; the option, the settings file and the README follow from `allCases`.
     public enum Sections: String, Hashable, Sendable, CaseIterable {
-        case folder, date, month, year, none
+        case folder, date, month, year, rating, none
 
         /// What one section holds, as the help and the README say it.
         public var description: String {
@@ -12,6 +12,7 @@ public struct Arrangement: Hashable, Sendable {
             case .date: "a day's (taken, else modified)"
             case .month: "a month's"
             case .year: "a year's"
+            case .rating: "a rating's, five stars first, then unrated, then rejected"
             case .none: "one section of everything"
             }
         }
@@ -21,7 +22,7 @@ public struct Arrangement: Hashable, Sendable {
     /// is a case with its description here and its key in `Library.sortKey`; the option, `s`, the
     /// settings file and the README follow from `allCases`.
     public enum Sort: String, Hashable, Sendable, CaseIterable {
-        case name, date, mtime, size, kind
+        case name, date, mtime, size, kind, rating
 
         /// What it orders by, as the help and the README say it.
         public var description: String {
@@ -31,6 +32,7 @@ public struct Arrangement: Hashable, Sendable {
             case .mtime: "by the file's modification time"
             case .size: "by the file's size"
             case .kind: "by kind of file (its format's name: RAWs, JPEGs and videos together), then by path"
+            case .rating: "by rating, the highest first (rejected last), then by path"
             }
         }
     }

@@ -14,7 +14,7 @@ extension Library {
         for id in 0..<totalCount {
             if !filter.isEmpty {
                 let photo = FilterSubject(
-                    file: filesByID[id], decision: filterDecisions[ItemID(id)] ?? .none, isMarked: filterMarks.contains(ItemID(id)),
+                    file: filesByID[id], decision: decisions[ItemID(id)] ?? .none, isMarked: filterMarks.contains(ItemID(id)),
                     date: filter.readsDates ? dateForSorting(id) : 0)
                 if !filter.matches(photo) { continue }
             }
@@ -26,6 +26,7 @@ extension Library {
             case .month: section = Calendar.month(date)
             case .year: section = Calendar.year(date)
             case .none: section = 0
+            case .rating: section = Int64(5 - (decisions[ItemID(id)]?.rating ?? 0))  // five stars first, rejected last
             }
             entries.append(Entry(section: section, key: sortKey(of: id, date: date), id: id))
         }
@@ -49,6 +50,7 @@ extension Library {
         case .mtime: .number(filesByID[id].modified / 1_000_000_000)
         case .size: .number(filesByID[id].byteCount)
         case .kind: .text(Array(filesByID[id].format.traits.title.utf8))
+        case .rating: .number(Int64(-(decisions[ItemID(id)]?.rating ?? 0)))  // the highest first, rejected last
         }
     }
 
@@ -77,6 +79,9 @@ extension Library {
         case .month: return Array(Calendar.monthText(key).utf8)
         case .year: return Array(String(key).utf8)
         case .none: return Array("All images".utf8)
+        case .rating:
+            let rating = 5 - Int(key)
+            return Array((rating < 0 ? "Rejected" : rating == 0 ? "Unrated" : String(repeating: "★", count: rating)).utf8)
         }
     }
 

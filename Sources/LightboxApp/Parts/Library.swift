@@ -48,8 +48,10 @@ public struct Library: Sendable {
     public private(set) var fileCount = 0
     /// The filter (see `FilterExpression`); empty shows all.
     public private(set) var filter = FilterExpression.all
-    /// What was decided and marked when the filter was set, for its fields that ask.
-    private(set) var filterDecisions: [ItemID: Decision] = [:]
+    /// What was decided of each item, as last given: what the filter's fields and the rating
+    /// order ask (a decision made does not move its photo until the library is arranged again).
+    private(set) var decisions: [ItemID: Decision] = [:]
+    /// What was marked when the filter was set, for its `marked` field.
     private(set) var filterMarks: Set<ItemID> = []
     public var sectionCounts: [Int] { sections.map(\.items.count) }
 
@@ -70,10 +72,19 @@ public struct Library: Sendable {
     /// - Complexity: O(*n* × *m*) to test the files, plus O(*n* log *n*) when sorted other than by scan order.
     public mutating func setFilter(_ expression: FilterExpression, decisions: [ItemID: Decision] = [:], marked: Set<ItemID> = []) {
         filter = expression
-        filterDecisions = expression.readsDecisions ? decisions : [:]
+        self.decisions = decisions
         filterMarks = expression.readsMarks ? marked : []
         arrange()
     }
+
+    /// Takes what is decided now, for the next arrangement; arranges at once when `arranging`.
+    public mutating func setDecisions(_ decisions: [ItemID: Decision], arranging: Bool = false) {
+        self.decisions = decisions
+        if arranging { arrange() }
+    }
+
+    /// Whether the order, the sections or the filter ask what was decided.
+    public var decisionsDecideOrder: Bool { filter.readsDecisions || arrangement.sort == .rating || arrangement.sections == .rating }
 
     /// Shows only the files whose names match `query` (see `FuzzyMatch`); empty shows all.
     public mutating func setFilter(_ query: String) {

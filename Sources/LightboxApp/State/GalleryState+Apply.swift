@@ -41,11 +41,13 @@ extension GalleryState {
             return []
         case .decisionsRead(let read):
             for item in read where item.id.rawValue < library.totalCount { decisions.read(item.id, item.decision) }
-            // A filter that asks what was decided asks again with what was read.
-            if library.filter.readsDecisions {
-                applyFilterExpression(library.filter)
+            // An order or a filter that asks what was decided asks again with what was read.
+            if library.decisionsDecideOrder {
+                let decided = decisions.byID
+                rearrange { $0.setDecisions(decided, arranging: true) }
                 return loadEffects()
             }
+            library.setDecisions(decisions.byID)
             return []
         case .idle:
             return readAheadEffects()

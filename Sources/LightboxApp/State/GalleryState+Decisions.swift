@@ -37,6 +37,8 @@ extension GalleryState {
                 moveCursor(to: viewport.cursor + 1)
             }
         }
+        // Kept for the next arrangement: a decision does not move its photo from under the cursor.
+        library.setDecisions(decisions.byID)
         let writes = changed.map { DecisionWrite(paths: library.file($0.id).memberPaths, decision: $0.decision) }
         return (writes.isEmpty ? [] : [.saveDecisions(writes)]) + loadEffects()
     }
