@@ -102,6 +102,19 @@ public enum XMPSidecar {
         return .written
     }
 
+    /// What a sidecar holding `bytes` says, and its bytes once `decision` is written into it (nil
+    /// when they are not XMP Lightbox reads): a read and a write without the files, for the fuzzer.
+    public static func roundTrip(_ bytes: [UInt8], writing decision: Decision) -> (read: Decision?, written: [UInt8]?) {
+        guard started, let xmp = parse(bytes) else { return (nil, nil) }
+        defer { xmp_free(xmp) }
+        let read = self.decision(in: xmp)
+        set(decision, in: xmp, darktable: bytes.contains(darktable), digiKam: bytes.contains(digiKam))
+        let text = xmp_string_new()
+        defer { xmp_string_free(text) }
+        guard xmp_serialize(xmp, text, UInt32(XMP_SERIAL_OMITPACKETWRAPPER), 0), let serialized = xmp_string_cstr(text) else { return (read, nil) }
+        return (read, Array(String(cString: serialized).utf8))
+    }
+
     /// The decision an XMP packet says, or nil when it says none.
     static func decision(in xmp: XmpPtr) -> Decision? {
         var said = false, rating = 0

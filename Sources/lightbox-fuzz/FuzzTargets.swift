@@ -1,4 +1,5 @@
 import LightboxApp
+import LightboxCodecs
 import LightboxTerminal
 import LightboxThumbnails
 
@@ -86,6 +87,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     case .message:
         _ = DecodeMessage.request(from: bytes)
         _ = DecodeMessage.response(from: bytes)
+    case .xmp:
+        // A sidecar read and written (in lightbox-decode): whatever it holds, Exempi ends with a
+        // decision or none, and what is written reads back as what was written.
+        let decision = Decision(rating: Int(size % 7) - 1, labels: size % 2 == 0 ? [.red, .blue] : [])
+        let (_, written) = XMPSidecar.roundTrip(bytes, writing: decision)
+        if let written { precondition(XMPSidecar.roundTrip(written, writing: decision).read == decision) }
     case .jpeg:
         // Our own JPEG decoder (EXIF thumbnails, in the app's process), at its smallest and full scale.
         for box in [PixelSize(width: 1, height: 1), PixelSize(width: 4096, height: 4096)] {
@@ -98,7 +105,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 enum FuzzTarget: String, CaseIterable {
-    case header, exif, png, video, raw, sanitizer, message, input, list, jpeg
+    case header, exif, png, video, raw, sanitizer, message, input, list, jpeg, xmp
     nonisolated(unsafe) static let current: FuzzTarget = {
         guard let name = getenv("LIGHTBOX_FUZZ_TARGET"), let target = FuzzTarget(rawValue: String(cString: name)) else { return .header }
         return target

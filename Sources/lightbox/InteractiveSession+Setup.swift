@@ -140,10 +140,17 @@ extension InteractiveSession {
     mutating func finish(_ outcome: Outcome) -> Outcome {
         // Decisions made are written before the end, for a moment at most (a stalled mount
         // never holds the exit); after a signal, not waited for.
+        let unwritten: [ImagePath]
+        var lost: String?
         if case .cancelled(let code) = outcome, code != 130 {
-            keeper.finish(waitingAtMost: 0)
+            unwritten = keeper.finish(waitingAtMost: 0)
         } else {
-            keeper.finish(waitingAtMost: Self.sidecarWait)
+            unwritten = keeper.finish(waitingAtMost: Self.sidecarWait)
+        }
+        if !unwritten.isEmpty {
+            let names = unwritten.prefix(5).map { DisplayText.sanitized(bytes: $0.bytes) }.joined(separator: ", ")
+            let more = unwritten.count > 5 ? " and \(unwritten.count - 5) more" : ""
+            lost = "lightbox: decisions not written to the sidecars of \(names)\(more) (the disk did not answer in time)\n"
         }
         sidecars.shutdown()
         scan.stop()
@@ -162,6 +169,7 @@ extension InteractiveSession {
                 library: state.library, readAhead: readAhead.map { (state.readAhead, $0.activeThreads) },
                 timeline: timeline.report)
         }
+        if let lost { report = (report ?? "") + lost }
         return outcome
     }
 

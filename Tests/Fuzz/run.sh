@@ -8,7 +8,7 @@ SECONDS_EACH=${1:-60}
 swift build --product lightbox-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIGHTBOX_FUZZING --build-path .build/fuzz || exit 1
 mkdir -p Tests/Fuzz/artifacts
 status=0
-for target in ${FUZZ_TARGETS:-header exif png video raw sanitizer message input list jpeg}; do
+for target in ${FUZZ_TARGETS:-header exif png video raw sanitizer message input list jpeg xmp}; do
     corpus=".build/fuzz/corpus/$target"
     mkdir -p "$corpus"
     # Seeds: the sample library's images for the parsers of image bytes.
@@ -38,6 +38,12 @@ for target in ${FUZZ_TARGETS:-header exif png video raw sanitizer message input 
             ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc2=s=32x24:r=5:d=1 -metadata creation_time=2024-05-17T21:30:05Z \
                 -c:v "$([ "${seed##*.}" = webm ] && echo libvpx || echo mpeg4)" "$corpus/$seed" || exit 1
         done
+    fi
+    # Seeds for the sidecar reader: sidecars as exiftool writes them, with darktable's and digiKam's namespaces.
+    if [ "$target" = xmp ] && [ ! -e "$corpus/seed-lr.xmp" ]; then
+        exiftool -q -o "$corpus/seed-lr.xmp" -XMP-xmp:Rating=3 -XMP-xmp:Label=Red -XMP-crs:Exposure2012=+0.5 -XMP-dc:Subject=trip || exit 1
+        exiftool -q -o "$corpus/seed-dk.xmp" -XMP-digiKam:ColorLabel=4 -XMP-digiKam:PickLabel=1 -XMP-xmp:Rating=-1 || exit 1
+        printf '%s' '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:darktable="http://darktable.sf.net/" xmp:Rating="2"><darktable:colorlabels><rdf:Seq><rdf:li>0</rdf:li><rdf:li>4</rdf:li></rdf:Seq></darktable:colorlabels></rdf:Description></rdf:RDF></x:xmpmeta>' > "$corpus/seed-dt.xmp"
     fi
     echo "== $target ($SECONDS_EACH s)"
     SWIFT_BACKTRACE=enable=no LIGHTBOX_FUZZ_TARGET=$target .build/fuzz/debug/lightbox-fuzz "$corpus" \

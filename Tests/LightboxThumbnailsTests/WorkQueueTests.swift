@@ -63,3 +63,19 @@ private struct Squares: WorkSchedule {
     #expect(ended.wait(timeout: .now() + 5) == .success)
     #expect(handedAfterStop.withLock { $0 } == false && queue.takeResults().isEmpty)
 }
+
+/// Decisions whose sidecar writes a stalled disk holds up are named at the end, never waited for.
+@Test func decisionsNotWrittenInTimeAreNamedAtTheEnd() {
+    // A "decoder" that never answers: as a sidecar write to a mount that stopped answering.
+    let pool = WorkerPoolDecoder(command: ["/bin/sh", "-c", "exec sleep 30"], timeLimit: 20)
+    defer { pool.shutdown() }
+    let keeper = DecisionKeeper(pool: pool, mode: .appended) {}
+    keeper.write([
+        DecisionWrite(paths: [ImagePath("/x/a.jpg")], decision: Decision(rating: 1)),
+        DecisionWrite(paths: [ImagePath("/x/b.jpg"), ImagePath("/x/b.CR2")], decision: Decision(rating: 2)),
+    ])
+    let start = Date()
+    let left = keeper.finish(waitingAtMost: 0.3)
+    #expect(Date().timeIntervalSince(start) < 2, "the end waits as long as it said, not for the disk")
+    #expect(left == [ImagePath("/x/a.jpg"), ImagePath("/x/b.jpg"), ImagePath("/x/b.CR2")])
+}

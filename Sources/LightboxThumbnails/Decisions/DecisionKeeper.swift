@@ -30,10 +30,13 @@ public final class DecisionKeeper: @unchecked Sendable {
         var writes: [(ImagePath, Decision)] = []
         var reads: [Read] = []
         var readsTaken = 0
+        /// The photo whose decision is being written.
+        var writing: ImagePath?
 
         mutating func next() -> Job? {
             if !writes.isEmpty {
                 let (path, decision) = writes.removeFirst()
+                writing = path
                 return .write(path, decision)
             }
             guard readsTaken < reads.count else { return nil }
@@ -42,6 +45,11 @@ public final class DecisionKeeper: @unchecked Sendable {
                 if readsTaken == reads.count { reads.removeAll(); readsTaken = 0 }
             }
             return .read(reads[readsTaken])
+        }
+
+        mutating func finished(_ job: Job, with result: Result?) -> Bool {
+            if case .write = job { writing = nil }
+            return result != nil
         }
 
         mutating func removeAll() {
@@ -90,11 +98,14 @@ public final class DecisionKeeper: @unchecked Sendable {
     public func takeResults() -> [Result] { queue.takeResults() }
 
     /// Whether every write asked has been done (the app waits for them at the end, briefly).
-    public var isIdle: Bool { queue.read { schedule, _, inHand in schedule.writes.isEmpty && inHand == 0 } }
+    public var isIdle: Bool { queue.read { schedule, _, inHand in schedule.writes.isEmpty && schedule.writing == nil && inHand == 0 } }
 
-    /// Finishes the writes in hand and waiting, at most `timeout` seconds, and stops.
-    public func finish(waitingAtMost timeout: Double) {
-        queue.wait(timeout: timeout) { schedule, _ in schedule.writes.isEmpty }
+    /// Finishes the writes in hand and waiting, at most `timeout` seconds, and stops; the photos
+    /// whose decisions were not written by then (a stalled mount), to be said.
+    public func finish(waitingAtMost timeout: Double) -> [ImagePath] {
+        queue.wait(timeout: timeout) { schedule, _ in schedule.writes.isEmpty && schedule.writing == nil }
+        let left = queue.read { schedule, _, _ in (schedule.writing.map { [$0] } ?? []) + schedule.writes.map(\.0) }
         queue.stop(waitingAtMost: timeout)
+        return left
     }
 }
