@@ -78,7 +78,7 @@ public enum XMPSidecar {
             xmp = parsed
             var info = stat()
             permissions = sidecar.withCString { stat($0, &info) } == 0 ? info.st_mode & 0o7777 : 0o644
-            keepsDarktable = bytes.contains(darktable)
+            keepsDarktable = bytes.contains(darktable) || decision.labels.count > 1
             keepsDigiKam = bytes.contains(digiKam)
         } else {
             guard mode != .off, !decision.isEmpty else { return .unchanged }
@@ -86,18 +86,18 @@ public enum XMPSidecar {
             target = mode == .appended ? photo.sidecarNames.appended : photo.sidecarNames.replaced
             xmp = empty
             permissions = 0o644
-            keepsDarktable = false
+            keepsDarktable = decision.labels.count > 1  // xmp:Label holds one: darktable's list holds them all
             keepsDigiKam = false
         }
         defer { xmp_free(xmp) }
         if let current = self.decision(in: xmp), current == decision { return .unchanged }
         set(decision, in: xmp, darktable: keepsDarktable, digiKam: keepsDigiKam)
-        let text = xmp_string_new()
-        defer { xmp_string_free(text) }
-        guard xmp_serialize(xmp, text, UInt32(XMP_SERIAL_OMITPACKETWRAPPER), 0), let serialized = xmp_string_cstr(text) else {
-            return .failed("Exempi could not write the packet")
+        // A property another program made of another shape (an array where a value goes) is not
+        // overwritten: the sidecar is left as it was rather than saying something else.
+        guard self.decision(in: xmp) == decision, let serialized = serialized(xmp, saying: decision) else {
+            return .failed("sidecar \(target.lastComponent.text): Lightbox cannot write its decision into what it holds; not written")
         }
-        let body = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".utf8) + Array(String(cString: serialized).utf8)
+        let body = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".utf8) + serialized
         if let problem = replaceAtomically(target, with: body, permissions: permissions) { return .failed(problem) }
         return .written
     }
@@ -108,11 +108,21 @@ public enum XMPSidecar {
         guard started, let xmp = parse(bytes) else { return (nil, nil) }
         defer { xmp_free(xmp) }
         let read = self.decision(in: xmp)
-        set(decision, in: xmp, darktable: bytes.contains(darktable), digiKam: bytes.contains(digiKam))
+        set(decision, in: xmp, darktable: bytes.contains(darktable) || decision.labels.count > 1, digiKam: bytes.contains(digiKam))
+        guard self.decision(in: xmp) == decision else { return (read, nil) }
+        return (read, serialized(xmp, saying: decision))
+    }
+
+    /// `xmp` as text, when it reads back saying `decision` (a namespace of an odd shape can make
+    /// the text say something else: then nothing is written).
+    static func serialized(_ xmp: XmpPtr, saying decision: Decision) -> [UInt8]? {
         let text = xmp_string_new()
         defer { xmp_string_free(text) }
-        guard xmp_serialize(xmp, text, UInt32(XMP_SERIAL_OMITPACKETWRAPPER), 0), let serialized = xmp_string_cstr(text) else { return (read, nil) }
-        return (read, Array(String(cString: serialized).utf8))
+        guard xmp_serialize(xmp, text, UInt32(XMP_SERIAL_OMITPACKETWRAPPER), 0), let serialized = xmp_string_cstr(text) else { return nil }
+        let bytes = Array(String(cString: serialized).utf8)
+        guard let again = parse(bytes) else { return nil }
+        defer { xmp_free(again) }
+        return self.decision(in: again) == decision ? bytes : nil
     }
 
     /// The decision an XMP packet says, or nil when it says none.
@@ -145,7 +155,8 @@ public enum XMPSidecar {
     }
 
     /// Sets `decision` in `xmp`: `xmp:Rating` and `xmp:Label` always; darktable's and digiKam's
-    /// labels where their namespace is already in the file.
+    /// labels where their namespace is already in the file, and darktable's whenever there are
+    /// several labels (`xmp:Label` holds one).
     static func set(_ decision: Decision, in xmp: XmpPtr, darktable keepsDarktable: Bool, digiKam keepsDigiKam: Bool) {
         _ = xmp_set_property(xmp, xap, "Rating", String(decision.rating), 0)
         if let first = decision.labels.first {
@@ -232,7 +243,7 @@ public enum XMPSidecar {
             target.parent.appending(Array(".".utf8) + Array(target.lastComponent) + Array(".lightbox-XXXXXX".utf8)).bytes.map { CChar(bitPattern: $0) } + [0]
         let fd = mkstemp(&template)
         guard fd >= 0 else { return "cannot write beside the photo: " + String(cString: strerror(errno)) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var written = 0
         while written < body.count {
             let n = body.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }

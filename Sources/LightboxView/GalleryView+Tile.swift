@@ -39,6 +39,11 @@ extension GalleryView {
         } else {
             drawPlaceholder(x: tile.x, y: top, width: tile.width, height: boxHeight, palette: palette, into: &frame, clipHeight: state.screen.gridHeight)
         }
+        // A rejected photo's picture is dimmed where it is drawn in cells (a pixel mode's cells
+        // carry the picture's id, so there its label says it).
+        if state.decisions[state.library.id(at: item)].isRejected && !state.pictures.graphics.isPixels {
+            dim(x: tile.x, y: top, width: tile.width, height: boxHeight, in: &frame, clipHeight: state.screen.gridHeight)
+        }
 
         // Bars in the column gaps beside the box: the cursor, marks, a pending range.
         var bar: CellStyle? = nil
@@ -90,6 +95,23 @@ extension GalleryView {
                     frame.write(String(character), x: x, y: labelY, style: highlighted)
                 }
                 x += width
+            }
+        }
+    }
+
+    /// Darkens a box's colours to a third, as a rejected photo shows.
+    static func dim(x: Int, y: Int, width: Int, height: Int, in frame: inout Frame, clipHeight: Int) {
+        func darker(_ color: TerminalColor) -> TerminalColor {
+            guard case .rgb(let r, let g, let b) = color else { return color }
+            return .rgb(r / 3, g / 3, b / 3)
+        }
+        for row in 0..<height where y + row >= 0 && y + row < clipHeight {
+            for column in 0..<width where frame.contains(x: x + column, y: y + row) {
+                var cell = frame[x + column, y + row]
+                cell.style.foreground = darker(cell.style.foreground)
+                cell.style.background = darker(cell.style.background)
+                if case .indexed = cell.style.foreground { cell.style.attributes.insert(.dim) }
+                frame[x + column, y + row] = cell
             }
         }
     }

@@ -187,3 +187,41 @@ private let darktableSidecar = """
     if case .written = XMPSidecar.write(Decision(rating: 5), photo: planted, mode: .appended) { Issue.record("written through a link") }
     #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me")
 }
+
+/// What the fuzzer's xmp target does, on inputs it starts from: nothing, junk, a packet.
+@Test func aRoundTripOfAnythingEndsWithADecisionOrNone() {
+    #expect(XMPSidecar.roundTrip([], writing: Decision(rating: 2)).read == nil)
+    #expect(XMPSidecar.roundTrip(Array("not xml <<".utf8), writing: Decision(rating: 2)).read == nil)
+    let packet = Array(
+        "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description rdf:about=\"\" xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmp:Rating=\"2\"/></rdf:RDF></x:xmpmeta>"
+            .utf8)
+    let (read, written) = XMPSidecar.roundTrip(packet, writing: Decision(rating: 4, labels: [.green]))
+    #expect(read == Decision(rating: 2))
+    #expect(written.map { XMPSidecar.roundTrip($0, writing: .none).read } == Decision(rating: 4, labels: [.green]))
+}
+
+/// Two labels on a photo without a sidecar: xmp:Label holds one, darktable's list both.
+@Test func severalLabelsAreAllKept() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = try dir.file("two.jpg")
+    FileManager.default.createFile(atPath: photo, contents: Data([1]))
+    let decision = Decision(rating: 0, labels: [.red, .blue])
+    #expect(XMPSidecar.write(decision, photo: ImagePath(photo), mode: .appended) == .written)
+    #expect(XMPSidecar.read(photo: ImagePath(photo)).decision == decision)
+    #expect(try toolText(["exiv2", "-px", photo + ".xmp"]).contains("Xmp.darktable.colorlabels"))
+}
+
+/// A fuzzer's find: a namespace of an odd shape made the written text read back as another
+/// decision. Now nothing is written unless it reads back as written.
+@Test func whatIsWrittenReadsBackAsWrittenOrIsNotWritten() throws {
+    let bytes = [UInt8](
+        Data(
+            base64Encoded:
+                "PD94cGFja2V0IGJlZ2luPScwTXBDZWhpSHpyZVN6TlRjemtjOWQnPz4KPHg6eG1wbWV0YSB4bWxuczp4PSdhZG9iZTpuczptZXRhLycgeDp4bXB0az0nSW1hZ2U6OkV4aWZUb29sIDEyLjU3Jz4KPHJkZjpSREYgeG1sbnM6cmRmPSdodHRwOi8vd3d3LnczLm9yZy8xOTk5LzAyLzIyLXJkZi1zeW50YXgtbnMjJz4KCiA8cmRmOkRlc2NyaXB0aW9uIHJkZjphYm91dD0nJwogIHhtbG5zOmNycz0naHR0cDovL25zLmFkb2JlLmNvbS+uMC8iIGNhbWVyYS1yYXctc2V0dGluZ3MvMS4wLyc+CiAgPGNyczpFeHBvc3VyZTIwMTI+KzAuNTwvY3JzOkV4cG9zdXJlMjAxMj4KIDwvcmRmOkRlc2NyaXB0aW9uPgoKIDxyZGY6RGVzY3JpcHRpb24gcmRmOmFib3X/////dD0nJwogIHhtbG5zOmRjPSdodHRwOi8vcHVybC5vcmcvZGMvZWxlbWVudHMvMS4xLyc+CiAgPGRjOnN1YmplY3Q+CiAgIDxyZGY6QmFnPgogICAgPHJkZjpsaT50cmlwPC9yZGY6bGk+CiAgIDwvcmRmOkJhZz4KICA8L2RjOnN1YmplY3Q+CiA8L3JkZjpEZXNjcmlwdGlvbj4KCiA8cmRmOkRlc2NyaXB0aW9uIHJkZjphYm91dD0nJwogIHhtbG5zOnhtcD0naHR0cDovL25zLgAAAGFkb2JlLmNvbS94YXAvMS4wLyc+CiAgPHhtcDpMYWJlbD5SpJs8L3htcDpMYWJlbD4KICA8eG1wOlJhdGluZz4zPC94bXA6UmF0aW5nPgogPC9yZGY6RGVzY3JpcHRpb24+CjwvcmRmOlJERj4KPC94OnhtcG1ldGE+Cjw/eHBhY2tldCBlbmQ9J3cnPz4="
+        )!)
+    let decision = Decision(rating: Int(bytes.count % 7) - 1, labels: bytes.count % 2 == 0 ? [.red, .blue] : [])
+    if let written = XMPSidecar.roundTrip(bytes, writing: decision).written {
+        #expect(XMPSidecar.roundTrip(written, writing: decision).read == decision)
+    }
+}
