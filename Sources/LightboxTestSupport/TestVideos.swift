@@ -63,8 +63,8 @@ public func runTool(_ arguments: [String]) throws {
     }
 }
 
-/// What a Debian tool (`exiftool`, `exiv2`) prints on its standard output.
-public func toolText(_ arguments: [String]) throws -> String {
+/// What a Debian tool (`exiftool`, `exiv2`) prints on its standard output, as bytes.
+public func toolBytes(_ arguments: [String]) throws -> [UInt8] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
@@ -72,10 +72,13 @@ public func toolText(_ arguments: [String]) throws -> String {
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let text = readToEnd(output.fileHandleForReading.fileDescriptor)
+    let bytes = readToEnd(output.fileHandleForReading.fileDescriptor)
     process.waitUntilExit()
-    return String(decoding: text, as: UTF8.self)
+    return bytes
 }
+
+/// The same, as text.
+public func toolText(_ arguments: [String]) throws -> String { String(decoding: try toolBytes(arguments), as: UTF8.self) }
 
 /// Everything `fd` gives until its end, read again when a signal interrupts a read (Foundation's
 /// `readDataToEndOfFile` crashes on EINTR, which another test's signal can cause).

@@ -116,20 +116,6 @@ func decodeRaw(_ bytes: [UInt8], named name: String, box: PixelSize, in dir: Tem
     #expect(raf?.make == "FUJIFILM" && raf?.dateTaken == "2022:02:02 02:02:02")
 }
 
-/// What a Debian tool prints (exiftool's values), as bytes.
-func toolOutput(_ arguments: [String]) throws -> [UInt8] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = readToEnd(output.fileHandleForReading.fileDescriptor)
-    process.waitUntilExit()
-    return data
-}
-
 @Test func olympusAndPanasonicRawsShowTheirPreviewsAndDatesAsExiftoolReadsThem() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
@@ -154,8 +140,8 @@ func toolOutput(_ arguments: [String]) throws -> [UInt8] {
         #expect(metadata?.dateTaken == date && metadata?.make != nil, "\(name): \(String(describing: metadata))")
         // exiftool reads the same preview and date from the same file.
         let path = dir.path + "/" + name
-        #expect(try toolOutput(["exiftool", "-b", tag, path]) == preview, "\(name): exiftool's \(tag)")
-        #expect(String(decoding: try toolOutput(["exiftool", "-s3", "-DateTimeOriginal", path]), as: UTF8.self) == date + "\n")
+        #expect(try toolBytes(["exiftool", "-b", tag, path]) == preview, "\(name): exiftool's \(tag)")
+        #expect(String(decoding: try toolBytes(["exiftool", "-s3", "-DateTimeOriginal", path]), as: UTF8.self) == date + "\n")
     }
 }
 

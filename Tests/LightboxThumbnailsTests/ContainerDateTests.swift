@@ -57,7 +57,7 @@ func aviWithIDIT(_ bytes: [UInt8], date: String) -> [UInt8] {
         try TestImages.bytes(aviWithIDIT(original, date: written), at: path)
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(ImageFormat.avi.traits.metadata(FileBytes(bytes))?.dateTaken == expected, "IDIT '\(written)'")
-        let exiftool = String(decoding: try toolOutput(["exiftool", "-s3", "-d", "%Y:%m:%d %H:%M:%S", "-DateTimeOriginal", path]), as: UTF8.self)
+        let exiftool = String(decoding: try toolBytes(["exiftool", "-s3", "-d", "%Y:%m:%d %H:%M:%S", "-DateTimeOriginal", path]), as: UTF8.self)
         if let expected { #expect(exiftool == expected + "\n", "exiftool reads '\(written)' as \(exiftool)") }
     }
     // Matroska as ffmpeg and mkvmerge write it: the Info's DateUTC, in UTC.
@@ -66,7 +66,7 @@ func aviWithIDIT(_ bytes: [UInt8], date: String) -> [UInt8] {
     try runTool(["mkvmerge", "-q", "-o", remuxed, made])
     for path in [made, remuxed] {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let exiftool = String(decoding: try toolOutput(["exiftool", "-s3", "-d", "%Y:%m:%d %H:%M:%S", "-DateTimeOriginal", path]), as: UTF8.self)
+        let exiftool = String(decoding: try toolBytes(["exiftool", "-s3", "-d", "%Y:%m:%d %H:%M:%S", "-DateTimeOriginal", path]), as: UTF8.self)
         #expect(ImageFormat.matroska.traits.metadata(FileBytes(bytes)).flatMap(\.dateTaken).map { $0 + "\n" } == exiftool, "\(path): \(exiftool)")
     }
 }
