@@ -138,6 +138,39 @@ enum Measurements {
             count, Double(after - before) / 1e6, (after - before) / count)
     }
 
+    /// A filter keystroke over a synthetic library of `count` items whose decisions were read:
+    /// each character of a query typed one at a time, as the gallery applies it (the library
+    /// filtered and laid out again, the screen drawn). Returns p50 / p99 / max in ms.
+    static func filterKeystrokes(items count: Int) -> String {
+        let folders = (0..<(count / 1000)).map { f in
+            ImageFolder(
+                path: ImagePath("/photos/folder-\(f)"),
+                files: (0..<1000).map { i in
+                    ImageFile(path: ImagePath("/photos/folder-\(f)/IMG_\(f * 1000 + i).jpg"), byteCount: 2_700_000, modified: 0, format: .jpeg)
+                })
+        }
+        var state = GalleryState(library: Library(folders: folders), width: 160, height: 48)
+        _ = state.initialEffects()
+        let read = (0..<count).map { Decisions.ItemChange(id: ItemID($0), decision: Decision(rating: $0 % 7 - 1, labels: $0 % 5 == 0 ? [.red] : [])) }
+        _ = state.apply(.decisionsRead(read))
+        var latencies: [Double] = [], shown: [Int] = []
+        for query in ["rating>=3 !label:red", "img_4 kind:photo"] {
+            _ = state.apply(.startFilter)
+            for character in query {
+                let start = now()
+                _ = state.apply(.filterInput(String(character)))
+                _ = GalleryView.frame(for: state)
+                latencies.append(Double(now() - start) / 1e6)
+            }
+            shown.append(state.library.count)
+            _ = state.apply(.cancelFilter)
+        }
+        return String(
+            format:
+                "a filter keystroke over %d items with their decisions (the library filtered and laid out, the screen drawn), %d keys: p50 %.2f ms, p99 %.2f ms, max %.2f ms; %d and %d shown at the end of the two queries",
+            count, latencies.count, percentile(latencies, 0.5), percentile(latencies, 0.99), latencies.max() ?? 0, shown[0], shown[1])
+    }
+
     /// The streaming scan of a folder: how soon the first batch comes, how long the whole scan
     /// takes, and the memory of the whole library once laid out, marked and drawn.
     static func scan(folder: String) -> String {
