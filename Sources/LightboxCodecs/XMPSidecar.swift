@@ -94,7 +94,7 @@ public enum XMPSidecar {
         set(decision, in: xmp, darktable: keepsDarktable, digiKam: keepsDigiKam)
         // A property another program made of another shape (an array where a value goes) is not
         // overwritten: the sidecar is left as it was rather than saying something else.
-        guard self.decision(in: xmp) == decision, let serialized = serialized(xmp, saying: decision) else {
+        guard let serialized = serialized(xmp, saying: decision) else {
             return .failed("sidecar \(target.lastComponent.text): Lightbox cannot write its decision into what it holds; not written")
         }
         let body = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".utf8) + serialized
@@ -109,7 +109,6 @@ public enum XMPSidecar {
         defer { xmp_free(xmp) }
         let read = self.decision(in: xmp)
         set(decision, in: xmp, darktable: bytes.contains(darktable) || decision.labels.count > 1, digiKam: bytes.contains(digiKam))
-        guard self.decision(in: xmp) == decision else { return (read, nil) }
         return (read, serialized(xmp, saying: decision))
     }
 

@@ -117,17 +117,21 @@ enum Measurements {
             + lines.joined(separator: "; ")
     }
 
-    /// Resident memory of a synthetic library of `count` items laid out and drawn.
-    static func memory(items count: Int) -> String {
-        let before = residentBytes()
-        let folders = (0..<(count / 1000)).map { f in
+    /// `count` files of ~30-byte paths, a thousand a folder, nothing on disk.
+    static func syntheticFolders(_ count: Int) -> [ImageFolder] {
+        (0..<(count / 1000)).map { f in
             ImageFolder(
                 path: ImagePath("/photos/folder-\(f)"),
                 files: (0..<1000).map { i in
                     ImageFile(path: ImagePath("/photos/folder-\(f)/IMG_\(f * 1000 + i).jpg"), byteCount: 2_700_000, modified: 0, format: .jpeg)
                 })
         }
-        var state = GalleryState(library: Library(folders: folders), width: 160, height: 48)
+    }
+
+    /// Resident memory of a synthetic library of `count` items laid out and drawn.
+    static func memory(items count: Int) -> String {
+        let before = residentBytes()
+        var state = GalleryState(library: Library(folders: syntheticFolders(count)), width: 160, height: 48)
         _ = state.initialEffects()
         _ = state.apply(.markAll)
         _ = state.apply(.move(.last))
@@ -142,14 +146,7 @@ enum Measurements {
     /// each character of a query typed one at a time, as the gallery applies it (the library
     /// filtered and laid out again, the screen drawn). Returns p50 / p99 / max in ms.
     static func filterKeystrokes(items count: Int) -> String {
-        let folders = (0..<(count / 1000)).map { f in
-            ImageFolder(
-                path: ImagePath("/photos/folder-\(f)"),
-                files: (0..<1000).map { i in
-                    ImageFile(path: ImagePath("/photos/folder-\(f)/IMG_\(f * 1000 + i).jpg"), byteCount: 2_700_000, modified: 0, format: .jpeg)
-                })
-        }
-        var state = GalleryState(library: Library(folders: folders), width: 160, height: 48)
+        var state = GalleryState(library: Library(folders: syntheticFolders(count)), width: 160, height: 48)
         _ = state.initialEffects()
         let read = (0..<count).map { Decisions.ItemChange(id: ItemID($0), decision: Decision(rating: $0 % 7 - 1, labels: $0 % 5 == 0 ? [.red] : [])) }
         _ = state.apply(.decisionsRead(read))

@@ -86,11 +86,6 @@ public struct Library: Sendable {
     /// Whether the order, the sections or the filter ask what was decided.
     public var decisionsDecideOrder: Bool { filter.readsDecisions || arrangement.sort == .rating || arrangement.sections == .rating }
 
-    /// Shows only the files whose names match `query` (see `FuzzyMatch`); empty shows all.
-    public mutating func setFilter(_ query: String) {
-        setFilter((try? FilterExpression.parse(query).get()) ?? .all)
-    }
-
     /// Adds `newFiles`, found in `folder` after everything before. In the default arrangement
     /// they go at the end (to the last section when it is `folder`'s); otherwise the library is
     /// re-arranged.

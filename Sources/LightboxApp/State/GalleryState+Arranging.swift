@@ -7,7 +7,7 @@ extension GalleryState {
     mutating func rearrange(_ change: (inout Library) -> Void) {
         let cursorID = library.isEmpty ? nil : library.id(at: viewport.cursor)
         let line = cursorLine
-        let markedIDs = selection.marks.sorted.map { library.id(at: $0) } + selection.hidden
+        let markedIDs = self.markedIDs
         let anchorID = selection.anchor.map { library.id(at: $0) }
         change(&library)
         selection.follow((markedIDs, anchorID), in: library)

@@ -61,7 +61,7 @@ extension GalleryState {
     /// The items a decision is for: the marked ones (those the filter hides too), else the cursor's.
     var decisionTargets: [ItemID] {
         guard selection.count > 0 else { return [library.id(at: viewport.cursor)] }
-        return selection.marks.sorted.map { library.id(at: $0) } + selection.hidden
+        return markedIDs
     }
 
     /// " on N photos" when a decision was for more than one.

@@ -33,7 +33,7 @@ extension GalleryState {
 
     /// Filters the library by `expression`, with what is decided and marked now.
     mutating func applyFilterExpression(_ expression: FilterExpression) {
-        let marked = Set(selection.marks.sorted.map { library.id(at: $0) }).union(selection.hidden)
+        let marked = Set(markedIDs)
         let decided = decisions.byID
         rearrange { $0.setFilter(expression, decisions: decided, marked: marked) }
     }

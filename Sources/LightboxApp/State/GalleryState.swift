@@ -203,11 +203,15 @@ public struct GalleryState: Sendable {
     /// Puts a message in the status line until the next key.
     mutating func show(_ message: String) { self.message = message }
 
+    /// The marked items' ids: those shown in display order, then those the filter hides.
+    /// - Complexity: O(*m*) in the marks.
+    var markedIDs: [ItemID] { selection.marks.sorted.map { library.id(at: $0) } + selection.hidden }
+
     /// The marked paths in display order.
     public var markedPaths: [ImagePath] {
         guard !selection.hidden.isEmpty else { return selection.marks.sorted.flatMap { paths(of: library[$0]) } }
         // Some are hidden by the filter: all of them, in the order they were found.
-        let ids = (selection.marks.sorted.map { library.id(at: $0) } + selection.hidden).sorted()
+        let ids = markedIDs.sorted()
         return ids.flatMap { paths(of: library.file($0)) }
     }
 }

@@ -97,9 +97,6 @@ public final class DecisionKeeper: @unchecked Sendable {
 
     public func takeResults() -> [Result] { queue.takeResults() }
 
-    /// Whether every write asked has been done (the app waits for them at the end, briefly).
-    public var isIdle: Bool { queue.read { schedule, _, inHand in schedule.writes.isEmpty && schedule.writing == nil && inHand == 0 } }
-
     /// Finishes the writes in hand and waiting, at most `timeout` seconds, and stops; the photos
     /// whose decisions were not written by then (a stalled mount), to be said.
     public func finish(waitingAtMost timeout: Double) -> [ImagePath] {
