@@ -30,6 +30,8 @@ extension GalleryView {
                     separator: " · ")
         }
         if state.cullKeys { left += "  [cull]" }
+        // The filter asks what files' metadata says: until every file is read, it may show too few.
+        if let progress = state.detailsProgress { left += "  reading details… \(progress.done * 100 / max(1, progress.total))%" }
         let loading = state.loadingCount
         if loading > 0 { left += "  ⋯\(loading) loading" }
         // The read-ahead, quietly: how much of the library is in the disk cache so far.

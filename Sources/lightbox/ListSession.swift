@@ -23,14 +23,10 @@ enum ListSession {
         var library = Library(folders: folders, arrangement: options.arrangement)
         let ids = library.ids
         let files = ids.map { library.file($0) }
-        if expression.readsDates || options.arrangement.datesDecideOrder {
-            let dates = concurrentMap(ids) { id in
-                (id: id, seconds: MetadataReader.read(MetadataRequest(id: id, file: files[id.rawValue])).metadata?.dateTakenSeconds)
-            }
-            library.setDatesTaken(dates)
+        if expression.readsDetails || options.arrangement.datesDecideOrder {
+            library.record(concurrentMap(ids) { id in MetadataReader.read(MetadataRequest(id: id, file: files[id.rawValue])) })
         }
-        var decisions: [ItemID: Decision] = [:]
-        if expression.readsDecisions {
+        if expression.readsDecisions || options.arrangement.sort == .rating || options.arrangement.sections == .rating {
             // Through lightbox-decode, as the gallery reads them: Exempi runs there only.
             let pool = WorkerPoolDecoder(
                 command: [Options.decoderPath.bytes] + DecoderSettings(pixelLimit: options.pixelLimit, cacheRoot: nil).arguments,
@@ -48,9 +44,9 @@ enum ListSession {
                 }
                 return found
             }
-            for (id, decision) in zip(ids, read) where decision != nil { decisions[id] = decision }
+            library.setDecisions(zip(ids, read).compactMap { id, decision in decision.map { Decisions.ItemChange(id: id, decision: $0) } })
         }
-        library.setFilter(expression, decisions: decisions)
+        library.setFilter(expression)
         guard !library.isEmpty else { return 1 }
         let paths = (0..<library.count).flatMap { options.pairing == .together ? library[$0].memberPaths : [library[$0].path] }
         return printAccepted(paths, options: options)

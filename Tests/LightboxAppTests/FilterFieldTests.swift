@@ -3,8 +3,8 @@ import LightboxLayout
 import LightboxThumbnails
 import Testing
 
-/// Six photos: rated 0 to 4 and one rejected, labelled, a RAW pair and a video among them.
-private func culled() -> GalleryState {
+/// Six photos, a RAW pair and a video among them, nothing decided yet.
+private func cardLibrary() -> Library {
     let day: Int64 = 86_400 * 1_000_000_000
     func file(_ name: String, _ format: ImageFormat, day d: Int64) -> ImageFile {
         ImageFile(path: ImagePath("card/\(name)"), byteCount: 1, modified: (19_875 + d) * day + day / 2, format: format)
@@ -15,7 +15,12 @@ private func culled() -> GalleryState {
         file("IMG_1.JPG", .jpeg, day: 0), file("IMG_2.JPG", .jpeg, day: 1), pair, file("MVI_4.MP4", .quickTime, day: 3), file("IMG_5.JPG", .jpeg, day: 40),
         file("IMG_6.JPG", .jpeg, day: 41),
     ]
-    var state = GalleryState(library: Library(folders: [ImageFolder(path: ImagePath("card"), files: files)]), spec: threeColumns, width: 60, height: 40)
+    return Library(folders: [ImageFolder(path: ImagePath("card"), files: files)])
+}
+
+/// The card's six photos rated 0 to 4 and one rejected, labelled.
+private func culled() -> GalleryState {
+    var state = GalleryState(library: cardLibrary(), spec: threeColumns, width: 60, height: 40)
     _ = state.initialEffects()
     let decided: [Decision] = [
         Decision(rating: 1), Decision(rating: 3, labels: [.red]), Decision(rating: 4, labels: [.blue]), Decision(rating: -1), .none, Decision(rating: 2),
@@ -63,7 +68,7 @@ private func filtered(_ query: String) -> GalleryState {
     #expect(shown(state) == ["IMG_2.JPG", "IMG_3.JPG"] && state.message == "rating: >=, <=, >, <, = or : and 0 to 5, as rating>=3")
     state.apply(.filterInput("3 label:pink"))
     #expect(state.message?.hasPrefix("label: red, yellow, green, blue, purple") == true)
-    #expect(filtered("kind:sculpture").message?.hasPrefix("kind: raw, video, photo, pair") == true)
+    #expect(filtered("kind:sculpture").message?.hasPrefix("kind: raw, video, animation, photo, pair") == true)
     #expect(filtered("date:June").message?.hasPrefix("date:") == true)
     #expect(filtered("!").message == "! needs a term after it")
 }
@@ -74,7 +79,7 @@ private func filtered(_ query: String) -> GalleryState {
     state.apply([.startFilter, .filterInput("marked")])
     #expect(shown(state) == ["IMG_2.JPG"])
     // Sidecars read after the filter was typed are asked again.
-    var late = GalleryState(library: culled().library, spec: threeColumns, width: 60, height: 40)
+    var late = GalleryState(library: cardLibrary(), spec: threeColumns, width: 60, height: 40)
     late.apply([.startFilter, .filterInput("rejected")])
     #expect(shown(late).isEmpty)
     late.apply(.decisionsRead([Decisions.ItemChange(id: ItemID(5), decision: Decision(rating: -1))]))
@@ -104,4 +109,78 @@ private func filtered(_ query: String) -> GalleryState {
     #expect(shown(state).last == "MVI_4.MP4", "rated now, it stays where it is")
     state.apply(.decisionsRead([Decisions.ItemChange(id: ItemID(4), decision: Decision(rating: 5))]))
     #expect(shown(state).prefix(3) == ["IMG_3.JPG", "MVI_4.MP4", "IMG_5.JPG"], "arranged again: five stars first, in scan order")
+}
+
+/// What each of the card's photos was taken with, as their metadata says (the video says nothing).
+private func details() -> [MetadataResult] {
+    func exif(_ make: String, _ model: String, lens: String, iso: Int, f: Double, focal: Double) -> ImageMetadata {
+        var metadata = ImageMetadata()
+        (metadata.make, metadata.model, metadata.lens) = (make, model, lens)
+        (metadata.iso, metadata.fNumber, metadata.focalLength) = (iso, f, focal)
+        return metadata
+    }
+    var animated = ImageMetadata()
+    animated.frameCount = 12
+    let read: [(ImageMetadata?, PixelSize?)] = [
+        (exif("FUJIFILM", "X100V", lens: "23.0 mm f/2.0", iso: 160, f: 2, focal: 23), PixelSize(width: 6000, height: 4000)),
+        (exif("Canon", "Canon EOS R5", lens: "RF35mm F1.8 MACRO IS STM", iso: 6400, f: 1.8, focal: 35), PixelSize(width: 5464, height: 8192)),
+        (exif("NIKON CORPORATION", "NIKON Z 6_2", lens: "NIKKOR Z 50mm f/1.8 S", iso: 800, f: 2.8, focal: 50), PixelSize(width: 6048, height: 4024)),
+        (nil, PixelSize(width: 1920, height: 1080)),
+        (exif("FUJIFILM", "X-T5", lens: "XF35mmF1.4 R", iso: 3200, f: 28 / 10, focal: 35.2), PixelSize(width: 4000, height: 4000)),
+        (animated, PixelSize(width: 480, height: 640)),
+    ]
+    return read.enumerated().map { MetadataResult(id: ItemID($0.offset), metadata: $0.element.0, size: $0.element.1) }
+}
+
+@Test func theFilterFindsPhotosByWhatTheirMetadataSays() {
+    var state = culled()
+    state.apply(.metadataRead(details()))
+    func shown(_ query: String) -> [String] {
+        var filtered = state
+        filtered.apply([.startFilter, .filterInput(query)])
+        #expect(filtered.message == nil, "\(query): \(filtered.message ?? "")")
+        return (0..<filtered.library.count).map { String(decoding: filtered.library[$0].path.lastComponent, as: UTF8.self) }
+    }
+    #expect(shown("camera:x100v") == ["IMG_1.JPG"], "a part of the model, any case")
+    #expect(shown("camera:fujifilm") == ["IMG_1.JPG", "IMG_5.JPG"], "the make")
+    #expect(shown("camera:z6") == ["IMG_3.JPG"], "spaces and underscores aside")
+    #expect(shown("camera:xt5 | camera:eos") == ["IMG_2.JPG", "IMG_5.JPG"])
+    #expect(shown("lens:35") == ["IMG_2.JPG", "IMG_5.JPG"])
+    #expect(shown("iso>3200") == ["IMG_2.JPG"])
+    #expect(shown("iso>=800 !iso:6400") == ["IMG_3.JPG", "IMG_5.JPG"])
+    #expect(shown("f<2.8") == ["IMG_1.JPG", "IMG_2.JPG"])
+    #expect(shown("f:2.8") == ["IMG_3.JPG", "IMG_5.JPG"], "28/10 is 2.8")
+    #expect(shown("focal:35") == ["IMG_2.JPG", "IMG_5.JPG"], "35.2 mm is 35")
+    #expect(shown("focal>=50") == ["IMG_3.JPG"])
+    #expect(shown("orientation:portrait") == ["IMG_2.JPG", "IMG_6.JPG"])
+    #expect(shown("orientation:square") == ["IMG_5.JPG"])
+    #expect(shown("orientation:landscape kind:video") == ["MVI_4.MP4"])
+    #expect(shown("kind:photo !kind:raw") == ["IMG_1.JPG", "IMG_2.JPG", "IMG_5.JPG", "IMG_6.JPG"], "a JPEG's frame count does not make it move")
+    #expect(shown("!camera:canon iso<1000") == ["IMG_1.JPG", "IMG_3.JPG"], "what a photo does not say never matches")
+    #expect(shown("f") == [], "a bare f is a name word, not the field")
+}
+
+/// Six files, one of them a GIF that animates, for `kind:animation`.
+@Test func kindAnimationFindsWhatMoves() {
+    var files = (1...3).map { ImageFile(path: ImagePath("a/IMG_\($0).GIF"), byteCount: 1, modified: 0, format: .gif) }
+    files.append(ImageFile(path: ImagePath("a/IMG_4.JPG"), byteCount: 1, modified: 0, format: .jpeg))
+    var state = GalleryState(library: Library(folders: [ImageFolder(path: ImagePath("a"), files: files)]), spec: threeColumns, width: 60, height: 40)
+    state.apply([.startFilter, .filterInput("kind:animation")])
+    #expect(state.library.count == 0 && state.detailsProgress?.done == 0)
+    var moving = ImageMetadata()
+    moving.frameCount = 30
+    state.apply(.metadataRead([MetadataResult(id: ItemID(1), metadata: moving, size: nil), MetadataResult(id: ItemID(0), metadata: nil, size: nil)]))
+    #expect(state.library.count == 1 && state.library[0].path.lastComponent.elementsEqual("IMG_2.GIF".utf8), "asked again as details arrive")
+    #expect(state.library.detailsReadCount == 2 && state.detailsProgress?.done == 2)
+    state.apply(.metadataRead((2...3).map { MetadataResult(id: ItemID($0), metadata: nil, size: nil) }))
+    #expect(state.detailsProgress == nil, "every file read")
+}
+
+@Test func anUnknownFieldOrABadNumberSaysWhatIsWrong() {
+    #expect(filtered("lense:35").message == "no field lense: " + FilterField.table.map(\.name).joined(separator: ", "))
+    #expect(filtered("iso>fast").message?.hasPrefix("iso: >=, <=, >, <, = or : and a number") == true)
+    #expect(filtered("iso>1.5").message?.hasPrefix("iso:") == true, "ISO is a whole number")
+    #expect(filtered("f<-2").message?.hasPrefix("f:") == true)
+    #expect(filtered("camera:").message?.hasPrefix("camera: a part of its name") == true)
+    #expect(filtered("orientation:diagonal").message?.hasPrefix("orientation: portrait, landscape, square") == true)
 }

@@ -1,3 +1,4 @@
+import Foundation
 import LightboxTestSupport
 import Testing
 
@@ -34,4 +35,22 @@ private func photo(_ metadata: TestMetadata) throws -> [UInt8] {
         flipped[i] ^= 0xFF
         _ = ImageMetadata(parsing: flipped)
     }
+}
+
+/// A phone's portrait photo is stored landscape with orientation 6: shown, it is portrait. The
+/// file is ImageMagick's, its EXIF exiftool's, as a camera or phone would leave them.
+@Test func theShownSizeTurnsWithTheOrientation() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lightbox-orientation-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/turned.jpg"
+    try runTool(["convert", "-size", "60x40", "xc:#336699", path])
+    try runTool(["exiftool", "-q", "-overwrite_original", "-Orientation#=6", "-Make=Apple", "-Model=iPhone 15", "-ISO=50", path])
+    let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    let file = ImageFile(path: ImagePath(path), byteCount: Int64(size), modified: 0, format: .jpeg)
+    let read = MetadataReader.read(MetadataRequest(id: ItemID(0), file: file))
+    #expect(read.metadata?.orientation == 6 && read.metadata?.model == "iPhone 15" && read.metadata?.iso == 50)
+    #expect(read.size == PixelSize(width: 40, height: 60), "shown turned a quarter")
+    try runTool(["exiftool", "-q", "-overwrite_original", "-Orientation#=1", path])
+    #expect(MetadataReader.read(MetadataRequest(id: ItemID(0), file: file)).size == PixelSize(width: 60, height: 40))
 }

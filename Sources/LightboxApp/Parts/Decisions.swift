@@ -5,6 +5,8 @@ import LightboxThumbnails
 public struct Decisions: Hashable, Sendable {
     /// Every item's decision that is not empty, by id.
     public private(set) var byID: [ItemID: Decision] = [:]
+    /// How many items have each rating, by rating + 1 (rejected first), kept as they change.
+    private var ratingCounts = [Int](repeating: 0, count: 7)
     /// Each change the user made, newest last: the items and what they had before it.
     private var undoStack: [[ItemChange]] = []
 
@@ -57,16 +59,14 @@ public struct Decisions: Hashable, Sendable {
     mutating func read(_ id: ItemID, _ decision: Decision) { set(id, decision) }
 
     private mutating func set(_ id: ItemID, _ decision: Decision) {
-        byID[id] = decision.isEmpty ? nil : decision
+        let old = byID.updateValue(decision, forKey: id) ?? .none
+        if decision.isEmpty { byID[id] = nil }
+        ratingCounts[old.rating + 1] -= 1
+        ratingCounts[decision.rating + 1] += 1
     }
 
-    /// How many items are rated `stars` or more, and how many are rejected.
-    /// - Complexity: O(*d*) in the items with decisions.
+    /// How many items are rated `stars` (1 to 5) or more, and how many are rejected.
     public func counts(starsAtLeast stars: Int) -> (rated: Int, rejected: Int) {
-        var rated = 0, rejected = 0
-        for decision in byID.values {
-            if decision.isRejected { rejected += 1 } else if decision.stars >= stars { rated += 1 }
-        }
-        return (rated, rejected)
+        (ratingCounts[(max(1, min(5, stars)) + 1)...].reduce(0, +), ratingCounts[0])
     }
 }

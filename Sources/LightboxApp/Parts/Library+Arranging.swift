@@ -11,14 +11,23 @@ extension Library {
         struct Entry { var section: Int64; var key: SortKey; var id: Int }
         var entries: [Entry] = []
         entries.reserveCapacity(count)
+        let filter = self.filter.resolved(with: names)
+        let readsDates = filter.readsDates, readsMarks = filter.readsMarks, readsNames = filter.readsNames
+        var clock = LocalClock()
         for id in 0..<totalCount {
             if !filter.isEmpty {
-                let photo = FilterSubject(
-                    file: filesByID[id], decision: decisions[ItemID(id)] ?? .none, isMarked: filterMarks.contains(ItemID(id)),
-                    date: filter.readsDates ? dateForSorting(id) : 0)
+                let photo = filesByID.withUnsafeBufferPointer { files in
+                    FilterSubject(
+                        name: readsNames ? files[id].path.lastComponent : [],
+                        file: ImageFile.Kinds(
+                            format: files[id].format, isPair: !files[id].companions.isEmpty,
+                            hasRaw: files[id].companions.contains { $0.format == .cameraRaw }),
+                        decision: decided[id], details: details[id], aspect: Int(aspectsByID[id]),
+                        isMarked: readsMarks && filterMarks.contains(ItemID(id)), date: readsDates ? dateForSorting(id, clock: &clock) : 0)
+                }
                 if !filter.matches(photo) { continue }
             }
-            let date = arrangement.datesDecideOrder ? dateForSorting(id) : 0
+            let date = arrangement.datesDecideOrder ? dateForSorting(id, clock: &clock) : 0
             let section: Int64
             switch arrangement.sections {
             case .folder: section = Int64(folderIndex(of: id))
@@ -26,7 +35,7 @@ extension Library {
             case .month: section = Calendar.month(date)
             case .year: section = Calendar.year(date)
             case .none: section = 0
-            case .rating: section = Int64(5 - (decisions[ItemID(id)]?.rating ?? 0))  // five stars first, rejected last
+            case .rating: section = Int64(5 - decided[id].rating)  // five stars first, rejected last
             }
             entries.append(Entry(section: section, key: sortKey(of: id, date: date), id: id))
         }
@@ -50,7 +59,7 @@ extension Library {
         case .mtime: .number(filesByID[id].modified / 1_000_000_000)
         case .size: .number(filesByID[id].byteCount)
         case .kind: .text(Array(filesByID[id].format.traits.title.utf8))
-        case .rating: .number(Int64(-(decisions[ItemID(id)]?.rating ?? 0)))  // the highest first, rejected last
+        case .rating: .number(Int64(-decided[id].rating))  // the highest first, rejected last
         }
     }
 
@@ -86,9 +95,23 @@ extension Library {
     }
 
     /// The date an item is sorted and grouped by: taken, else modified; local wall-clock seconds.
-    func dateForSorting(_ id: Int) -> Int64 {
+    func dateForSorting(_ id: Int, clock: inout LocalClock) -> Int64 {
         if let taken = datesTaken[id] { return taken }
-        return Calendar.localWallClock(filesByID[id].modified / 1_000_000_000)
+        return clock.wallClock(filesByID[id].modified / 1_000_000_000)
+    }
+}
+
+/// Local wall-clock seconds for Unix times, the C library asked once a quarter hour met (time
+/// zones change their offset on a quarter hour at the finest), not once a file.
+struct LocalClock {
+    private var offsets: [Int64: Int64] = [:]
+
+    mutating func wallClock(_ unix: Int64) -> Int64 {
+        let quarter = unix >= 0 ? unix / 900 : (unix - 899) / 900
+        if let offset = offsets[quarter] { return unix + offset }
+        let offset = Calendar.localWallClock(quarter * 900) - quarter * 900
+        offsets[quarter] = offset
+        return unix + offset
     }
 }
 

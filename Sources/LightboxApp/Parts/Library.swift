@@ -48,9 +48,15 @@ public struct Library: Sendable {
     public private(set) var fileCount = 0
     /// The filter (see `FilterExpression`); empty shows all.
     public private(set) var filter = FilterExpression.all
-    /// What was decided of each item, as last given: what the filter's fields and the rating
-    /// order ask (a decision made does not move its photo until the library is arranged again).
-    private(set) var decisions: [ItemID: Decision] = [:]
+    /// What was decided of each item by id, as last given: what the filter's fields and the
+    /// rating order ask (a decision made does not move its photo until the library is arranged again).
+    private(set) var decided: [Decision] = []
+    /// What each item's metadata said that the filter asks, by id.
+    private(set) var details: [ItemDetails] = []
+    /// The cameras' and lenses' names that `details` number.
+    private(set) var names = NameTable()
+    /// How many items' metadata was read.
+    public private(set) var detailsReadCount = 0
     /// What was marked when the filter was set, for its `marked` field.
     private(set) var filterMarks: Set<ItemID> = []
     public var sectionCounts: [Int] { sections.map(\.items.count) }
@@ -70,17 +76,34 @@ public struct Library: Sendable {
 
     /// Shows only the files `expression` keeps, asking it with what was decided and marked.
     /// - Complexity: O(*n* × *m*) to test the files, plus O(*n* log *n*) when sorted other than by scan order.
-    public mutating func setFilter(_ expression: FilterExpression, decisions: [ItemID: Decision] = [:], marked: Set<ItemID> = []) {
+    public mutating func setFilter(_ expression: FilterExpression, marked: Set<ItemID> = []) {
         filter = expression
-        self.decisions = decisions
         filterMarks = expression.readsMarks ? marked : []
         arrange()
     }
 
-    /// Takes what is decided now, for the next arrangement; arranges at once when `arranging`.
-    public mutating func setDecisions(_ decisions: [ItemID: Decision], arranging: Bool = false) {
-        self.decisions = decisions
+    /// Takes these items' decisions, for the next arrangement; arranges at once when `arranging`.
+    /// - Complexity: O(*k*) for *k* changes, plus an arrangement when `arranging`.
+    public mutating func setDecisions(_ changes: [Decisions.ItemChange], arranging: Bool = false) {
+        for change in changes where change.id.rawValue < decided.count { decided[change.id.rawValue] = change.decision }
         if arranging { arrange() }
+    }
+
+    /// What was decided of item `id`, as the library last heard.
+    public func decision(of id: ItemID) -> Decision { decided[id.rawValue] }
+
+    /// Takes what was read of files' metadata: their shapes (for masonry), dates taken and the
+    /// details the filter asks; re-arranges when the order, the sections or the filter ask them.
+    /// - Complexity: O(*k*), plus O(*n* log *n*) when they decide the order.
+    public mutating func record(_ results: [MetadataResult]) {
+        for result in results where result.id.rawValue < totalCount {
+            let id = result.id.rawValue
+            if let size = result.size, size.width > 0 { aspectsByID[id] = UInt16(clamping: size.height * 1000 / size.width) }
+            datesTaken[id] = result.metadata?.dateTakenSeconds
+            if !details[id].isRead { detailsReadCount += 1 }
+            details[id] = ItemDetails(result.metadata, names: &names)
+        }
+        if arrangement.datesDecideOrder || filter.readsDetails { arrange() }
     }
 
     /// Whether the order, the sections or the filter ask what was decided.
@@ -109,6 +132,8 @@ public struct Library: Sendable {
         fileCount += newFiles.reduce(0) { $0 + 1 + $1.companions.count }
         folderOfID.append(contentsOf: repeatElement(folderIndex, count: newFiles.count))
         datesTaken.append(contentsOf: repeatElement(nil, count: newFiles.count))
+        decided.append(contentsOf: repeatElement(.none, count: newFiles.count))
+        details.append(contentsOf: repeatElement(ItemDetails(), count: newFiles.count))
         aspectsByID.append(contentsOf: repeatElement(0, count: newFiles.count))
         guard appendsInScanOrder else {
             if arranging { arrange() }
@@ -129,7 +154,7 @@ public struct Library: Sendable {
     /// - Complexity: O(*k*), plus O(*n* log *n*) when dates decide the order.
     public mutating func setDatesTaken(_ dates: [(id: ItemID, seconds: Int64?)]) {
         for (id, seconds) in dates where id.rawValue < datesTaken.count { datesTaken[id.rawValue] = seconds }
-        if arrangement.datesDecideOrder { arrange() }
+        if arrangement.datesDecideOrder || filter.readsDetails { arrange() }
     }
 
     func folderIndex(of id: Int) -> Int { Int(folderOfID[id]) }
@@ -139,13 +164,6 @@ public struct Library: Sendable {
         order = ids
         positions = newPositions
         sections = newSections
-    }
-
-    /// Records pictures' sizes (from their headers) by id.
-    public mutating func setSizes(_ sizes: [(id: ItemID, size: PixelSize)]) {
-        for (id, size) in sizes where id.rawValue < aspectsByID.count && size.width > 0 {
-            aspectsByID[id.rawValue] = UInt16(clamping: size.height * 1000 / size.width)
-        }
     }
 
     /// Picture shapes in display order, for the masonry layout (0 where unknown).

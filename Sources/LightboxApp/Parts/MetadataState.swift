@@ -42,10 +42,13 @@ public struct MetadataState: Sendable {
         return requests
     }
 
-    /// Records what was read; past `trimmedAt` results, only the latest `kept` stay.
+    /// Records what was read (never asked for again in the background); past `trimmedAt`
+    /// results, only the latest `kept` stay.
     mutating func record(_ newResults: [MetadataResult]) {
         for result in newResults {
             urgent.remove(result.id)
+            requested.grow(to: result.id.rawValue + 1)
+            requested.set(result.id.rawValue, marked: true)
             if results.updateValue(result, forKey: result.id) == nil { order.append(result.id) }
         }
         if order.count > Self.trimmedAt {

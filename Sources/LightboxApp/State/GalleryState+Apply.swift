@@ -40,14 +40,15 @@ extension GalleryState {
             message = text
             return []
         case .decisionsRead(let read):
-            for item in read where item.id.rawValue < library.totalCount { decisions.read(item.id, item.decision) }
+            let known = read.filter { $0.id.rawValue < library.totalCount }
+            for item in known { decisions.read(item.id, item.decision) }
+            let now = known.map { Decisions.ItemChange(id: $0.id, decision: decisions[$0.id]) }
             // An order or a filter that asks what was decided asks again with what was read.
             if library.decisionsDecideOrder {
-                let decided = decisions.byID
-                rearrange { $0.setDecisions(decided, arranging: true) }
+                rearrange { $0.setDecisions(now, arranging: true) }
                 return loadEffects()
             }
-            library.setDecisions(decisions.byID)
+            library.setDecisions(now)
             return []
         case .idle:
             return readAheadEffects()

@@ -38,7 +38,7 @@ extension GalleryState {
             }
         }
         // Kept for the next arrangement: a decision does not move its photo from under the cursor.
-        library.setDecisions(decisions.byID)
+        library.setDecisions(changed)
         let writes = changed.map { DecisionWrite(paths: library.file($0.id).memberPaths, decision: $0.decision) }
         return (writes.isEmpty ? [] : [.saveDecisions(writes)]) + loadEffects()
     }

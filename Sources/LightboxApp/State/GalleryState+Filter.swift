@@ -26,16 +26,14 @@ extension GalleryState {
             }
             applyFilterExpression(expression)
             hasUserActed = true
-            if expression.readsDates && metadataState.requestedCount < library.totalCount { message = "reading details…" }
         }
         return loadEffects() + metadataEffects()
     }
 
     /// Filters the library by `expression`, with what is decided and marked now.
     mutating func applyFilterExpression(_ expression: FilterExpression) {
-        let marked = Set(markedIDs)
-        let decided = decisions.byID
-        rearrange { $0.setFilter(expression, decisions: decided, marked: marked) }
+        let marked = expression.readsMarks ? Set(markedIDs) : []
+        rearrange { $0.setFilter(expression, marked: marked) }
     }
 
     /// Pasted text goes to the filter while it is typed (newlines and controls left out); else

@@ -2,15 +2,22 @@ import LightboxLayout
 import LightboxThumbnails
 
 extension GalleryState {
-    /// Whether the order or the sections depend on dates taken.
-    var needsDatesTaken: Bool { library.arrangement.datesDecideOrder || library.filter.readsDates }
+    /// Whether the order, the sections or the filter depend on what files' metadata says.
+    var needsDetails: Bool { library.arrangement.datesDecideOrder || library.filter.readsDetails }
 
     /// Whether what the scan finds lands after everything shown without re-laying the library:
     /// scan order, and not masonry (whose columns take new tiles anywhere along the bottom).
     public var scanBatchesAreCheap: Bool { library.arrangement.keepsScanOrder && layoutState.mode != .masonry }
 
+    /// How far the files' details are read while the filter waits for them (the status line
+    /// says "reading details…"); nil when the filter does not ask them or all are read.
+    public var detailsProgress: (done: Int, total: Int)? {
+        guard library.filter.readsDetails, library.detailsReadCount < library.totalCount else { return nil }
+        return (library.detailsReadCount, library.totalCount)
+    }
+
     /// Whether every file's metadata is read: for dates, or for the masonry layout's picture shapes.
-    public var needsAllMetadata: Bool { needsDatesTaken || layoutState.mode == .masonry }
+    public var needsAllMetadata: Bool { needsDetails || layoutState.mode == .masonry }
 
     /// What metadata to read next: every file not yet asked for when dates decide the order, and
     /// the cursor item's first when the info panel shows it.
@@ -40,16 +47,15 @@ extension GalleryState {
         return effects
     }
 
-    /// Records metadata read in the background: dates go to the library (which re-sorts when they
-    /// decide the order), the rest to the metadata part for the info panel.
+    /// Records metadata read in the background: shapes, dates and the filter's details go to
+    /// the library (which re-arranges when they decide the order or the filter), the whole of it
+    /// to the metadata part for the info panel.
     mutating func addMetadata(_ results: [MetadataResult]) {
         metadataState.record(results)
-        library.setSizes(results.compactMap { result in result.size.map { (id: result.id, size: $0) } })
-        let dates = results.map { (id: $0.id, seconds: $0.metadata?.dateTakenSeconds) }
-        if needsDatesTaken {
-            rearrange { $0.setDatesTaken(dates) }
+        if needsDetails {
+            rearrange { $0.record(results) }
         } else {
-            library.setDatesTaken(dates)
+            library.record(results)
             if layoutState.mode == .masonry { settleLayout() }
         }
     }

@@ -35,15 +35,20 @@ public enum ColorLabel: Int, Hashable, Sendable, CaseIterable {
 /// rejected, and any of the five colour labels. Kept as XMP keeps it: a rejected photo's
 /// `xmp:Rating` is −1.
 public struct Decision: Hashable, Sendable {
+    /// Two bytes, so a library keeps every item's decision in a dense array.
+    private var storedRating: Int8
     /// −1: rejected; 0: not rated; 1 to 5: stars.
-    public var rating: Int
+    public var rating: Int {
+        get { Int(storedRating) }
+        set { storedRating = Int8(max(-1, min(5, newValue))) }
+    }
     /// The labels, by `ColorLabel.rawValue` bits.
     public var labelBits: UInt8 {
         didSet { labelBits &= 0x1F }
     }
 
     public init(rating: Int = 0, labels: Set<ColorLabel> = []) {
-        self.rating = max(-1, min(5, rating))
+        storedRating = Int8(max(-1, min(5, rating)))
         labelBits = labels.reduce(0) { $0 | 1 << UInt8($1.rawValue) }
     }
 

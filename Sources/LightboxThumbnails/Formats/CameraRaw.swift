@@ -81,6 +81,38 @@ public enum CameraRaw {
         return nil
     }
 
+    /// An embedded JPEG and its size, as its own header says.
+    public struct SizedPreview: Hashable, Sendable {
+        public var preview: Preview
+        public var width: Int
+        public var height: Int
+    }
+
+    /// Bytes of an embedded JPEG read to learn its size.
+    static let previewHeaderBytes = 64 << 10
+
+    /// The JPEG previews a RAW holds with their sizes (each preview's own EXIF thumbnail one
+    /// more: a RAF's header JPEG holds one), those of at most `byteLimit` bytes, and the RAW's
+    /// orientation (EXIF's 1–8).
+    public static func sizedPreviews(in bytes: FileBytes, byteLimit: Int) -> (previews: [SizedPreview], orientation: Int) {
+        let (previews, orientation) = self.previews(in: bytes)
+        var sized: [SizedPreview] = []
+        for preview in previews where preview.length > 4 && preview.length <= byteLimit {
+            guard let head = bytes.bytes(at: preview.offset, count: min(preview.length, previewHeaderBytes)),
+                head.starts(with: [0xFF, 0xD8]), let header = JPEGHeader(parsing: head), header.width > 0, header.height > 0
+            else { continue }
+            sized.append(SizedPreview(preview: preview, width: header.width, height: header.height))
+            if let thumbnail = header.exifThumbnail, thumbnail.upperBound <= head.count, thumbnail.count > 4,
+                let inner = JPEGHeader(parsing: Array(head[thumbnail])), inner.width > 0, inner.height > 0
+            {
+                sized.append(
+                    SizedPreview(
+                        preview: Preview(offset: preview.offset + thumbnail.lowerBound, length: thumbnail.count), width: inner.width, height: inner.height))
+            }
+        }
+        return (sized, orientation)
+    }
+
     /// The JPEG previews a RAW holds, and its orientation (EXIF's 1–8).
     public static func previews(in file: FileBytes) -> (previews: [Preview], orientation: Int) {
         let head = file.prefix

@@ -188,13 +188,15 @@ public enum ImageFormat: String, CaseIterable, Sendable {
     static let noSize: @Sendable ([UInt8]) -> (width: Int, height: Int)? = { _ in nil }
 
     /// Whether a file of this kind may be an animation (its row says how its frames are decoded).
-    public var mayAnimate: Bool { traits.animation != nil }
+    public var mayAnimate: Bool { Self.animating.contains(self) }
 
     /// Whether the kind is a video.
-    public var isVideo: Bool {
-        if case .video = traits.decoding { return true }
-        return false
-    }
+    public var isVideo: Bool { Self.videos.contains(self) }
+
+    /// The kinds whose rows say they may animate, and those that are videos: read once, as
+    /// sorting and filtering ask them of every file.
+    static let animating = table.filter { $0.traits.animation != nil }.map(\.format)
+    static let videos = table.filter { if case .video = $0.traits.decoding { true } else { false } }.map(\.format)
 
     /// Brands of HEIF and AVIF images and sequences.
     static let heifBrands: Set<String> = ["heic", "heix", "hevc", "heim", "heis", "hevm", "hevs", "mif1", "msf1", "avif", "avis"]

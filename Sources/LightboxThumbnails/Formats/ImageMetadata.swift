@@ -19,6 +19,8 @@ public struct ImageMetadata: Hashable, Sendable {
     /// Focal length in millimetres.
     public var focalLength: Double?
     public var hasGPS = false
+    /// EXIF's orientation, 1 to 8 (nil when not said): 5 to 8 turn the picture a quarter.
+    public var orientation: Int?
     /// What a video's container says of it; nil for photos.
     public var video: VideoMetadata?
     /// An animation's frames (GIF, APNG, animated WebP); nil for a still picture.
@@ -102,6 +104,7 @@ public struct ImageMetadata: Hashable, Sendable {
             case 0x010F: make = tiff.text(entry)
             case 0x0110: model = tiff.text(entry)
             case 0x0132: dateTime = tiff.text(entry)
+            case 0x0112: orientation = tiff.number(entry).flatMap { (1...8).contains($0) ? $0 : nil }
             case 0x8769: exifIFD = tiff.number(entry)
             case 0x8825: hasGPS = tiff.number(entry).flatMap { tiff.directory(at: $0) }.map { !$0.entries.isEmpty } ?? false
             default: break

@@ -98,9 +98,23 @@ public final class MetadataReader: @unchecked Sendable {
     public static func read(_ request: MetadataRequest) -> MetadataResult {
         let read = FileBytes.reading(request.file.path) { file in
             let metadata = request.file.format.traits.metadata(file)
-            let size = ImageHeader.dimensions(of: file.prefix, format: request.file.format).map { PixelSize(width: $0.width, height: $0.height) }
-            return MetadataResult(id: request.id, metadata: metadata, size: size ?? metadata?.video?.size)
+            return MetadataResult(id: request.id, metadata: metadata, size: shownSize(of: file, format: request.file.format, metadata: metadata))
         }
         return (try? read.get()) ?? MetadataResult(id: request.id, metadata: nil, size: nil)
+    }
+
+    /// The picture's size as shown: its header's (a RAW's largest preview's), turned a quarter
+    /// when its orientation says so; a video's as its container says.
+    static func shownSize(of file: FileBytes, format: ImageFormat, metadata: ImageMetadata?) -> PixelSize? {
+        if let size = metadata?.video?.size { return size }
+        var stored = ImageHeader.dimensions(of: file.prefix, format: format)
+        var orientation = metadata?.orientation ?? 1
+        if stored == nil, format == .cameraRaw {
+            let (previews, rawOrientation) = CameraRaw.sizedPreviews(in: file, byteLimit: .max)
+            stored = previews.max { $0.width * $0.height < $1.width * $1.height }.map { ($0.width, $0.height) }
+            if metadata?.orientation == nil { orientation = rawOrientation }
+        }
+        guard let (width, height) = stored else { return nil }
+        return orientation >= 5 ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
     }
 }

@@ -1,28 +1,11 @@
 extension ThumbnailPipeline {
-    /// Bytes of an embedded JPEG read to learn its size before choosing it.
-    static let previewHeaderBytes = 64 << 10
-
     /// A camera RAW's thumbnail from its embedded JPEG previews and their own EXIF thumbnails: the smallest that covers the
     /// box (decoded at the smallest DCT scale that does), else the largest; turned by the RAW's
     /// own orientation (the embedded JPEG usually carries none). The sensor data is read only
     /// when there is no usable preview: then LibRaw develops it at half size (counted apart).
     func rawPreview(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
         let outcome = FileBytes.reading(file.path) { bytes -> DecodeResult in
-            let (previews, orientation) = CameraRaw.previews(in: bytes)
-            // Each candidate's own size, from its header.
-            var sized: [(preview: CameraRaw.Preview, width: Int, height: Int)] = []
-            for preview in previews where preview.length > 4 && preview.length <= limits.byteLimit {
-                guard let head = bytes.bytes(at: preview.offset, count: min(preview.length, Self.previewHeaderBytes)),
-                    head.starts(with: [0xFF, 0xD8]), let header = JPEGHeader(parsing: head), header.width > 0, header.height > 0
-                else { continue }
-                sized.append((preview, header.width, header.height))
-                // The preview's own EXIF thumbnail is one more candidate (a RAF's header JPEG holds one).
-                if let thumbnail = header.exifThumbnail, thumbnail.upperBound <= head.count, thumbnail.count > 4,
-                    let inner = JPEGHeader(parsing: Array(head[thumbnail])), inner.width > 0, inner.height > 0
-                {
-                    sized.append((CameraRaw.Preview(offset: preview.offset + thumbnail.lowerBound, length: thumbnail.count), inner.width, inner.height))
-                }
-            }
+            let (sized, orientation) = CameraRaw.sizedPreviews(in: bytes, byteLimit: limits.byteLimit)
             let usable = sized.filter { ImageHeader.pixelCount($0.width, $0.height) <= limits.pixelLimit }
             guard !usable.isEmpty else {
                 if !sized.isEmpty { return .failed(.tooLarge(sized[0].width, sized[0].height, limit: limits.pixelLimit)) }
@@ -32,7 +15,7 @@ extension ThumbnailPipeline {
                 let needed = Self.neededStoredSize(width: candidate.width, height: candidate.height, orientation: orientation, box: box)
                 return candidate.width >= needed.width && candidate.height >= needed.height
             }
-            let byArea = { (a: (preview: CameraRaw.Preview, width: Int, height: Int), b: (preview: CameraRaw.Preview, width: Int, height: Int)) in
+            let byArea = { (a: CameraRaw.SizedPreview, b: CameraRaw.SizedPreview) in
                 a.width * a.height < b.width * b.height
             }
             let chosen = covering.min(by: byArea) ?? usable.max(by: byArea)!
