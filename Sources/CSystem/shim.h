@@ -30,4 +30,18 @@ static inline int lb_io_class(int id) {
 static inline void lb_set_process_name(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
 /// Asks the kernel to kill this process when its parent ends.
 static inline void lb_die_with_parent(void) { prctl(PR_SET_PDEATHSIG, 9 /* SIGKILL */, 0, 0, 0); }
+
+#include <fcntl.h>
+
+/// Renames `from` to `to` unless `to` exists: renameat2 with RENAME_NOREPLACE (1). -1 with errno
+/// EEXIST when it exists; EINVAL (or ENOSYS) where the file system does not take the flag.
+static inline int lb_rename_noreplace(const char *from, const char *to) {
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 1);
+}
+
+/// Swaps `from` and `to` at once: renameat2 with RENAME_EXCHANGE (2). EINVAL (or ENOSYS) where
+/// the file system does not take the flag.
+static inline int lb_rename_exchange(const char *from, const char *to) {
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 2);
+}
 #endif

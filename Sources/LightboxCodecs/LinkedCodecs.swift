@@ -21,10 +21,10 @@ public struct LinkedCodecs: ImageCodecs {
         VideoDecoder(pixelLimit: limits.pixelLimit).decode(file, demuxer: demuxer, fitting: box).result
     }
 
-    public func readDecision(photo: ImagePath) -> (decision: Decision?, problem: String?) { XMPSidecar.read(photo: photo) }
+    public func readDecision(photo: ImagePath, keptIn keptRoot: ImagePath?) -> DecisionRead { XMPSidecar.read(photo: photo, keptIn: keptRoot) }
 
-    public func writeDecision(_ decision: Decision, photo: ImagePath, mode: SidecarMode) -> SidecarWrite {
-        XMPSidecar.write(decision, photo: photo, mode: mode)
+    public func writeDecision(_ decision: Decision, fields: DecisionFields, photo: ImagePath, policy: SidecarPolicy) -> SidecarWrite {
+        XMPSidecar.write(decision, fields: fields, photo: photo, policy: policy)
     }
 }
 

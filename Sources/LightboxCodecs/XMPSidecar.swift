@@ -1,4 +1,5 @@
 import CExempi
+import CSystem
 import Foundation
 import LightboxThumbnails
 
@@ -41,65 +42,220 @@ public enum XMPSidecar {
         return found.max { $0.1 < $1.1 }?.0
     }
 
-    /// A photo's decision: its sidecar's, else its embedded XMP's; nil with no XMP that says
-    /// one, and the reason when an XMP could not be read.
-    public static func read(photo: ImagePath) -> (decision: Decision?, problem: String?) {
-        guard started else { return (nil, "Exempi did not start") }
+    /// A photo's decision: the one Lightbox keeps for it in its state folder (under `keptRoot`:
+    /// written there when it could not go beside the photo), else its sidecar's, else its
+    /// embedded XMP's; nil with no XMP that says one, and the reason when an XMP could not be read.
+    public static func read(photo: ImagePath, keptIn keptRoot: ImagePath? = nil) -> DecisionRead {
+        guard started else { return DecisionRead(decision: nil, problem: "Exempi did not start") }
+        var problem: String?
+        if let keptRoot {
+            let kept = photo.keptSidecar(in: keptRoot)
+            if exists(kept) {
+                switch parse(kept) {
+                case .success(let xmp):
+                    defer { xmp_free(xmp) }
+                    return DecisionRead(decision: decision(in: xmp), isKept: true)
+                case .failure(let reason): problem = "its decision kept in Lightbox's state folder: \(reason.text)"
+                }
+            }
+        }
         if let sidecar = existing(of: photo) {
             switch parse(sidecar) {
             case .success(let xmp):
                 defer { xmp_free(xmp) }
-                return (decision(in: xmp), nil)
-            case .failure(let problem): return (nil, "sidecar \(sidecar.lastComponent.text): \(problem.text)")
+                return DecisionRead(decision: decision(in: xmp), problem: problem)
+            case .failure(let reason): return DecisionRead(decision: nil, problem: problem ?? "sidecar \(sidecar.lastComponent.text): \(reason.text)")
             }
         }
         guard let file = photo.withCString({ xmp_files_open_new($0, XmpOpenFileOptions(XMP_OPEN_READ.rawValue | XMP_OPEN_ONLYXMP.rawValue)) })
-        else { return (nil, nil) }
+        else { return DecisionRead(decision: nil, problem: problem) }
         defer { xmp_files_free(file) }
-        guard let xmp = xmp_files_get_new_xmp(file) else { return (nil, nil) }
+        guard let xmp = xmp_files_get_new_xmp(file) else { return DecisionRead(decision: nil, problem: problem) }
         defer { xmp_free(xmp) }
-        return (decision(in: xmp), nil)
+        return DecisionRead(decision: decision(in: xmp), problem: problem)
     }
 
-    /// Writes `decision` into the photo's sidecar: the one that exists (re-read now, every other
-    /// property kept), else a new one named as `mode` says; atomically, never through a link,
-    /// and not at all when it already says so.
-    public static func write(_ decision: Decision, photo: ImagePath, mode: SidecarMode) -> SidecarWrite {
-        guard started else { return .failed("Exempi did not start") }
-        let target: ImagePath, xmp: XmpPtr, permissions: mode_t, keepsDarktable: Bool, keepsDigiKam: Bool
-        if let sidecar = existing(of: photo) {
-            let bytes: [UInt8]
-            switch readSafely(sidecar) {
-            case .success(let read): bytes = read
-            case .failure(let problem): return .failed("sidecar \(sidecar.lastComponent.text): \(problem.text); not written")
+    /// Writes `decision`'s `fields` beside the photo: into its sidecar that exists (re-read now,
+    /// every other property kept, the decision's other fields too: another Lightbox may have
+    /// set them), else a new one named as the policy's mode says; atomically, never through a
+    /// link, and not at all when it already says so. Where that cannot be (a read-only folder,
+    /// `off`, a sidecar it cannot write into), the decision is kept under the policy's `keptRoot`
+    /// instead (`.kept`, with the reason); once beside the photo, a copy kept there is removed.
+    public static func write(_ decision: Decision, fields: DecisionFields = .all, photo: ImagePath, policy: SidecarPolicy) -> SidecarWrite {
+        let change = Change(decision: decision, fields: fields)
+        let beside = writeBeside(change, photo: photo, mode: policy.mode)
+        guard let root = policy.keptRoot else {
+            switch beside {
+            case .written: return .written
+            case .alreadySaid, .nothingToSay, .notMade: return .unchanged
+            case .failed(let reason): return .failed(reason)
             }
-            guard let parsed = parse(bytes) else { return .failed("sidecar \(sidecar.lastComponent.text): not XMP Lightbox can read; not written") }
-            target = sidecar
-            xmp = parsed
-            var info = stat()
-            permissions = sidecar.withCString { stat($0, &info) } == 0 ? info.st_mode & 0o7777 : 0o644
-            keepsDarktable = bytes.contains(darktable) || decision.labels.count > 1
-            keepsDigiKam = bytes.contains(digiKam)
-        } else {
-            guard mode != .off, !decision.isEmpty else { return .unchanged }
-            guard let empty = xmp_new_empty() else { return .failed("Exempi could not make a packet") }
-            target = mode == .appended ? photo.sidecarNames.appended : photo.sidecarNames.replaced
-            xmp = empty
-            permissions = 0o644
-            keepsDarktable = decision.labels.count > 1  // xmp:Label holds one: darktable's list holds them all
-            keepsDigiKam = false
         }
+        let kept = photo.keptSidecar(in: root)
+        switch beside {
+        case .written, .alreadySaid, .nothingToSay:
+            // Beside the photo now: what was kept for it is no longer its decision.
+            let hadKept = exists(kept)
+            if hadKept { kept.withCString { _ = unlink($0) } }
+            return beside == .written || hadKept ? .written : .unchanged
+        case .notMade: return keep(change, at: kept, because: "sidecar = off")
+        case .failed(let reason): return keep(change, at: kept, because: reason)
+        }
+    }
+
+    /// Writes beside the photo only, as `policy` names new sidecars (nothing kept elsewhere).
+    public static func write(_ decision: Decision, photo: ImagePath, mode: SidecarMode) -> SidecarWrite {
+        write(decision, photo: photo, policy: SidecarPolicy(mode: mode))
+    }
+
+    /// A decision and what of it to write.
+    struct Change {
+        var decision: Decision
+        var fields: DecisionFields
+    }
+
+    /// What became of a write beside the photo.
+    enum BesideWrite: Equatable {
+        case written, alreadySaid
+        /// No sidecar, and nothing decided to make one for.
+        case nothingToSay
+        /// No sidecar, and `sidecar = off` makes none.
+        case notMade
+        case failed(String)
+    }
+
+    static func writeBeside(_ change: Change, photo: ImagePath, mode: SidecarMode) -> BesideWrite {
+        guard started else { return .failed("Exempi did not start") }
+        for _ in 0..<attempts {
+            if let sidecar = existing(of: photo) {
+                switch update(sidecar, with: change) {
+                case .written: return .written
+                case .alreadySaid: return .alreadySaid
+                case .failed(let reason): return .failed("sidecar \(sidecar.lastComponent.text): \(reason)")
+                }
+            }
+            guard !change.decision.isEmpty else { return .nothingToSay }
+            guard mode != .off else { return .notMade }
+            let target = mode == .appended ? photo.sidecarNames.appended : photo.sidecarNames.replaced
+            switch make(target, with: change) {
+            case .written: return .written
+            case .alreadySaid: return .alreadySaid
+            case .failed(let reason): return .failed(reason)
+            case nil: continue  // another program made it meanwhile: written into, as it is now
+            }
+        }
+        return .failed("another program kept changing its sidecar; not written")
+    }
+
+    /// Keeps `decision` at `kept` in the state folder (its folders made), as a sidecar of its own.
+    static func keep(_ change: Change, at kept: ImagePath, because reason: String) -> SidecarWrite {
+        let notKept = reason + "; nor kept in Lightbox's state folder: "
+        if let problem = makeFolders(kept.parent) { return .failed(notKept + problem) }
+        for _ in 0..<attempts {
+            switch exists(kept) ? update(kept, with: change) : make(kept, with: change) {
+            case .written, .alreadySaid: return .kept(reason)
+            case .failed(let problem): return .failed(notKept + problem)
+            case nil: continue
+            }
+        }
+        return .failed(notKept + "it kept changing")
+    }
+
+    /// What became of writing one sidecar file.
+    enum FileWrite {
+        case written, alreadySaid
+        case failed(String)
+    }
+
+    /// What tells one state of a file from another: a rename or a write changes it.
+    struct FileIdentity: Equatable {
+        var device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
+        var mode: mode_t
+
+        init?(_ path: ImagePath) {
+            var info = stat()
+            guard path.withCString({ lstat($0, &info) }) == 0 else { return nil }
+            (device, inode, size) = (UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size))
+            (seconds, nanoseconds, mode) = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec, info.st_mode)
+        }
+    }
+
+    /// Writes `decision` into the sidecar at `path`, re-read now, every other property kept.
+    /// Another program (or another Lightbox) may write the sidecar meanwhile: when it changed
+    /// between the read and the rename, it is read again and the decision written into what it
+    /// holds now, so what the other wrote is kept; so many times at most.
+    static let attempts = 8
+
+    static func update(_ path: ImagePath, with change: Change) -> FileWrite {
+        for _ in 0..<attempts {
+            let before = FileIdentity(path)
+            let bytes: [UInt8]
+            switch readSafely(path) {
+            case .success(let read): bytes = read
+            case .failure(let problem): return .failed(problem.text + "; not written")
+            }
+            guard let xmp = parse(bytes) else { return .failed("not XMP Lightbox can read; not written") }
+            defer { xmp_free(xmp) }
+            let permissions = before.map { $0.mode & 0o7777 } ?? 0o644
+            // Nil: it changed since it was read, and nothing was written.
+            guard
+                let outcome = write(
+                    change, into: xmp, at: path, permissions: permissions, darktableInFile: bytes.contains(darktable),
+                    digiKamInFile: bytes.contains(digiKam), unlessChangedFrom: before)
+            else { continue }
+            return outcome
+        }
+        return .failed("another program kept changing it; not written")
+    }
+
+    /// Makes a new sidecar at `path` saying `decision`; nil when one appeared there meanwhile
+    /// (another program made it: nothing written).
+    static func make(_ path: ImagePath, with change: Change) -> FileWrite? {
+        guard let xmp = xmp_new_empty() else { return .failed("Exempi could not make a packet") }
         defer { xmp_free(xmp) }
-        if let current = self.decision(in: xmp), current == decision { return .unchanged }
-        set(decision, in: xmp, darktable: keepsDarktable, digiKam: keepsDigiKam)
+        return write(change, into: xmp, at: path, permissions: 0o644, darktableInFile: false, digiKamInFile: false, unlessChangedFrom: nil)
+    }
+
+    /// Sets the change in `xmp` and replaces `path` with it, unless it says so already; nil when
+    /// `path` is no longer the file `before` was, or (`before` nil) a file appeared there: nothing
+    /// written. darktable's and digiKam's labels are kept in step where their namespace is in the
+    /// file, and darktable's whenever there are several labels (`xmp:Label` holds one).
+    static func write(
+        _ change: Change, into xmp: XmpPtr, at path: ImagePath, permissions: mode_t, darktableInFile: Bool, digiKamInFile: Bool,
+        unlessChangedFrom before: FileIdentity?
+    ) -> FileWrite? {
+        // What the file says now, with the change's fields: a packet saying nothing takes all.
+        let current = self.decision(in: xmp)
+        let fields = current == nil ? DecisionFields.all : change.fields
+        let decision = (current ?? .none).merging(change.decision, fields: fields)
+        if current == decision { return .alreadySaid }
+        set(decision, fields: fields, in: xmp, darktable: darktableInFile || decision.labels.count > 1, digiKam: digiKamInFile)
         // A property another program made of another shape (an array where a value goes) is not
         // overwritten: the sidecar is left as it was rather than saying something else.
         guard let serialized = serialized(xmp, saying: decision) else {
-            return .failed("sidecar \(target.lastComponent.text): Lightbox cannot write its decision into what it holds; not written")
+            return .failed("Lightbox cannot write its decision into what it holds; not written")
         }
         let body = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".utf8) + serialized
-        if let problem = replaceAtomically(target, with: body, permissions: permissions) { return .failed(problem) }
-        return .written
+        switch replaceAtomically(path, with: body, permissions: permissions, unlessChangedFrom: before) {
+        case .done: return .written
+        case .changedMeanwhile: return nil
+        case .failed(let problem): return .failed(problem)
+        }
+    }
+
+    /// Whether something (a link too) is at `path`.
+    static func exists(_ path: ImagePath) -> Bool {
+        var info = stat()
+        return path.withCString { lstat($0, &info) } == 0
+    }
+
+    /// Makes `folder` and the folders above it that are missing, for the owner only.
+    static func makeFolders(_ folder: ImagePath) -> String? {
+        var info = stat()
+        if folder.withCString({ stat($0, &info) }) == 0 { return info.st_mode & S_IFMT == S_IFDIR ? nil : "\(folder) is not a folder" }
+        if folder.bytes.count > 1, let problem = makeFolders(folder.parent) { return problem }
+        guard folder.withCString({ mkdir($0, 0o700) }) == 0 || errno == EEXIST else { return String(cString: strerror(errno)) }
+        return nil
     }
 
     /// What a sidecar holding `bytes` says, and its bytes once `decision` is written into it (nil
@@ -108,7 +264,7 @@ public enum XMPSidecar {
         guard started, let xmp = parse(bytes) else { return (nil, nil) }
         defer { xmp_free(xmp) }
         let read = self.decision(in: xmp)
-        set(decision, in: xmp, darktable: bytes.contains(darktable) || decision.labels.count > 1, digiKam: bytes.contains(digiKam))
+        set(decision, fields: .all, in: xmp, darktable: bytes.contains(darktable) || decision.labels.count > 1, digiKam: bytes.contains(digiKam))
         return (read, serialized(xmp, saying: decision))
     }
 
@@ -153,11 +309,14 @@ public enum XMPSidecar {
         return said ? Decision(rating: rating, labels: labels) : nil
     }
 
-    /// Sets `decision` in `xmp`: `xmp:Rating` and `xmp:Label` always; darktable's and digiKam's
-    /// labels where their namespace is already in the file, and darktable's whenever there are
-    /// several labels (`xmp:Label` holds one).
-    static func set(_ decision: Decision, in xmp: XmpPtr, darktable keepsDarktable: Bool, digiKam keepsDigiKam: Bool) {
-        _ = xmp_set_property(xmp, xap, "Rating", String(decision.rating), 0)
+    /// Sets `decision`'s `fields` in `xmp`: `xmp:Rating` for the rating, `xmp:Label` for the
+    /// labels; darktable's labels and digiKam's labels and pick too when asked.
+    static func set(_ decision: Decision, fields: DecisionFields, in xmp: XmpPtr, darktable keepsDarktable: Bool, digiKam keepsDigiKam: Bool) {
+        if fields.contains(.rating) { _ = xmp_set_property(xmp, xap, "Rating", String(decision.rating), 0) }
+        guard fields.contains(.labels) else {
+            if keepsDigiKam { setDigiKamPick(decision, in: xmp) }
+            return
+        }
         if let first = decision.labels.first {
             _ = xmp_set_property(xmp, xap, "Label", first.name, 0)
         } else {
@@ -171,12 +330,17 @@ public enum XMPSidecar {
         }
         if keepsDigiKam {
             _ = xmp_set_property(xmp, digiKam, "ColorLabel", String(decision.labels.first.flatMap { digiKamLabels[$0] } ?? 0), 0)
-            let pick = property(xmp, digiKam, "PickLabel").flatMap { Int($0) }
-            if decision.isRejected {
-                _ = xmp_set_property(xmp, digiKam, "PickLabel", "1", 0)
-            } else if pick == 1 {
-                _ = xmp_set_property(xmp, digiKam, "PickLabel", "0", 0)
-            }
+            if fields.contains(.rating) { setDigiKamPick(decision, in: xmp) }
+        }
+    }
+
+    /// digiKam's pick label: 1 (rejected) for a rejected photo; a reject taken back is 0.
+    static func setDigiKamPick(_ decision: Decision, in xmp: XmpPtr) {
+        let pick = property(xmp, digiKam, "PickLabel").flatMap { Int($0) }
+        if decision.isRejected {
+            _ = xmp_set_property(xmp, digiKam, "PickLabel", "1", 0)
+        } else if pick == 1 {
+            _ = xmp_set_property(xmp, digiKam, "PickLabel", "0", 0)
         }
     }
 
@@ -234,14 +398,23 @@ public enum XMPSidecar {
         return .success(Array(bytes[..<done]))
     }
 
+    /// What became of replacing a file.
+    enum Replacement {
+        case done, changedMeanwhile
+        case failed(String)
+    }
+
     /// Writes `body` to a temporary file beside `target` (made with `mkstemp`), then renames it
     /// over `target`: readers see the old file or the new one, and a link planted at `target`
-    /// is replaced, never followed. The reason when it cannot.
-    static func replaceAtomically(_ target: ImagePath, with body: [UInt8], permissions: mode_t) -> String? {
+    /// is replaced, never followed. When `target` is no longer the file `before` was, or
+    /// (`before` nil) one appeared there (another program wrote it meanwhile), nothing is replaced.
+    static func replaceAtomically(_ target: ImagePath, with body: [UInt8], permissions: mode_t, unlessChangedFrom before: FileIdentity?)
+        -> Replacement
+    {
         var template =
             target.parent.appending(Array(".".utf8) + Array(target.lastComponent) + Array(".lightbox-XXXXXX".utf8)).bytes.map { CChar(bitPattern: $0) } + [0]
         let fd = mkstemp(&template)
-        guard fd >= 0 else { return "cannot write beside the photo: " + String(cString: strerror(errno)) }
+        guard fd >= 0 else { return .failed("cannot write beside the photo: " + String(cString: strerror(errno))) }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var written = 0
         while written < body.count {
@@ -251,19 +424,48 @@ public enum XMPSidecar {
                 let problem = String(cString: strerror(errno))
                 close(fd)
                 unlink(temporary)
-                return "cannot write the sidecar: " + problem
+                return .failed("cannot write the sidecar: " + problem)
             }
             written += n
         }
         fchmod(fd, permissions)
         let synced = fsync(fd) == 0
         close(fd)
-        guard synced, target.withCString({ rename(temporary, $0) }) == 0 else {
+        guard synced else {
+            unlink(temporary)
+            return .failed("cannot write the sidecar: " + String(cString: strerror(errno)))
+        }
+        if let before {
+            // Swapped in at once, then what was there looked at: when another program wrote the
+            // sidecar since it was read, its file is swapped back and nothing is lost.
+            if target.withCString({ lb_rename_exchange(temporary, $0) }) == 0 {
+                let displaced = FileIdentity(ImagePath(temporary))
+                if displaced != before { _ = target.withCString { lb_rename_exchange(temporary, $0) } }
+                unlink(temporary)
+                return displaced == before ? .done : .changedMeanwhile
+            }
+            guard errno == EINVAL || errno == ENOSYS else {
+                let problem = String(cString: strerror(errno))
+                unlink(temporary)
+                return .failed("cannot write the sidecar: " + problem)
+            }
+        }
+        // A file system without the swap: checked just before the rename.
+        guard FileIdentity(target) == before else {
+            unlink(temporary)
+            return .changedMeanwhile
+        }
+        var renamed = target.withCString { before == nil ? lb_rename_noreplace(temporary, $0) : rename(temporary, $0) }
+        if renamed != 0, before == nil, errno == EINVAL || errno == ENOSYS {
+            renamed = target.withCString { rename(temporary, $0) }  // a file system without the flag: checked just before
+        }
+        guard renamed == 0 else {
+            let appeared = before == nil && errno == EEXIST
             let problem = String(cString: strerror(errno))
             unlink(temporary)
-            return "cannot write the sidecar: " + problem
+            return appeared ? .changedMeanwhile : .failed("cannot write the sidecar: " + problem)
         }
-        return nil
+        return .done
     }
 }
 

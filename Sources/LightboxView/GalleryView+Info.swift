@@ -27,6 +27,9 @@ extension GalleryView {
             rows.append(InfoRow(label: "Rating", value: decision.isRejected ? "rejected" : String(repeating: "★", count: decision.stars)))
         }
         if !decision.labels.isEmpty { rows.append(InfoRow(label: "Labels", value: decision.labels.map { $0.name.lowercased() }.joined(separator: ", "))) }
+        if state.decisions.keptAside.contains(state.library.id(at: state.viewport.cursor)) {
+            rows.append(InfoRow(label: "Kept", value: "not beside the photo"))
+        }
         guard let read = state.metadataState.results[state.library.id(at: state.viewport.cursor)] else {
             return rows + [
                 InfoRow(label: "File size", value: byteText(file.byteCount), isNumber: true),

@@ -29,6 +29,8 @@ extension GalleryView {
                 + [decided.rated > 0 ? "★3+ \(decided.rated)" : nil, decided.rejected > 0 ? "✗ \(decided.rejected)" : nil].compactMap { $0 }.joined(
                     separator: " · ")
         }
+        let kept = state.decisions.keptAside.count
+        if kept > 0 { left += "  ⚑\(kept) not beside " + (kept == 1 ? "the photo" : "their photos") }
         if state.cullKeys { left += "  [cull]" }
         // The filter asks what files' metadata says: until every file is read, it may show too few.
         if let progress = state.detailsProgress { left += "  reading details… \(progress.done * 100 / max(1, progress.total))%" }

@@ -61,7 +61,7 @@ extension InteractiveSession {
         let sidecars = WorkerPoolDecoder(
             command: [Options.decoderPath.bytes] + DecoderSettings(pixelLimit: options.pixelLimit, cacheRoot: nil).arguments, timeLimit: options.decodeTimeLimit
         )
-        let keeper = DecisionKeeper(pool: sidecars, mode: options.sidecarMode) { wake.signal() }
+        let keeper = DecisionKeeper(pool: sidecars, policy: options.sidecarPolicy) { wake.signal() }
         self.init(
             options: options, environment: environment, scan: scan, firstBatch: first, pipeline: pipeline, terminal: terminal,
             terminalReport: terminalReport, capture: StderrCapture(), signals: signals, wake: wake, provider: provider,
@@ -170,6 +170,12 @@ extension InteractiveSession {
                 timeline: timeline.report)
         }
         if let lost { report = (report ?? "") + lost }
+        let kept = state.decisions.keptAside.count
+        if kept > 0, let root = options.sidecarPolicy.keptRoot {
+            report =
+                (report ?? "")
+                + "lightbox: the decisions of \(kept) photo\(kept == 1 ? " are" : "s are") kept in \(DisplayText.sanitized(bytes: root.bytes)), not beside the photos; lightbox --write-sidecars PATH writes them there\n"
+        }
         return outcome
     }
 

@@ -112,14 +112,18 @@ struct InteractiveSession {
 
     /// Sends what the sidecars said: the decisions read, and the first problem met (the rest counted).
     mutating func takeDecisions() -> Outcome? {
-        var read: [Decisions.ItemChange] = [], problems: [String] = []
+        var read: [Decisions.ItemChange] = [], stored: [Decisions.Storage] = [], problems: [String] = []
         for result in keeper.takeResults() {
             switch result {
-            case .read(let id, let decision): read.append(Decisions.ItemChange(id: id, decision: decision))
+            case .read(let id, let decision, let isKept):
+                read.append(Decisions.ItemChange(id: id, decision: decision))
+                if isKept { stored.append(Decisions.Storage(id: id, isKept: true)) }
+            case .stored(let id, let reason): stored.append(Decisions.Storage(id: id, isKept: reason != nil, reason: reason))
             case .problem(let text): problems.append(text)
             }
         }
         if !read.isEmpty, let outcome = send(.decisionsRead(read)) { return outcome }
+        if !stored.isEmpty, let outcome = send(.decisionsStored(stored)) { return outcome }
         if let first = problems.first {
             return send(.notice(first + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "")))
         }

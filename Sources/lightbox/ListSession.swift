@@ -38,7 +38,7 @@ enum ListSession {
                 for path in files[id.rawValue].memberPaths {
                     var member = files[id.rawValue]
                     member.path = path
-                    let answer = pool.readDecision(member)
+                    let answer = pool.readDecision(member, keptIn: options.sidecarPolicy.keptRoot)
                     if let problem = answer.problem { Output.error(problem) }
                     if let decision = answer.decision { found = decision }
                 }

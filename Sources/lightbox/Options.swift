@@ -37,6 +37,8 @@ struct Options {
     var pairing = Pairing.together
     /// Where decisions go for a photo without a sidecar (`--sidecar`, `sidecar =`).
     var sidecarMode = SidecarMode.appended
+    /// Where decisions go: sidecars as `sidecarMode` names them, else Lightbox's state folder.
+    var sidecarPolicy: SidecarPolicy { SidecarPolicy(mode: sidecarMode, keptRoot: SidecarPolicy.defaultKeptRoot()) }
     /// Whether digits rate and label in the grid from the start (`--cull`).
     var cullKeys = false
     var readAhead = ReadAhead.Extent.all
@@ -54,6 +56,8 @@ struct Options {
     var warms = false
     /// `--list`: print what the filter expression (the first argument) keeps, and exit.
     var lists = false
+    /// `--write-sidecars`: write the decisions kept in the state folder beside their photos, and exit.
+    var writesSidecars = false
     /// Decode in worker processes (the default) or in threads of this process.
     var decodesInProcesses = true
     var decodeTimeLimit = 5.0
@@ -147,6 +151,7 @@ struct Options {
                 case "--stats": options.printsStatistics = true
                 case "--warm": options.warms = true
                 case "--list": options.lists = true
+                case "--write-sidecars": options.writesSidecars = true
                 case "--decoders":
                     switch try argument() {
                     case "process": options.decodesInProcesses = true

@@ -98,6 +98,7 @@ func main() -> Int32 {
     if options.showsManual { Output.write(Array(Documentation.manPage(version: version).utf8)); return 0 }
     if let shell = options.completionShell, let script = Documentation.completions(for: shell) { Output.write(Array(script.utf8)); return 0 }
 
+    if options.writesSidecars { return SidecarSession.run(options: options) }
     if options.lists {
         guard !options.paths.isEmpty else {
             Output.error("--list: a filter expression first, as lightbox --list 'rating>=3' PATH")

@@ -1136,5 +1136,63 @@ else
     fail "culling grid" "$(screen)"
 fi
 
+# Two Lightboxes culling one folder at once, each deciding its own photos: neither loses the other's.
+mkdir -p "$WORK/two" && cp "$WORK"/lib/abstract/IMG_[1-3].* "$WORK/two/" && rm -f "$WORK"/two/*.xmp
+one=$(ls "$WORK/two" | head -1) two=$(ls "$WORK/two" | sed -n 2p)
+start_shell 100 30
+launch --no-disk-cache two
+tm new-session -d -s other -x 100 -y 30 "cd $WORK && env HOME=$WORK $BIN --no-disk-cache two; sleep 5"
+if wait_for "1/3" && sleep 0.5; then
+    tm send-keys -t e2e c 3; tm send-keys -t other l F1; sleep 0.5; tm send-keys -t e2e r; tm send-keys -t other F3
+    sleep 1; tm send-keys -t e2e q; tm send-keys -t other q; wait_exit; sleep 0.5
+    got=$(cd "$WORK/two" && exiftool -q -s3 -XMP:Rating -XMP:Label "$one.xmp" "$two.xmp" 2>&1 | tr '\n' ' ')
+    tags=$(exiftool -q -s3 -XMP-darktable:ColorLabels "$WORK/two/$two.xmp" 2>&1 | tr '\n' ' ')
+    if [ "$got" = "3 -1 Red " ] && [ "$tags" = "0, 2 " ]; then
+        pass "two Lightboxes culling one folder: each one's decisions are in the sidecars ($got, darktable's labels $tags)"
+    else
+        fail "two Lightboxes" "sidecars say '$got' '$tags'"
+    fi
+else
+    fail "two Lightboxes: no gallery" "$(screen)"
+fi
+tm kill-session -t other 2>/dev/null
+
+# A card mounted read-only: decisions are kept in the state folder, said "not beside the photo",
+# read from there on the next start and by --list; --write-sidecars writes them beside the
+# photos once the folder takes writes, and the kept copies go.
+mkdir -p "$WORK/ro-src" "$WORK/ro" && cp "$WORK"/lib/abstract/IMG_[1-3].* "$WORK/ro-src/" && rm -f "$WORK"/ro-src/*.xmp
+one=$(ls "$WORK/ro-src" | head -1) two=$(ls "$WORK/ro-src" | sed -n 2p)
+kept="$WORK/.local/state/lightbox/sidecars$WORK/ro"
+if mount --bind "$WORK/ro-src" "$WORK/ro" && mount -o remount,ro,bind "$WORK/ro"; then
+    start_shell 160 30
+    launch --no-disk-cache ro "2>ro-err"
+    if wait_for "1/3"; then
+        tm send-keys -t e2e c 4; sleep 0.3; tm send-keys -t e2e r
+        wait_for "not beside"; shown=$(screen | tail -1)
+        tm send-keys -t e2e q; wait_exit
+        launch --no-disk-cache ro
+        wait_for "⚑2 not beside their photos"; again=$(screen | tail -1)
+        tm send-keys -t e2e q; wait_exit
+        listed=$(cd "$WORK" && HOME=$WORK "$BIN" --list 'rating>=4' ro < /dev/null)
+        beside=$(ls "$WORK/ro-src" | grep -c xmp)
+        mount -o remount,rw,bind "$WORK/ro"
+        written=$(cd "$WORK" && HOME=$WORK "$BIN" --write-sidecars ro 2>&1; echo "rc $?")
+        got=$(cd "$WORK/ro-src" && exiftool -q -s3 -XMP:Rating "$one.xmp" "$two.xmp" 2>&1 | tr '\n' ' ')
+        left=$(find "$WORK/.local/state/lightbox/sidecars" -type f 2>/dev/null | wc -l)
+        if [[ "$shown" == *"⚑1 not beside the photo"* ]] && [[ "$again" == *"⚑2"* ]] && [ "$beside" = 0 ] \
+            && grep -q "kept in $WORK/.local/state/lightbox/sidecars" "$WORK/ro-err" && [ "$listed" = "ro/$one" ] \
+            && [[ "$written" == *"2 of 2 decisions written beside the photos"*"rc 0" ]] && [ "$got" = "4 -1 " ] && [ "$left" = 0 ]; then
+            pass "a read-only card: decisions kept in the state folder, shown not beside the photo, read again and by --list; --write-sidecars writes them beside ($got)"
+        else
+            fail "read-only card" "shown '$shown' again '$again' beside $beside listed '$listed' written '$written' got '$got' left $left; $(cat "$WORK/ro-err")"
+        fi
+    else
+        fail "read-only card: no gallery" "$(screen)"
+    fi
+    umount "$WORK/ro"
+else
+    fail "read-only card" "cannot bind-mount a read-only folder (needs root)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -13,7 +13,7 @@ private func writes(_ effects: [Effect]) -> [DecisionWrite] {
     _ = state.initialEffects()
     var effects = state.apply(.rate(3))
     #expect(state.decisions[ItemID(0)] == Decision(rating: 3) && state.viewport.cursor == 0, "the grid does not move on")
-    #expect(writes(effects) == [DecisionWrite(paths: [ImagePath("photos/s0/IMG_1.jpg")], decision: Decision(rating: 3))])
+    #expect(writes(effects) == [DecisionWrite(id: ItemID(0), paths: [ImagePath("photos/s0/IMG_1.jpg")], decision: Decision(rating: 3), fields: .rating)])
     state.apply([.move(.right), .toggleMark, .move(.right), .toggleMark])
     effects = state.apply(.toggleReject)
     #expect(state.decisions[ItemID(1)].isRejected && state.decisions[ItemID(2)].isRejected && state.message == "rejected on 2 photos")
@@ -36,7 +36,7 @@ private func writes(_ effects: [Effect]) -> [DecisionWrite] {
     state.apply([.rate(2), .rate(5), .toggleLabel(.green)])
     var effects = state.apply(.undo)
     #expect(state.decisions[ItemID(0)] == Decision(rating: 5) && state.message == "undone: 1 photo")
-    #expect(writes(effects) == [DecisionWrite(paths: [ImagePath("photos/s0/IMG_1.jpg")], decision: Decision(rating: 5))])
+    #expect(writes(effects) == [DecisionWrite(id: ItemID(0), paths: [ImagePath("photos/s0/IMG_1.jpg")], decision: Decision(rating: 5), fields: .labels)])
     state.apply([.undo, .undo])
     #expect(state.decisions[ItemID(0)] == .none)
     effects = state.apply(.undo)
@@ -87,4 +87,22 @@ private func writes(_ effects: [Effect]) -> [DecisionWrite] {
     #expect(state.decisions[ItemID(0)] == Decision(rating: 2, labels: [.purple]))
     #expect(state.apply(.undo).isEmpty, "what was read is no change of the user's")
     #expect(writes(state.apply(.rate(4))).first?.paths == [ImagePath("f/IMG_1.JPG"), ImagePath("f/IMG_1.CR2")])
+}
+
+/// A decision kept in the state folder (not beside the photo) is said once with its reason,
+/// counted until it goes beside the photo, and found kept when read again.
+@Test func decisionsKeptAsideAreSaidAndCounted() {
+    var state = GalleryState(library: library([6]), spec: threeColumns, width: 40, height: 30)
+    _ = state.initialEffects()
+    state.apply([.rate(3), .move(.right), .rate(2)])
+    state.apply(.decisionsStored([Decisions.Storage(id: ItemID(0), isKept: true, reason: "cannot write beside the photo: Read-only file system")]))
+    #expect(state.decisions.keptAside == [ItemID(0)])
+    #expect(state.message?.hasPrefix("not beside the photo (cannot write beside the photo: Read-only file system)") == true)
+    state.apply(.move(.left))
+    state.apply(.decisionsStored([Decisions.Storage(id: ItemID(1), isKept: true, reason: "cannot write beside the photo: Read-only file system")]))
+    #expect(state.decisions.keptAside.count == 2 && state.message == nil, "a reason is said once")
+    state.apply(.decisionsStored([Decisions.Storage(id: ItemID(0), isKept: false)]))
+    #expect(state.decisions.keptAside == [ItemID(1)], "written beside the photo at last")
+    state.apply(.decisionsStored([Decisions.Storage(id: ItemID(4), isKept: true)]))
+    #expect(state.decisions.keptAside == [ItemID(1), ItemID(4)] && state.message == nil, "read from the state folder: counted, nothing to say")
 }

@@ -69,10 +69,10 @@ private struct Squares: WorkSchedule {
     // A "decoder" that never answers: as a sidecar write to a mount that stopped answering.
     let pool = WorkerPoolDecoder(command: ["/bin/sh", "-c", "exec sleep 30"], timeLimit: 20)
     defer { pool.shutdown() }
-    let keeper = DecisionKeeper(pool: pool, mode: .appended) {}
+    let keeper = DecisionKeeper(pool: pool, policy: SidecarPolicy(mode: .appended)) {}
     keeper.write([
-        DecisionWrite(paths: [ImagePath("/x/a.jpg")], decision: Decision(rating: 1)),
-        DecisionWrite(paths: [ImagePath("/x/b.jpg"), ImagePath("/x/b.CR2")], decision: Decision(rating: 2)),
+        DecisionWrite(id: ItemID(0), paths: [ImagePath("/x/a.jpg")], decision: Decision(rating: 1)),
+        DecisionWrite(id: ItemID(1), paths: [ImagePath("/x/b.jpg"), ImagePath("/x/b.CR2")], decision: Decision(rating: 2)),
     ])
     let start = Date()
     let left = keeper.finish(waitingAtMost: 0.3)

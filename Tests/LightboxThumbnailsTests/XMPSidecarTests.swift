@@ -225,3 +225,105 @@ private let darktableSidecar = """
         #expect(XMPSidecar.roundTrip(written, writing: decision).read == decision)
     }
 }
+
+/// Where a decision cannot go beside its photo (`sidecar = off`, a sidecar Lightbox cannot write
+/// into, a read-only folder: the end-to-end run mounts one), it is kept in the state folder,
+/// read from there first, and the kept copy goes once it is written beside the photo.
+@Test func aDecisionThatCannotGoBesideThePhotoIsKeptInTheStateFolder() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let root = ImagePath(try dir.file("state/lightbox/sidecars"))
+    let photo = ImagePath(try dir.file("card/IMG_0001.JPG"))
+    FileManager.default.createFile(atPath: photo.description, contents: Data([1]))
+    let kept = photo.keptSidecar(in: root)
+    #expect(kept.bytes.starts(with: root.bytes) && kept.description.hasSuffix("/card/IMG_0001.JPG.xmp"))
+    #expect(kept.photoOfKeptSidecar(in: root) == FreedesktopCache.absolute(photo))
+
+    let off = SidecarPolicy(mode: .off, keptRoot: root)
+    #expect(XMPSidecar.write(Decision(rating: 3, labels: [.purple]), photo: photo, policy: off) == .kept("sidecar = off"))
+    #expect(!FileManager.default.fileExists(atPath: photo.description + ".xmp"), "nothing beside the photo")
+    #expect(try toolText(["exiftool", "-s3", "-XMP:Rating", "-XMP:Label", kept.description]) == "3\nPurple\n", "a sidecar exiftool reads")
+    #expect(XMPSidecar.read(photo: photo, keptIn: root) == DecisionRead(decision: Decision(rating: 3, labels: [.purple]), isKept: true))
+    #expect(XMPSidecar.read(photo: photo).decision == nil, "not beside the photo")
+    // A sidecar Lightbox cannot write into (here a FIFO) keeps the decision aside too, with why.
+    let fifoPhoto = ImagePath(try dir.file("card/IMG_0002.JPG"))
+    FileManager.default.createFile(atPath: fifoPhoto.description, contents: Data([1]))
+    mkfifo(fifoPhoto.description + ".xmp", 0o644)
+    guard case .kept(let reason) = XMPSidecar.write(Decision(rating: 1), photo: fifoPhoto, policy: SidecarPolicy(mode: .appended, keptRoot: root))
+    else {
+        Issue.record("not kept")
+        return
+    }
+    #expect(reason.contains("not a regular file"))
+    // Written beside the photo once it can be: the kept copy goes, the sidecar says it.
+    #expect(XMPSidecar.write(Decision(rating: 4), photo: photo, policy: SidecarPolicy(mode: .appended, keptRoot: root)) == .written)
+    #expect(!FileManager.default.fileExists(atPath: kept.description))
+    #expect(XMPSidecar.read(photo: photo, keptIn: root) == DecisionRead(decision: Decision(rating: 4)))
+    #expect(try toolText(["exiftool", "-s3", "-XMP:Rating", photo.description + ".xmp"]) == "4\n")
+    // With nowhere to keep it either, the write fails and says both.
+    let blocked = ImagePath(try dir.file("blocked"))
+    FileManager.default.createFile(atPath: blocked.description, contents: Data())
+    guard case .failed(let both) = XMPSidecar.write(Decision(rating: 2), photo: fifoPhoto, policy: SidecarPolicy(mode: .appended, keptRoot: blocked))
+    else {
+        Issue.record("not a failure")
+        return
+    }
+    #expect(both.contains("not a regular file") && both.contains("nor kept in Lightbox's state folder"))
+}
+
+/// Another program writing the sidecar while Lightbox does (exiftool adding keywords, one run
+/// after another, as a tagging tool would) loses nothing: Lightbox swaps its file in and, when
+/// what it displaced is not what it read, swaps the other's back and writes again. (With a plain
+/// check before the rename, two runs in three lost a keyword here.) The decision written last is there.
+@Test func aConcurrentWriterLosesNothingOfItsOwn() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = ImagePath(try dir.file("IMG_0001.CR2"))
+    FileManager.default.createFile(atPath: photo.description, contents: Data([1]))
+    #expect(XMPSidecar.write(Decision(rating: 1), photo: photo, mode: .appended) == .written)
+    let sidecar = photo.description + ".xmp"
+    let keywords = (1...12).map { "keyword\($0)" }
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var toolFailed = false
+    Thread {
+        for keyword in keywords where (try? runTool(["exiftool", "-q", "-overwrite_original", "-XMP-dc:Subject+=\(keyword)", sidecar])) == nil {
+            toolFailed = true
+        }
+        done.signal()
+    }.start()
+    var writes = 0, rating = 1
+    while done.wait(timeout: .now()) == .timedOut {
+        rating = rating % 5 + 1
+        if case .failed(let reason) = XMPSidecar.write(Decision(rating: rating), photo: photo, mode: .appended) { Issue.record("\(reason)") }
+        writes += 1
+    }
+    #expect(!toolFailed && writes > 12)
+    #expect(XMPSidecar.write(Decision(rating: -1, labels: [.green]), photo: photo, mode: .appended) == .written)
+    let subjects = try toolText(["exiftool", "-s3", "-sep", ",", "-XMP-dc:Subject", sidecar]).trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(Set(subjects.split(separator: ",").map(String.init)) == Set(keywords), "every keyword exiftool added is there")
+    #expect(XMPSidecar.read(photo: photo).decision == Decision(rating: -1, labels: [.green]))
+}
+
+/// A write sets only what the user changed: another Lightbox's label survives this one's rating,
+/// and digiKam's own label numbers (its orange has no match here) survive a rating.
+@Test func aWriteSetsOnlyWhatChanged() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = ImagePath(try dir.file("IMG_0001.JPG"))
+    FileManager.default.createFile(atPath: photo.description, contents: Data([1]))
+    #expect(XMPSidecar.write(Decision(rating: 2, labels: [.blue]), photo: photo, mode: .appended) == .written)
+    let policy = SidecarPolicy(mode: .appended)
+    #expect(XMPSidecar.write(Decision(rating: 5), fields: .rating, photo: photo, policy: policy) == .written)
+    #expect(XMPSidecar.read(photo: photo).decision == Decision(rating: 5, labels: [.blue]), "the label another instance set stays")
+    #expect(XMPSidecar.write(Decision(labels: [.red]), fields: .labels, photo: photo, policy: policy) == .written)
+    #expect(XMPSidecar.read(photo: photo).decision == Decision(rating: 5, labels: [.red]), "the rating stays")
+    #expect(XMPSidecar.write(Decision(rating: 5, labels: [.green]), fields: .rating, photo: photo, policy: policy) == .unchanged)
+    // digiKam's orange (2) is not one of ours: a rating leaves it as it is.
+    let sidecar = photo.description + ".xmp"
+    try runTool(["exiftool", "-q", "-overwrite_original", "-config", "/dev/null", "-XMP-digiKam:ColorLabel=2", sidecar])
+    let withDigiKam = try String(contentsOfFile: sidecar, encoding: .utf8)
+    if withDigiKam.contains("digikam") {
+        #expect(XMPSidecar.write(Decision(rating: 1), fields: .rating, photo: photo, policy: policy) == .written)
+        #expect(try toolText(["exiftool", "-s3", "-XMP-digiKam:ColorLabel", "-XMP:Rating", sidecar]) == "2\n1\n")
+    }
+}

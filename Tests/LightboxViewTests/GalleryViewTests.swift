@@ -455,3 +455,12 @@ func decodeDemand(_ state: inout GalleryState) {
         #expect(frame[card.width, y].style != cardStyle, "row \(y): \(frame.lines[y])")
     }
 }
+
+/// Decisions not beside their photos are counted in the status line, and the info panel says it.
+@Test func decisionsKeptAsideShowInTheStatusLineAndTheInfoPanel() {
+    var state = decodedState([5], width: 100, height: 24, actions: [.rate(4)])
+    _ = state.apply(.decisionsStored([Decisions.Storage(id: ItemID(0), isKept: true), Decisions.Storage(id: ItemID(2), isKept: true)]))
+    #expect(GalleryView.frame(for: state).lines.last!.contains("⚑2 not beside their photos"))
+    _ = state.apply(.toggleInfo)
+    #expect(GalleryView.frame(for: state).lines.contains { $0.contains("Kept") && $0.contains("not beside the photo") })
+}

@@ -27,6 +27,8 @@ public enum Event: Hashable, Sendable {
     case cellSizeChanged(CellPixelSize)
     /// What the photos' sidecars say of them, read in the background.
     case decisionsRead([Decisions.ItemChange])
+    /// Where decisions were found or written: beside the photo, or kept in Lightbox's state folder.
+    case decisionsStored([Decisions.Storage])
     /// Something the outside world has to say (a command failed, the marks file cannot be written),
     /// shown in the status line until the next key.
     case notice(String)

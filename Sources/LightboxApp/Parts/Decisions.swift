@@ -7,6 +7,25 @@ public struct Decisions: Hashable, Sendable {
     public private(set) var byID: [ItemID: Decision] = [:]
     /// How many items have each rating, by rating + 1 (rejected first), kept as they change.
     private var ratingCounts = [Int](repeating: 0, count: 7)
+    /// Items whose decision is kept in Lightbox's state folder, not beside the photo (a
+    /// read-only folder, `sidecar = off`, a sidecar Lightbox cannot write into).
+    public private(set) var keptAside: Set<ItemID> = []
+    /// Why decisions were kept aside, as said once each.
+    private var saidReasons: Set<String> = []
+
+    /// Where an item's decision is stored: beside the photo, or kept aside (and why, when a
+    /// write just put it there).
+    public struct Storage: Hashable, Sendable {
+        public var id: ItemID
+        public var isKept: Bool
+        public var reason: String?
+
+        public init(id: ItemID, isKept: Bool, reason: String? = nil) {
+            self.id = id
+            self.isKept = isKept
+            self.reason = reason
+        }
+    }
     /// Each change the user made, newest last: the items and what they had before it.
     private var undoStack: [[ItemChange]] = []
 
@@ -17,10 +36,13 @@ public struct Decisions: Hashable, Sendable {
     public struct ItemChange: Hashable, Sendable {
         public var id: ItemID
         public var decision: Decision
+        /// What of it the change touched (a read: all of it).
+        public var fields: DecisionFields
 
-        public init(id: ItemID, decision: Decision) {
+        public init(id: ItemID, decision: Decision, fields: DecisionFields = .all) {
             self.id = id
             self.decision = decision
+            self.fields = fields
         }
     }
 
@@ -37,8 +59,9 @@ public struct Decisions: Hashable, Sendable {
             var decision = self[id]
             change(&decision)
             guard decision != self[id] else { continue }
-            before.append(ItemChange(id: id, decision: self[id]))
-            after.append(ItemChange(id: id, decision: decision))
+            let fields = decision.fields(differingFrom: self[id])
+            before.append(ItemChange(id: id, decision: self[id], fields: fields))
+            after.append(ItemChange(id: id, decision: decision, fields: fields))
             set(id, decision)
         }
         if !before.isEmpty {
@@ -57,6 +80,16 @@ public struct Decisions: Hashable, Sendable {
 
     /// What an item's sidecar says, read in the background: it is no change of the user's.
     mutating func read(_ id: ItemID, _ decision: Decision) { set(id, decision) }
+
+    /// Records where decisions went; the reasons for keeping them aside not said before.
+    mutating func stored(_ storages: [Storage]) -> [String] {
+        var reasons: [String] = []
+        for storage in storages {
+            if storage.isKept { keptAside.insert(storage.id) } else { keptAside.remove(storage.id) }
+            if let reason = storage.reason, saidReasons.insert(reason).inserted { reasons.append(reason) }
+        }
+        return reasons
+    }
 
     private mutating func set(_ id: ItemID, _ decision: Decision) {
         let old = byID.updateValue(decision, forKey: id) ?? .none

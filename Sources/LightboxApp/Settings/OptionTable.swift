@@ -119,6 +119,11 @@ public enum OptionTable {
                         "where a decision goes for a photo without an XMP sidecar: `appended` (default: `IMG_0001.CR2.xmp`, as darktable and digiKam name them, so a RAW and its JPEG stay apart), `replaced` (`IMG_0001.xmp`, as Lightroom, Capture One and Bridge do) or `off` (none made); a sidecar that exists, by either name, is always the one updated",
                     "where decisions go without a sidecar: appended (default, IMG_1.CR2.xmp), replaced (IMG_1.xmp) or off"),
                 OptionSpec(
+                    "write-sidecars",
+                    details:
+                        "write the decisions Lightbox kept in its state folder (`$XDG_STATE_HOME/lightbox/sidecars`: made where a photo's folder was read-only, `sidecar` was `off`, or a sidecar could not be written into) beside their photos, for the photos under the paths given (all without any), merged into the sidecar that exists or a new one named as `--sidecar` says (`appended` when it says `off`), and exit; each kept copy goes once its decision is beside its photo; exit 1 when some are left",
+                    "write the decisions kept in Lightbox's state folder beside their photos (under the paths given, or all), and exit"),
+                OptionSpec(
                     "cull", details: "digits rate (`0`-`5`) and label (`6`-`9`) in the grid from the start, as `c` turns on; in the preview they always do",
                     "digits rate and label in the grid from the start (c turns it on and off)"),
                 OptionSpec(

@@ -50,6 +50,11 @@ extension GalleryState {
             }
             library.setDecisions(now)
             return []
+        case .decisionsStored(let storages):
+            if let reason = decisions.stored(storages).first {
+                message = "not beside the photo (\(reason)): kept in Lightbox's state folder; lightbox --write-sidecars writes it beside later"
+            }
+            return []
         case .idle:
             return readAheadEffects()
         case .readAheadDone(let outcomes):

@@ -39,7 +39,7 @@ extension GalleryState {
         }
         // Kept for the next arrangement: a decision does not move its photo from under the cursor.
         library.setDecisions(changed)
-        let writes = changed.map { DecisionWrite(paths: library.file($0.id).memberPaths, decision: $0.decision) }
+        let writes = changed.map { DecisionWrite(id: $0.id, paths: library.file($0.id).memberPaths, decision: $0.decision, fields: $0.fields) }
         return (writes.isEmpty ? [] : [.saveDecisions(writes)]) + loadEffects()
     }
 

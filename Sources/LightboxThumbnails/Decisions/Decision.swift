@@ -65,17 +65,50 @@ public struct Decision: Hashable, Sendable {
     public func has(_ label: ColorLabel) -> Bool { labelBits & 1 << UInt8(label.rawValue) != 0 }
 
     public mutating func toggle(_ label: ColorLabel) { labelBits ^= 1 << UInt8(label.rawValue) }
+
+    /// What differs between this decision and `other`.
+    public func fields(differingFrom other: Decision) -> DecisionFields {
+        var fields: DecisionFields = []
+        if rating != other.rating { fields.insert(.rating) }
+        if labelBits != other.labelBits { fields.insert(.labels) }
+        return fields
+    }
+
+    /// This decision with `other`'s `fields`.
+    public func merging(_ other: Decision, fields: DecisionFields) -> Decision {
+        var merged = self
+        if fields.contains(.rating) { merged.rating = other.rating }
+        if fields.contains(.labels) { merged.labelBits = other.labelBits }
+        return merged
+    }
+}
+
+/// The parts of a decision a change touched: a write sets only those, so two Lightboxes (or
+/// another program) deciding other parts of one photo at once keep theirs.
+public struct DecisionFields: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The rating (and rejecting, a rating of −1).
+    public static let rating = DecisionFields(rawValue: 1)
+    public static let labels = DecisionFields(rawValue: 2)
+    public static let all: DecisionFields = [.rating, .labels]
 }
 
 /// A decision to keep beside a photo: in the sidecar of each of its files (a pair's members
-/// all get it).
+/// all get it), for the item `id`.
 public struct DecisionWrite: Hashable, Sendable {
+    public var id: ItemID
     public var paths: [ImagePath]
     public var decision: Decision
+    /// What of it changed: only that is written.
+    public var fields: DecisionFields
 
-    public init(paths: [ImagePath], decision: Decision) {
+    public init(id: ItemID, paths: [ImagePath], decision: Decision, fields: DecisionFields = .all) {
+        self.id = id
         self.paths = paths
         self.decision = decision
+        self.fields = fields
     }
 }
 
@@ -94,10 +127,60 @@ public enum SidecarWrite: Hashable, Sendable {
     case written
     /// The sidecar already said so (or there is none to make): nothing was written.
     case unchanged
+    /// Not beside the photo (a read-only folder, `sidecar = off`, a sidecar Lightbox cannot
+    /// write into: the reason), so kept in Lightbox's state folder until `--write-sidecars`.
+    case kept(String)
     case failed(String)
 }
 
+/// What a photo's XMP says was decided of it: nil when it says nothing; the reason when an
+/// XMP could not be read; whether it came from Lightbox's state folder, not beside the photo.
+public struct DecisionRead: Hashable, Sendable {
+    public var decision: Decision?
+    public var problem: String?
+    public var isKept = false
+
+    public init(decision: Decision?, problem: String? = nil, isKept: Bool = false) {
+        self.decision = decision
+        self.problem = problem
+        self.isKept = isKept
+    }
+}
+
+/// Where decisions go: sidecars named as `mode` says, and the folder that keeps them when they
+/// cannot go beside the photo (nil: nowhere else, the write fails).
+public struct SidecarPolicy: Hashable, Sendable {
+    public var mode: SidecarMode
+    public var keptRoot: ImagePath?
+
+    public init(mode: SidecarMode, keptRoot: ImagePath? = nil) {
+        self.mode = mode
+        self.keptRoot = keptRoot
+    }
+
+    /// `$XDG_STATE_HOME/lightbox/sidecars`, or `$HOME/.local/state/lightbox/sidecars`.
+    public static func defaultKeptRoot(folder: (String) -> ImagePath? = EnvironmentVariable.folder) -> ImagePath? {
+        let state = folder("XDG_STATE_HOME") ?? folder("HOME")?.appending(Array(".local/state".utf8))
+        return state?.appending(Array("lightbox/sidecars".utf8))
+    }
+}
+
 extension ImagePath {
+    /// Where this photo's decision is kept in Lightbox's state folder (`root`): its absolute
+    /// path under it, with `.xmp` appended (made lexically: a stalled mount is not asked).
+    public func keptSidecar(in root: ImagePath) -> ImagePath {
+        ImagePath(bytes: root.bytes + FreedesktopCache.absolute(self).bytes + Array(".xmp".utf8))
+    }
+
+    /// The photo a sidecar kept under `root` is for, nil for any other path.
+    public func photoOfKeptSidecar(in root: ImagePath) -> ImagePath? {
+        let suffix = Array(".xmp".utf8)
+        guard bytes.count > root.bytes.count + suffix.count, bytes.starts(with: root.bytes), bytes[root.bytes.count] == UInt8(ascii: "/"),
+            bytes.suffix(suffix.count).elementsEqual(suffix)
+        else { return nil }
+        return ImagePath(bytes: Array(bytes[root.bytes.count..<(bytes.count - suffix.count)]))
+    }
+
     /// The two names a photo's sidecar may have: darktable's and digiKam's (`IMG_0001.CR2.xmp`),
     /// and Lightroom's (`IMG_0001.xmp`, the extension replaced).
     public var sidecarNames: (appended: ImagePath, replaced: ImagePath) {

@@ -15,19 +15,25 @@ public final class DecisionKeeper: @unchecked Sendable {
 
     /// What came back.
     public enum Result: Hashable, Sendable {
-        case read(ItemID, Decision)
+        /// What an item's XMP says, and whether it was kept in the state folder, not beside it.
+        case read(ItemID, Decision, isKept: Bool)
+        /// A decision stored: beside the photo (nil), or kept in the state folder, and why.
+        case stored(ItemID, keptBecause: String?)
         /// A sidecar that could not be read or written, and why.
         case problem(String)
     }
 
+    /// One file's decision to write, for an item.
+    typealias Write = (id: ItemID, path: ImagePath, decision: Decision, fields: DecisionFields)
+
     enum Job {
-        case write(ImagePath, Decision)
+        case write(Write)
         case read(Read)
     }
 
     struct Schedule: WorkSchedule {
         typealias Result = DecisionKeeper.Result
-        var writes: [(ImagePath, Decision)] = []
+        var writes: [Write] = []
         var reads: [Read] = []
         var readsTaken = 0
         /// The photo whose decision is being written.
@@ -35,9 +41,9 @@ public final class DecisionKeeper: @unchecked Sendable {
 
         mutating func next() -> Job? {
             if !writes.isEmpty {
-                let (path, decision) = writes.removeFirst()
-                writing = path
-                return .write(path, decision)
+                let write = writes.removeFirst()
+                writing = write.path
+                return .write(write)
             }
             guard readsTaken < reads.count else { return nil }
             defer {
@@ -61,23 +67,27 @@ public final class DecisionKeeper: @unchecked Sendable {
 
     private let queue: WorkQueue<Schedule>
 
-    /// Keeps decisions with `pool` (a pool of `lightbox-decode` processes); a photo without a
-    /// sidecar gets one named as `mode` says.
-    public init(pool: WorkerPoolDecoder, mode: SidecarMode, onResult: @escaping @Sendable () -> Void) {
+    /// Keeps decisions with `pool` (a pool of `lightbox-decode` processes): a photo without a
+    /// sidecar gets one named as `policy` says; one that cannot have it beside, in the policy's
+    /// state folder.
+    public init(pool: WorkerPoolDecoder, policy: SidecarPolicy, onResult: @escaping @Sendable () -> Void) {
         queue = WorkQueue(
             Schedule(), name: "lightbox-sidecars", onResult: onResult,
             perform: { job, _ in
                 switch job {
-                case .write(let path, let decision):
-                    let file = ImageFile(path: path, byteCount: 0, modified: 0, format: .jpeg)
-                    if case .failed(let reason) = pool.writeDecision(decision, for: file, mode: mode) {
-                        return .problem("\(path.lastComponent.count > 0 ? String(decoding: path.lastComponent, as: UTF8.self) : path.description): \(reason)")
+                case .write(let write):
+                    let file = ImageFile(path: write.path, byteCount: 0, modified: 0, format: .jpeg)
+                    switch pool.writeDecision(write.decision, fields: write.fields, for: file, policy: policy) {
+                    case .written, .unchanged: return .stored(write.id, keptBecause: nil)
+                    case .kept(let reason): return .stored(write.id, keptBecause: reason)
+                    case .failed(let reason):
+                        let name = write.path.lastComponent.isEmpty ? write.path.description : String(decoding: write.path.lastComponent, as: UTF8.self)
+                        return .problem("\(name): \(reason)")
                     }
-                    return nil
                 case .read(let read):
-                    let (decision, problem) = pool.readDecision(read.file)
-                    if let problem { return .problem(problem) }
-                    return decision.map { .read(read.id, $0) }
+                    let answer = pool.readDecision(read.file, keptIn: policy.keptRoot)
+                    if let problem = answer.problem { return .problem(problem) }
+                    return answer.decision.map { .read(read.id, $0, isKept: answer.isKept) }
                 }
             })
     }
@@ -85,7 +95,7 @@ public final class DecisionKeeper: @unchecked Sendable {
     /// Writes these decisions, before any read still waiting.
     public func write(_ writes: [DecisionWrite]) {
         queue.change { schedule, _ in
-            for write in writes { schedule.writes += write.paths.map { ($0, write.decision) } }
+            for write in writes { schedule.writes += write.paths.map { (write.id, $0, write.decision, write.fields) } }
         }
     }
 
@@ -101,7 +111,7 @@ public final class DecisionKeeper: @unchecked Sendable {
     /// whose decisions were not written by then (a stalled mount), to be said.
     public func finish(waitingAtMost timeout: Double) -> [ImagePath] {
         queue.wait(timeout: timeout) { schedule, _ in schedule.writes.isEmpty && schedule.writing == nil }
-        let left = queue.read { schedule, _, _ in (schedule.writing.map { [$0] } ?? []) + schedule.writes.map(\.0) }
+        let left = queue.read { schedule, _, _ in (schedule.writing.map { [$0] } ?? []) + schedule.writes.map(\.path) }
         queue.stop(waitingAtMost: timeout)
         return left
     }

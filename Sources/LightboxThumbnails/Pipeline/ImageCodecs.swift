@@ -12,11 +12,10 @@ public protocol ImageCodecs: Sendable {
     func develop(_ file: ImageFile, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
     /// A video's frame, read with the demuxer its kind names.
     func decodeVideo(_ file: ImageFile, demuxer: String, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
-    /// What a photo's sidecar (or its embedded XMP) says was decided of it; nil when nothing,
-    /// with the reason when an XMP could not be read.
-    func readDecision(photo: ImagePath) -> (decision: Decision?, problem: String?)
-    /// Keeps a decision in a photo's sidecar.
-    func writeDecision(_ decision: Decision, photo: ImagePath, mode: SidecarMode) -> SidecarWrite
+    /// What a photo's kept decision, sidecar or embedded XMP says was decided of it (see `DecisionRead`).
+    func readDecision(photo: ImagePath, keptIn keptRoot: ImagePath?) -> DecisionRead
+    /// Keeps a decision's fields in a photo's sidecar, else where the policy says.
+    func writeDecision(_ decision: Decision, fields: DecisionFields, photo: ImagePath, policy: SidecarPolicy) -> SidecarWrite
 }
 
 /// The bounds every decode keeps to, whichever library does it.

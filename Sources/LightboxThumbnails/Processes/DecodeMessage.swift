@@ -11,10 +11,10 @@ public enum DecodeMessage {
         case decode(ImageFile, PixelSize)
         case decodeFrames(ImageFile, PixelSize)
         case warm(ImageFile, FreedesktopCache.Size)
-        /// What the photo's XMP says was decided of it.
-        case readDecision(ImageFile)
-        /// Keep a decision in the photo's sidecar.
-        case writeDecision(ImageFile, Decision, SidecarMode)
+        /// What the photo's XMP (or its decision kept under the root) says was decided of it.
+        case readDecision(ImageFile, keptIn: ImagePath?)
+        /// Keep a decision's fields in the photo's sidecar, else where the policy says.
+        case writeDecision(ImageFile, Decision, DecisionFields, SidecarPolicy)
         /// Say what was counted since the last answer (cache entries written between requests)
         /// and end, writing nothing more.
         case finish
@@ -27,7 +27,7 @@ public enum DecodeMessage {
             case warmed(ThumbnailPipeline.WarmOutcome)
             /// The answer to `finish`: only the counts.
             case finished
-            case decisionRead(Decision?, problem: String?)
+            case decisionRead(DecisionRead)
             case decisionWritten(SidecarWrite)
         }
         public var body: Body
@@ -47,11 +47,12 @@ public enum DecodeMessage {
             out.append(3); put32(box.width, &out); put32(box.height, &out); putFile(file, &out)
         case .finish:
             out.append(4)
-        case .readDecision(let file):
-            out.append(5); put32(0, &out); put32(0, &out); putFile(file, &out)
-        case .writeDecision(let file, let decision, let mode):
-            out.append(6); put32(decision.rating + 1, &out); put32(Int(decision.labelBits) | SidecarMode.allCases.firstIndex(of: mode)! << 8, &out)
-            putFile(file, &out)
+        case .readDecision(let file, let keptRoot):
+            out.append(5); put32(0, &out); put32(0, &out); putFile(file, &out, keptRoot: keptRoot)
+        case .writeDecision(let file, let decision, let fields, let policy):
+            out.append(6); put32(decision.rating + 1, &out)
+            put32(Int(decision.labelBits) | SidecarMode.allCases.firstIndex(of: policy.mode)! << 8 | Int(fields.rawValue) << 16, &out)
+            putFile(file, &out, keptRoot: policy.keptRoot)
         }
         return framed(out)
     }
@@ -80,12 +81,13 @@ public enum DecodeMessage {
         case .warmed(.needsCodecs): fields.append(6)
         case .warmed(.cacheUnwritable(let reason)): fields.append(8); fields += Array(reason.utf8.prefix(1000))
         case .finished: fields.append(7)
-        case .decisionRead(let decision, let problem):
-            fields.append(9); fields.append(decision == nil ? 0 : 1); put32((decision?.rating ?? 0) + 1, &fields)
-            fields.append(decision?.labelBits ?? 0); fields += Array((problem ?? "").utf8.prefix(1000))
+        case .decisionRead(let read):
+            fields.append(9); fields.append(read.decision == nil ? 0 : read.isKept ? 2 : 1); put32((read.decision?.rating ?? 0) + 1, &fields)
+            fields.append(read.decision?.labelBits ?? 0); fields += Array((read.problem ?? "").utf8.prefix(1000))
         case .decisionWritten(.written): fields += [10, 0]
         case .decisionWritten(.unchanged): fields += [10, 1]
         case .decisionWritten(.failed(let reason)): fields += [10, 2]; fields += Array(reason.utf8.prefix(1000))
+        case .decisionWritten(.kept(let reason)): fields += [10, 3]; fields += Array(reason.utf8.prefix(1000))
         }
         put32(fields.count, &fields)
         var length: [UInt8] = []
@@ -102,9 +104,15 @@ public enum DecodeMessage {
         return out + body
     }
 
-    static func putFile(_ file: ImageFile, _ out: inout [UInt8]) {
+    /// A file's size, time, kind and path (last: the rest of the body); for decisions, the
+    /// state folder's root before the path, its length first (0: none).
+    static func putFile(_ file: ImageFile, _ out: inout [UInt8], keptRoot: ImagePath?? = .none) {
         put64(file.byteCount, &out); put64(file.modified, &out)
         out.append(UInt8(ImageFormat.allCases.firstIndex(of: file.format)!))
+        if case .some(let root) = keptRoot {
+            put32(root?.bytes.count ?? 0, &out)
+            out += root?.bytes ?? []
+        }
         out += file.path.bytes
     }
 
@@ -139,6 +147,12 @@ public enum DecodeMessage {
             defer { at += 4 }
             return Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
         }
+        /// The next `count` bytes.
+        mutating func bytes(_ count: Int) -> [UInt8]? {
+            guard count >= 0, bytes.count - at >= count else { return nil }
+            defer { at += count }
+            return Array(bytes[at..<(at + count)])
+        }
         mutating func i64() -> Int64? {
             guard let low = u32(), let high = u32() else { return nil }
             return Int64(bitPattern: UInt64(low) | UInt64(high) << 32)
@@ -162,6 +176,12 @@ public enum DecodeMessage {
         guard let kind = r.u8(), let a = r.u32(), let b = r.u32(), let size = r.i64(), let modified = r.i64(),
             let format = r.u8(), Int(format) < ImageFormat.allCases.count
         else { return nil }
+        // Decisions carry the state folder's root before the path.
+        var keptRoot: ImagePath?
+        if kind == 5 || kind == 6 {
+            guard let length = r.u32(), let root = r.bytes(length), !root.contains(0) else { return nil }
+            keptRoot = root.isEmpty ? nil : ImagePath(bytes: root)
+        }
         let path = r.rest()
         guard !path.isEmpty, !path.contains(0) else { return nil }
         let file = ImageFile(path: ImagePath(bytes: path), byteCount: size, modified: modified, format: ImageFormat.allCases[Int(format)])
@@ -175,12 +195,14 @@ public enum DecodeMessage {
         case 3:
             guard (1...PixelSize.maxSide).contains(a), (1...PixelSize.maxSide).contains(b) else { return nil }
             return .decodeFrames(file, PixelSize(width: a, height: b))
-        case 5: return .readDecision(file)
+        case 5: return .readDecision(file, keptIn: keptRoot)
         case 6:
-            guard (0...6).contains(a), b & 0xE0 == 0, b >> 8 < SidecarMode.allCases.count else { return nil }
+            let fields = DecisionFields(rawValue: UInt8(b >> 16))
+            guard (0...6).contains(a), b & 0xE0 == 0, b >> 8 & 0xFF < SidecarMode.allCases.count, !fields.isEmpty, DecisionFields.all.isSuperset(of: fields)
+            else { return nil }
             var decision = Decision(rating: a - 1)
             decision.labelBits = UInt8(b & 0x1F)
-            return .writeDecision(file, decision, SidecarMode.allCases[b >> 8])
+            return .writeDecision(file, decision, fields, SidecarPolicy(mode: SidecarMode.allCases[b >> 8 & 0xFF], keptRoot: keptRoot))
         default: return nil
         }
     }
@@ -235,16 +257,18 @@ public enum DecodeMessage {
         case 4 where pixels.isEmpty: return Response(body: .warmed(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
         case 8 where pixels.isEmpty: return Response(body: .warmed(.cacheUnwritable(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
         case 9 where pixels.isEmpty:
-            guard let found = r.u8(), found <= 1, let rating = r.u32(), (0...6).contains(rating), let labels = r.u8(), labels & 0xE0 == 0 else { return nil }
+            guard let found = r.u8(), found <= 2, let rating = r.u32(), (0...6).contains(rating), let labels = r.u8(), labels & 0xE0 == 0 else { return nil }
             var decision = Decision(rating: rating - 1)
             decision.labelBits = labels
             let problem = String(decoding: r.rest(), as: UTF8.self)
-            return Response(body: .decisionRead(found == 1 ? decision : nil, problem: problem.isEmpty ? nil : problem), counts: counts)
+            let read = DecisionRead(decision: found > 0 ? decision : nil, problem: problem.isEmpty ? nil : problem, isKept: found == 2)
+            return Response(body: .decisionRead(read), counts: counts)
         case 10 where pixels.isEmpty:
             switch r.u8() {
             case 0 where r.isAtEnd: return Response(body: .decisionWritten(.written), counts: counts)
             case 1 where r.isAtEnd: return Response(body: .decisionWritten(.unchanged), counts: counts)
             case 2: return Response(body: .decisionWritten(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
+            case 3: return Response(body: .decisionWritten(.kept(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
             default: return nil
             }
         default: return nil

@@ -113,11 +113,13 @@ public enum DecodeWorker {
             case .decodeFrames(let file, let box): answer = .decoded(pipeline.decodeFrames(file, fitting: box))
             case .warm(let file, let size): answer = .warmed(pipeline.warm(file, size: size))
             case .finish: answer = .finished
-            case .readDecision(let file):
-                let read = pipeline.codecs?.readDecision(photo: file.path) ?? (nil, "this decoder has no XMP library")
-                answer = .decisionRead(read.decision, problem: read.problem)
-            case .writeDecision(let file, let decision, let mode):
-                answer = .decisionWritten(pipeline.codecs?.writeDecision(decision, photo: file.path, mode: mode) ?? .failed("this decoder has no XMP library"))
+            case .readDecision(let file, let keptRoot):
+                answer = .decisionRead(
+                    pipeline.codecs?.readDecision(photo: file.path, keptIn: keptRoot) ?? DecisionRead(decision: nil, problem: "this decoder has no XMP library")
+                )
+            case .writeDecision(let file, let decision, let fields, let policy):
+                answer = .decisionWritten(
+                    pipeline.codecs?.writeDecision(decision, fields: fields, photo: file.path, policy: policy) ?? .failed("this decoder has no XMP library"))
             // The frame was whole, so the channel is sound: say so and serve the next request.
             case nil: answer = .decoded(.failed(.decoder("the decoder could not read the request")))
             }

@@ -67,18 +67,18 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
     }
 
     /// What a photo's XMP says was decided of it, read in a worker (Exempi runs there only).
-    public func readDecision(_ file: ImageFile) -> (decision: Decision?, problem: String?) {
-        switch exchange(.readDecision(file)) {
+    public func readDecision(_ file: ImageFile, keptIn keptRoot: ImagePath? = nil) -> DecisionRead {
+        switch exchange(.readDecision(file, keptIn: keptRoot)) {
         case .success(let response):
-            if case .decisionRead(let decision, let problem) = response.body { return (decision, problem) }
-            return (nil, "decoder answered out of turn")
-        case .failure(let failure): return (nil, "its XMP: " + failure.reason)
+            if case .decisionRead(let read) = response.body { return read }
+            return DecisionRead(decision: nil, problem: "decoder answered out of turn")
+        case .failure(let failure): return DecisionRead(decision: nil, problem: "its XMP: " + failure.reason)
         }
     }
 
-    /// Keeps a decision in the photo's sidecar, written by a worker.
-    public func writeDecision(_ decision: Decision, for file: ImageFile, mode: SidecarMode) -> SidecarWrite {
-        switch exchange(.writeDecision(file, decision, mode)) {
+    /// Keeps a decision's `fields` in the photo's sidecar (else where `policy` says), written by a worker.
+    public func writeDecision(_ decision: Decision, fields: DecisionFields = .all, for file: ImageFile, policy: SidecarPolicy) -> SidecarWrite {
+        switch exchange(.writeDecision(file, decision, fields, policy)) {
         case .success(let response):
             if case .decisionWritten(let outcome) = response.body { return outcome }
             return .failed("decoder answered out of turn")
