@@ -3,7 +3,7 @@ SHELL := /bin/bash
 APT_PACKAGES := pkg-config libncurses-dev ncurses-term libvips-dev libturbojpeg0-dev zlib1g-dev libchafa-dev \
 	libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libraw-dev libexempi-dev
 TEST_PACKAGES := tmux python3 man-db xvfb xterm x11-apps netpbm xdotool xfonts-base ffmpeg libimage-exiftool-perl libheif-examples mlterm libjpeg-turbo-progs imagemagick \
-	nnn ranger lf neovim fzf mkvtoolnix exiv2
+	nnn ranger lf neovim fzf mkvtoolnix exiv2 sshfs openssh-server
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
@@ -67,7 +67,7 @@ test-tsan: test-deps
 
 ## Figures beside timg, chafa, djpeg and vipsthumbnail, on a generated corpus (about 6 GB, made once).
 bench-deps:
-	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="timg chafa libjpeg-turbo-progs libvips-tools time ffmpeg ffmpegthumbnailer libimage-exiftool-perl libheif-examples gnuplot-nox"
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="timg chafa libjpeg-turbo-progs libvips-tools time ffmpeg ffmpegthumbnailer libimage-exiftool-perl libheif-examples gnuplot-nox imagemagick sshfs openssh-server"
 
 bench: bench-deps
 	swift build -c release $(SWIFT_FLAGS)

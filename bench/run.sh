@@ -114,6 +114,18 @@ echo "- $("$BENCH" keys "$LIB" sixel)"
 echo "- $("$BENCH" keys "$LIB" kitty)"
 echo "- $("$BENCH" memory 100000)"
 echo "- $("$BENCH" filter 100000)"
+# Decisions written to a share behind a 40 ms round trip (sshd on 127.0.0.1, a delaying proxy,
+# sshfs: bench/slow_mount.sh), against the same keys writing nothing; 2,000 small photos.
+if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
+    source bench/slow_mount.sh
+    mkdir -p "$TMP/decide" && convert -size 64x48 xc:gray "$TMP/decide.jpg"
+    for f in $(seq 0 9); do mkdir -p "$TMP/decide/folder-$f"; for i in $(seq 0 199); do cp "$TMP/decide.jpg" "$TMP/decide/folder-$f/IMG_$((f * 200 + i)).JPG"; done; done
+    if slow_mount_start "$TMP/decide" "$TMP/decide-share" 20; then
+        echo "- $("$BENCH" decisions "$TMP/decide-share" "$TMP/decide")"
+        slow_mount_stop "$TMP/decide-share"
+    fi
+    slow_mount_stop_all
+fi
 echo "- $("$BENCH" layout)"
 echo "- $("$BENCH" pictures)"
 echo "- $("$BENCH" scan "$M")"

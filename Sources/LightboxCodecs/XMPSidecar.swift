@@ -82,7 +82,11 @@ public enum XMPSidecar {
     /// `off`, a sidecar it cannot write into), the decision is kept under the policy's `keptRoot`
     /// instead (`.kept`, with the reason); once beside the photo, a copy kept there is removed.
     public static func write(_ decision: Decision, fields: DecisionFields = .all, photo: ImagePath, policy: SidecarPolicy) -> SidecarWrite {
+        guard started else { return .failed("Exempi did not start") }
         let change = Change(decision: decision, fields: fields)
+        if !policy.besidePhoto, let root = policy.keptRoot {
+            return keep(change, at: photo.keptSidecar(in: root), because: "its folder did not answer in time")
+        }
         let beside = writeBeside(change, photo: photo, mode: policy.mode)
         guard let root = policy.keptRoot else {
             switch beside {
@@ -284,8 +288,9 @@ public enum XMPSidecar {
     static func decision(in xmp: XmpPtr) -> Decision? {
         var said = false, rating = 0
         var labels = Set<ColorLabel>()
-        if let text = property(xmp, xap, "Rating"), let value = Double(text) {
-            rating = Int(value.rounded())
+        // Any number another program wrote, however large (or NaN), is held to −1…5.
+        if let text = property(xmp, xap, "Rating"), let value = Double(text), !value.isNaN {
+            rating = Int(max(-1, min(5, value.rounded())))
             said = true
         }
         if let text = property(xmp, xap, "Label") {

@@ -16,12 +16,13 @@ extension GalleryView {
         let alignment = layout.columns[layout.column(ofItem: item)].alignment
 
         let key = state.thumbnailKey(ofItem: item)
+        let isRejected = state.decisions[state.library.id(at: item)].isRejected
         if let reason = state.failure(at: item) {
             drawBroken(reason, x: tile.x, y: top, width: tile.width, height: boxHeight, palette: palette, into: &frame, clipHeight: state.screen.gridHeight)
         } else if state.pictures.graphics.isPixels, let thumbnail = state.store.cache.peek(key), let serial = state.store.cache.serial(of: key),
             drawImage(
-                thumbnail, id: state.imageID(serial: serial), state: state, x: tile.x, y: top, width: tile.width,
-                height: boxHeight, alignment: alignment, into: &frame, clipHeight: state.screen.gridHeight)
+                isRejected ? thumbnail.dimmed : thumbnail, id: state.imageID(serial: isRejected ? serial | Self.dimmedSerialBit : serial), state: state,
+                x: tile.x, y: top, width: tile.width, height: boxHeight, alignment: alignment, into: &frame, clipHeight: state.screen.gridHeight)
         {
             // Drawn in pixels.
         } else if let thumbnail = state.store.cache.closest(to: key) {
@@ -39,9 +40,9 @@ extension GalleryView {
         } else {
             drawPlaceholder(x: tile.x, y: top, width: tile.width, height: boxHeight, palette: palette, into: &frame, clipHeight: state.screen.gridHeight)
         }
-        // A rejected photo's picture is dimmed where it is drawn in cells (a pixel mode's cells
-        // carry the picture's id, so there its label says it).
-        if state.decisions[state.library.id(at: item)].isRejected && !state.pictures.graphics.isPixels {
+        // A rejected photo's picture is dimmed: in pixels above, in cells here (a pixel mode's
+        // cells carry the picture's id).
+        if isRejected && !state.pictures.graphics.isPixels {
             dim(x: tile.x, y: top, width: tile.width, height: boxHeight, in: &frame, clipHeight: state.screen.gridHeight)
         }
 
@@ -222,6 +223,10 @@ extension GalleryView {
     /// A picture the terminal shows in pixels, placed in its box: kitty placeholders, or cells
     /// for sixel to paint over (see `Frame.clipImages()`). False when it does not fit the box
     /// (a stand-in of another size), for the caller to draw it otherwise.
+    /// Set in a picture's serial for its dimmed copy (a rejected photo's), so the terminal holds
+    /// the two as different pictures; serials never reach it.
+    static let dimmedSerialBit: UInt32 = 1 << 31
+
     static func drawImage(
         _ image: Thumbnail, id: UInt32, state: GalleryState, x: Int, y: Int, width: Int, height: Int,
         alignment: GridItem.Alignment, into frame: inout Frame, clipHeight: Int

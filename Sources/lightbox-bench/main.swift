@@ -7,6 +7,8 @@ import LightboxApp
 //   keys FOLDER [MODE]  keystroke-to-frame latency while decoding (MODE: a --graphics mode)
 //   memory N       resident memory of a synthetic library of N items
 //   filter N       a filter keystroke over N items with their decisions
+//   decisions FOLDER [LOCAL]  a decision's key to its frame, writing sidecars into FOLDER and not
+//                  (LOCAL: the same tree on a local disk, scanned instead of FOLDER)
 //   layout         layout of a million items and the visible-range query
 //   pictures       the view, paint and picture bytes of each picture mode while scrolling
 //   scan FOLDER    the streaming scan of a folder, and the memory of its library
@@ -22,6 +24,8 @@ case ("keys", 3):
     guard let graphics = Graphics(rawValue: arguments[2]) else { exit(2) }
     print(try Measurements.keystrokes(folder: arguments[1], graphics: graphics))
 case ("memory", 2): print(Measurements.memory(items: Int(arguments[1]) ?? 100_000))
+case ("decisions", 2): print(try Measurements.decisionKeys(folder: arguments[1]))
+case ("decisions", 3): print(try Measurements.decisionKeys(folder: arguments[1], scannedAt: arguments[2]))
 case ("filter", 2): print(Measurements.filterKeystrokes(items: Int(arguments[1]) ?? 100_000))
 case ("layout", 1): print(Measurements.layout())
 case ("pictures", 1): print(try Measurements.pictureModes())
@@ -30,7 +34,7 @@ case ("kitty", 2): print(try Measurements.kittyEncodings(folder: arguments[1]))
 case ("exif", 2): print(Measurements.exifThumbnails(folder: arguments[1]))
 default:
     FileHandle.standardError.write(
-        "usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | filter N | layout | pictures | scan FOLDER | kitty FOLDER | exif FOLDER\n"
+        "usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | filter N | decisions FOLDER [LOCAL] | layout | pictures | scan FOLDER | kitty FOLDER | exif FOLDER\n"
             .data(
                 using: .utf8)!)
     exit(2)

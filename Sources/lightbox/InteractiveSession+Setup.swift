@@ -140,13 +140,14 @@ extension InteractiveSession {
     mutating func finish(_ outcome: Outcome) -> Outcome {
         // Decisions made are written before the end, for a moment at most (a stalled mount
         // never holds the exit); after a signal, not waited for.
-        let unwritten: [ImagePath]
+        let leftovers: DecisionKeeper.Leftovers
         var lost: String?
         if case .cancelled(let code) = outcome, code != 130 {
-            unwritten = keeper.finish(waitingAtMost: 0)
+            leftovers = keeper.finish(waitingAtMost: 0)
         } else {
-            unwritten = keeper.finish(waitingAtMost: Self.sidecarWait)
+            leftovers = keeper.finish(waitingAtMost: Self.sidecarWait)
         }
+        let unwritten = leftovers.unwritten
         if !unwritten.isEmpty {
             let names = unwritten.prefix(5).map { DisplayText.sanitized(bytes: $0.bytes) }.joined(separator: ", ")
             let more = unwritten.count > 5 ? " and \(unwritten.count - 5) more" : ""
@@ -170,11 +171,13 @@ extension InteractiveSession {
                 timeline: timeline.report)
         }
         if let lost { report = (report ?? "") + lost }
-        let kept = state.decisions.keptAside.count
+        // Kept in the state folder: the ones a write put there, and those the end did.
+        let kept = state.decisions.keptAside.union(leftovers.kept).count
         if kept > 0, let root = options.sidecarPolicy.keptRoot {
+            let late = leftovers.kept.isEmpty ? "" : " (\(leftovers.kept.count) because their folder did not answer in time)"
             report =
                 (report ?? "")
-                + "lightbox: the decisions of \(kept) photo\(kept == 1 ? " are" : "s are") kept in \(DisplayText.sanitized(bytes: root.bytes)), not beside the photos; lightbox --write-sidecars PATH writes them there\n"
+                + "lightbox: the decisions of \(kept) photo\(kept == 1 ? "" : "s") are kept in \(DisplayText.sanitized(bytes: root.bytes)), not beside the photos\(late); lightbox --write-sidecars PATH writes them there\n"
         }
         return outcome
     }

@@ -49,6 +49,7 @@ enum SidecarSession {
             case .kept(let reason), .failed(let reason): Output.error("\(name): \(reason); its decision stays kept")
             }
         }
+        for folder in Set(photos.map(\.parent)) { removeStaleTemporaries(in: folder) }
         removeEmptyFolders(in: root)
         let left = photos.count - written
         Output.error(
@@ -79,6 +80,25 @@ enum SidecarSession {
             case S_IFREG: body(path)
             default: break
             }
+        }
+    }
+
+    /// Removes what a write cut short left beside the photos (a Lightbox ended mid-write, its
+    /// decoder killed): Lightbox's own temporary names (`.IMG_1.JPG.xmp.lightbox-XXXXXX`, as
+    /// `mkstemp` makes them), older than a minute, so another Lightbox's write in hand is left be.
+    static func removeStaleTemporaries(in folder: ImagePath) {
+        guard let directory = folder.withCString({ opendir($0) }) else { return }
+        defer { closedir(directory) }
+        let marker = Array(".xmp.lightbox-".utf8), now = time(nil)
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard name.first == UInt8(ascii: "."), name.count > marker.count + 6,
+                name[(name.count - 6 - marker.count)..<(name.count - 6)].elementsEqual(marker)
+            else { continue }
+            let path = folder.appending(name)
+            var info = stat()
+            guard path.withCString({ lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG, now - info.st_mtim.tv_sec > 60 else { continue }
+            path.withCString { _ = unlink($0) }
         }
     }
 

@@ -191,6 +191,13 @@ private let darktableSidecar = """
 /// What the fuzzer's xmp target does, on inputs it starts from: nothing, junk, a packet.
 @Test func aRoundTripOfAnythingEndsWithADecisionOrNone() {
     #expect(XMPSidecar.roundTrip([], writing: Decision(rating: 2)).read == nil)
+    // make fuzz's find: a rating no Int holds trapped the decoder; it is held to −1…5.
+    for (written, read) in [("-1444444444444444444444444444444444444444444", -1), ("9e300", 5), ("nan", 0), ("3.6", 4)] {
+        let odd = Array(
+            "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description rdf:about=\"\" xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmp:Rating=\"\(written)\"/></rdf:RDF></x:xmpmeta>"
+                .utf8)
+        #expect(XMPSidecar.roundTrip(odd, writing: Decision(rating: 2)).read?.rating == (written == "nan" ? nil : read), "\(written)")
+    }
     #expect(XMPSidecar.roundTrip(Array("not xml <<".utf8), writing: Decision(rating: 2)).read == nil)
     let packet = Array(
         "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description rdf:about=\"\" xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmp:Rating=\"2\"/></rdf:RDF></x:xmpmeta>"
@@ -260,6 +267,11 @@ private let darktableSidecar = """
     #expect(!FileManager.default.fileExists(atPath: kept.description))
     #expect(XMPSidecar.read(photo: photo, keptIn: root) == DecisionRead(decision: Decision(rating: 4)))
     #expect(try toolText(["exiftool", "-s3", "-XMP:Rating", photo.description + ".xmp"]) == "4\n")
+    // Straight to the state folder, as the end does for writes a share did not take in time.
+    var keepOnly = SidecarPolicy(mode: .appended, keptRoot: root)
+    keepOnly.besidePhoto = false
+    #expect(XMPSidecar.write(Decision(rating: 1), fields: .rating, photo: photo, policy: keepOnly) == .kept("its folder did not answer in time"))
+    #expect(XMPSidecar.read(photo: photo, keptIn: root) == DecisionRead(decision: Decision(rating: 1), isKept: true))
     // With nowhere to keep it either, the write fails and says both.
     let blocked = ImagePath(try dir.file("blocked"))
     FileManager.default.createFile(atPath: blocked.description, contents: Data())

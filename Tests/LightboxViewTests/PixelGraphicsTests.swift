@@ -523,3 +523,17 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     #expect(report.name == "kitty(0.41.1)" && !report.hasKittyGraphics && report.isComplete)
     #expect(Graphics.detected(report, environment: [:], isUnicode: true) == .quadrant, "no kitty images sent to a terminal that did not say it shows them")
 }
+
+/// A rejected photo's tile is dimmed in the pixel modes too: its picture sent at two fifths of
+/// its brightness under an id of its own, so the terminal keeps both; taking the reject back
+/// shows the picture as it was, under its first id.
+@Test(arguments: [Graphics.kitty, .sixel, .iterm])
+func aRejectedTileIsDimmedInPixels(_ graphics: Graphics) {
+    var (state, _) = pixelState(graphics)
+    let before = GalleryView.frame(for: state).images.sorted { ($0.y, $0.x) < ($1.y, $1.x) }.first!
+    _ = state.apply(.toggleReject)
+    let rejected = GalleryView.frame(for: state).images.first { $0.x == before.x && $0.y == before.y }!
+    #expect(rejected.id != before.id && rejected.pixels == before.pixels.map { UInt8(UInt16($0) * 2 / 5) })
+    _ = state.apply(.toggleReject)
+    #expect(GalleryView.frame(for: state).images.first { $0.x == before.x && $0.y == before.y } == before)
+}

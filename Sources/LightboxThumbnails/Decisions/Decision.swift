@@ -152,6 +152,9 @@ public struct DecisionRead: Hashable, Sendable {
 public struct SidecarPolicy: Hashable, Sendable {
     public var mode: SidecarMode
     public var keptRoot: ImagePath?
+    /// Whether the photo's own folder is tried first (false: straight to the state folder, as
+    /// the end does for writes its folder did not take in time).
+    public var besidePhoto = true
 
     public init(mode: SidecarMode, keptRoot: ImagePath? = nil) {
         self.mode = mode

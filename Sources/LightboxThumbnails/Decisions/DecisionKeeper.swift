@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// Reads and writes photos' decisions off the UI thread, through a decoder process (Exempi runs
 /// there only): writes first, in the order made, then reads, in the order asked. Results are
 /// taken with `takeResults()` after `onResult` says there are some.
@@ -36,16 +39,17 @@ public final class DecisionKeeper: @unchecked Sendable {
         var writes: [Write] = []
         var reads: [Read] = []
         var readsTaken = 0
-        /// The photo whose decision is being written.
-        var writing: ImagePath?
+        /// The writes in hand: one a photo at a time, so its decisions land in the order made.
+        var writing: [Write] = []
 
         mutating func next() -> Job? {
-            if !writes.isEmpty {
-                let write = writes.removeFirst()
-                writing = write.path
+            if let index = writes.firstIndex(where: { write in !writing.contains { $0.path == write.path } }) {
+                let write = writes.remove(at: index)
+                writing.append(write)
                 return .write(write)
             }
-            guard readsTaken < reads.count else { return nil }
+            // Reads once every write has begun (they are the start's, writes the user's).
+            guard writes.isEmpty, readsTaken < reads.count else { return nil }
             defer {
                 readsTaken += 1
                 if readsTaken == reads.count { reads.removeAll(); readsTaken = 0 }
@@ -54,7 +58,7 @@ public final class DecisionKeeper: @unchecked Sendable {
         }
 
         mutating func finished(_ job: Job, with result: Result?) -> Bool {
-            if case .write = job { writing = nil }
+            if case .write(let write) = job, let index = writing.firstIndex(where: { $0.path == write.path }) { writing.remove(at: index) }
             return result != nil
         }
 
@@ -67,12 +71,20 @@ public final class DecisionKeeper: @unchecked Sendable {
 
     private let queue: WorkQueue<Schedule>
 
+    private let pool: WorkerPoolDecoder
+    private let policy: SidecarPolicy
+
+    /// Writes in flight at once: on a share each costs many round trips, which overlap.
+    public static let writesInFlight = 4
+
     /// Keeps decisions with `pool` (a pool of `lightbox-decode` processes): a photo without a
     /// sidecar gets one named as `policy` says; one that cannot have it beside, in the policy's
     /// state folder.
     public init(pool: WorkerPoolDecoder, policy: SidecarPolicy, onResult: @escaping @Sendable () -> Void) {
+        self.pool = pool
+        self.policy = policy
         queue = WorkQueue(
-            Schedule(), name: "lightbox-sidecars", onResult: onResult,
+            Schedule(), threads: Self.writesInFlight, name: "lightbox-sidecars", onResult: onResult,
             perform: { job, _ in
                 switch job {
                 case .write(let write):
@@ -107,12 +119,49 @@ public final class DecisionKeeper: @unchecked Sendable {
 
     public func takeResults() -> [Result] { queue.takeResults() }
 
-    /// Finishes the writes in hand and waiting, at most `timeout` seconds, and stops; the photos
-    /// whose decisions were not written by then (a stalled mount), to be said.
-    public func finish(waitingAtMost timeout: Double) -> [ImagePath] {
-        queue.wait(timeout: timeout) { schedule, _ in schedule.writes.isEmpty && schedule.writing == nil }
-        let left = queue.read { schedule, _, _ in (schedule.writing.map { [$0] } ?? []) + schedule.writes.map(\.path) }
-        queue.stop(waitingAtMost: timeout)
-        return left
+    /// What became of the decisions still being written at the end.
+    public struct Leftovers: Hashable, Sendable {
+        /// The items kept in the state folder instead (their folder did not answer in time).
+        public var kept: Set<ItemID> = []
+        /// Neither beside the photo nor kept: lost, to be said.
+        public var unwritten: [ImagePath] = []
+    }
+
+    /// Finishes the writes in hand and waiting, at most `timeout` seconds, and stops. What was
+    /// not written by then (a slow or stalled mount) is kept in the policy's state folder (on the
+    /// local disk, through a decoder of its own, `timeout` at most again), so nothing is lost;
+    /// what could not be kept either is named.
+    public func finish(waitingAtMost timeout: Double) -> Leftovers {
+        queue.wait(timeout: timeout) { schedule, _ in schedule.writes.isEmpty && schedule.writing.isEmpty }
+        let left = queue.read { schedule, _, _ in schedule.writing + schedule.writes }
+        queue.stop(waitingAtMost: 0)
+        var leftovers = Leftovers()
+        guard !left.isEmpty else { return leftovers }
+        guard timeout > 0, policy.keptRoot != nil else {
+            leftovers.unwritten = left.map(\.path)
+            return leftovers
+        }
+        var straightToKept = policy
+        straightToKept.besidePhoto = false
+        let keeping = straightToKept
+        // On a thread of its own, waited for `timeout` at most: a decoder that hangs never holds the end.
+        let kept = Mutex<Set<ImagePath>>([])
+        let done = DispatchSemaphore(value: 0)
+        let pool = self.pool
+        Thread {
+            for write in left {
+                let file = ImageFile(path: write.path, byteCount: 0, modified: 0, format: .jpeg)
+                if case .kept = pool.writeDecision(write.decision, fields: write.fields, for: file, policy: keeping) {
+                    kept.withLock { _ = $0.insert(write.path) }
+                }
+            }
+            done.signal()
+        }.start()
+        _ = done.wait(timeout: .now() + timeout)
+        let keptPaths = kept.withLock { $0 }
+        for write in left {
+            if keptPaths.contains(write.path) { leftovers.kept.insert(write.id) } else { leftovers.unwritten.append(write.path) }
+        }
+        return leftovers
     }
 }

@@ -51,7 +51,9 @@ public enum DecodeMessage {
             out.append(5); put32(0, &out); put32(0, &out); putFile(file, &out, keptRoot: keptRoot)
         case .writeDecision(let file, let decision, let fields, let policy):
             out.append(6); put32(decision.rating + 1, &out)
-            put32(Int(decision.labelBits) | SidecarMode.allCases.firstIndex(of: policy.mode)! << 8 | Int(fields.rawValue) << 16, &out)
+            put32(
+                Int(decision.labelBits) | SidecarMode.allCases.firstIndex(of: policy.mode)! << 8 | Int(fields.rawValue) << 16
+                    | (policy.besidePhoto ? 0 : 1 << 24), &out)
             putFile(file, &out, keptRoot: policy.keptRoot)
         }
         return framed(out)
@@ -197,12 +199,15 @@ public enum DecodeMessage {
             return .decodeFrames(file, PixelSize(width: a, height: b))
         case 5: return .readDecision(file, keptIn: keptRoot)
         case 6:
-            let fields = DecisionFields(rawValue: UInt8(b >> 16))
-            guard (0...6).contains(a), b & 0xE0 == 0, b >> 8 & 0xFF < SidecarMode.allCases.count, !fields.isEmpty, DecisionFields.all.isSuperset(of: fields)
+            let fields = DecisionFields(rawValue: UInt8(b >> 16 & 0xFF))
+            guard (0...6).contains(a), b & 0xE0 == 0, b >> 8 & 0xFF < SidecarMode.allCases.count, !fields.isEmpty, DecisionFields.all.isSuperset(of: fields),
+                b >> 25 == 0
             else { return nil }
             var decision = Decision(rating: a - 1)
             decision.labelBits = UInt8(b & 0x1F)
-            return .writeDecision(file, decision, fields, SidecarPolicy(mode: SidecarMode.allCases[b >> 8 & 0xFF], keptRoot: keptRoot))
+            var policy = SidecarPolicy(mode: SidecarMode.allCases[b >> 8 & 0xFF], keptRoot: keptRoot)
+            policy.besidePhoto = b >> 24 & 1 == 0
+            return .writeDecision(file, decision, fields, policy)
         default: return nil
         }
     }
