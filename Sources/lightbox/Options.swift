@@ -41,6 +41,8 @@ struct Options {
     var sidecarPolicy: SidecarPolicy { SidecarPolicy(mode: sidecarMode, keptRoot: SidecarPolicy.defaultKeptRoot()) }
     /// Whether digits rate and label in the grid from the start (`--cull`).
     var cullKeys = false
+    /// Whether a decision moves on to the next photo (`--no-advance`, `advance =`).
+    var advances = true
     var readAhead = ReadAhead.Extent.all
     /// Read-ahead decoders at once; nil: every core on mains power, one on battery.
     var readAheadWorkers: Int?
@@ -84,6 +86,7 @@ struct Options {
         if let footers = configuration.showsFooters { options.showsFooters = footers }
         if let pairing = configuration.pairing { options.pairing = pairing }
         if let mode = configuration.sidecarMode { options.sidecarMode = mode }
+        if let advances = configuration.advances { options.advances = advances }
         if let readAhead = configuration.readAhead { options.readAhead = readAhead }
         if let workers = configuration.readAheadWorkers { options.readAheadWorkers = workers }
         if let graphics = configuration.graphics { options.graphics = graphics }
@@ -127,6 +130,7 @@ struct Options {
                 case "--pairs": options.pairing = try parseChoice(try argument(), name: name)
                 case "--sidecar": options.sidecarMode = try parseChoice(try argument(), name: name)
                 case "--cull": options.cullKeys = true
+                case "--no-advance": options.advances = false
                 case "--graphics": options.graphics = try parseChoice(try argument(), name: name)
                 case "-0", "--print0": options.printsNul = true
                 case "--read0": options.readsNul = true

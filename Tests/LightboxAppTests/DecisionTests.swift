@@ -106,3 +106,17 @@ private func writes(_ effects: [Effect]) -> [DecisionWrite] {
     state.apply(.decisionsStored([Decisions.Storage(id: ItemID(4), isKept: true)]))
     #expect(state.decisions.keptAside == [ItemID(1), ItemID(4)] && state.message == nil, "read from the state folder: counted, nothing to say")
 }
+
+/// `--no-advance` (`advance = no`): a decision in the preview or with the cull keys stays on its photo.
+@Test func withoutAdvanceADecisionStaysOnItsPhoto() {
+    var settings = GalleryState.Settings()
+    settings.advances = false
+    settings.cullKeys = true
+    var state = GalleryState(library: library([6]), spec: threeColumns, width: 40, height: 30, settings: settings)
+    _ = state.initialEffects()
+    state.apply(.rate(4))
+    #expect(state.viewport.cursor == 0 && state.decisions[ItemID(0)].stars == 4)
+    state.apply([.openPreview, .rate(2)])
+    #expect(state.viewport.cursor == 0 && state.decisions[ItemID(0)].stars == 2)
+    #expect(Configuration(parsing: "advance = no").advances == false)
+}

@@ -13,6 +13,7 @@ import LightboxThumbnails
 /// layout = masonry          # as --layout (its choices are OptionTable's)
 /// pairs = picture            # together, picture or apart
 /// sidecar = replaced         # as --sidecar
+/// advance = no              # stay on a photo after a decision (as --no-advance)
 /// read-ahead = 5            # all, off, or screens either side of the cursor
 /// read-ahead-workers = 1    # auto (every core on mains, one on battery) or a number
 /// sections = month          # as --sections
@@ -35,6 +36,8 @@ public struct Configuration: Sendable {
     public var pairing: Pairing?
     /// Where decisions go for a photo without a sidecar.
     public var sidecarMode: SidecarMode?
+    /// Whether a decision moves on to the next photo (the preview and the cull keys).
+    public var advances: Bool?
     public var readAhead: ReadAhead.Extent?
     /// Decoders for the read-ahead: nil in the file or `auto` both mean one on battery, every core on mains.
     public var readAheadWorkers: Int?
@@ -106,6 +109,7 @@ public struct Configuration: Sendable {
         case "footers": showsFooters = try yesNo()
         case "pairs": pairing = try choice(Pairing.self)
         case "sidecar": sidecarMode = try choice(SidecarMode.self)
+        case "advance": advances = try yesNo()
         case "read-ahead":
             do { readAhead = try ReadAhead.extent(setting: value) } catch { throw ConfigurationError(message: "\(key): \(error)") }
         case "read-ahead-workers":

@@ -127,6 +127,11 @@ public enum OptionTable {
                     "cull", details: "digits rate (`0`-`5`) and label (`6`-`9`) in the grid from the start, as `c` turns on; in the preview they always do",
                     "digits rate and label in the grid from the start (c turns it on and off)"),
                 OptionSpec(
+                    "no-advance",
+                    details:
+                        "stay on a photo once it is rated, rejected or labelled (by default the preview and the cull keys move on to the next, as Photo Mechanic and Lightroom do); the settings file's `advance = no`",
+                    "stay on a photo after a decision (the preview and the cull keys move on by default)"),
+                OptionSpec(
                     "exec", value: "CMD",
                     details:
                         "the command `x` runs, through `/bin/sh -c`: `{}` is the cursor's path and `{+}` the marked paths (or the cursor's), each shell-quoted as fzf does; with neither, the paths are appended as arguments. It runs on the terminal (not on Lightbox's stdout)",

@@ -29,7 +29,7 @@ extension GalleryState {
             return []
         }
         // On the cursor's photo alone, the preview and the cull keys move on to the next.
-        if command != .undo, selection.count == 0, preview != nil || cullKeys, viewport.cursor + 1 < library.count {
+        if command != .undo, advances, selection.count == 0, preview != nil || cullKeys, viewport.cursor + 1 < library.count {
             if preview != nil {
                 viewport.cursor += 1
                 preview = Preview()

@@ -64,6 +64,8 @@ public struct GalleryState: Sendable {
     public internal(set) var decisions = Decisions()
     /// Whether digits rate and label in the grid (the cull keys, `c`) instead of counting.
     public internal(set) var cullKeys = false
+    /// Whether a decision on the cursor's photo moves on to the next (in the preview and with the cull keys).
+    public internal(set) var advances = true
     /// Whether the user has acted yet; until then re-sorting keeps the view at the top.
     var hasUserActed = false
 
@@ -95,6 +97,8 @@ public struct GalleryState: Sendable {
         public var theme = Theme.standard
         /// Whether digits rate and label in the grid from the start (`--cull`).
         public var cullKeys = false
+        /// Whether a decision moves on to the next photo (`--no-advance`).
+        public var advances = true
 
         public init() {}
     }
@@ -124,6 +128,7 @@ public struct GalleryState: Sendable {
         message = settings.notice
         theme = settings.theme
         cullKeys = settings.cullKeys
+        advances = settings.advances
         setGraphics(settings.graphics)
     }
 
