@@ -184,3 +184,14 @@ private func details() -> [MetadataResult] {
     #expect(filtered("camera:").message?.hasPrefix("camera: a part of its name") == true)
     #expect(filtered("orientation:diagonal").message?.hasPrefix("orientation: portrait, landscape, square") == true)
 }
+
+/// The fields are found where they are needed: `/` on an empty line names them, the completions
+/// of `--list` offer them, both from the table.
+@Test func theFieldsAreNamedWhereTheFilterOpens() {
+    var state = culled()
+    state.apply(.startFilter)
+    #expect(state.message == FilterField.hint)
+    for field in FilterField.table { #expect(state.message?.contains(" " + field.start) == true, "\(field.name)") }
+    #expect(FilterField.table.first { $0.name == "iso" }?.start == "iso>" && FilterField.table.first { $0.name == "rejected" }?.start == "rejected")
+    #expect(OptionTable.all.first { $0.long == "list" }?.choices == FilterField.table.map(\.start))
+}

@@ -331,6 +331,14 @@ public struct FilterField: Sendable {
     /// Whether it takes a value (`rating>=3`) rather than standing alone (`rejected`).
     var takesValue: Bool { syntax != name }
 
+    /// How it starts, for completions and the filter line's hint: `rating>=`, `camera:`, `rejected`.
+    public var start: String {
+        name + String(syntax.dropFirst(name.count).prefix { ":<>=".contains($0) })
+    }
+
+    /// What the filter line says when it opens empty: that fields exist, and how each starts.
+    public static var hint: String { "a name, or fields: " + table.map(\.start).joined(separator: " ") + " (| or, ! not)" }
+
     /// The field `word` starts with (its name, then an operator or a colon; a field without a
     /// value, its name alone), and the rest. A bare `f` or `camera` is a name word.
     static func named(in word: String) -> (FilterField, String)? {

@@ -109,7 +109,7 @@ public enum OptionTable {
                     "files a camera or phone writes together (RAW+JPEG, Live Photos): together (default: one item, accept prints every file), picture (one item, accept prints its picture) or apart (a tile each)"
                 ),
                 OptionSpec(
-                    "list",
+                    "list", value: "EXPR", choices: FilterField.table.map(\.start),
                     details:
                         "print the paths the filter expression given first keeps (as `/` takes it: `rating>=3 !rejected`), in the grid's order, as accept prints them (`-0`, byte for byte), without opening the terminal: `lightbox --list 'rating>=3' card/ \\| xargs -d '\\n' cp -t edit/`; exit 1 when it keeps none",
                     "print the paths the filter expression given first keeps, in the grid's order, and exit"),

@@ -3,7 +3,9 @@ extension GalleryState {
     /// query puts the cursor on the first match, as fzf does; clearing it leaves the cursor on its item.
     mutating func applyFilter(_ command: Command) -> [Effect] {
         switch command {
-        case .startFilter: mode = .filter
+        case .startFilter:
+            mode = .filter
+            if filter.text.isEmpty { message = FilterField.hint }
         case .acceptFilter, .cancelFilter: if mode == .filter || isShowingHelp { mode = .grid }
         default: if isShowingHelp { mode = .grid }
         }

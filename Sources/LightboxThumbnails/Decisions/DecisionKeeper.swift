@@ -41,6 +41,9 @@ public final class DecisionKeeper: @unchecked Sendable {
         var readsTaken = 0
         /// The writes in hand: one a photo at a time, so its decisions land in the order made.
         var writing: [Write] = []
+        /// Whether a read is in hand: reads go one at a time (one decoder process), so that the
+        /// start's reading of every sidecar never crowds the first screen's decoding.
+        var isReading = false
 
         mutating func next() -> Job? {
             if let index = writes.firstIndex(where: { write in !writing.contains { $0.path == write.path } }) {
@@ -49,7 +52,8 @@ public final class DecisionKeeper: @unchecked Sendable {
                 return .write(write)
             }
             // Reads once every write has begun (they are the start's, writes the user's).
-            guard writes.isEmpty, readsTaken < reads.count else { return nil }
+            guard writes.isEmpty, !isReading, readsTaken < reads.count else { return nil }
+            isReading = true
             defer {
                 readsTaken += 1
                 if readsTaken == reads.count { reads.removeAll(); readsTaken = 0 }
@@ -58,7 +62,10 @@ public final class DecisionKeeper: @unchecked Sendable {
         }
 
         mutating func finished(_ job: Job, with result: Result?) -> Bool {
-            if case .write(let write) = job, let index = writing.firstIndex(where: { $0.path == write.path }) { writing.remove(at: index) }
+            switch job {
+            case .write(let write): if let index = writing.firstIndex(where: { $0.path == write.path }) { writing.remove(at: index) }
+            case .read: isReading = false
+            }
             return result != nil
         }
 
