@@ -133,6 +133,7 @@ public enum GalleryView {
         let marked = state.selection.marks.count(in: info.items)
         var counts = counts(info)  // a line each: the card is narrow
         if marked > 0 { counts.append("\(marked) marked") }
+        counts += decisionCounts(info, state: state)
         if isCollapsed { counts.append("collapsed") }
         for (i, line) in lines.enumerated() where i < height {
             frame.write((i == 0 ? (isCollapsed ? "▸" : "▍") : " ") + line, x: card.x, y: card.y + i, style: style, maxWidth: card.width)
@@ -148,6 +149,12 @@ public enum GalleryView {
         let pictures = section.items.count - section.videoCount
         let parts = [(pictures, "image"), (section.videoCount, "video")].filter { $0.0 > 0 }.map(counted)
         return parts.isEmpty ? [counted(0, "image")] : parts
+    }
+
+    /// What was decided in a section, as the status line counts it: `★3+ 14`, `✗ 30`.
+    static func decisionCounts(_ section: Library.Section, state: GalleryState) -> [String] {
+        let counted = state.library.decisionCounts(in: section.items, starsAtLeast: 3)
+        return [counted.rated > 0 ? "★3+ \(counted.rated)" : nil, counted.rejected > 0 ? "✗ \(counted.rejected)" : nil].compactMap { $0 }
     }
 
     /// The counts on one line: `10 images, 2 videos`.
@@ -196,6 +203,7 @@ public enum GalleryView {
         let marked = state.selection.marks.count(in: info.items)
         var tail = countText(info)
         if marked > 0 { tail += " · \(marked) marked" }
+        for part in decisionCounts(info, state: state) { tail += " · " + part }
         if isCollapsed { tail += " · collapsed (z)" }
         let room = max(0, frame.width - DisplayWidth.of(tail) - 6)
         let title = DisplayText.shortened(bytes: info.title, toWidth: room)

@@ -464,3 +464,14 @@ func decodeDemand(_ state: inout GalleryState) {
     _ = state.apply(.toggleInfo)
     #expect(GalleryView.frame(for: state).lines.contains { $0.contains("Kept") && $0.contains("not beside the photo") })
 }
+
+/// A section's header counts what was decided in it, as the status line counts the whole library.
+@Test func sectionHeadersCountTheirDecisions() {
+    var state = decodedState([5, 4], width: 100, height: 24, actions: [.rate(4), .move(.right), .toggleReject, .move(.right), .rate(1)])
+    let header = GalleryView.frame(for: state).lines.first { $0.contains("images") }!
+    #expect(header.contains("5 images · ★3+ 1 · ✗ 1"), "\(header)")
+    _ = state.apply(.undo)
+    _ = state.apply(.undo)
+    let after = GalleryView.frame(for: state).lines.first { $0.contains("images") }!
+    #expect(after.contains("5 images · ★3+ 1") && !after.contains("✗"), "the reject undone: \(after)")
+}

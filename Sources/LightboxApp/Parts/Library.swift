@@ -92,6 +92,18 @@ public struct Library: Sendable {
     /// What was decided of item `id`, as the library last heard.
     public func decision(of id: ItemID) -> Decision { decided[id.rawValue] }
 
+    /// How many of the items at `positions` are rated `stars` or more, and how many rejected
+    /// (a section's, for its header).
+    /// - Complexity: O(*k*) in the positions.
+    public func decisionCounts(in positions: Range<Int>, starsAtLeast stars: Int) -> (rated: Int, rejected: Int) {
+        var rated = 0, rejected = 0
+        for position in positions.clamped(to: 0..<count) {
+            let rating = decided[order[position]].rating
+            if rating < 0 { rejected += 1 } else if rating >= stars { rated += 1 }
+        }
+        return (rated, rejected)
+    }
+
     /// Takes what was read of files' metadata: their shapes (for masonry), dates taken and the
     /// details the filter asks; re-arranges when the order, the sections or the filter ask them.
     /// - Complexity: O(*k*), plus O(*n* log *n*) when they decide the order.
