@@ -339,3 +339,20 @@ private let darktableSidecar = """
         #expect(try toolText(["exiftool", "-s3", "-XMP-digiKam:ColorLabel", "-XMP:Rating", sidecar]) == "2\n1\n")
     }
 }
+
+/// Lightroom embeds its XMP in JPEG, TIFF and DNG, phones and other tools in PNG and HEIC: each
+/// is read when no sidecar says otherwise (the files are ImageMagick's and heif-enc's, the XMP exiftool's).
+@Test func embeddedRatingsAreReadFromEveryKindThatCarriesThem() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let png = try dir.file("a.png"), tiff = try dir.file("a.tif"), dng = try dir.file("a.dng"), heic = try dir.file("a.heic")
+    try runTool(["convert", "-size", "32x24", "xc:#336699", png])
+    try runTool(["convert", "-size", "32x24", "xc:#336699", tiff])
+    try runTool(["cp", tiff, dng])
+    try runTool(["exiftool", "-q", "-overwrite_original", "-DNGVersion=1.4.0.0", dng])
+    try runTool(["heif-enc", "-q", "50", png, "-o", heic])
+    for (path, rating) in [(png, 2), (tiff, 3), (dng, 4), (heic, 5)] {
+        try runTool(["exiftool", "-q", "-overwrite_original", "-XMP-xmp:Rating=\(rating)", "-XMP-xmp:Label=Green", path])
+        #expect(XMPSidecar.read(photo: ImagePath(path)).decision == Decision(rating: rating, labels: [.green]), "\(path)")
+    }
+}
