@@ -38,6 +38,13 @@ enum SidecarSession {
             }
             let file = ImageFile(path: photo, byteCount: 0, modified: 0, format: .jpeg)
             let read = pool.readDecision(file, keptIn: root)
+            var kept = stat()
+            if !read.isKept, photo.keptSidecar(in: root).withCString({ lstat($0, &kept) }) != 0 {
+                // Gone since it was listed: a write still in hand when its Lightbox ended put it beside the photo.
+                written += 1
+                Output.write(Array("\(name): already beside the photo\n".utf8), to: 2)
+                continue
+            }
             guard read.isKept, let decision = read.decision else {
                 Output.error("\(name): \(read.problem ?? "its kept decision says nothing"); left as it is")
                 continue
