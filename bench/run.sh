@@ -114,6 +114,11 @@ echo "- $("$BENCH" keys "$LIB" sixel)"
 echo "- $("$BENCH" keys "$LIB" kitty)"
 echo "- $("$BENCH" memory 100000)"
 echo "- $("$BENCH" filter 100000)"
+# Flips in the preview, with the next photos made ready ahead and without (the same run).
+for mode in kitty sixel iterm; do
+    echo "- $("$BENCH" flips "$LIB" $mode nothing-ahead)"
+    echo "- $("$BENCH" flips "$LIB" $mode)"
+done
 # Decisions written to a share behind a 40 ms round trip (sshd on 127.0.0.1, a delaying proxy,
 # sshfs: bench/slow_mount.sh), against the same keys writing nothing; 2,000 small photos.
 if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then

@@ -46,6 +46,10 @@ public final class CursesTerminal {
     private var lastFrame: Frame?
     /// How fast the terminal has taken pictures while they waited.
     public private(set) var throughput = LinkMeter()
+    /// Makes the pictures of frames to come ready (`prepareAhead`), started at the first ask.
+    private var encoder: PictureEncoder?
+    /// Called when a picture made ahead is ready (the run loop's wake), set before the first ask.
+    public var onPictureReady: @Sendable () -> Void = {}
 
     /// Starts curses on `/dev/tty` (or another terminal device), choosing a direct-colour terminfo
     /// entry when `COLORTERM` says so.
@@ -198,6 +202,30 @@ public final class CursesTerminal {
     /// Whether it could be: ncurses keeps its capabilities where ncurses 6 does. When not, the
     /// app does not scroll either, and every moved picture is painted again.
     private var canTurnOffScrolling = false
+
+    /// Makes the pictures of frames likely to come next ready in the background (the preview's
+    /// neighbours, as `GalleryView.picturesAhead` lists them), in this order: encoded for this
+    /// terminal now, and for kitty sent ahead while nothing else waits, so showing one writes
+    /// only what is already made, or only its cells. Over a slow link nothing is sent ahead.
+    public func prepareAhead(_ ahead: [FrameImage]) {
+        guard isActive, images.mode != nil else { return }
+        let encoding = images.encoding
+        let jobs = ahead.compactMap { image in images.wantsReady(image).map { PictureEncoder.Job(key: $0, image: image, encoding: encoding) } }
+        if encoder == nil && !jobs.isEmpty { encoder = PictureEncoder(onMade: onPictureReady) }
+        encoder?.want(Array(jobs.prefix(ImagePainter.readyLimit - 1)))
+    }
+
+    /// Takes the pictures made ahead; sends kitty's when nothing else waits and the link keeps up.
+    public func takeReadyPictures() {
+        guard let made = encoder?.take(), !made.isEmpty else { return }
+        images.takeReady(made)
+        if pictures.isEmpty && (throughput.kilobitsPerSecond ?? .max) >= Self.sendAheadSpeed { pictures.enqueue(images.sendAhead()) }
+        writePictures()
+    }
+
+    /// The slowest link (kbit/s, as measured) kitty pictures are sent ahead over: below it, the
+    /// link is kept for what the user looks at.
+    static let sendAheadSpeed = 50_000
 
     /// Deletes kitty images the app no longer has; ones still waiting are never sent.
     public func forgetImages(_ ids: [UInt32]) {
@@ -511,6 +539,7 @@ public final class CursesTerminal {
     /// Gives the terminal back as it was, as far as it takes it. Safe to call more than once.
     public func restore() {
         guard isActive else { return }
+        encoder?.stop()
         handBack(extra: images.forgetAll().joinedBytes + Self.bracketedPasteOff)
         isActive = false
         TerminalRescue.disarm()

@@ -35,7 +35,12 @@ public enum PixelProtocol: String, Hashable, Sendable {
 /// No I/O: the backend writes the bytes.
 public struct ImagePainter: Sendable {
     public var mode: PixelProtocol? {
-        didSet { if mode != oldValue { painted = [] } }
+        didSet {
+            if mode != oldValue {
+                painted = []
+                forgetEncodings()
+            }
+        }
     }
     /// Wraps kitty commands for tmux passthrough.
     public var inTmux: Bool
@@ -45,20 +50,22 @@ public struct ImagePainter: Sendable {
         didSet { if paneOrigin != oldValue { painted = [] } }
     }
     public var cellPixels: CellPixelSize {
-        didSet { encoded = [:] }
+        didSet { forgetEncodings() }
     }
     /// Sixel colour registers the terminal has (16 on a VT340).
     public var colorRegisters: Int {
-        didSet { encoded = [:] }
+        didSet { forgetEncodings() }
     }
     /// Pictures go at 1/`reduction` of their resolution, the terminal scaling them into the same
     /// cells (for a slow link; only where the protocol `scalesPictures`).
     public var reduction = 1 {
-        didSet { encoded = [:] }
+        didSet { forgetEncodings() }
     }
     /// Pictures (or rows of them that came into view) sent or painted so far, and the rows of
     /// cells they covered: what `--stats` reports.
     public private(set) var picturesWritten = 0, rowsWritten = 0
+    /// Pictures a frame showed that were made ready ahead, and those it had to make as it was painted.
+    public private(set) var madeAhead = 0, madeOnTheSpot = 0
     /// Kitty images the terminal holds, with the cells of their placement.
     public internal(set) var transmitted: [UInt32: (columns: Int, rows: Int)] = [:]
     /// The transient ones among them, deleted when a frame stops showing them.
@@ -67,13 +74,14 @@ public struct ImagePainter: Sendable {
     var painted: Set<FrameImage> = []
     /// The sixel strings of the pictures on screen, by picture and shown part: a tile that moves
     /// without being cut differently is written again, not encoded again.
-    var encoded: [SixelKey: [UInt8]] = [:]
+    var encoded: [PictureKey: [UInt8]] = [:]
+    /// Pictures made ready ahead of the frames that will show them (the preview's next photos,
+    /// encoded by a `PictureEncoder`): a flip then writes bytes already made. Oldest first.
+    var ready: [PictureKey: PictureEncoding.Prepared] = [:]
+    private var readyOrder: [PictureKey] = []
 
-    struct SixelKey: Hashable {
-        var id: UInt32
-        var rows: Range<Int>
-        var columns: Range<Int>
-    }
+    /// Pictures kept ready at most: the next two photos and the one before, and a spare.
+    public static let readyLimit = 4
 
     public init(mode: PixelProtocol? = nil, inTmux: Bool = false, cellPixels: CellPixelSize = .standard, colorRegisters: Int = 256) {
         self.mode = mode
@@ -126,13 +134,8 @@ public struct ImagePainter: Sendable {
                     transmitted[image.id] = (image.columns, image.rows)
                 }
             } else {
-                let chunks = KittyGraphics.transmissionChunks(reduced(image), inTmux: inTmux)
-                var breaks: [Int] = [], offset = 0
-                for chunk in chunks.dropLast() {
-                    offset += chunk.count
-                    breaks.append(offset)
-                }
-                writes.append(PictureWrite(.transmission(image), bytes: Array(chunks.joined()), breaks: breaks))
+                let made = takeReady(PictureKey(kittyImage: image)) ?? encoding.prepared(image)
+                writes.append(PictureWrite(.transmission(image), bytes: made.bytes, breaks: made.breaks))
                 picturesWritten += 1
                 rowsWritten += image.visibleRows.count
                 transmitted[image.id] = (image.columns, image.rows)
@@ -146,7 +149,7 @@ public struct ImagePainter: Sendable {
     mutating func paintWrites(_ frame: Frame, repaintedRows: [Int]) -> [PictureWrite] {
         let repainted = Set(repaintedRows)
         var writes: [PictureWrite] = []
-        var kept: [SixelKey: [UInt8]] = [:]
+        var kept: [PictureKey: [UInt8]] = [:]
         // What shows of each picture at its place (after a scroll, some of its rows may).
         var shown: [Placement: FrameImage] = [:]
         for image in painted where !image.screenRows.contains(where: repainted.contains) { shown[Placement(image)] = image }
@@ -162,8 +165,8 @@ public struct ImagePainter: Sendable {
                     }
             }
             for piece in pieces {
-                let key = SixelKey(id: piece.id, rows: piece.visibleRows, columns: piece.visibleColumns)
-                let bytes = encoded[key] ?? (mode == .iterm ? iterm(piece) : sixel(piece))
+                let key = PictureKey(id: piece.id, rows: piece.visibleRows, columns: piece.visibleColumns)
+                let bytes = encoded[key] ?? takeReady(key)?.bytes ?? encoding.prepared(piece).bytes
                 kept[key] = bytes
                 guard !bytes.isEmpty else { continue }
                 // Through tmux the picture goes straight to the outer terminal, wherever its cursor
@@ -260,44 +263,62 @@ public struct ImagePainter: Sendable {
         }
     }
 
-    /// The pixels of a picture's shown part, and their width and height; nil when none shows.
-    func shownPart(_ image: FrameImage) -> (pixels: [UInt8], width: Int, height: Int)? {
-        let left = image.visibleColumns.lowerBound * cellPixels.width
-        let right = min(image.pixelWidth, image.visibleColumns.upperBound * cellPixels.width)
-        let top = image.visibleRows.lowerBound * cellPixels.height
-        let bottom = min(image.pixelHeight, image.visibleRows.upperBound * cellPixels.height)
-        guard left < right, top < bottom, image.screenRows.lowerBound >= 0, image.screenColumns.lowerBound >= 0 else { return nil }
-        var crop: [UInt8] = []
-        crop.reserveCapacity((right - left) * (bottom - top) * 3)
-        for y in top..<bottom {
-            let start = (y * image.pixelWidth + left) * 3
-            crop += image.pixels[start..<(start + (right - left) * 3)]
+    /// How pictures are encoded for this terminal now, for encoding them here or ahead elsewhere.
+    public var encoding: PictureEncoding {
+        PictureEncoding(mode: mode, inTmux: inTmux, cellPixels: cellPixels, colorRegisters: colorRegisters, reduction: reduction)
+    }
+
+    /// The picture made ready under `key`, taken; counts whether it was there.
+    mutating func takeReady(_ key: PictureKey) -> PictureEncoding.Prepared? {
+        let made = ready.removeValue(forKey: key)
+        if made != nil { madeAhead += 1 } else { madeOnTheSpot += 1 }
+        return made
+    }
+
+    mutating func forgetEncodings() {
+        encoded = [:]
+        ready = [:]
+        readyOrder = []
+    }
+
+    /// The key a picture would be made ready under, when it needs making: not on screen as it
+    /// is, not sent (kitty), not made already. Nil: nothing to make.
+    public func wantsReady(_ image: FrameImage) -> PictureKey? {
+        guard let mode else { return nil }
+        if mode == .kitty {
+            let key = PictureKey(kittyImage: image)
+            return transmitted[image.id] == nil && ready[key] == nil ? key : nil
         }
-        return (crop, right - left, bottom - top)
+        let key = PictureKey(id: image.id, rows: image.visibleRows, columns: image.visibleColumns)
+        return painted.contains(image) || encoded[key] != nil || ready[key] != nil ? nil : key
     }
 
-    /// One picture's shown part as sixel.
-    func sixel(_ image: FrameImage) -> [UInt8] {
-        guard let part = shownPart(image) else { return [] }
-        return Sixel.encode(pixels: part.pixels, width: part.width, registers: colorRegisters)
+    /// Takes pictures made ready ahead (with the encoding they were made with: others are
+    /// dropped), keeping the newest `readyLimit`.
+    public mutating func takeReady(_ made: [(key: PictureKey, prepared: PictureEncoding.Prepared, encoding: PictureEncoding)]) {
+        for item in made where item.encoding == encoding {
+            if ready.updateValue(item.prepared, forKey: item.key) == nil { readyOrder.append(item.key) }
+        }
+        while readyOrder.count > Self.readyLimit { ready[readyOrder.removeFirst()] = nil }
     }
 
-    /// One picture's shown part as an iTerm2 image over the cells it shows in.
-    func iterm(_ image: FrameImage) -> [UInt8] {
-        guard var part = shownPart(image) else { return [] }
-        if reduction > 1 { part = FrameImage.shrunk(part.pixels, width: part.width, height: part.height, by: reduction) }
-        return ITermImages.encode(
-            pixels: part.pixels, width: part.width, height: part.height,
-            columns: image.screenColumns.count, rows: image.screenRows.count, inTmux: false)
-    }
-
-    /// `image` at 1/`reduction` of its resolution, for the terminal to scale into the same cells.
-    func reduced(_ image: FrameImage) -> FrameImage {
-        guard reduction > 1, mode?.scalesPictures == true else { return image }
-        var copy = image
-        let small = FrameImage.shrunk(image.pixels, width: image.pixelWidth, height: image.pixelHeight, by: reduction)
-        (copy.pixels, copy.pixelWidth, copy.pixelHeight) = (small.pixels, small.width, small.height)
-        return copy
+    /// Kitty images made ready that the terminal does not hold yet, sent now (behind every
+    /// picture of a frame, never dropped by one): a flip to one writes only its cells.
+    public mutating func sendAhead() -> [PictureWrite] {
+        guard mode == .kitty else { return [] }
+        var writes: [PictureWrite] = []
+        for key in readyOrder {
+            guard let made = ready[key], let image = made.image, transmitted[image.id] == nil else { continue }
+            var write = PictureWrite(.transmission(image), bytes: made.bytes, breaks: made.breaks)
+            write.isAhead = true
+            writes.append(write)
+            transmitted[image.id] = (image.columns, image.rows)
+            picturesWritten += 1
+            rowsWritten += image.visibleRows.count
+            ready[key] = nil
+        }
+        readyOrder.removeAll { ready[$0] == nil }
+        return writes
     }
 
     /// Everything must be painted again (the screen was cleared or repainted in full).

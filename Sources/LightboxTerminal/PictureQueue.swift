@@ -56,7 +56,7 @@ public struct PictureQueue: Sendable {
 
     /// Pictures waiting or being written (commands not counted).
     /// - Complexity: O(*n*) in the writes waiting.
-    public var picturesWaiting: Int { writes.count { $0.image != nil } }
+    public var picturesWaiting: Int { writes.count { $0.image != nil && !$0.isAhead } }
 
     /// Whether other output may be written now: nothing is begun, or the begun write is at a break.
     public var mayWriteCells: Bool {

@@ -17,6 +17,9 @@ public struct PictureWrite: Sendable {
     /// ends of a kitty transmission's chunks. A sixel string or an iTerm2 image has none: once
     /// begun, it is finished before anything else is written.
     public var breaks: [Int]
+    /// Sent ahead of the frame that will show it (a kitty image of the preview's next photo):
+    /// after every picture a frame shows, never dropped by one, not counted as on the way.
+    public var isAhead = false
 
     public init(_ subject: Subject, bytes: [UInt8], breaks: [Int] = []) {
         self.subject = subject
@@ -36,6 +39,7 @@ public struct PictureWrite: Sendable {
     /// (sixel, iTerm2; the rows painted among those shown), or the same kitty image with the same placement anywhere on screen.
     /// - Complexity: O(*i*) in the frame's images.
     public func isWanted(by frame: Frame) -> Bool {
+        if isAhead { return true }
         switch subject {
         case .command: return true
         case .paint(let piece): return frame.images.contains { piece.isPart(of: $0) }

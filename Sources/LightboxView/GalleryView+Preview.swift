@@ -3,6 +3,14 @@ import LightboxTerminal
 import LightboxThumbnails
 
 extension GalleryView {
+    /// The pictures the next frames are likely to show: the preview's, as it will look after a
+    /// flip to each neighbour whose picture is decoded, nearest first, for the terminal to make
+    /// ready (`CursesTerminal.prepareAhead`).
+    /// - Complexity: a frame's drawing for each neighbour (three at most).
+    public static func picturesAhead(for state: GalleryState) -> [FrameImage] {
+        state.previewsAhead.flatMap { frame(for: $0).images }
+    }
+
     /// The preview: the cursor photo as large as the screen allows (or zoomed and panned), its
     /// name and place in the status line. A smaller thumbnail shows scaled up until the right
     /// size is decoded.

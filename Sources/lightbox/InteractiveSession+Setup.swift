@@ -44,6 +44,7 @@ extension InteractiveSession {
         let terminal = try CursesTerminal(environment: environment)
         terminal.escapeDelay = InputParser.escapeDelay(environment: environment, roundTrip: terminalReport?.roundTrip)
         let wake = WakePipe()
+        terminal.onPictureReady = { wake.signal() }
         let provider = ThumbnailProvider(decoder: pipeline.decoder, background: settings.theme.pictureGround) { wake.signal() }
         let size = terminal.size
         options.settleGraphics(&settings, terminal: terminal, report: terminalReport, environment: environment)
@@ -125,6 +126,8 @@ extension InteractiveSession {
         }
         terminal.paint(GalleryView.frame(for: state))
         scheduler.painted(at: Self.now, complete: state.isScreenComplete && !state.library.isEmpty)
+        // The preview's next photos made ready while this one is looked at (not while one plays).
+        if state.preview != nil, state.animation == nil, state.isScreenComplete { terminal.prepareAhead(GalleryView.picturesAhead(for: state)) }
     }
 
     /// Writes the marks file when the marks changed; a failure shows in the status line (the
@@ -189,6 +192,8 @@ extension InteractiveSession {
         if state.pictures.reduction > 1, let link { text += ", sent at 1/\(state.pictures.reduction) resolution for a \(link)" }
         if state.pictures.graphics.isPixels {
             text += "; \(terminal.images.picturesWritten) pictures or parts written (\(terminal.images.rowsWritten) rows of cells)"
+            let (ahead, spot) = (terminal.images.madeAhead, terminal.images.madeOnTheSpot)
+            if ahead > 0 { text += "; of those shown, \(ahead) made ahead, \(spot) as they were painted" }
             if terminal.scrolls > 0 { text += ", \(terminal.linesScrolled) lines scrolled by the terminal in \(terminal.scrolls) scrolls" }
         }
         return text

@@ -70,6 +70,7 @@ struct InteractiveSession {
         }
         if let outcome = readInput() { return outcome }
         wake.drain()
+        terminal.takeReadyPictures()
         if let done = readAhead?.takeResults(), !done.isEmpty, let outcome = send(.readAheadDone(done)) { return outcome }  // its progress shows
         if let outcome = takeDecisions() { return outcome }
         for (request, result) in provider.takeResults() {

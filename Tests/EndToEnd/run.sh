@@ -664,7 +664,29 @@ if command -v Xvfb >/dev/null && command -v xterm >/dev/null && command -v xwd >
     moved=$(check present "${COLOURS[@]:15:10}")
     DISPLAY=":$N" xdotool type q
     for _ in $(seq 30); do [ -s "$WORK/sixel-rc" ] && break; sleep 0.1; done
+    # Flips in the preview: the next photos were made ready while one was looked at (--stats counts
+    # them), and each flip shows the right photo whole, nothing of the one before left.
+    rm -f "$WORK/flip-rc"
+    DISPLAY=":$N" LANG=C.UTF-8 xterm -ti vt340 -fn 10x20 -b 0 -bw 0 -geometry 100x30+0+0 \
+        -e sh -c "cd '$WORK' && '$BIN' --stats sixel/one > flip-out 2> flip-err; echo \$? > flip-rc" >/dev/null 2>&1 &
+    flips=$(check present "${COLOURS[0]}")
+    DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class xterm | head -1)" 2>/dev/null
+    for keys in "o:0:1" "l:1:0" "l:2:1" "h:1:2"; do
+        IFS=: read -r key shown left <<< "$keys"
+        DISPLAY=":$N" xdotool type "$key"
+        sleep 1
+        # The preview has no header: its picture may fill the top row.
+        flips="$flips $(check_screen 20 present "${COLOURS[$shown]}") $([ "$key" = o ] && echo ok || check_screen 20 absent "${COLOURS[$left]}")"
+    done
+    DISPLAY=":$N" xdotool type --delay 300 qq  # back to the grid, then quit
+    for _ in $(seq 100); do [ -s "$WORK/flip-rc" ] && break; sleep 0.1; done
     kill "$XVFB" 2>/dev/null
+    ahead=$(grep -o "[0-9]* made ahead" "$WORK/flip-err" 2>/dev/null | grep -o "^[0-9]*")
+    if [ "$flips" = "ok ok ok ok ok ok ok ok ok" ] && [ "${ahead:-0}" -ge 2 ]; then
+        pass "xterm: flips in the sixel preview show each photo whole, none of the one before ($ahead pictures made ahead)"
+    else
+        fail "sixel preview flips" "checks: $flips; $(grep pictures: "$WORK/flip-err")"
+    fi
     # auto must have chosen sixel (symbols of a flat colour would pass the pixel checks too).
     chosen=$(grep "pictures:" "$WORK/sixel-err" 2>/dev/null)
     if [ "$first" = ok ] && [ "$gone" = ok ] && [ "$last" = ok ] && [ "$moved" = ok ] && [ "$(cat "$WORK/sixel-rc" 2>/dev/null)" = 130 ] \

@@ -171,7 +171,7 @@ import Testing
     var state = GalleryState(library: library([20]), spec: threeColumns, width: 80, height: 25)
     state.apply([.move(.right), .openPreview])
     #expect(state.preview == Preview())
-    #expect(state.store.demand.map(\.id.rawValue) == [1, 2, 0], "the photo first, then its neighbours")
+    #expect(state.store.demand.map(\.id.rawValue) == [1, 2, 0, 3], "the photo first, then its neighbours: the next, the one before, the one after the next")
     #expect(state.store.demand.allSatisfy { $0.box == PixelSize(width: 80, height: 48) })
     // A big picture arrives: zooming in asks for it larger and pans stay on it.
     let big = Thumbnail(width: 80, height: 48, pixels: [UInt8](repeating: 9, count: 80 * 48 * 3))

@@ -537,3 +537,72 @@ func aRejectedTileIsDimmedInPixels(_ graphics: Graphics) {
     _ = state.apply(.toggleReject)
     #expect(GalleryView.frame(for: state).images.first { $0.x == before.x && $0.y == before.y } == before)
 }
+
+/// A preview state in `graphics` with the cursor's photo and its neighbours decoded at the
+/// preview's size (a colour of their own each).
+private func previewState(_ graphics: Graphics, at cursor: Int = 2) -> GalleryState {
+    var (state, effects) = pixelState(graphics, counts: [8], width: 40, height: 12)
+    for _ in 0..<cursor { effects += state.apply(.move(.right)) }
+    effects += state.apply(.openPreview)
+    decodeAll(&state, into: &effects)
+    return state
+}
+
+/// The preview's next photos are listed for the terminal to make ready: two ahead in the way the
+/// user flips and one behind, each as it will show; flipping back turns the way round.
+@Test func thePicturesAheadAreTheNeighboursAsTheyWillShow() {
+    var state = previewState(.sixel)
+    #expect(state.previewsAhead.map(\.viewport.cursor) == [3, 1, 4])
+    let ahead = GalleryView.picturesAhead(for: state)
+    _ = state.apply(.move(.right))
+    #expect(GalleryView.frame(for: state).images == [ahead[0]], "the next photo shows as it was made ready")
+    var effects = state.apply(.move(.left))
+    decodeAll(&state, into: &effects)
+    #expect(state.flipDirection == -1 && state.previewsAhead.map(\.viewport.cursor) == [1, 3, 0])
+    var zoomed = state
+    _ = zoomed.apply(.zoomIn)
+    #expect(zoomed.previewsAhead.isEmpty, "a zoomed view flips to the fitted next photo: nothing to make ahead")
+}
+
+/// A sixel or iTerm2 picture made ready ahead is what the painter writes when a frame shows it,
+/// made once; one made for another encoding (the cells changed size) is not used.
+@Test(arguments: [Graphics.sixel, .iterm])
+func aPictureMadeAheadIsWrittenAsMade(_ graphics: Graphics) {
+    var state = previewState(graphics)
+    var painter = ImagePainter(mode: graphics.pixelProtocol, cellPixels: state.pictures.cellPixels)
+    var shown = GalleryView.frame(for: state)
+    _ = painter.finish(shown, repaintedRows: painter.prepare(shown).repaintRows)
+    let ahead = GalleryView.picturesAhead(for: state)[0]
+    let key = painter.wantsReady(ahead)!
+    painter.takeReady([(key, painter.encoding.prepared(ahead), painter.encoding)])
+    #expect(painter.wantsReady(ahead) == nil, "made once")
+    _ = state.apply(.move(.right))
+    shown = GalleryView.frame(for: state)
+    var fresh = ImagePainter(mode: graphics.pixelProtocol, cellPixels: state.pictures.cellPixels)
+    let expected = fresh.finish(shown, repaintedRows: [])
+    let before = painter.madeAhead
+    #expect(painter.finish(shown, repaintedRows: painter.prepare(shown).repaintRows) == expected && painter.madeAhead == before + 1)
+    // Made for 8-pixel-tall cells, then the font changed: not used.
+    var other = ImagePainter(mode: graphics.pixelProtocol, cellPixels: CellPixelSize(width: 4, height: 9))
+    other.takeReady([(key, painter.encoding.prepared(ahead), painter.encoding)])
+    #expect(other.wantsReady(ahead) != nil)
+}
+
+/// Kitty's next photos are sent ahead: the terminal holds them, a flip to one writes only its
+/// cells, and a frame never drops such a transmission nor counts it as on the way.
+@Test func kittyPicturesAheadAreSentAheadAndAFlipWritesOnlyCells() {
+    var state = previewState(.kitty)
+    var painter = ImagePainter(mode: .kitty, cellPixels: state.pictures.cellPixels)
+    _ = painter.prepare(GalleryView.frame(for: state))
+    let ahead = GalleryView.picturesAhead(for: state)
+    painter.takeReady(ahead.map { (painter.wantsReady($0)!, painter.encoding.prepared($0), painter.encoding) })
+    let sent = painter.sendAhead()
+    #expect(sent.count == ahead.count && sent.allSatisfy(\.isAhead) && ahead.allSatisfy { painter.transmitted[$0.id] != nil })
+    var queue = PictureQueue()
+    queue.enqueue(sent)
+    #expect(queue.picturesWaiting == 0)
+    _ = state.apply(.move(.right))
+    let flipped = GalleryView.frame(for: state)
+    #expect(queue.replan(for: flipped).isEmpty, "sent ahead: kept")
+    #expect(painter.prepare(flipped).bytes.isEmpty, "the terminal has it: only its cells are written")
+}

@@ -31,6 +31,7 @@ extension GalleryState {
         // On the cursor's photo alone, the preview and the cull keys move on to the next.
         if command != .undo, advances, selection.count == 0, preview != nil || cullKeys, viewport.cursor + 1 < library.count {
             if preview != nil {
+                flipDirection = 1
                 viewport.cursor += 1
                 preview = Preview()
             } else {

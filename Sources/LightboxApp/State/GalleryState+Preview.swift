@@ -54,14 +54,18 @@ extension GalleryState {
         case .pan(let dx, let dy):
             guard current.zoom > 1 else {
                 // Not zoomed: the arrows go through the photos.
-                if dx != 0 { viewport.cursor = max(0, min(library.count - 1, viewport.cursor + dx)) }
+                if dx != 0 {
+                    flipDirection = dx > 0 ? 1 : -1
+                    viewport.cursor = max(0, min(library.count - 1, viewport.cursor + dx))
+                }
                 break
             }
             current.pan(dx: dx, dy: dy, view: previewView)
             preview = current
             clampPan()
         case .move(.left), .move(.right):
-            viewport.cursor = max(0, min(library.count - 1, viewport.cursor + (action == .move(.right) ? 1 : -1)))
+            flipDirection = action == .move(.right) ? 1 : -1
+            viewport.cursor = max(0, min(library.count - 1, viewport.cursor + flipDirection))
             preview = Preview()
         case .toggleMark, .toggleMarkAndAdvance:
             // Marks go through the usual rules (--multi, --no-multi); the preview stays.
@@ -133,6 +137,25 @@ extension GalleryState {
 
     /// What the preview wants decoded: the photo on screen (every frame of an animation, after
     /// its still), then its neighbours.
+    /// The photos the preview is likely to show next, nearest first: two ahead in the direction
+    /// the user flips, one behind (decoded ahead, and their pictures made ready for the terminal).
+    var previewNeighbours: [Int] {
+        let step = flipDirection
+        return [viewport.cursor + step, viewport.cursor - step, viewport.cursor + 2 * step].filter { $0 >= 0 && $0 < library.count }
+    }
+
+    /// The preview as it will be after flipping to each of its neighbours whose picture is
+    /// decoded, nearest first: what `GalleryView.picturesAhead` draws for the terminal to make ready.
+    public var previewsAhead: [GalleryState] {
+        guard let preview, preview.zoom == 1, pictures.graphics.isPixels, !library.isEmpty else { return [] }
+        return previewNeighbours.compactMap { item in
+            var next = self
+            next.viewport.cursor = item
+            next.preview = Preview()
+            return next.store.cache.peek(next.previewKey) == nil ? nil : next
+        }
+    }
+
     var previewDemand: [DecodeRequest] {
         guard preview != nil, !library.isEmpty else { return [] }
         var frames: [DecodeRequest] = []
@@ -142,13 +165,15 @@ extension GalleryState {
             frames = [request]
         }
         return frames
-            + [viewport.cursor, viewport.cursor + 1, viewport.cursor - 1].filter { $0 >= 0 && $0 < library.count }.compactMap { item in
+            + ([viewport.cursor] + previewNeighbours).compactMap { item in
                 let key = ThumbnailKey(file: library[item], box: previewBox)
                 // Symbols only when not zoomed: a zoomed view is a crop of the pixels.
                 let unzoomed = preview?.zoom == 1
                 if let cached = store.cache.peek(key), !unzoomed || isReady(cached) { return nil }
                 guard failure(at: item) == nil else { return nil }
-                return decodeRequest(item: item, box: previewBox, symbolsAllowed: unzoomed)
+                var request = decodeRequest(item: item, box: previewBox, symbolsAllowed: unzoomed)
+                request.isAhead = item != viewport.cursor  // the neighbours wait for the photo shown
+                return request
             }
     }
 }

@@ -34,6 +34,8 @@ public struct GalleryState: Sendable {
     }
     /// Counts changes to the preview, to name the pictures made for one of its frames.
     public internal(set) var previewRevision: UInt32 = 0
+    /// Which way the preview was last flipped: 1 to the next photo, -1 to the one before.
+    public internal(set) var flipDirection = 1
     /// A count typed before a move (`5j`), if any.
     public internal(set) var pendingCount: Int?
     /// Where the last jump (`G`, `g`, `n`, a section, a count) started, by id, for `'`.
