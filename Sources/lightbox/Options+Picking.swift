@@ -24,6 +24,10 @@ extension Options {
         settings.theme = theme
         settings.cullKeys = cullKeys
         settings.advances = advances
+        if let slideshowDelay {
+            settings.slideshowDelay = slideshowDelay
+            settings.startsSlideshow = true
+        }
         return settings
     }
 

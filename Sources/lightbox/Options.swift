@@ -43,6 +43,8 @@ struct Options {
     var cullKeys = false
     /// Whether a decision moves on to the next photo (`--no-advance`, `advance =`).
     var advances = true
+    /// `--slideshow SECONDS`: a slideshow from the start, a photo that long.
+    var slideshowDelay: Double?
     var readAhead = ReadAhead.Extent.all
     /// Read-ahead decoders at once; nil: every core on mains power, one on battery.
     var readAheadWorkers: Int?
@@ -131,6 +133,7 @@ struct Options {
                 case "--sidecar": options.sidecarMode = try parseChoice(try argument(), name: name)
                 case "--cull": options.cullKeys = true
                 case "--no-advance": options.advances = false
+                case "--slideshow": options.slideshowDelay = Double(try parseNumber(try argument(), name: name, in: 1...60))
                 case "--graphics": options.graphics = try parseChoice(try argument(), name: name)
                 case "-0", "--print0": options.printsNul = true
                 case "--read0": options.readsNul = true

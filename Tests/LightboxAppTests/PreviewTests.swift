@@ -26,3 +26,56 @@ import Testing
     preview.keepView(on: PixelSize(width: 50, height: 20), view: view)
     #expect(preview.panX == 0 && preview.panY == 0, "a picture smaller than the view is not panned")
 }
+
+/// `s` in the preview: a photo every few seconds from the one shown, from the start again after
+/// the last; + and - change the pace while it runs; any other key pauses it and does its own;
+/// `s` goes on; Esc ends it.
+@Test func aSlideshowGoesThroughThePhotosPausesOnAKeyAndGoesOn() {
+    var state = GalleryState(library: library([4]), spec: threeColumns, width: 80, height: 25)
+    state.apply([.openPreview, .slideshow])
+    #expect(state.slideshow?.delay == 4 && state.message?.hasPrefix("slideshow of every photo: every 4 s") == true)
+    #expect(state.nextFrameTime == 0, "the clock is looked at at once")
+    state.apply(.tick(100))
+    #expect(state.nextFrameTime == 104)
+    state.apply(.tick(103.9))
+    #expect(state.viewport.cursor == 0)
+    state.apply(.tick(104))
+    #expect(state.viewport.cursor == 1 && state.preview == Preview())
+    state.apply(.zoomIn)
+    #expect(state.slideshow?.delay == 3 && state.preview?.zoom == 1, "+ while it runs: a quicker pace, no zoom")
+    for now in [107.0, 110, 113] { state.apply(.tick(now)) }
+    #expect(state.viewport.cursor == 0, "from the start again after the last")
+    state.apply(.toggleMark)
+    #expect(state.slideshow?.isPaused == true && state.selection.marks.contains(0) && state.message == "slideshow paused: s goes on")
+    state.apply(.tick(200))
+    #expect(state.viewport.cursor == 0 && state.nextFrameTime == nil)
+    state.apply(.slideshow)
+    state.apply(.tick(300))
+    state.apply(.tick(303))
+    #expect(state.viewport.cursor == 1)
+    state.apply(.closePreview)
+    #expect(state.slideshow == nil && state.preview == nil)
+}
+
+/// With photos marked, the slideshow shows those only, from the first; an animation stays
+/// until it has played through.
+@Test func aSlideshowOfTheMarkedPhotosAndAnAnimationPlayedThrough() {
+    var state = GalleryState(library: library([6]), spec: threeColumns, width: 80, height: 25)
+    state.apply([.move(.right), .toggleMark, .move(.right), .move(.right), .toggleMark, .move(.right)])
+    state.apply(.slideshow)
+    #expect(state.preview != nil && state.viewport.cursor == 1 && state.message?.hasPrefix("slideshow of 2 photos") == true)
+    state.apply(.tick(0))
+    state.apply(.tick(4))
+    #expect(state.viewport.cursor == 3)
+    state.apply(.tick(8))
+    #expect(state.viewport.cursor == 1)
+    // An animation of 10 frames of 0.6 s: six seconds, more than the four a photo stays.
+    var frames = Thumbnail(width: 2, height: 20, pixels: [UInt8](repeating: 0, count: 2 * 20 * 3))
+    frames.delays = Array(repeating: 600, count: 10)
+    state.apply(.decoded(DecodeRequest(id: ItemID(1), file: state.library[1], box: state.previewBox, wantsFrames: true), .decoded(frames)))
+    #expect(state.animation?.delays.count == 10)
+    state.apply(.tick(12))
+    #expect(state.viewport.cursor == 1, "still playing")
+    state.apply(.tick(14.1))
+    #expect(state.viewport.cursor == 3)
+}

@@ -32,6 +32,8 @@ public enum Command: Hashable, Sendable {
     case pan(dx: Int, dy: Int)
     /// `p` in the preview: pause or play an animation.
     case togglePlayback
+    /// `s` in the preview: start a slideshow (over the marked photos, or all), or go on with one paused.
+    case slideshow
     /// A digit of a count: `5j` moves five rows, `12G` goes to the twelfth item.
     case countDigit(Int)
     /// `n` / `N`: to the next or previous marked item.

@@ -96,6 +96,8 @@ public enum CommandTable {
         CommandRow("pan", .pan(dx: 0, dy: 0), [], [.inPreview], "pan the zoomed photo (not zoomed: the previous or next)"),
         CommandRow("play", .togglePlayback, [], [.inPreview], "pause / play an animation"),
         CommandRow(
+            "slideshow", .slideshow, [], [.inPreview, .bindable], "slideshow of the marked photos, or all (any key pauses it, + and - change its pace)"),
+        CommandRow(
             "filter", .startFilter, [.character("/")], [.editsFilter, .keepsViewAtTop, .bindable], "filter by name or field (rating>=3…)"),
         CommandRow("type", .filterInput(""), [], [.editsFilter, .keepsViewAtTop], "a character typed into the filter"),
         CommandRow("erase", .filterBackspace, [], [.editsFilter, .keepsViewAtTop], "Backspace in the filter"),
@@ -143,6 +145,7 @@ public enum CommandTable {
         KeyBinding([.character("-")], .zoomOut, "zoom out"),
         KeyBinding([.character("m"), .character(" ")], .toggleMark, "mark / unmark"),
         KeyBinding([.character("p")], .togglePlayback, "pause / play an animation"),
+        KeyBinding([.character("s")], .slideshow, "slideshow (any key pauses, s goes on, + - its pace)"),
         KeyBinding([.character("0")], .rate(0), "clear the rating"),
         KeyBinding((1...5).map { .character(Character(String($0))) }, .rate(1), "rate 1 to 5 stars"),
         KeyBinding([.character("r")], .toggleReject, "reject (again: take it back)"),

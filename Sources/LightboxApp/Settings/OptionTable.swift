@@ -124,6 +124,11 @@ public enum OptionTable {
                         "write the decisions Lightbox kept in its state folder (`$XDG_STATE_HOME/lightbox/sidecars`: made where a photo's folder was read-only, `sidecar` was `off`, or a sidecar could not be written into) beside their photos, for the photos under the paths given (all without any), merged into the sidecar that exists or a new one named as `--sidecar` says (`appended` when it says `off`), and exit; each kept copy goes once its decision is beside its photo; exit 1 when some are left",
                     "write the decisions kept in Lightbox's state folder beside their photos (under the paths given, or all), and exit"),
                 OptionSpec(
+                    "slideshow", value: "SECONDS",
+                    details:
+                        "open the first photo (the first marked one, with `--mark-from`) full-screen and show the photos one after another, SECONDS each (1 to 60; an animation stays until it has played through once), from the start again after the last; any key pauses it, `s` goes on, `+` and `-` change its pace; `s` in the preview starts one too (4 s each)",
+                    "show the photos full-screen one after another, SECONDS each (s in the preview starts one)"),
+                OptionSpec(
                     "cull", details: "digits rate (`0`-`5`) and label (`6`-`9`) in the grid from the start, as `c` turns on; in the preview they always do",
                     "digits rate and label in the grid from the start (c turns it on and off)"),
                 OptionSpec(

@@ -57,6 +57,7 @@ extension GalleryState {
         case .openPreview:
             preview = Preview()
             message = "h l: previous, next · + -: zoom · m: mark · Esc: back"
+        case .slideshow: startSlideshow()
         case .closePreview, .pan, .togglePlayback: break
         case .countDigit(let digit):
             guard digit > 0 || pendingCount != nil else { break }
@@ -186,7 +187,14 @@ extension GalleryState {
         guard batches.contains(where: { !$0.files.isEmpty }) else { return }
         let added = batches.map { (files: $0.files, folder: $0.folder) }
         let firstNew = ItemID(library.totalCount)  // ids are numbered in the order found
-        defer { markPending(fromID: firstNew) }
+        defer {
+            markPending(fromID: firstNew)
+            // --slideshow before anything was found: it starts with the first photos.
+            if slideshowIsPending, !library.isEmpty {
+                slideshowIsPending = false
+                startSlideshow()
+            }
+        }
         guard library.arrangement.keepsScanOrder else {
             // Sorted otherwise, new items can land anywhere: everything shown keeps its place on screen.
             return rearrange { $0.append(added) }

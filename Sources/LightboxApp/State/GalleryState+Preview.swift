@@ -42,7 +42,35 @@ extension GalleryState {
             message = "\(CommandTable.row(of: action).name): not in the preview (Esc goes back to the grid)"
             return []
         }
+        // A slideshow running: + and - change its pace; any other key pauses it, then does its own.
+        var pausedNow = false
+        if var show = slideshow, !show.isPaused {
+            switch action {
+            case .zoomIn, .zoomOut:
+                show.change(by: action == .zoomIn ? -1 : 1)
+                slideshow = show
+                message = "slideshow: every \(Self.seconds(show.delay))"
+                return []
+            case .slideshow, .closePreview: break
+            default:
+                show.isPaused = true
+                slideshow = show
+                pausedNow = true
+            }
+        }
+        // Said after the key's own message, whatever it was.
+        defer { if pausedNow { message = "slideshow paused: s goes on" } }
         switch action {
+        case .slideshow:
+            if var show = slideshow {
+                show.isPaused.toggle()
+                show.shownAt = nil
+                slideshow = show
+                message = show.isPaused ? "slideshow paused: s goes on" : "slideshow: every \(Self.seconds(show.delay))"
+            } else {
+                startSlideshow()
+            }
+            return loadEffects()
         case .closePreview:
             preview = nil
             scrollCursorIntoView()
@@ -69,9 +97,11 @@ extension GalleryState {
             preview = Preview()
         case .toggleMark, .toggleMarkAndAdvance:
             // Marks go through the usual rules (--multi, --no-multi); the preview stays.
+            let show = slideshow
             preview = nil
             let effects = apply(.toggleMark)
             preview = current
+            slideshow = show
             return effects + loadEffects()
         case .togglePlayback:
             guard animation != nil else {
@@ -92,12 +122,43 @@ extension GalleryState {
         return loadEffects()
     }
 
-    /// The clock moves the preview's animation on.
+    /// The clock moves the preview's animation on, and a slideshow to its next photo.
     mutating func applyTick(_ now: Double) -> [Effect] {
-        guard var current = preview, let delays = animation?.delays else { return [] }
+        guard var current = preview else { return [] }
+        if var show = slideshow {
+            // An animation stays until it has played through once.
+            let stay = animation.map { Double($0.delays.reduce(0, +)) / 1000 } ?? 0
+            if show.isDue(at: now, stay: stay) {
+                viewport.cursor = show.next(after: viewport.cursor, count: library.count) { library.position(of: $0) }
+                flipDirection = 1
+                show.shownAt = now
+                preview = Preview()
+                slideshow = show
+                return loadEffects()
+            }
+            slideshow = show
+        }
+        guard let delays = animation?.delays else { return [] }
         current.play(delays, now: now)
         if current != preview { preview = current }
         return []
+    }
+
+    /// Opens the preview on the first marked photo (the cursor's when it is marked, or when none
+    /// is) and shows the marked ones, or all, one after another, `slideshowDelay` seconds each.
+    mutating func startSlideshow() {
+        guard !library.isEmpty else { return }
+        let ids = selection.count > 0 ? markedIDs.filter { library.position(of: $0) >= 0 } : []
+        if let first = ids.first, !ids.contains(library.id(at: viewport.cursor)) { viewport.cursor = library.position(of: first) }
+        if preview == nil { preview = Preview() }
+        slideshow = Slideshow(delay: slideshowDelay, ids: ids)
+        message =
+            "slideshow of \(ids.isEmpty ? "every photo" : Self.photos(ids.count)): every \(Self.seconds(slideshowDelay)) (any key pauses, + - its pace)"
+    }
+
+    /// `4 s`, `1.5 s`.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
     }
 
     /// The frames of the animation the preview shows, once decoded.
@@ -109,8 +170,10 @@ extension GalleryState {
     /// When the preview's animation next changes frame, in seconds of uptime; nil when nothing plays.
     /// Before the first tick it is due at once, which starts the clock.
     public var nextFrameTime: Double? {
-        guard let preview, !preview.isPaused, animation != nil else { return nil }
-        return preview.nextFrameAt ?? 0
+        guard let preview else { return nil }
+        let frame = !preview.isPaused && animation != nil ? preview.nextFrameAt ?? 0 : nil
+        let show = slideshow?.nextLook
+        return [frame, show].compactMap { $0 }.min()
     }
 
     /// Whether the cursor item is an animation (its metadata says so), so the preview asks for every frame.

@@ -30,10 +30,17 @@ public struct GalleryState: Sendable {
         set {
             mode = newValue.map { .preview($0) } ?? .grid
             previewRevision &+= 1
+            if newValue == nil { slideshow = nil }
         }
     }
     /// Counts changes to the preview, to name the pictures made for one of its frames.
     public internal(set) var previewRevision: UInt32 = 0
+    /// Seconds each photo of a slideshow started with `s` stays.
+    public internal(set) var slideshowDelay = 4.0
+    /// Whether `--slideshow` waits for the first photos to be found.
+    var slideshowIsPending = false
+    /// The slideshow running (or paused) in the preview, if any.
+    public internal(set) var slideshow: Slideshow?
     /// Which way the preview was last flipped: 1 to the next photo, -1 to the one before.
     public internal(set) var flipDirection = 1
     /// A count typed before a move (`5j`), if any.
@@ -101,6 +108,9 @@ public struct GalleryState: Sendable {
         public var cullKeys = false
         /// Whether a decision moves on to the next photo (`--no-advance`).
         public var advances = true
+        /// Seconds each photo of a slideshow stays (`--slideshow`, which starts one at once).
+        public var slideshowDelay = 4.0
+        public var startsSlideshow = false
 
         public init() {}
     }
@@ -131,6 +141,10 @@ public struct GalleryState: Sendable {
         theme = settings.theme
         cullKeys = settings.cullKeys
         advances = settings.advances
+        slideshowDelay = settings.slideshowDelay
+        if settings.startsSlideshow {
+            if library.isEmpty { slideshowIsPending = true } else { startSlideshow() }
+        }
         setGraphics(settings.graphics)
     }
 
