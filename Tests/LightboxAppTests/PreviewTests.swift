@@ -79,3 +79,19 @@ import Testing
     state.apply(.tick(14.1))
     #expect(state.viewport.cursor == 3)
 }
+
+/// `>` and `<` turn the view of the cursor's photo (the marked ones, when some are) until
+/// Lightbox quits: its pictures are asked for again turned; four turns are none.
+@Test func turningTheViewAsksForThePicturesTurned() {
+    var state = GalleryState(library: library([6]), spec: threeColumns, width: 80, height: 25)
+    _ = state.initialEffects()
+    state.apply(.rotate(clockwise: true))
+    #expect(state.viewTurns == [ItemID(0): 1] && state.message?.hasPrefix("turned 90°") == true)
+    #expect(state.thumbnailKey(ofItem: 0).turns == 1 && state.store.demand.first { $0.id == ItemID(0) }?.turns == 1)
+    state.apply([.rotate(clockwise: false), .rotate(clockwise: false)])
+    #expect(state.viewTurns == [ItemID(0): 3])
+    state.apply(.rotate(clockwise: true))
+    #expect(state.viewTurns.isEmpty && state.message?.hasPrefix("as the file shows it") == true)
+    state.apply([.move(.right), .toggleMark, .move(.right), .toggleMark, .openPreview, .rotate(clockwise: true)])
+    #expect(state.viewTurns == [ItemID(1): 1, ItemID(2): 1] && state.previewKey.turns == 1 && state.preview == Preview())
+}

@@ -104,3 +104,35 @@ struct TranslucentDecoder: ThumbnailDecoding {
         #expect(thumbnail.pixels == expected, "on \(String(background, radix: 16))")
     }
 }
+
+/// Fits the picture it is given to the box it is asked for: a wide 4x2 at most.
+struct WideDecoder: ThumbnailDecoding {
+    func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
+        // Red on the left half, blue on the right; asked for a tall box it still comes wide, fitted.
+        let width = min(4, box.width), height = max(1, width / 2)
+        var pixels: [UInt8] = []
+        for _ in 0..<height { for x in 0..<width { pixels += x < width / 2 ? [255, 0, 0] : [0, 0, 255] } }
+        return .decoded(Thumbnail(width: width, height: height, pixels: pixels))
+    }
+}
+
+/// A view turned a quarter: decoded to fit the box turned, then turned, so it fills the box;
+/// its key says so, and turned back it is another key.
+@Test func aTurnedViewIsDecodedForTheTurnedBoxAndTurned() {
+    let provider = ThumbnailProvider(decoder: WideDecoder(), workers: 1)
+    defer { provider.shutdown() }
+    let file = ImageFile(path: ImagePath("wide"), byteCount: 0, modified: 0, format: .jpeg)
+    let request = DecodeRequest(id: ItemID(0), file: file, box: PixelSize(width: 2, height: 4), turns: 1)
+    #expect(request.key.turns == 1 && request.key != DecodeRequest(id: ItemID(0), file: file, box: PixelSize(width: 2, height: 4)).key)
+    provider.request([request])
+    var results: [(DecodeRequest, DecodeResult)] = []
+    waitUntil {
+        results += provider.takeResults(); return !results.isEmpty
+    }
+    guard case .decoded(let thumbnail)? = results.first?.1 else {
+        Issue.record("no result")
+        return
+    }
+    #expect(thumbnail.width == 2 && thumbnail.height == 4, "decoded 4x2 for the turned box, then turned to fill 2x4")
+    #expect(Array(thumbnail.pixels[0..<3]) == [255, 0, 0] && Array(thumbnail.pixels[(7 * 3)..<(8 * 3)]) == [0, 0, 255], "red on top once turned clockwise")
+}

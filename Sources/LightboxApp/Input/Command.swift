@@ -86,6 +86,9 @@ public enum Command: Hashable, Sendable {
     case undo
     /// Digits rate (0 to 5) and label (6 to 9) in the grid too, instead of counting.
     case toggleCullKeys
+    /// Turn the view of the marked photos (or the cursor's) a quarter, clockwise or back, until
+    /// Lightbox quits; the file is never rewritten.
+    case rotate(clockwise: Bool)
 
     /// The command with its values set aside: what its row in `CommandTable` holds.
     var kind: Command {

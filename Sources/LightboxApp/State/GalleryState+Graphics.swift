@@ -17,7 +17,7 @@ extension GalleryState {
         let cells = symbolsAllowed && wantsCells
         return DecodeRequest(
             id: library.id(at: position), file: library[position], box: box,
-            symbols: cells ? symbols : .half, depth: cells ? pictures.colorDepth : .trueColor)
+            symbols: cells ? symbols : .half, depth: cells ? pictures.colorDepth : .trueColor, turns: turns(at: position))
     }
 
     /// The kitty image id of the picture with cache serial `serial`.

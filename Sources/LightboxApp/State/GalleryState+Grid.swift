@@ -109,6 +109,7 @@ extension GalleryState {
             let items = layout.items(inSection: layout.section(ofItem: viewport.cursor))
             selection.marks.set(items, marked: !selection.marks.containsAll(items))
         case .rate, .toggleReject, .toggleLabel, .undo: break  // decisions: GalleryState+Decisions
+        case .rotate(let clockwise): turn(clockwise: clockwise)
         case .toggleCullKeys:
             cullKeys.toggle()
             message = cullKeys ? "cull keys: 0-5 rate, 6-9 label, r rejects, u undoes (c: digits count again)" : "digits count again (c: cull keys)"

@@ -115,6 +115,9 @@ extension GalleryState {
             preview = current
             message = current.isPaused ? "paused: p plays" : nil
             return []
+        case .rotate(let clockwise):
+            turn(clockwise: clockwise)
+            preview = Preview()
         case .accept: return [.accept(acceptedPaths)]
         case .cancel: return [.cancel]
         default: break
@@ -196,7 +199,7 @@ extension GalleryState {
     }
 
     /// The cache key of the cursor photo at the preview's size.
-    public var previewKey: ThumbnailKey { ThumbnailKey(file: library[viewport.cursor], box: previewBox) }
+    public var previewKey: ThumbnailKey { ThumbnailKey(file: library[viewport.cursor], box: previewBox, turns: turns(at: viewport.cursor)) }
 
     /// What the preview wants decoded: the photo on screen (every frame of an animation, after
     /// its still), then its neighbours.
@@ -229,7 +232,7 @@ extension GalleryState {
         }
         return frames
             + ([viewport.cursor] + previewNeighbours).compactMap { item in
-                let key = ThumbnailKey(file: library[item], box: previewBox)
+                let key = ThumbnailKey(file: library[item], box: previewBox, turns: turns(at: item))
                 // Symbols only when not zoomed: a zoomed view is a crop of the pixels.
                 let unzoomed = preview?.zoom == 1
                 if let cached = store.cache.peek(key), !unzoomed || isReady(cached) { return nil }

@@ -41,6 +41,8 @@ public struct GalleryState: Sendable {
     var slideshowIsPending = false
     /// The slideshow running (or paused) in the preview, if any.
     public internal(set) var slideshow: Slideshow?
+    /// Quarter turns clockwise the user turned each photo's view by (`<`, `>`), kept until Lightbox quits.
+    public internal(set) var viewTurns: [ItemID: Int] = [:]
     /// Which way the preview was last flipped: 1 to the next photo, -1 to the one before.
     public internal(set) var flipDirection = 1
     /// A count typed before a move (`5j`), if any.
@@ -164,6 +166,20 @@ public struct GalleryState: Sendable {
     /// The help as it is laid out on this screen.
     public var helpPages: HelpPages { HelpPages(keyTable, width: screen.width, height: helpHeight) }
 
+    /// The quarter turns the photo at `position` is viewed at.
+    public func turns(at position: Int) -> Int { viewTurns[library.id(at: position)] ?? 0 }
+
+    /// Turns the view of the marked photos (or the cursor's) a quarter: their pictures come again turned.
+    mutating func turn(clockwise: Bool) {
+        let targets = selection.count > 0 ? markedIDs : [library.id(at: viewport.cursor)]
+        for id in targets {
+            let turns = ((viewTurns[id] ?? 0) + (clockwise ? 1 : 3)) % 4
+            viewTurns[id] = turns == 0 ? nil : turns
+        }
+        let turns = viewTurns[targets[0]] ?? 0
+        message = (turns == 0 ? "as the file shows it" : "turned \(turns * 90)°") + onPhotos(targets) + " (< > turn it; the file is never changed)"
+    }
+
     /// Whether the terminal is too small to show one tile under a header.
     public var isTooSmall: Bool {
         if layout.axis == .horizontal { return screen.gridAreaWidth < layout.pinnedHeaderLength + 8 || screen.gridHeight < layout.tileHeight }
@@ -183,7 +199,7 @@ public struct GalleryState: Sendable {
 
     /// The cache key of an item's thumbnail at the current size.
     public func thumbnailKey(ofItem item: Int) -> ThumbnailKey {
-        ThumbnailKey(file: library[item], box: pixelBox(ofItem: item))
+        ThumbnailKey(file: library[item], box: pixelBox(ofItem: item), turns: turns(at: item))
     }
 
     /// Whether every tile on screen shows its thumbnail or why it has none.

@@ -91,6 +91,9 @@ extension Thumbnail {
         return turned
     }
 
+    /// The picture turned `turns` quarter turns clockwise (EXIF's orientations 6, 3 and 8).
+    public func turned(_ turns: Int) -> Thumbnail { oriented([1, 6, 3, 8][turns & 3]) }
+
     /// The picture at two fifths of its brightness, as a rejected photo's tile shows it.
     /// - Complexity: O(*n*) in its pixels.
     public var dimmed: Thumbnail {

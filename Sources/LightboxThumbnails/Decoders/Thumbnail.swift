@@ -133,13 +133,17 @@ public struct ThumbnailKey: Hashable, Sendable {
     public var box: PixelSize
     /// Whether every frame of an animation is wanted, not only the first.
     public var isAnimated: Bool
+    /// Quarter turns clockwise the user turned the view by (0 to 3): the picture is turned so,
+    /// and fitted to `box` as turned.
+    public var turns: Int
 
-    public init(file: ImageFile, box: PixelSize, isAnimated: Bool = false) {
+    public init(file: ImageFile, box: PixelSize, isAnimated: Bool = false, turns: Int = 0) {
         path = file.path
         byteCount = file.byteCount
         modified = file.modified
         self.box = box
         self.isAnimated = isAnimated
+        self.turns = turns & 3
     }
 }
 

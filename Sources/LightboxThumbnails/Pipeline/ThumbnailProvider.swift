@@ -15,11 +15,14 @@ public struct DecodeRequest: Hashable, Sendable {
     /// Whether it is for a tile ahead of the screen (prefetch), which waits until no tile on
     /// screen is being decoded.
     public var isAhead: Bool
+    /// Quarter turns clockwise the view is turned by (0 to 3; not for an animation's frames).
+    public var turns: Int
 
     public init(
         id: ItemID, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half, depth: ColorDepth = .trueColor,
-        wantsFrames: Bool = false, isAhead: Bool = false
+        wantsFrames: Bool = false, isAhead: Bool = false, turns: Int = 0
     ) {
+        self.turns = wantsFrames ? 0 : turns & 3
         self.id = id
         self.file = file
         self.box = box
@@ -32,7 +35,7 @@ public struct DecodeRequest: Hashable, Sendable {
     /// Whether the provider renders cells for this request.
     public var wantsCells: Bool { SymbolCells.areNeeded(symbols: symbols, depth: depth) }
 
-    public var key: ThumbnailKey { ThumbnailKey(file: file, box: box, isAnimated: wantsFrames) }
+    public var key: ThumbnailKey { ThumbnailKey(file: file, box: box, isAnimated: wantsFrames, turns: turns) }
 }
 
 /// Decodes requested thumbnails on worker threads (one per core), most wanted first, the
@@ -123,12 +126,14 @@ public final class ThumbnailProvider: @unchecked Sendable {
 
     /// Decodes one request, on a worker thread.
     static func decode(_ request: DecodeRequest, with decoder: any ThumbnailDecoding, background: UInt32) -> DecodeResult {
+        // Turned a quarter, the picture is decoded to fit the box turned too, then turned.
+        let box = request.turns % 2 == 1 ? PixelSize(width: request.box.height, height: request.box.width) : request.box
         var result =
             request.wantsFrames
-            ? decoder.decodeFrames(request.file, fitting: request.box)
-            : decoder.decode(request.file, fitting: request.box)
+            ? decoder.decodeFrames(request.file, fitting: box)
+            : decoder.decode(request.file, fitting: box)
         // Transparency is kept from the file (and in the disk cache) to here, where the ground is known.
-        if case .decoded(let thumbnail) = result { result = .decoded(thumbnail.flattened(onto: background)) }
+        if case .decoded(let thumbnail) = result { result = .decoded(thumbnail.flattened(onto: background).turned(request.turns)) }
         // Symbols are rendered here too, off the UI thread, and kept with the pixels.
         if request.wantsCells, case .decoded(var thumbnail) = result {
             let box = SymbolCells.cells(inBox: request.box)
