@@ -257,23 +257,13 @@ public struct FilterField: Sendable {
             rest.isEmpty ? .success(.unrated) : .failure(FilterError("unrated takes no value"))
         },
         FilterField(name: "label", syntax: "label:red|blue", help: "any of these colour labels") { rest in
-            let names = rest.hasPrefix(":") ? rest.dropFirst().split(separator: "|").map(String.init) : []
-            let labels = names.compactMap(ColorLabel.init(named:))
-            guard !labels.isEmpty, labels.count == names.count else {
-                return .failure(FilterError("label: " + ColorLabel.allCases.map { $0.name.lowercased() }.joined(separator: ", ") + ", as label:red"))
-            }
-            return .success(.label(Set(labels)))
+            choices(rest, field: "label", names: ColorLabel.allCases.map { $0.name.lowercased() }, ColorLabel.init(named:)).map { .label($0) }
         },
         FilterField(name: "marked", syntax: "marked", help: "the marked photos") { rest in
             rest.isEmpty ? .success(.marked) : .failure(FilterError("marked takes no value"))
         },
         FilterField(name: "kind", syntax: "kind:raw|video", help: "raw, video, animation, photo (a still) or pair") { rest in
-            let names = rest.hasPrefix(":") ? rest.dropFirst().split(separator: "|").map(String.init) : []
-            let kinds = names.compactMap { Kind(rawValue: $0.lowercased()) }
-            guard !kinds.isEmpty, kinds.count == names.count else {
-                return .failure(FilterError("kind: " + Kind.allCases.map(\.rawValue).joined(separator: ", ") + ", as kind:raw"))
-            }
-            return .success(.kind(Set(kinds)))
+            choices(rest, field: "kind", names: Kind.allCases.map(\.rawValue)) { Kind(rawValue: $0.lowercased()) }.map { .kind($0) }
         },
         FilterField(name: "date", syntax: "date:2024-06, date:2024-06-01..2024-06-15", help: "taken (else modified) in a year, month, day or range") {
             rest in
@@ -300,14 +290,20 @@ public struct FilterField: Sendable {
             numberTest(rest, field: "focal", example: "focal:35") { .focalLength($0, $1) }
         },
         FilterField(name: "orientation", syntax: "orientation:portrait", help: "portrait, landscape or square, as shown") { rest in
-            let names = rest.hasPrefix(":") ? rest.dropFirst().split(separator: "|").map(String.init) : []
-            let shapes = names.compactMap { Shape(rawValue: $0.lowercased()) }
-            guard !shapes.isEmpty, shapes.count == names.count else {
-                return .failure(FilterError("orientation: " + Shape.allCases.map(\.rawValue).joined(separator: ", ") + ", as orientation:portrait"))
-            }
-            return .success(.shape(Set(shapes)))
+            choices(rest, field: "orientation", names: Shape.allCases.map(\.rawValue)) { Shape(rawValue: $0.lowercased()) }.map { .shape($0) }
         },
     ]
+
+    /// A field's choices after its colon, any of them (`kind:raw|video`); each read by `choice`,
+    /// the error naming every one (`names`) and the first as the example.
+    static func choices<T: Hashable>(_ rest: String, field: String, names: [String], _ choice: (String) -> T?) -> Result<Set<T>, FilterError> {
+        let words = rest.hasPrefix(":") ? rest.dropFirst().split(separator: "|").map(String.init) : []
+        let chosen = words.compactMap(choice)
+        guard !chosen.isEmpty, chosen.count == words.count else {
+            return .failure(FilterError("\(field): " + names.joined(separator: ", ") + ", as \(field):\(names[0])"))
+        }
+        return .success(Set(chosen))
+    }
 
     /// A name field's part after its colon, folded.
     static func nameTest(_ rest: String, field: String, example: String) -> Result<[UInt8], FilterError> {
