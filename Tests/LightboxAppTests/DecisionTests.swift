@@ -120,3 +120,15 @@ private func writes(_ effects: [Effect]) -> [DecisionWrite] {
     #expect(state.viewport.cursor == 0 && state.decisions[ItemID(0)].stars == 2)
     #expect(Configuration(parsing: "advance = no").advances == false)
 }
+
+/// A sidecar read that was in hand when the user decided the photo is older than the decision:
+/// it does not take it back.
+@Test func aLateReadNeverUndoesWhatTheUserDecided() {
+    var state = GalleryState(library: library([3]), spec: threeColumns, width: 40, height: 30)
+    _ = state.initialEffects()
+    state.apply(.rate(4))
+    state.apply(
+        .decisionsRead([Decisions.ItemChange(id: ItemID(0), decision: Decision(rating: 1)), Decisions.ItemChange(id: ItemID(1), decision: Decision(rating: 2))])
+    )
+    #expect(state.decisions[ItemID(0)].stars == 4 && state.decisions[ItemID(1)].stars == 2)
+}

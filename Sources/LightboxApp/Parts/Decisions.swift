@@ -28,6 +28,8 @@ public struct Decisions: Hashable, Sendable {
     }
     /// Each change the user made, newest last: the items and what they had before it.
     private var undoStack: [[ItemChange]] = []
+    /// Items the user decided in this session: what their sidecars said when read is older.
+    private var decidedHere: Set<ItemID> = []
 
     /// How many changes `u` can take back.
     public static let undoDepth = 1000
@@ -60,6 +62,7 @@ public struct Decisions: Hashable, Sendable {
             change(&decision)
             guard decision != self[id] else { continue }
             let fields = decision.fields(differingFrom: self[id])
+            decidedHere.insert(id)
             before.append(ItemChange(id: id, decision: self[id], fields: fields))
             after.append(ItemChange(id: id, decision: decision, fields: fields))
             set(id, decision)
@@ -78,8 +81,12 @@ public struct Decisions: Hashable, Sendable {
         return last
     }
 
-    /// What an item's sidecar says, read in the background: it is no change of the user's.
-    mutating func read(_ id: ItemID, _ decision: Decision) { set(id, decision) }
+    /// What an item's sidecar says, read in the background: it is no change of the user's, and
+    /// one the user decided since (a read that was in hand) keeps what the user decided.
+    mutating func read(_ id: ItemID, _ decision: Decision) {
+        guard !decidedHere.contains(id) else { return }
+        set(id, decision)
+    }
 
     /// Records where decisions went; the reasons for keeping them aside not said before.
     mutating func stored(_ storages: [Storage]) -> [String] {
