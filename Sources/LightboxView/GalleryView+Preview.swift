@@ -61,7 +61,7 @@ extension GalleryView {
         frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: palette.status))
         var left = " \(state.viewport.cursor + 1)/\(state.library.count)  "
         if state.selection.marks.contains(state.viewport.cursor) { left += "✓ " }
-        let zoom = preview.zoom > 1 ? "  \(preview.zoom)x" : ""
+        let zoom = preview.isActualSize ? "  100%" : preview.zoom > 1 ? "  " + GalleryState.zoomText(preview.zoom) : ""
         let playing = state.animation.map { "  frame \(preview.frame % $0.frameCount + 1)/\($0.frameCount)" + (preview.isPaused ? " paused" : "") } ?? ""
         let right = playing + zoom + "  Esc grid "
         let x = frame.write(left, x: 0, y: y, style: palette.status)

@@ -680,6 +680,40 @@ if command -v Xvfb >/dev/null && command -v xterm >/dev/null && command -v xwd >
     done
     DISPLAY=":$N" xdotool type --delay 300 qq  # back to the grid, then quit
     for _ in $(seq 100); do [ -s "$WORK/flip-rc" ] && break; sleep 0.1; done
+    # 100% (z): a 4000x3000 photo of one-pixel lines four pixels apart shows its lines four
+    # screen pixels apart, not blurred or spread by a scaled-up picture.
+    mkdir -p "$WORK/lines"
+    python3 -c "
+import sys; w, h = 4000, 3000
+row = b''.join(b'\xff\xff\xff' if x % 4 == 0 else b'\x20\x20\x20' for x in range(w))
+sys.stdout.buffer.write(b'P6\n%d %d\n255\n' % (w, h) + row * h)" > "$WORK/lines/lines.ppm"
+    convert "$WORK/lines/lines.ppm" -quality 98 "$WORK/lines/lines.jpg" && rm "$WORK/lines/lines.ppm"
+    rm -f "$WORK/lines-rc"
+    DISPLAY=":$N" LANG=C.UTF-8 xterm -ti vt340 -fn 10x20 -b 0 -bw 0 -geometry 100x30+0+0 \
+        -e sh -c "cd '$WORK' && '$BIN' --no-disk-cache lines; echo \$? > lines-rc" >/dev/null 2>&1 &
+    sleep 2
+    DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class xterm | head -1)" 2>/dev/null
+    DISPLAY=":$N" xdotool type o; sleep 2; DISPLAY=":$N" xdotool type z
+    actual=""
+    for _ in $(seq 20); do
+        sleep 0.5
+        actual=$(DISPLAY=":$N" xwd -root -silent | xwdtopnm 2>/dev/null | python3 -c "
+import sys
+from collections import Counter
+data = sys.stdin.buffer.read(); parts = data.split(b'\n', 3); w, h = map(int, parts[1].split()); px = parts[3]
+row = [px[(300 * w + x) * 3] for x in range(0, 1000)]
+bright = [i for i, v in enumerate(row) if v > 150]
+gaps = Counter(b - a for a, b in zip(bright, bright[1:]))
+print('ok' if len(bright) > 200 and gaps[4] >= 0.98 * (len(bright) - 1) else 'lines %d, gaps %s' % (len(bright), gaps.most_common(3)))")
+        [ "$actual" = ok ] && break
+    done
+    DISPLAY=":$N" xdotool type --delay 300 qq
+    for _ in $(seq 100); do [ -s "$WORK/lines-rc" ] && break; sleep 0.1; done
+    if [ "$actual" = ok ]; then
+        pass "xterm: z shows a 4000x3000 photo at 100%: its one-pixel lines four pixels apart on screen"
+    else
+        fail "100% in the sixel preview" "$actual"
+    fi
     kill "$XVFB" 2>/dev/null
     ahead=$(grep -o "[0-9]* made ahead" "$WORK/flip-err" 2>/dev/null | grep -o "^[0-9]*")
     if [ "$flips" = "ok ok ok ok ok ok ok ok ok" ] && [ "${ahead:-0}" -ge 2 ]; then

@@ -1,3 +1,4 @@
+import LightboxTerminal
 import LightboxThumbnails
 import Testing
 
@@ -94,4 +95,43 @@ import Testing
     #expect(state.viewTurns.isEmpty && state.message?.hasPrefix("as the file shows it") == true)
     state.apply([.move(.right), .toggleMark, .move(.right), .toggleMark, .openPreview, .rotate(clockwise: true)])
     #expect(state.viewTurns == [ItemID(1): 1, ItemID(2): 1] && state.previewKey.turns == 1 && state.preview == Preview())
+}
+
+/// `z`: 100%, one pixel of the photo a pixel of the screen, its size read from its metadata
+/// first when not yet; centred where the last zoom looked, kept on the next photo flipped to;
+/// `z` again fits. A photo larger than a decode can be is shown as large as it can, never
+/// enlarged, and said so. `f` fills the screen.
+@Test func oneHundredPercentFitAndFill() {
+    var settings = GalleryState.Settings()
+    settings.graphics = .kitty
+    settings.availableGraphics = [.kitty]
+    settings.cellPixels = CellPixelSize(width: 10, height: 20)
+    var state = GalleryState(library: library([4]), spec: threeColumns, width: 80, height: 25, settings: settings)
+    _ = state.initialEffects()
+    state.apply(.openPreview)
+    // The screen above the status line: 800 x 480 pixels; a 4000 x 3000 photo fits at 640 x 480.
+    let effects = state.apply(.actualSize)
+    #expect(state.message == "100%: reading the photo's size…" && state.preview?.zoom == 1)
+    #expect(effects.contains { if case .readMetadata(let requests, true) = $0 { requests.first?.id == ItemID(0) } else { false } })
+    let photo = { (id: Int, width: Int, height: Int) in MetadataResult(id: ItemID(id), metadata: nil, size: PixelSize(width: width, height: height)) }
+    state.apply(.metadataRead([photo(0, 1600, 1200), photo(1, 1600, 1200)]))
+    #expect(state.preview?.isActualSize == true && abs((state.preview?.zoom ?? 0) - 2.5) < 0.001 && state.previewBox == PixelSize(width: 2000, height: 1200))
+    #expect(state.message == "100% (z: fit; arrows pan)")
+    // Looking at the right edge, then on to the next photo: 100% there too, at the same spot.
+    state.apply([.pan(dx: 4, dy: 0), .move(.right)])
+    #expect(state.viewport.cursor == 1 && state.preview?.isActualSize == true && (state.preview?.panX ?? 0) > 0)
+    state.apply(.actualSize)
+    #expect(state.preview == Preview() && state.message == "fit to the screen")
+    // A photo larger than 4,096 pixels a side at its 100%: as large as a decode can be, said.
+    state.apply(.metadataRead([photo(2, 9000, 6000)]))
+    state.apply([.move(.right), .actualSize])
+    #expect(state.previewBox.width <= GalleryState.previewPixelLimit && state.message?.hasPrefix("shown at ") == true)
+    // Fill: a portrait photo on a wide screen is zoomed until it covers it.
+    state.apply(.actualSize)
+    let request = state.store.demand.first { $0.id == state.library.id(at: state.viewport.cursor) }!
+    state.apply(.decoded(request, .decoded(Thumbnail(width: 320, height: 480, pixels: [UInt8](repeating: 7, count: 320 * 480 * 3)))))
+    state.apply(.fillScreen)
+    #expect((state.preview?.zoom ?? 1) > 1 && state.message == "filling the screen (f: fit)")
+    state.apply(.fillScreen)
+    #expect(state.preview == Preview())
 }

@@ -32,6 +32,10 @@ public enum Command: Hashable, Sendable {
     case pan(dx: Int, dy: Int)
     /// `p` in the preview: pause or play an animation.
     case togglePlayback
+    /// `z` in the preview: 100% (a pixel of the photo a pixel of the screen), or back to fit.
+    case actualSize
+    /// `f` in the preview: fill the screen (cropping the photo's edges), or back to fit.
+    case fillScreen
     /// `s` in the preview: start a slideshow (over the marked photos, or all), or go on with one paused.
     case slideshow
     /// A digit of a count: `5j` moves five rows, `12G` goes to the twelfth item.

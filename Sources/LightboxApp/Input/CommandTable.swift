@@ -95,6 +95,8 @@ public enum CommandTable {
         CommandRow("back", .closePreview, [], [.inPreview], "back to the grid"),
         CommandRow("pan", .pan(dx: 0, dy: 0), [], [.inPreview], "pan the zoomed photo (not zoomed: the previous or next)"),
         CommandRow("play", .togglePlayback, [], [.inPreview], "pause / play an animation"),
+        CommandRow("actual-size", .actualSize, [], [.inPreview, .bindable], "100% (a pixel of the photo a pixel of the screen), or fit"),
+        CommandRow("fill", .fillScreen, [], [.inPreview, .bindable], "fill the screen, or fit"),
         CommandRow(
             "slideshow", .slideshow, [], [.inPreview, .bindable], "slideshow of the marked photos, or all (any key pauses it, + and - change its pace)"),
         CommandRow(
@@ -147,6 +149,8 @@ public enum CommandTable {
         KeyBinding([.character("-")], .zoomOut, "zoom out"),
         KeyBinding([.character("m"), .character(" ")], .toggleMark, "mark / unmark"),
         KeyBinding([.character("p")], .togglePlayback, "pause / play an animation"),
+        KeyBinding([.character("z")], .actualSize, "100%, or back to fit (centred where the last zoom was)"),
+        KeyBinding([.character("f")], .fillScreen, "fill the screen, or back to fit"),
         KeyBinding([.character("s")], .slideshow, "slideshow (any key pauses, s goes on, + - its pace)"),
         KeyBinding([.character("0")], .rate(0), "clear the rating"),
         KeyBinding((1...5).map { .character(Character(String($0))) }, .rate(1), "rate 1 to 5 stars"),

@@ -4,8 +4,8 @@ import LightboxThumbnails
 /// view sits on the zoomed picture. Its own reducer zooms about the view's middle and pans,
 /// given the view's size in half-block pixels (two a cell vertically).
 public struct Preview: Hashable, Sendable {
-    /// 1 fits the screen; 2, 4 and 8 magnify.
-    public var zoom = 1
+    /// 1 fits the screen; more magnifies (`+` doubles; 100% and fill are what they need).
+    public var zoom = 1.0
     /// The top-left of the view on the zoomed picture, in its pixels.
     public var panX = 0
     public var panY = 0
@@ -13,23 +13,49 @@ public struct Preview: Hashable, Sendable {
     public var frame = 0
     public var isPaused = false
     public var nextFrameAt: Double?
+    /// Whether it is at 100% (the next photo flipped to comes at 100% too).
+    public var isActualSize = false
 
     /// The largest zoom.
-    static let maxZoom = 8
+    static let maxZoom = 16.0
 
-    public init(zoom: Int = 1, panX: Int = 0, panY: Int = 0) {
+    public init(zoom: Double = 1, panX: Int = 0, panY: Int = 0) {
         self.zoom = zoom
         self.panX = panX
         self.panY = panY
     }
 
+    /// The most `+` doubles to (100% may go further).
+    static let maxDoubledZoom = 8.0
+
     /// Doubles or halves the zoom (within 1...8), keeping the middle of the view where it was.
     mutating func zoom(in zoomsIn: Bool, view: PixelSize) {
-        let new = zoomsIn ? min(Self.maxZoom, zoom * 2) : max(1, zoom / 2)
-        let factor = Double(new) / Double(zoom)
+        zoom(to: zoomsIn ? max(zoom, min(Self.maxDoubledZoom, zoom * 2)) : zoom / 2, view: view)
+    }
+
+    /// Zooms to `new` (within 1...16), keeping the middle of the view where it was.
+    mutating func zoom(to new: Double, view: PixelSize) {
+        let new = min(Self.maxZoom, max(1, new))
+        let factor = new / zoom
         panX = Int((Double(panX + view.width / 2) * factor).rounded()) - view.width / 2
         panY = Int((Double(panY + view.height / 2) * factor).rounded()) - view.height / 2
         zoom = new
+    }
+
+    /// Zooms to `new` with the view's middle on the point `centre` of a picture drawn at `drawn`
+    /// once zoomed (fractions of its width and height).
+    mutating func zoom(to new: Double, centredOn centre: (x: Double, y: Double), drawn: PixelSize, view: PixelSize) {
+        zoom = min(Self.maxZoom, max(1, new))
+        panX = Int((centre.x * Double(drawn.width)).rounded()) - view.width / 2
+        panY = Int((centre.y * Double(drawn.height)).rounded()) - view.height / 2
+    }
+
+    /// The point of a picture drawn at `drawn` the view's middle is on (fractions of its size).
+    func centre(drawn: PixelSize, view: PixelSize) -> (x: Double, y: Double) {
+        guard drawn.width > 0, drawn.height > 0 else { return (0.5, 0.5) }
+        let x = drawn.width <= view.width ? 0.5 : (Double(panX) + Double(view.width) / 2) / Double(drawn.width)
+        let y = drawn.height <= view.height ? 0.5 : (Double(panY) + Double(view.height) / 2) / Double(drawn.height)
+        return (min(1, max(0, x)), min(1, max(0, y)))
     }
 
     /// Moves the view by a quarter of its width for each `dx`, half its height for each `dy`.

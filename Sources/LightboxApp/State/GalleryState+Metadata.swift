@@ -24,7 +24,7 @@ extension GalleryState {
     /// - Complexity: O(*k*) in the number of files not yet asked for.
     mutating func metadataEffects() -> [Effect] {
         var effects: [Effect] = []
-        if screen.isShowingInfo, !library.isEmpty,
+        if screen.isShowingInfo || wantsActualSize, !library.isEmpty,
             let request = metadataState.urgentRequest(for: library.id(at: viewport.cursor), file: library[viewport.cursor])
         {
             effects.append(.readMetadata([request], isUrgent: true))
@@ -52,6 +52,10 @@ extension GalleryState {
     /// to the metadata part for the info panel.
     mutating func addMetadata(_ results: [MetadataResult]) {
         metadataState.record(results)
+        // 100% waited for the photo's size.
+        if wantsActualSize, preview != nil, !library.isEmpty, results.contains(where: { $0.id == library.id(at: viewport.cursor) }) {
+            zoomToActualSize()
+        }
         if needsDetails {
             rearrange { $0.record(results) }
         } else {

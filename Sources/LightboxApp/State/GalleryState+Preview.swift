@@ -18,11 +18,11 @@ extension GalleryState {
     var previewViewBox: PixelSize { previewBox(cell: PixelSize(width: 1, height: 2)) }
 
     /// The screen above the status line at `cell` pixels a cell, times the zoom, capped.
-    func previewBox(cell: PixelSize) -> PixelSize {
-        let zoom = preview?.zoom ?? 1
+    func previewBox(cell: PixelSize, zoom: Double? = nil) -> PixelSize {
+        let zoom = zoom ?? preview?.zoom ?? 1
         return PixelSize(
-            width: min(Self.previewPixelLimit, max(1, screen.width) * cell.width * zoom),
-            height: min(Self.previewPixelLimit, max(1, screen.height - 1) * cell.height * zoom))
+            width: min(Self.previewPixelLimit, Int((Double(max(1, screen.width) * cell.width) * zoom).rounded())),
+            height: min(Self.previewPixelLimit, Int((Double(max(1, screen.height - 1) * cell.height) * zoom).rounded())))
     }
 
     /// Where a picture of `size` pixels sits in the zoomed preview box: its drawn size, fitted.
@@ -78,7 +78,8 @@ extension GalleryState {
             current.zoom(in: action == .zoomIn, view: previewView)
             preview = current
             clampPan()
-            message = current.zoom == 1 ? "fit to the screen" : "zoom \(current.zoom)x: arrows pan"
+            message = current.zoom == 1 ? "fit to the screen" : "zoom \(Self.zoomText(current.zoom)): arrows pan"
+            rememberCentre()
         case .pan(let dx, let dy):
             guard current.zoom > 1 else {
                 // Not zoomed: the arrows go through the photos.
@@ -91,10 +92,14 @@ extension GalleryState {
             current.pan(dx: dx, dy: dy, view: previewView)
             preview = current
             clampPan()
+            rememberCentre()
         case .move(.left), .move(.right):
             flipDirection = action == .move(.right) ? 1 : -1
             viewport.cursor = max(0, min(library.count - 1, viewport.cursor + flipDirection))
             preview = Preview()
+            // At 100% the next photo comes at 100% too, at the same spot: a burst compared frame by frame.
+            if current.isActualSize { zoomToActualSize() }
+            return loadEffects() + metadataEffects()
         case .toggleMark, .toggleMarkAndAdvance:
             // Marks go through the usual rules (--multi, --no-multi); the preview stays.
             let show = slideshow
@@ -115,6 +120,25 @@ extension GalleryState {
             preview = current
             message = current.isPaused ? "paused: p plays" : nil
             return []
+        case .actualSize:
+            if current.zoom > 1 {
+                rememberCentre()
+                preview = Preview()
+                message = "fit to the screen"
+            } else {
+                zoomToActualSize()
+                return loadEffects() + metadataEffects()
+            }
+        case .fillScreen:
+            guard current.zoom == 1 else {
+                preview = Preview()
+                message = "fit to the screen"
+                break
+            }
+            let fitted = previewDrawnSize(of: previewPictureSize), view = previewView
+            let factor = max(Double(view.width) / Double(max(1, fitted.width)), Double(view.height) / Double(max(1, fitted.height)))
+            zoom(to: factor)
+            message = "filling the screen (f: fit)"
         case .rotate(let clockwise):
             turn(clockwise: clockwise)
             preview = Preview()
@@ -189,6 +213,68 @@ extension GalleryState {
 
     /// The preview's view in half-block pixels: the screen above the status line, two a cell vertically.
     var previewView: PixelSize { PixelSize(width: screen.width, height: (screen.height - 1) * 2) }
+
+    /// The pixel size of the picture the preview shows now (the decoded one, else its box).
+    var previewPictureSize: PixelSize {
+        store.cache.closest(to: previewKey).map { PixelSize(width: $0.width, height: $0.height) } ?? previewBox
+    }
+
+    /// Keeps where the view's middle is on the photo, for the next 100% (on this photo or the next).
+    mutating func rememberCentre() {
+        guard let preview, preview.zoom > 1 else { return }
+        zoomCentre = preview.centre(drawn: previewDrawnSize(of: previewPictureSize), view: previewView)
+    }
+
+    /// Zooms the preview to `factor` of the fitted size, its middle on the remembered centre.
+    mutating func zoom(to factor: Double) {
+        guard var current = preview else { return }
+        // The picture as drawn once zoomed: the fitted size times the factor.
+        let fitted = previewDrawnSize(of: previewPictureSize)
+        current.zoom(
+            to: factor, centredOn: zoomCentre, drawn: PixelSize(width: Int(Double(fitted.width) * factor), height: Int(Double(fitted.height) * factor)),
+            view: previewView)
+        preview = current
+        clampPan()
+    }
+
+    /// 100%: one of the photo's pixels a pixel of the screen (a half block's in the symbol
+    /// modes), centred where the last zoom was; its size comes from its metadata, read first
+    /// when it is not yet. A photo larger than a decode can be (`previewPixelLimit` a side) is
+    /// shown as large as it can be, never enlarged, and said so.
+    mutating func zoomToActualSize() {
+        guard !library.isEmpty, let current = preview else { return }
+        let id = library.id(at: viewport.cursor)
+        guard var size = metadataState.results[id]?.size else {
+            wantsActualSize = true
+            message = "100%: reading the photo's size…"
+            return
+        }
+        wantsActualSize = false
+        if turns(at: viewport.cursor) % 2 == 1 { size = PixelSize(width: size.height, height: size.width) }
+        let cell = pictures.graphics.isPixels ? pixelsPerCell : PixelSize(width: 1, height: 2)
+        let fit = previewBox(cell: cell, zoom: 1)
+        let fitScale = min(Double(fit.width) / Double(size.width), Double(fit.height) / Double(size.height))
+        guard fitScale < 1 else {
+            message = "100%: the photo is no larger than the screen"
+            return
+        }
+        // The most a decode gives: the picture (not the screen-shaped box around it) at the limit.
+        let actual = 1 / fitScale
+        let largest = Double(Self.previewPixelLimit) / (Double(max(size.width, size.height)) * fitScale)
+        let factor = min(actual, largest, Preview.maxZoom)
+        _ = current
+        zoom(to: factor)
+        preview?.isActualSize = true
+        message =
+            factor < actual * 0.999
+            ? "shown at \(Int((factor / actual * 100).rounded()))%: a photo of \(size.width) × \(size.height) is decoded \(Self.previewPixelLimit) pixels a side at most (z: fit)"
+            : "100% (z: fit; arrows pan)"
+    }
+
+    /// `2x`, `3.2x`.
+    public static func zoomText(_ zoom: Double) -> String {
+        zoom == zoom.rounded() ? "\(Int(zoom))x" : String(format: "%.1fx", zoom)
+    }
 
     /// Keeps the view on the zoomed picture.
     mutating func clampPan() {

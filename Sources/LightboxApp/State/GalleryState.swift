@@ -43,6 +43,11 @@ public struct GalleryState: Sendable {
     public internal(set) var slideshow: Slideshow?
     /// Quarter turns clockwise the user turned each photo's view by (`<`, `>`), kept until Lightbox quits.
     public internal(set) var viewTurns: [ItemID: Int] = [:]
+    /// Where on a photo the last zoom looked (fractions of its width and height): the next 100%
+    /// looks there, on this photo or the next (a burst's frames compared at one spot).
+    public internal(set) var zoomCentre = (x: 0.5, y: 0.5)
+    /// Whether 100% waits for the photo's size to be read.
+    var wantsActualSize = false
     /// Which way the preview was last flipped: 1 to the next photo, -1 to the one before.
     public internal(set) var flipDirection = 1
     /// A count typed before a move (`5j`), if any.
