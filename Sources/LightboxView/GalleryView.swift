@@ -15,6 +15,10 @@ public enum GalleryView {
             drawPreview(state, into: &frame)
             return clipped(frame, state: state)
         }
+        if state.compare != nil && !state.library.isEmpty {
+            drawCompare(state, into: &frame)
+            return clipped(frame, state: state)
+        }
         if state.library.isEmpty && !state.filter.text.isEmpty {
             drawCentered(
                 ["No names match “\(DisplayText.sanitized(state.filter.text))”", "Esc clears the filter"], in: &frame, height: state.screen.gridHeight,

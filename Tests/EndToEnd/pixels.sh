@@ -62,3 +62,52 @@ check_first_and_end() {
     DISPLAY=":$N" xdotool type q
     for _ in $(seq 30); do [ -s "$rc" ] && break; sleep 0.1; done
 }
+
+# Three 2400x1800 JPEGs of 50-pixel stripes (red across, green down), told apart by their blue.
+make_stripes() {
+    [ -s "$1/s2.jpg" ] && return
+    mkdir -p "$1"
+    for i in 0 1 2; do
+        python3 -c "
+import sys; w, h, b = 2400, 1800, $i * 120
+row = lambda y: b''.join(bytes((255 if x // 50 % 2 else 0, 255 if y // 50 % 2 else 0, b)) for x in range(w))
+rows = [row(0), row(50)]
+sys.stdout.buffer.write(b'P6\\n%d %d\\n255\\n' % (w, h) + b''.join(rows[y // 50 % 2] for y in range(h)))" > "$1/s$i.ppm"
+        convert "$1/s$i.ppm" -quality 95 "$1/s$i.jpg" && rm "$1/s$i.ppm"
+    done
+}
+
+# With Lightbox just started on make_stripes' photos in a terminal of window class CLASS,
+# 100x30 cells of CW x CH pixels: marks them all, compares them (C) at 100% (z), pans them
+# together (Right) and the first alone (L), and quits; says ok, or what the screen showed.
+check_compare() {
+    local class=$1 cw=$2 ch=$3 aspect at100 panned alone
+    aspect=$(python3 -c "print(4 / 3 * $ch / $cw)")
+    shot() {
+        local want=$1 mode=$2 got=""
+        for _ in $(seq 20); do
+            sleep 0.5
+            got=$(DISPLAY=":$N" xwd -root -silent | xwdtopnm 2>/dev/null | python3 "$REPO/Tests/EndToEnd/compare_panes.py" 100 30 "$cw" "$ch" 3 "$aspect" "$mode")
+            case "$got" in $want) break ;; esac
+        done
+        echo "$got"
+    }
+    sleep 2
+    DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class "$class" | head -1)" 2>/dev/null
+    DISPLAY=":$N" xdotool type --delay 300 aCz
+    at100=$(shot "ok*" same)
+    DISPLAY=":$N" xdotool key Right
+    for _ in 1 2 3 4 5; do
+        panned=$(shot "ok*" same)
+        [ "$panned" != "$at100" ] && break
+    done
+    DISPLAY=":$N" xdotool type L
+    alone=$(shot ok alone)
+    DISPLAY=":$N" xdotool type --delay 300 qq
+    for _ in $(seq 100); do [ -s "$WORK/stripes-rc" ] && break; sleep 0.1; done
+    if [ "${at100%% *}" = ok ] && [ "${panned%% *}" = ok ] && [ "$panned" != "$at100" ] && [ "$alone" = ok ]; then
+        echo ok
+    else
+        echo "at 100%: $at100; panned: $panned; alone: $alone"
+    fi
+}

@@ -577,6 +577,34 @@ else
     fail "preview: no grid" "$(screen | tail -2)"
 fi
 
+# 16b. Compare: three marked photos side by side with their captions; Tab focuses the next, a
+# rating goes to it alone, d drops it (two panes left), Esc goes back; the marks are kept.
+start_shell 100 30
+launch lib
+if wait_for "1/40"; then
+    tm send-keys -t e2e Space Space Space C
+    wait_for "compare 1/3" && opened=yes || opened=no
+    captions=$(screen | grep -c "✓ IMG_[123].jpg")
+    tm send-keys -t e2e Tab 4
+    wait_for "▶ ✓ ★4 IMG_2.jpg" && rated=yes || rated=no
+    tm send-keys -t e2e d
+    wait_for "dropped IMG_2.jpg" && wait_for "compare 2/2" && dropped=yes || dropped=no
+    tm send-keys -t e2e Escape
+    wait_for "3 marked" && back=yes || back=no
+    tm send-keys -t e2e Enter
+    wait_exit
+    stars=$(grep -l 'Rating="4"\|<xmp:Rating>4' "$WORK"/lib/abstract/*.xmp 2>/dev/null | xargs -n1 basename 2>/dev/null | tr '\n' ' ')
+    if [ "$opened$rated$dropped$back" = yesyesyesyes ] && [ "$captions" -ge 1 ] && [ "$stars" = "IMG_2.jpg.xmp " ] \
+       && [ "$(cat "$WORK/out")" = $'lib/abstract/IMG_1.jpg\nlib/abstract/IMG_2.jpg\nlib/abstract/IMG_3.jpg' ]; then
+        pass "compare: three marked side by side, Tab and 4 rate the second alone, d drops it, Esc back with the marks"
+    else
+        fail "compare in tmux" "opened $opened captions $captions rated $rated dropped $dropped back $back stars '$stars': $(cat "$WORK/out"); $(screen | tail -2)"
+    fi
+    rm -f "$WORK"/lib/abstract/*.xmp
+else
+    fail "compare: no grid" "$(screen | tail -2)"
+fi
+
 # 17. Mouse: a double click previews the tile, Ctrl-click marks one, Shift-click marks a range.
 start_shell 120 40
 launch lib
@@ -714,6 +742,17 @@ print('ok' if len(bright) > 200 and gaps[4] >= 0.98 * (len(bright) - 1) else 'li
     else
         fail "100% in the sixel preview" "$actual"
     fi
+    # Compare (C) of three photos at 1:1 (z): the same region of each, panned together, one alone.
+    make_stripes "$WORK/stripes"
+    rm -f "$WORK/stripes-rc"
+    DISPLAY=":$N" LANG=C.UTF-8 xterm -ti vt340 -fn 10x20 -b 0 -bw 0 -geometry 100x30+0+0 \
+        -e sh -c "cd '$WORK' && '$BIN' --no-disk-cache stripes; echo \$? > stripes-rc" >/dev/null 2>&1 &
+    compared=$(check_compare xterm 10 20)
+    if [ "$compared" = ok ]; then
+        pass "xterm: compare of three photos at 100% shows the same region of each, panned together, one alone"
+    else
+        fail "compare at 100% in xterm (sixel)" "$compared"
+    fi
     kill "$XVFB" 2>/dev/null
     ahead=$(grep -o "[0-9]* made ahead" "$WORK/flip-err" 2>/dev/null | grep -o "^[0-9]*")
     if [ "$flips" = "ok ok ok ok ok ok ok ok ok" ] && [ "${ahead:-0}" -ge 2 ]; then
@@ -844,6 +883,18 @@ if command -v Xvfb >/dev/null && command -v mlterm >/dev/null && command -v xwd 
         pass "a tmux split's right pane: iTerm2 images in that pane's cells, none over the left pane"
     else
         fail "iTerm2 images in a tmux split's right pane" "$split rc $(cat "$WORK/iterm-split-rc" 2>/dev/null) $(cat "$WORK/iterm-split-err" 2>/dev/null)"
+    fi
+    # Compare of three photos at 1:1 in iTerm2 images: the same region of each.
+    make_stripes "$WORK/stripes"
+    rm -f "$WORK/stripes-rc"
+    # No scrollbar (-O none): the cells start at the window's edge, where the panes are looked for.
+    DISPLAY=":$N" LANG=C.UTF-8 mlterm -g 100x30+0+0 -w 16 -O none \
+        -e sh -c "cd '$WORK' && '$BIN' --no-disk-cache stripes; echo \$? > stripes-rc" >/dev/null 2>&1 &
+    compared=$(check_compare mlterm 10 22)
+    if [ "$compared" = ok ]; then
+        pass "mlterm: compare of three photos at 100% in iTerm2 images shows the same region of each, panned together, one alone"
+    else
+        fail "compare at 100% in mlterm (iTerm2 images)" "$compared"
     fi
     kill "$XVFB" 2>/dev/null
     tmux_chosen=$(grep "pictures:" "$WORK/iterm-tmux-err" 2>/dev/null)

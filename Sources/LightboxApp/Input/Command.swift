@@ -93,12 +93,23 @@ public enum Command: Hashable, Sendable {
     /// Turn the view of the marked photos (or the cursor's) a quarter, clockwise or back, until
     /// Lightbox quits; the file is never rewritten.
     case rotate(clockwise: Bool)
+    /// `C`: compare the marked photos (2 to 4) side by side, or the cursor's and the next; in
+    /// compare, back to the grid.
+    case compare
+    /// In compare: focus the pane `step` on (Tab, `h`, `l`), round.
+    case focusPane(Int)
+    /// In compare: pan the focused photo alone (Shift: `H` `J` `K` `L`).
+    case panAlone(dx: Int, dy: Int)
+    /// In compare: drop the focused photo; the next candidate takes its pane.
+    case dropFromCompare
 
     /// The command with its values set aside: what its row in `CommandTable` holds.
     var kind: Command {
         switch self {
         case .countDigit: .countDigit(0)
         case .pan: .pan(dx: 0, dy: 0)
+        case .panAlone: .panAlone(dx: 0, dy: 0)
+        case .focusPane: .focusPane(0)
         case .filterInput: .filterInput("")
         case .pasted: .pasted("")
         case .exec: .exec("")

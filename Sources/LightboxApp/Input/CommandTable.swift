@@ -31,6 +31,8 @@ public struct CommandTraits: OptionSet, Hashable, Sendable {
     /// A decision (a rating, a reject, a label): on the marked photos, or else the cursor's, kept
     /// in their sidecars; it moves on to the next photo in the preview and with the cull keys.
     public static let decides = CommandTraits(rawValue: 1 << 11)
+    /// Compare does it (its keys and mouse give only these), on its focused photo.
+    public static let inCompare = CommandTraits(rawValue: 1 << 12)
 }
 
 /// A command's row: its name (as the settings file and `--bind` write it), what it holds, the
@@ -57,7 +59,7 @@ public struct CommandRow: Sendable {
 public enum CommandTable {
     private static let moves: CommandTraits = [.repeatsWithCount, .bindable]
     private static let marks: CommandTraits = [.changesMarks, .bindable]
-    private static let decision: CommandTraits = [.decides, .inPreview, .bindable]
+    private static let decision: CommandTraits = [.decides, .inPreview, .inCompare, .bindable]
 
     public static let rows: [CommandRow] = [
         CommandRow("left", .move(.left), [.left, .character("h")], moves.union(.inPreview), "previous image"),
@@ -76,14 +78,14 @@ public enum CommandTable {
         CommandRow("jump-back", .jumpBack, [.character("'")], [.bindable], "back to before the last jump"),
         CommandRow("previous-section", .move(.previousSection), [.character("[")], moves.union(.jumps), "previous section"),
         CommandRow("next-section", .move(.nextSection), [.character("]")], moves.union(.jumps), "next section"),
-        CommandRow("mark-and-advance", .toggleMarkAndAdvance, [.character(" ")], marks.union([.inPreview, .turnsHelpPages]), "mark and go on"),
-        CommandRow("mark", .toggleMark, [.character("m")], marks.union(.inPreview), "mark / unmark"),
+        CommandRow("mark-and-advance", .toggleMarkAndAdvance, [.character(" ")], marks.union([.inPreview, .inCompare, .turnsHelpPages]), "mark and go on"),
+        CommandRow("mark", .toggleMark, [.character("m")], marks.union([.inPreview, .inCompare]), "mark / unmark"),
         CommandRow("range", .toggleRange, [.character("v")], marks, "start / end a range mark"),
         CommandRow("mark-all", .markAll, [.character("a")], marks, "mark all"),
         CommandRow("mark-section", .markSection, [.character("A")], marks, "mark this section"),
         CommandRow("clear-marks", .clearMarks, [.character("U")], marks, "clear marks"),
-        CommandRow("bigger", .zoomIn, [.character("+"), .character("=")], [.inPreview, .bindable], "bigger thumbnails"),
-        CommandRow("smaller", .zoomOut, [.character("-")], [.inPreview, .bindable], "smaller thumbnails"),
+        CommandRow("bigger", .zoomIn, [.character("+"), .character("=")], [.inPreview, .inCompare, .bindable], "bigger thumbnails"),
+        CommandRow("smaller", .zoomOut, [.character("-")], [.inPreview, .inCompare, .bindable], "smaller thumbnails"),
         CommandRow("sort", .cycleSort, [.character("s")], [.bindable], "sort: " + Arrangement.Sort.allCases.map(\.rawValue).joined(separator: "/")),
         CommandRow("reverse", .toggleReverse, [.character("S")], [.bindable], "reverse the order"),
         CommandRow("collapse", .toggleSection, [.character("z")], [.bindable], "collapse / expand this section"),
@@ -91,11 +93,11 @@ public enum CommandTable {
         CommandRow("layout", .cycleLayout, [.character("L")], [.bindable], "grid, masonry or strip layout"),
         CommandRow("symbols", .cycleGraphics, [.character("t")], [.bindable], "next picture mode"),
         CommandRow("info", .toggleInfo, [.character("i")], [.keepsViewAtTop, .bindable], "show / hide the photo's details"),
-        CommandRow("preview", .openPreview, [.character("o")], [.bindable], "show this photo full-screen"),
-        CommandRow("back", .closePreview, [], [.inPreview], "back to the grid"),
-        CommandRow("pan", .pan(dx: 0, dy: 0), [], [.inPreview], "pan the zoomed photo (not zoomed: the previous or next)"),
+        CommandRow("preview", .openPreview, [.character("o")], [.inCompare, .bindable], "show this photo full-screen"),
+        CommandRow("back", .closePreview, [], [.inPreview, .inCompare], "back to the grid"),
+        CommandRow("pan", .pan(dx: 0, dy: 0), [], [.inPreview, .inCompare], "pan the zoomed photo (not zoomed: the previous or next)"),
         CommandRow("play", .togglePlayback, [], [.inPreview], "pause / play an animation"),
-        CommandRow("actual-size", .actualSize, [], [.inPreview, .bindable], "100% (a pixel of the photo a pixel of the screen), or fit"),
+        CommandRow("actual-size", .actualSize, [], [.inPreview, .inCompare, .bindable], "100% (a pixel of the photo a pixel of the screen), or fit"),
         CommandRow("fill", .fillScreen, [], [.inPreview, .bindable], "fill the screen, or fit"),
         CommandRow(
             "slideshow", .slideshow, [], [.inPreview, .bindable], "slideshow of the marked photos, or all (any key pauses it, + and - change its pace)"),
@@ -110,8 +112,8 @@ public enum CommandTable {
         CommandRow("key-handler", .keyHandlerPrefix, [.control("x")], [.bindable], "then a key: the key handler"),
         CommandRow("handler-key", .keyHandler(""), [], [], "the key after Ctrl-x, for the key handler"),
         CommandRow("help", .toggleHelp, [.character("?")], [.keepsViewAtTop, .bindable], "this help"),
-        CommandRow("accept", .accept, [.enter], [.inPreview, .bindable], "print marked (or this) and quit"),
-        CommandRow("cancel", .cancel, [.character("q"), .escape, .control("c")], [.inPreview, .bindable], "quit, print nothing"),
+        CommandRow("accept", .accept, [.enter], [.inPreview, .inCompare, .bindable], "print marked (or this) and quit"),
+        CommandRow("cancel", .cancel, [.character("q"), .escape, .control("c")], [.inPreview, .inCompare, .bindable], "quit, print nothing"),
         CommandRow("suspend", .suspend, [.control("z")], [.inEveryMode, .keepsViewAtTop, .bindable], "suspend"),
         CommandRow("redraw", .redraw, [.control("l")], [.inEveryMode, .keepsViewAtTop, .bindable], "redraw the screen"),
         CommandRow("reject", .toggleReject, [.character("r")], decision, "reject (again: take it back)"),
@@ -126,11 +128,17 @@ public enum CommandTable {
         CommandRow("label-green", .toggleLabel(.green), [.function(3)], decision, "green label"),
         CommandRow("label-blue", .toggleLabel(.blue), [.function(4)], decision, "blue label"),
         CommandRow("label-purple", .toggleLabel(.purple), [.function(5)], decision, "purple label"),
-        CommandRow("undo", .undo, [.character("u")], [.inPreview, .bindable], "undo the last decisions"),
+        CommandRow("undo", .undo, [.character("u")], [.inPreview, .inCompare, .bindable], "undo the last decisions"),
         CommandRow("cull-keys", .toggleCullKeys, [.character("c")], [.bindable], "cull keys: digits rate and label"),
-        CommandRow("rotate", .rotate(clockwise: true), [.character(">")], [.inPreview, .bindable], "turn the view a quarter clockwise"),
-        CommandRow("rotate-back", .rotate(clockwise: false), [.character("<")], [.inPreview, .bindable], "turn the view a quarter back"),
-        CommandRow("click", .click(x: 0, y: 0), [], [], "move the cursor to the tile (a header: its first photo)"),
+        CommandRow("rotate", .rotate(clockwise: true), [.character(">")], [.inPreview, .inCompare, .bindable], "turn the view a quarter clockwise"),
+        CommandRow("rotate-back", .rotate(clockwise: false), [.character("<")], [.inPreview, .inCompare, .bindable], "turn the view a quarter back"),
+        CommandRow(
+            "compare", .compare, [.character("C")], [.inPreview, .inCompare, .bindable],
+            "compare the marked (2 to 4) side by side"),
+        CommandRow("focus", .focusPane(0), [], [.inCompare], "in compare: focus the next or previous photo"),
+        CommandRow("pan-alone", .panAlone(dx: 0, dy: 0), [], [.inCompare], "in compare: pan the focused photo alone"),
+        CommandRow("drop", .dropFromCompare, [], [.inCompare, .bindable], "in compare: drop the focused photo; the next candidate comes in"),
+        CommandRow("click", .click(x: 0, y: 0), [], [.inCompare], "move the cursor to the tile (a header: its first photo)"),
         CommandRow("double-click", .doubleClick(x: 0, y: 0), [], [], "open the photo full-screen (a header: collapse or expand)"),
         CommandRow("shift-click", .shiftClick(x: 0, y: 0), [], [.changesMarks], "mark from the cursor to the tile"),
         CommandRow("control-click", .controlClick(x: 0, y: 0), [], [.changesMarks], "mark or unmark the tile"),
@@ -152,6 +160,7 @@ public enum CommandTable {
         KeyBinding([.character("z")], .actualSize, "100%, or back to fit (centred where the last zoom was)"),
         KeyBinding([.character("f")], .fillScreen, "fill the screen, or back to fit"),
         KeyBinding([.character("s")], .slideshow, "slideshow (any key pauses, s goes on, + - its pace)"),
+        KeyBinding([.character("C")], .compare, "compare the marked photos side by side, or this and the next"),
         KeyBinding([.character("0")], .rate(0), "clear the rating"),
         KeyBinding((1...5).map { .character(Character(String($0))) }, .rate(1), "rate 1 to 5 stars"),
         KeyBinding([.character("r")], .toggleReject, "reject (again: take it back)"),
@@ -165,6 +174,42 @@ public enum CommandTable {
         KeyBinding([.character("<")], .rotate(clockwise: false), "turn the view a quarter back"),
         KeyBinding([.enter], .accept, "print marked (or this) and quit"),
         KeyBinding([.escape, .character("q"), .character("o")], .closePreview, "back to the grid"),
+        KeyBinding([.control("c")], .cancel, "quit, print nothing"),
+        KeyBinding([.control("z")], .suspend, "suspend"),
+        KeyBinding([.control("l")], .redraw, "redraw the screen"),
+    ]
+
+    /// The keys of compare, with its own words for them.
+    public static let compareKeys: [KeyBinding] = [
+        KeyBinding([.tab, .character("l")], .focusPane(1), "focus the next photo"),
+        KeyBinding([.character("h")], .focusPane(-1), "focus the previous photo"),
+        KeyBinding([.left], .pan(dx: -1, dy: 0), "pan them all left (not zoomed: focus the previous)"),
+        KeyBinding([.right], .pan(dx: 1, dy: 0), "pan them all right (not zoomed: focus the next)"),
+        KeyBinding([.up], .pan(dx: 0, dy: -1), "pan them all up"),
+        KeyBinding([.down], .pan(dx: 0, dy: 1), "pan them all down"),
+        KeyBinding([.character("H")], .panAlone(dx: -1, dy: 0), "pan the focused photo alone left"),
+        KeyBinding([.character("L")], .panAlone(dx: 1, dy: 0), "pan the focused photo alone right"),
+        KeyBinding([.character("K")], .panAlone(dx: 0, dy: -1), "pan the focused photo alone up"),
+        KeyBinding([.character("J")], .panAlone(dx: 0, dy: 1), "pan the focused photo alone down"),
+        KeyBinding([.character("+"), .character("=")], .zoomIn, "zoom them all in"),
+        KeyBinding([.character("-")], .zoomOut, "zoom them all out"),
+        KeyBinding([.character("z")], .actualSize, "each at 100%, or back to fit"),
+        KeyBinding([.character("d"), .backspace], .dropFromCompare, "drop the focused photo; the next candidate comes in"),
+        KeyBinding([.character("m"), .character(" ")], .toggleMark, "mark / unmark the focused photo"),
+        KeyBinding([.character("0")], .rate(0), "clear the focused photo's rating"),
+        KeyBinding((1...5).map { .character(Character(String($0))) }, .rate(1), "rate it 1 to 5 stars"),
+        KeyBinding([.character("r")], .toggleReject, "reject it (again: take it back)"),
+        KeyBinding([.character("6"), .function(1)], .toggleLabel(.red), "red label"),
+        KeyBinding([.character("7"), .function(2)], .toggleLabel(.yellow), "yellow label"),
+        KeyBinding([.character("8"), .function(3)], .toggleLabel(.green), "green label"),
+        KeyBinding([.character("9"), .function(4)], .toggleLabel(.blue), "blue label"),
+        KeyBinding([.function(5)], .toggleLabel(.purple), "purple label"),
+        KeyBinding([.character("u")], .undo, "undo the last decisions"),
+        KeyBinding([.character(">")], .rotate(clockwise: true), "turn the focused photo a quarter clockwise"),
+        KeyBinding([.character("<")], .rotate(clockwise: false), "turn it a quarter back"),
+        KeyBinding([.character("o")], .openPreview, "show the focused photo full-screen"),
+        KeyBinding([.enter], .accept, "print marked (or the focused) and quit"),
+        KeyBinding([.escape, .character("q"), .character("C")], .closePreview, "back to the grid, at the focused photo"),
         KeyBinding([.control("c")], .cancel, "quit, print nothing"),
         KeyBinding([.control("z")], .suspend, "suspend"),
         KeyBinding([.control("l")], .redraw, "redraw the screen"),

@@ -19,12 +19,13 @@ public struct InputRouter: Sendable {
         case .resize:
             return nil
         case .paste(let text):
-            return state.preview == nil ? .pasted(text) : nil
+            return state.preview == nil && state.compare == nil ? .pasted(text) : nil
         case .key(let key):
             switch state.mode {
             case .handlerKey: return .keyHandler(key.name)  // after Ctrl-x, the next key is the key handler's
             case .filter: return Self.filterCommand(for: key, keys: state.keyTable)
             case .preview: return KeyTable.preview.command(for: key)
+            case .compare: return KeyTable.compare.command(for: key)
             case .grid, .help:
                 // With the cull keys on, digits rate and label instead of counting.
                 if state.cullKeys, let command = KeyTable.cull.command(for: key) { return command }
@@ -32,6 +33,11 @@ public struct InputRouter: Sendable {
             }
         case .mouse(let mouse):
             let modifier: MouseBinding.Modifier = mouse.isShift ? .shift : mouse.isControl ? .control : .none
+            // Compare: a press focuses, the wheel zooms; no double presses.
+            if state.compare != nil {
+                let gesture: MouseGesture = mouse.kind == .wheelUp ? .wheelUp : mouse.kind == .wheelDown ? .wheelDown : .press
+                return MouseTable.compare.command(for: gesture, modifier: .none, x: mouse.x, y: mouse.y)
+            }
             // The preview takes only the wheel: a press there starts no double press.
             guard state.preview == nil else {
                 let gesture: MouseGesture? = mouse.kind == .wheelUp ? .wheelUp : mouse.kind == .wheelDown ? .wheelDown : nil

@@ -68,6 +68,9 @@ public struct KeyTable: Sendable {
     /// The keys of the full-screen preview (`CommandTable.previewKeys`).
     public static let preview = KeyTable(CommandTable.previewKeys)
 
+    /// The keys of compare (`CommandTable.compareKeys`).
+    public static let compare = KeyTable(CommandTable.compareKeys)
+
     /// The grid's keys: every row of `CommandTable` that has keys, in its order, with its help.
     public static let standard = KeyTable(CommandTable.rows.filter { !$0.keys.isEmpty }.map { KeyBinding($0.keys, $0.command, $0.help) })
 }

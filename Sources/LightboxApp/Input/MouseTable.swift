@@ -53,6 +53,13 @@ public struct MouseTable: Sendable {
         MouseBinding(.wheelDown, "scroll down") { _, _ in .scroll(lines: wheelLines) },
     ])
 
+    /// The mouse in compare: a press focuses the photo under it, the wheel zooms them all.
+    public static let compare = MouseTable([
+        MouseBinding(.press, "focus the photo") { .click(x: $0, y: $1) },
+        MouseBinding(.wheelUp, "zoom them all in") { _, _ in .zoomIn },
+        MouseBinding(.wheelDown, "zoom them all out") { _, _ in .zoomOut },
+    ])
+
     /// The mouse in the full-screen preview: the wheel pans (or goes to the previous or next photo).
     public static let preview = MouseTable([
         MouseBinding(.wheelUp, "pan left, or the previous photo") { _, _ in .pan(dx: -1, dy: 0) },

@@ -8,6 +8,7 @@ extension Documentation {
             ("options", optionsTable),
             ("keys", keysTable(.standard)),
             ("preview-keys", keysTable(.preview)),
+            ("compare-keys", keysTable(.compare)),
             ("mouse", mouseTable),
             ("bind-names", CommandTable.rows.filter { $0.traits.contains(.bindable) }.map { "`\($0.name)`" }.joined(separator: " ")),
             ("kinds", kindsTable),

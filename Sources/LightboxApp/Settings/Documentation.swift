@@ -81,6 +81,7 @@ public enum Documentation {
         for field in FilterField.table { out += ".TP\n.B " + roff(field.syntax) + "\n" + roff(field.help) + "\n" }
         out += keys(.standard, "KEYS")
         out += keys(.preview, "KEYS IN THE PREVIEW")
+        out += keys(.compare, "KEYS IN COMPARE")
         out += ".SH EXIT STATUS\n"
         for (code, meaning) in exitCodes { out += ".TP\n.B \(code)\n" + roff(meaning) + "\n" }
         out += ".SH FILES\n.TP\n.I $XDG_CONFIG_HOME/lightbox/config\nsettings, one key = value a line (see the README)\n"

@@ -21,6 +21,7 @@ extension GalleryState {
         switch mode {
         case .help: return applyHelp(command)
         case .preview where !library.isEmpty: return applyPreview(command)
+        case .compare where !library.isEmpty: return applyCompare(command)
         default: return applyGrid(command)
         }
     }
@@ -31,6 +32,8 @@ extension GalleryState {
         case .decoded(let request, let result):
             guard !library.isEmpty else { return [] }
             let evicted = store.record(request, result)
+            // Compare's crops are named by the revision: one made from the picture that came is a new one.
+            if let compare, compare.shown.contains(request.id) { previewRevision &+= 1 }
             let forget: [Effect] = evicted.isEmpty ? [] : [.forgetImages(evicted.map(imageID(serial:)))]
             return forget + loadEffects() + metadataEffects()
         case .tick(let now):

@@ -28,8 +28,8 @@ extension GalleryState {
         default:
             return []
         }
-        // On the cursor's photo alone, the preview and the cull keys move on to the next.
-        if command != .undo, advances, selection.count == 0, preview != nil || cullKeys, viewport.cursor + 1 < library.count {
+        // On the cursor's photo alone, the preview and the cull keys move on to the next (compare stays).
+        if command != .undo, advances, compare == nil, selection.count == 0, preview != nil || cullKeys, viewport.cursor + 1 < library.count {
             if preview != nil {
                 flipDirection = 1
                 viewport.cursor += 1
@@ -59,8 +59,10 @@ extension GalleryState {
         return [.readDecisions(reads)]
     }
 
-    /// The items a decision is for: the marked ones (those the filter hides too), else the cursor's.
+    /// The items a decision is for: compare's focused one; the marked ones (those the filter
+    /// hides too), else the cursor's.
     var decisionTargets: [ItemID] {
+        if let compare { return [compare.focused] }
         guard selection.count > 0 else { return [library.id(at: viewport.cursor)] }
         return markedIDs
     }

@@ -7,6 +7,7 @@ extension GalleryState {
     /// - Complexity: O(*v*) in the number of tiles in the window.
     mutating func updatedDemand() -> [DecodeRequest]? {
         if preview != nil { return store.want(previewDemand) }
+        if compare != nil { return store.want(compareDemand) }
         guard !isTooSmall else { return store.want([]) }
         let visible = visibleItems
         let (layout, offset, height) = (self.layout, viewport.offset, viewportLength)

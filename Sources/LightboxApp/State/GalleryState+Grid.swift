@@ -58,7 +58,8 @@ extension GalleryState {
             preview = Preview()
             message = "h l: previous, next · + -: zoom · m: mark · Esc: back"
         case .slideshow: startSlideshow()
-        case .closePreview, .pan, .togglePlayback, .actualSize, .fillScreen: break
+        case .compare: return openCompare()
+        case .closePreview, .pan, .togglePlayback, .actualSize, .fillScreen, .focusPane, .panAlone, .dropFromCompare: break
         case .countDigit(let digit):
             guard digit > 0 || pendingCount != nil else { break }
             pendingCount = min(9_999_999, (pendingCount ?? 0) * 10 + digit)

@@ -29,6 +29,8 @@ extension GalleryState {
         {
             effects.append(.readMetadata([request], isUrgent: true))
         }
+        let comparing = compareMetadataRequests()
+        if !comparing.isEmpty { effects.append(.readMetadata(comparing, isUrgent: true)) }
         if !library.isEmpty {
             // Shapes on screen first in masonry, so the tiles in view settle before the rest; and
             // the videos and animations on screen, whose durations and frame counts go in their labels.

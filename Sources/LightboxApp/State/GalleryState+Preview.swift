@@ -142,6 +142,7 @@ extension GalleryState {
         case .rotate(let clockwise):
             turn(clockwise: clockwise)
             preview = Preview()
+        case .compare: return openCompare()
         case .accept: return [.accept(acceptedPaths)]
         case .cancel: return [.cancel]
         default: break

@@ -33,7 +33,16 @@ public struct GalleryState: Sendable {
             if newValue == nil { slideshow = nil }
         }
     }
-    /// Counts changes to the preview, to name the pictures made for one of its frames.
+    /// Compare, when it shows: the mode's, set through it; the cursor follows its focused photo.
+    public internal(set) var compare: Compare? {
+        get { if case .compare(let compare) = mode { compare } else { nil } }
+        set {
+            mode = newValue.map { .compare($0) } ?? .grid
+            previewRevision &+= 1
+            if let newValue, case let position = library.position(of: newValue.focused), position >= 0 { viewport.cursor = position }
+        }
+    }
+    /// Counts changes to the preview and compare, to name the pictures made for one of their frames.
     public internal(set) var previewRevision: UInt32 = 0
     /// Seconds each photo of a slideshow started with `s` stays.
     public internal(set) var slideshowDelay = 4.0
@@ -176,7 +185,7 @@ public struct GalleryState: Sendable {
 
     /// Turns the view of the marked photos (or the cursor's) a quarter: their pictures come again turned.
     mutating func turn(clockwise: Bool) {
-        let targets = selection.count > 0 ? markedIDs : [library.id(at: viewport.cursor)]
+        let targets = decisionTargets
         for id in targets {
             let turns = ((viewTurns[id] ?? 0) + (clockwise ? 1 : 3)) % 4
             viewTurns[id] = turns == 0 ? nil : turns
