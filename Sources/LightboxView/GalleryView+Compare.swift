@@ -21,6 +21,7 @@ extension GalleryView {
         if panes.isEmpty {
             drawCentered(["Terminal too small", "to compare"], in: &frame, height: height, palette: palette)
         }
+        if let panel = state.exposurePanel { drawExposurePanel(state, in: panel, into: &frame) }
         let y = frame.height - 1
         frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: palette.status))
         let waiting = compare.waitingCount
@@ -46,21 +47,23 @@ extension GalleryView {
         let key = state.compareKey(ofPane: index), zoom = state.compareZoom(ofPane: index)
         let centre = compare.centre(ofPane: index)
         let pixels = state.pictures.graphics.isPixels
+        let clipping = state.exposure.showsClipping ? state.exposure.thresholds : nil
         frame.fill(x: area.x, y: area.y, width: area.width, height: area.height, with: palette.letterboxCell)
         if position < 0 {
             let text = DisplayText.truncatedMiddle("hidden by the filter", toWidth: area.width)
             frame.write(text, x: area.x + max(0, (area.width - DisplayWidth.of(text)) / 2), y: area.y + area.height / 2, style: palette.placeholder)
         } else if let reason = state.failure(at: position) {
             drawBroken(reason, x: area.x, y: area.y, width: area.width, height: area.height, palette: palette, into: &frame, clipHeight: clipHeight)
-        } else if pixels, zoom == 1, let image = state.store.cache.peek(key), let serial = state.store.cache.serial(of: key),
+        } else if pixels, zoom == 1, clipping == nil, let image = state.store.cache.peek(key), let serial = state.store.cache.serial(of: key),
             drawImage(
                 image, id: state.imageID(serial: serial), state: state, x: area.x, y: area.y, width: area.width, height: area.height,
                 alignment: .center, into: &frame, clipHeight: clipHeight)
         {
             // Drawn in pixels.
         } else if pixels, let image = state.store.cache.closest(to: key) {
-            drawCrop(image, state: state, id: state.compareImageID(ofPane: index), zoom: zoom, centre: centre, in: area, into: &frame)
-        } else if !pixels, zoom == 1, let image = state.store.cache.closest(to: key), let cells = image.cells,
+            drawCrop(
+                image, state: state, id: state.compareImageID(ofPane: index), zoom: zoom, centre: centre, clipping: clipping, in: area, into: &frame)
+        } else if !pixels, zoom == 1, clipping == nil, let image = state.store.cache.closest(to: key), let cells = image.cells,
             cells.matches(state.symbols, state.pictures.colorDepth), cells.columns <= area.width, cells.rows <= area.height
         {
             drawCells(
@@ -72,7 +75,7 @@ extension GalleryView {
                 centre: centre)
             drawHalfBlocks(
                 image, drawn: view.drawn, originX: view.originX, originY: view.originY, x: area.x, y: area.y, width: area.width,
-                height: area.height, palette: palette, into: &frame, clipHeight: clipHeight)
+                height: area.height, palette: palette, into: &frame, clipHeight: clipHeight, clipping: clipping)
         } else {
             drawPlaceholder(x: area.x, y: area.y, width: area.width, height: area.height, palette: palette, into: &frame, clipHeight: clipHeight)
         }
@@ -82,7 +85,8 @@ extension GalleryView {
     /// pixels made for this frame (letterbox where the photo is not).
     /// - Complexity: O(*w* × *h*) in the pane's pixels.
     static func drawCrop(
-        _ image: Thumbnail, state: GalleryState, id: UInt32, zoom: Double, centre: PhotoPoint, in area: Rect, into frame: inout Frame
+        _ image: Thumbnail, state: GalleryState, id: UInt32, zoom: Double, centre: PhotoPoint, clipping: ClippingThresholds? = nil, in area: Rect,
+        into frame: inout Frame
     ) {
         guard area.width <= KittyGraphics.maxCells, area.height <= KittyGraphics.maxCells else { return }
         let cell = state.pictures.cellPixels
@@ -102,6 +106,8 @@ extension GalleryView {
                     pixels[i] = image.pixels[s]
                     pixels[i + 1] = image.pixels[s + 1]
                     pixels[i + 2] = image.pixels[s + 2]
+                    // Clipping is marked on the photo's pixels, never on the letterbox.
+                    if let clipping { (pixels[i], pixels[i + 1], pixels[i + 2]) = clipping.mark(pixels[i], pixels[i + 1], pixels[i + 2]) }
                 } else {
                     pixels[i] = lr
                     pixels[i + 1] = lg

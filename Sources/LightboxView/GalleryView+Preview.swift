@@ -17,45 +17,50 @@ extension GalleryView {
     static func drawPreview(_ state: GalleryState, into frame: inout Frame) {
         let palette = state.palette
         guard let preview = state.preview else { return }
-        let height = max(0, frame.height - 1)
-        frame.fill(x: 0, y: 0, width: frame.width, height: height, with: palette.letterboxCell)
+        let height = max(0, frame.height - 1), width = state.pictureAreaWidth
+        frame.fill(x: 0, y: 0, width: width, height: height, with: palette.letterboxCell)
+        // Clipping marks are drawn on a copy of the picture made for this frame (or on half blocks).
+        let clipping = state.exposure.showsClipping ? state.exposure.thresholds : nil
         // An animation shows its current frame, in pixels under an id of this frame's own.
         let animationFrame = preview.zoom == 1 ? state.animation?.frame(preview.frame) : nil
         if let reason = state.failure(at: state.viewport.cursor) {
-            drawBroken(reason, x: 0, y: 0, width: frame.width, height: height, palette: palette, into: &frame, clipHeight: height)
-        } else if let image = animationFrame, state.pictures.graphics.isPixels,
+            drawBroken(reason, x: 0, y: 0, width: width, height: height, palette: palette, into: &frame, clipHeight: height)
+        } else if let image = animationFrame, state.pictures.graphics.isPixels, clipping == nil,
             drawImage(
-                image, id: state.previewImageID, state: state, x: 0, y: 0, width: frame.width, height: height,
+                image, id: state.previewImageID, state: state, x: 0, y: 0, width: width, height: height,
                 alignment: .center, into: &frame, clipHeight: height)
         {
             // Drawn in pixels.
-        } else if animationFrame == nil, preview.zoom == 1, state.pictures.graphics.isPixels, let image = state.store.cache.peek(state.previewKey),
-            let serial = state.store.cache.serial(of: state.previewKey),
+        } else if animationFrame == nil, preview.zoom == 1, clipping == nil, state.pictures.graphics.isPixels,
+            let image = state.store.cache.peek(state.previewKey), let serial = state.store.cache.serial(of: state.previewKey),
             drawImage(
-                image, id: state.imageID(serial: serial), state: state, x: 0, y: 0, width: frame.width, height: height,
+                image, id: state.imageID(serial: serial), state: state, x: 0, y: 0, width: width, height: height,
                 alignment: .center, into: &frame, clipHeight: height)
         {
             // Drawn in pixels.
-        } else if preview.zoom > 1, state.pictures.graphics.isPixels, let image = state.store.cache.peek(state.previewKey),
-            drawZoomedImage(image, state: state, height: height, into: &frame)
+        } else if preview.zoom > 1 || clipping != nil, state.pictures.graphics.isPixels,
+            let image = animationFrame ?? state.store.cache.peek(state.previewKey),
+            drawZoomedImage(image, state: state, width: width, height: height, clipping: clipping, into: &frame)
         {
             // Drawn in pixels.
-        } else if animationFrame == nil, preview.zoom == 1, !state.pictures.graphics.isPixels, let image = state.store.cache.closest(to: state.previewKey),
-            let cells = image.cells, cells.matches(state.symbols, state.pictures.colorDepth), cells.columns <= frame.width, cells.rows <= height
+        } else if animationFrame == nil, preview.zoom == 1, clipping == nil, !state.pictures.graphics.isPixels,
+            let image = state.store.cache.closest(to: state.previewKey),
+            let cells = image.cells, cells.matches(state.symbols, state.pictures.colorDepth), cells.columns <= width, cells.rows <= height
         {
-            drawCells(cells, x: 0, y: 0, width: frame.width, height: height, alignment: .center, palette: palette, into: &frame, clipHeight: height)
+            drawCells(cells, x: 0, y: 0, width: width, height: height, alignment: .center, palette: palette, into: &frame, clipHeight: height)
         } else if let image = animationFrame ?? state.store.cache.closest(to: state.previewKey) {
             let drawn = state.previewDrawnSize(of: PixelSize(width: image.width, height: image.height))
             // The zoomed picture is centred when smaller than the screen, else seen from the pan.
-            let viewWidth = frame.width, viewHeight = height * 2
+            let viewWidth = width, viewHeight = height * 2
             let originX = drawn.width <= viewWidth ? -(viewWidth - drawn.width) / 2 : preview.panX
             let originY = drawn.height <= viewHeight ? -(viewHeight - drawn.height) / 2 : preview.panY
             drawHalfBlocks(
-                image, drawn: drawn, originX: originX, originY: originY, x: 0, y: 0, width: frame.width, height: height,
-                palette: palette, into: &frame, clipHeight: height)
+                image, drawn: drawn, originX: originX, originY: originY, x: 0, y: 0, width: width, height: height,
+                palette: palette, into: &frame, clipHeight: height, clipping: clipping)
         } else {
-            drawPlaceholder(x: 0, y: 0, width: frame.width, height: height, palette: palette, into: &frame, clipHeight: height)
+            drawPlaceholder(x: 0, y: 0, width: width, height: height, palette: palette, into: &frame, clipHeight: height)
         }
+        if let panel = state.exposurePanel { drawExposurePanel(state, in: panel, into: &frame) }
         // Status: place, name, zoom, mark.
         let y = frame.height - 1
         frame.fill(x: 0, y: y, width: frame.width, height: 1, with: Cell(" ", style: palette.status))
@@ -77,12 +82,14 @@ extension GalleryView {
     /// and placed where the half-block preview would show it, as one picture made for this frame.
     /// False when the screen is too large for a placement.
     /// - Complexity: O(*w* × *h*) in the screen's pixels.
-    static func drawZoomedImage(_ image: Thumbnail, state: GalleryState, height rows: Int, into frame: inout Frame) -> Bool {
+    static func drawZoomedImage(
+        _ image: Thumbnail, state: GalleryState, width columns: Int, height rows: Int, clipping: ClippingThresholds?, into frame: inout Frame
+    ) -> Bool {
         let palette = state.palette
-        guard let preview = state.preview, rows > 0, frame.width > 0,
-            frame.width <= KittyGraphics.maxCells, rows <= KittyGraphics.maxCells
+        guard let preview = state.preview, rows > 0, columns > 0,
+            columns <= KittyGraphics.maxCells, rows <= KittyGraphics.maxCells
         else { return false }
-        let cell = state.pictures.cellPixels, columns = frame.width
+        let cell = state.pictures.cellPixels
         let viewWidth = columns * cell.width, viewHeight = rows * cell.height
         // The pan is kept in half-block units (a column, half a row): the same place in pixels.
         let drawnUnits = state.previewDrawnSize(of: PixelSize(width: image.width, height: image.height))
@@ -99,7 +106,9 @@ extension GalleryView {
                 let zx = originX + x, i = (y * viewWidth + x) * 3
                 if inside && zx >= 0 && zx < drawnWidth {
                     let s = (sourceRow * image.width + zx * image.width / drawnWidth) * 3
-                    pixels[i] = image.pixels[s]; pixels[i + 1] = image.pixels[s + 1]; pixels[i + 2] = image.pixels[s + 2]
+                    (pixels[i], pixels[i + 1], pixels[i + 2]) = (image.pixels[s], image.pixels[s + 1], image.pixels[s + 2])
+                    // Clipping is marked on the photo's pixels, never on the letterbox.
+                    if let clipping { (pixels[i], pixels[i + 1], pixels[i + 2]) = clipping.mark(pixels[i], pixels[i + 1], pixels[i + 2]) }
                 } else {
                     pixels[i] = lr; pixels[i + 1] = lg; pixels[i + 2] = lb
                 }

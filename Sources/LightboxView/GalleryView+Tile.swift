@@ -177,12 +177,16 @@ extension GalleryView {
     /// at the box's top-left: where the box shows no picture, letterbox.
     static func drawHalfBlocks(
         _ image: Thumbnail, drawn: PixelSize, originX: Int, originY: Int, x: Int, y: Int, width: Int, height: Int,
-        palette: Palette, into frame: inout Frame, clipHeight: Int
+        palette: Palette, into frame: inout Frame, clipHeight: Int, clipping: ClippingThresholds? = nil
     ) {
         func color(_ px: Int, _ py: Int) -> TerminalColor {
             let dx = originX + px, dy = originY + py
             guard dx >= 0, dx < drawn.width, dy >= 0, dy < drawn.height else { return palette.letterboxColor }
             let (r, g, b) = image.pixel(x: dx * image.width / drawn.width, y: dy * image.height / drawn.height)
+            if let clipping {
+                let (mr, mg, mb) = clipping.mark(r, g, b)
+                return .rgb(mr, mg, mb)
+            }
             return .rgb(r, g, b)
         }
         for row in 0..<height where y + row >= 0 && y + row < clipHeight {

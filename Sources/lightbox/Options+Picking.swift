@@ -24,6 +24,7 @@ extension Options {
         settings.theme = theme
         settings.cullKeys = cullKeys
         settings.advances = advances
+        settings.clipping = clipping
         if let slideshowDelay {
             settings.slideshowDelay = slideshowDelay
             settings.startsSlideshow = true

@@ -43,6 +43,8 @@ struct Options {
     var cullKeys = false
     /// Whether a decision moves on to the next photo (`--no-advance`, `advance =`).
     var advances = true
+    /// `--clipping SHADOWS,HIGHLIGHTS`: where the clipping marks start.
+    var clipping = ClippingThresholds()
     /// `--slideshow SECONDS`: a slideshow from the start, a photo that long.
     var slideshowDelay: Double?
     var readAhead = ReadAhead.Extent.all
@@ -89,6 +91,7 @@ struct Options {
         if let pairing = configuration.pairing { options.pairing = pairing }
         if let mode = configuration.sidecarMode { options.sidecarMode = mode }
         if let advances = configuration.advances { options.advances = advances }
+        if let clipping = configuration.clipping { options.clipping = clipping }
         if let readAhead = configuration.readAhead { options.readAhead = readAhead }
         if let workers = configuration.readAheadWorkers { options.readAheadWorkers = workers }
         if let graphics = configuration.graphics { options.graphics = graphics }
@@ -133,6 +136,12 @@ struct Options {
                 case "--sidecar": options.sidecarMode = try parseChoice(try argument(), name: name)
                 case "--cull": options.cullKeys = true
                 case "--no-advance": options.advances = false
+                case "--clipping":
+                    let text = try argument()
+                    guard let clipping = ClippingThresholds(parsing: text) else {
+                        throw UsageError(description: "\(name): '\(DisplayText.sanitized(text))' is not SHADOWS,HIGHLIGHTS (levels 0 to 255, as 5,250)")
+                    }
+                    options.clipping = clipping
                 case "--slideshow": options.slideshowDelay = Double(try parseNumber(try argument(), name: name, in: 1...60))
                 case "--graphics": options.graphics = try parseChoice(try argument(), name: name)
                 case "-0", "--print0": options.printsNul = true

@@ -605,6 +605,29 @@ else
     fail "compare: no grid" "$(screen | tail -2)"
 fi
 
+# 16c. Exposure in the preview: i and e put the details and the histogram beside the photo,
+# with what is clipped; E marks it (said); the panel follows a flip.
+start_shell 120 36
+launch lib
+if wait_for "1/40"; then
+    tm send-keys -t e2e o i e
+    wait_for "Histogram" && wait_for "blown ≥250" && wait_for "Shutter" && panel=yes || panel=no
+    tm send-keys -t e2e E
+    wait_for "clipping marked" && marked=yes || marked=no
+    tm send-keys -t e2e l
+    wait_for "IMG_2.jpg  *$" || true
+    flipped=$(screen | grep -c "IMG_2.jpg")
+    tm send-keys -t e2e Escape q
+    wait_exit
+    if [ "$panel$marked" = yesyes ] && [ "$flipped" -ge 1 ]; then
+        pass "preview: i and e show the details and the histogram with what is clipped, E marks it, the panel follows a flip"
+    else
+        fail "exposure panel in tmux" "panel $panel marked $marked flipped $flipped: $(screen | tail -3)"
+    fi
+else
+    fail "exposure: no grid" "$(screen | tail -2)"
+fi
+
 # 17. Mouse: a double click previews the tile, Ctrl-click marks one, Shift-click marks a range.
 start_shell 120 40
 launch lib

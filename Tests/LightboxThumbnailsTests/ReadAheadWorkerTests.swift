@@ -86,7 +86,8 @@ func readAheadRequests(_ count: Int) -> [ReadAheadRequest] {
     power.onBattery = true
     let battery = run()
     #expect(battery.atOnce == 1 && worker.activeThreads == 1)
-    #expect(battery.done < mains.done, "one worker did \(battery.done) in the time two did \(mains.done)")
+    // How many each did in the time is the machine's load's to say (a CI run beside a build did
+    // 8 with two): one at a time, never two, is what holds.
     // Asked on the read-ahead's own threads (reading the power supply), never on the caller's.
     #expect(!power.askedOn.isEmpty && power.askedOn.isSubset(of: Set(worker.threadIDs)))
 }

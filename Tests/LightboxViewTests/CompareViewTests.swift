@@ -84,3 +84,63 @@ private func comparedState(_ graphics: Graphics, count: Int = 3, width: Int = 12
     expectSnapshot(frame, "compare-half")
     #expect(frame.text.contains("▶ ✓ ★3 IMG_1.jpg") && frame.text.contains(" compare 1/3"))
 }
+
+/// The preview's panel: the details a photographer judges a frame by, the histogram of the
+/// picture shown (luma, then R, G, B bars) and what is clipped, as lines of text.
+@Test func theExposurePanelShowsTheDetailsAndTheHistogram() {
+    var state = GalleryState(library: library([2]), spec: spec, width: 100, height: 30, settings: settings { $0.graphics = .half })
+    _ = state.initialEffects()
+    _ = state.apply(.openPreview)
+    _ = state.apply(.toggleHistogram)
+    _ = state.apply(.toggleInfo)
+    var metadata = ImageMetadata()
+    metadata.exposure = ImageMetadata.Fraction(numerator: 1, denominator: 250)
+    metadata.fNumber = 2.8
+    metadata.iso = 400
+    metadata.exposureBias = -0.7
+    metadata.make = "FUJIFILM"
+    metadata.model = "X100V"
+    _ = state.apply(.metadataRead([MetadataResult(id: ItemID(0), metadata: metadata, size: PixelSize(width: 6000, height: 4000))]))
+    for request in state.store.demand where request.id == ItemID(0) {
+        let (w, h) = (request.box.width, request.box.height)
+        var picture = Thumbnail(width: w, height: h, pixels: TestImages.halves(width: w, height: h, left: (0, 0, 0), right: (255, 255, 255)))
+        picture.histogram = Histogram(of: picture)
+        _ = state.apply(.decoded(request, .decoded(picture)))
+    }
+    let frame = GalleryView.frame(for: state)
+    let text = frame.text
+    #expect(text.contains("Shutter     1/250 s") && text.contains("Exp. comp.  -0.7 EV") && text.contains("Camera      FUJIFILM X100V"))
+    #expect(text.contains("blown ≥250  R 50% G 50% B 50%") && text.contains("blocked ≤5  50%"))
+    expectSnapshot(frame, "exposure-panel")
+    // E marks them on the picture: the white half red, the black half blue (half blocks here).
+    _ = state.apply(.toggleClipping)
+    let marked = GalleryView.frame(for: state)
+    let colours = Set((0..<64).map { marked[$0, 10].style.background })
+    #expect(colours.contains(.rgb(255, 0, 0)) && colours.contains(.rgb(0, 80, 255)))
+}
+
+/// In a pixel mode the marks are on a copy of the picture made for the frame, not the cached one.
+@Test func clippingMarksInPixelsAreACopyOfThePicture() {
+    var state = GalleryState(
+        library: library([1]), spec: spec, width: 40, height: 12,
+        settings: settings {
+            $0.graphics = .kitty
+            $0.cellPixels = CellPixelSize(width: 4, height: 8)
+        })
+    _ = state.apply(.openPreview)
+    // A picture half as wide as the screen: letterbox on either side, which is never marked.
+    let request = state.store.demand[0]
+    let (w, h) = (request.box.width / 2, request.box.height)
+    _ = state.apply(
+        .decoded(
+            request, .decoded(Thumbnail(width: w, height: h, pixels: TestImages.halves(width: w, height: h, left: (0, 0, 0), right: (255, 255, 255))))))
+    let plain = GalleryView.frame(for: state).images
+    _ = state.apply(.toggleClipping)
+    let marked = GalleryView.frame(for: state).images
+    #expect(plain.count == 1 && marked.count == 1 && marked[0].isTransient && marked[0].id != plain[0].id)
+    guard let image = marked.first else { return }
+    func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(image.pixels[((y * image.pixelWidth + x) * 3)...].prefix(3)) }
+    #expect(pixel(50, 40) == [0, 80, 255] && pixel(110, 40) == [255, 0, 0])
+    #expect(pixel(2, 40) == pixel(157, 40) && pixel(2, 40) != [0, 80, 255] && pixel(2, 40) != [255, 0, 0], "the letterbox is not marked")
+    #expect(state.store.cache.peek(state.previewKey)?.pixels.first == 0, "the cached picture is not changed")
+}

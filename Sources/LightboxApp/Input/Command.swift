@@ -102,6 +102,10 @@ public enum Command: Hashable, Sendable {
     case panAlone(dx: Int, dy: Int)
     /// In compare: drop the focused photo; the next candidate takes its pane.
     case dropFromCompare
+    /// `e` in the preview and compare: the picture's histogram beside it, or not.
+    case toggleHistogram
+    /// `E` in the preview and compare: blown highlights and blocked shadows marked on the picture, or not.
+    case toggleClipping
 
     /// The command with its values set aside: what its row in `CommandTable` holds.
     var kind: Command {

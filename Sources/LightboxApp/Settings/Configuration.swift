@@ -14,6 +14,7 @@ import LightboxThumbnails
 /// pairs = picture            # together, picture or apart
 /// sidecar = replaced         # as --sidecar
 /// advance = no              # stay on a photo after a decision (as --no-advance)
+/// clipping = 3,252          # levels E marks as clipped: shadows, highlights (as --clipping)
 /// read-ahead = 5            # all, off, or screens either side of the cursor
 /// read-ahead-workers = 1    # auto (every core on mains, one on battery) or a number
 /// sections = month          # as --sections
@@ -38,6 +39,8 @@ public struct Configuration: Sendable {
     public var sidecarMode: SidecarMode?
     /// Whether a decision moves on to the next photo (the preview and the cull keys).
     public var advances: Bool?
+    /// Where the clipping marks start (`clipping = 5,250`).
+    public var clipping: ClippingThresholds?
     public var readAhead: ReadAhead.Extent?
     /// Decoders for the read-ahead: nil in the file or `auto` both mean one on battery, every core on mains.
     public var readAheadWorkers: Int?
@@ -110,6 +113,11 @@ public struct Configuration: Sendable {
         case "pairs": pairing = try choice(Pairing.self)
         case "sidecar": sidecarMode = try choice(SidecarMode.self)
         case "advance": advances = try yesNo()
+        case "clipping":
+            guard let read = ClippingThresholds(parsing: value) else {
+                throw ConfigurationError(message: "clipping: '\(value)' is not SHADOWS,HIGHLIGHTS (levels 0 to 255, as 5,250)")
+            }
+            clipping = read
         case "read-ahead":
             do { readAhead = try ReadAhead.extent(setting: value) } catch { throw ConfigurationError(message: "\(key): \(error)") }
         case "read-ahead-workers":

@@ -129,6 +129,11 @@ public enum OptionTable {
                         "open the first photo (the first marked one, with `--mark-from`) full-screen and show the photos one after another, SECONDS each (1 to 60; an animation stays until it has played through once), from the start again after the last; any key pauses it, `s` goes on, `+` and `-` change its pace; `s` in the preview starts one too (4 s each)",
                     "show the photos full-screen one after another, SECONDS each (s in the preview starts one)"),
                 OptionSpec(
+                    "clipping", value: "SHADOWS,HIGHLIGHTS",
+                    details:
+                        "the levels (0 to 255) at which `E` in the preview and compare marks pixels as clipped: blue where every channel is at SHADOWS or below, red where any is at HIGHLIGHTS or above (default `5,250`); the histogram (`e`) counts them too; the settings file's `clipping = 5,250`",
+                    "levels clipping marks start at (default 5,250: E in the preview marks them)"),
+                OptionSpec(
                     "cull", details: "digits rate (`0`-`5`) and label (`6`-`9`) in the grid from the start, as `c` turns on; in the preview they always do",
                     "digits rate and label in the grid from the start (c turns it on and off)"),
                 OptionSpec(

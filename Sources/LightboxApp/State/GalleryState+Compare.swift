@@ -115,6 +115,7 @@ extension GalleryState {
                 current.focus = pane
                 compare = current
             }
+        case .toggleInfo, .toggleHistogram, .toggleClipping: toggleExposure(action)
         case .accept: return [.accept(acceptedPaths)]
         case .cancel: return [.cancel]
         default: break
@@ -146,7 +147,7 @@ extension GalleryState {
         }
         let shape = shapes.isEmpty ? 1.5 : shapes.reduce(0, +) / Double(shapes.count)
         return CompareLayout.panes(
-            count: compare.shown.count, width: screen.width, height: screen.height - 1,
+            count: compare.shown.count, width: pictureAreaWidth, height: screen.height - 1,
             aspect: shape * Double(cell.height) / Double(max(1, cell.width)))
     }
 
@@ -229,7 +230,9 @@ extension GalleryState {
             guard position >= 0, failure(at: position) == nil else { return nil }
             let key = compareKey(ofPane: index), unzoomed = compareZoom(ofPane: index) == 1
             if let cached = store.cache.peek(key), !unzoomed || isReady(cached) { return nil }
-            return decodeRequest(item: position, box: key.box, symbolsAllowed: unzoomed)
+            var request = decodeRequest(item: position, box: key.box, symbolsAllowed: unzoomed)
+            request.wantsHistogram = true
+            return request
         }
     }
 

@@ -59,7 +59,7 @@ extension GalleryState {
             message = "h l: previous, next · + -: zoom · m: mark · Esc: back"
         case .slideshow: startSlideshow()
         case .compare: return openCompare()
-        case .closePreview, .pan, .togglePlayback, .actualSize, .fillScreen, .focusPane, .panAlone, .dropFromCompare: break
+        case .closePreview, .pan, .togglePlayback, .actualSize, .fillScreen, .focusPane, .panAlone, .dropFromCompare, .toggleHistogram, .toggleClipping: break
         case .countDigit(let digit):
             guard digit > 0 || pendingCount != nil else { break }
             pendingCount = min(9_999_999, (pendingCount ?? 0) * 10 + digit)

@@ -21,7 +21,7 @@ extension GalleryState {
     func previewBox(cell: PixelSize, zoom: Double? = nil) -> PixelSize {
         let zoom = zoom ?? preview?.zoom ?? 1
         return PixelSize(
-            width: min(Self.previewPixelLimit, Int((Double(max(1, screen.width) * cell.width) * zoom).rounded())),
+            width: min(Self.previewPixelLimit, Int((Double(max(1, pictureAreaWidth) * cell.width) * zoom).rounded())),
             height: min(Self.previewPixelLimit, Int((Double(max(1, screen.height - 1) * cell.height) * zoom).rounded())))
     }
 
@@ -143,6 +143,9 @@ extension GalleryState {
             turn(clockwise: clockwise)
             preview = Preview()
         case .compare: return openCompare()
+        case .toggleInfo, .toggleHistogram, .toggleClipping:
+            toggleExposure(action)
+            return loadEffects() + metadataEffects()
         case .accept: return [.accept(acceptedPaths)]
         case .cancel: return [.cancel]
         default: break
@@ -213,7 +216,42 @@ extension GalleryState {
     var animationKey: ThumbnailKey { ThumbnailKey(file: library[viewport.cursor], box: previewBox, isAnimated: true) }
 
     /// The preview's view in half-block pixels: the screen above the status line, two a cell vertically.
-    var previewView: PixelSize { PixelSize(width: screen.width, height: (screen.height - 1) * 2) }
+    var previewView: PixelSize { PixelSize(width: pictureAreaWidth, height: (screen.height - 1) * 2) }
+
+    /// The panel beside the preview and compare: the photo's details (`i`) and its histogram
+    /// (`e`), on a screen wide enough for it; nil when neither is asked for.
+    public var exposurePanel: Rect? {
+        guard preview != nil || compare != nil, screen.isShowingInfo || exposure.showsHistogram, screen.width >= ExposureView.panelFrom else {
+            return nil
+        }
+        return Rect(x: screen.width - ExposureView.panelWidth, y: 0, width: ExposureView.panelWidth, height: max(0, screen.height - 1))
+    }
+
+    /// Columns the preview's picture (or compare's panes) take: the screen's, but for the panel.
+    public var pictureAreaWidth: Int { max(1, screen.width - (exposurePanel?.width ?? 0)) }
+
+    /// `i`, `e` and `E` in the preview and compare: the details beside the picture (the grid's
+    /// info panel's toggle, kept), its histogram, the clipping marks on it.
+    mutating func toggleExposure(_ action: Command) {
+        switch action {
+        case .toggleInfo: screen.toggleInfo()
+        case .toggleHistogram: exposure.showsHistogram.toggle()
+        case .toggleClipping:
+            exposure.showsClipping.toggle()
+            let t = exposure.thresholds
+            message =
+                exposure.showsClipping
+                ? "clipping marked: red at \(t.highlights)+ in a channel, blue at \(t.shadows) or less in all (E: off)" : "clipping marks off"
+            previewRevision &+= 1
+            return
+        default: return
+        }
+        if (screen.isShowingInfo || exposure.showsHistogram) && screen.width < ExposureView.panelFrom {
+            message = "too narrow for the panel beside the picture (\(ExposureView.panelFrom) columns or more)"
+        }
+        previewRevision &+= 1
+        relayout()
+    }
 
     /// The pixel size of the picture the preview shows now (the decoded one, else its box).
     var previewPictureSize: PixelSize {
@@ -326,6 +364,7 @@ extension GalleryState {
                 guard failure(at: item) == nil else { return nil }
                 var request = decodeRequest(item: item, box: previewBox, symbolsAllowed: unzoomed)
                 request.isAhead = item != viewport.cursor  // the neighbours wait for the photo shown
+                request.wantsHistogram = true
                 return request
             }
     }

@@ -42,6 +42,8 @@ public struct GalleryState: Sendable {
             if let newValue, case let position = library.position(of: newValue.focused), position >= 0 { viewport.cursor = position }
         }
     }
+    /// The histogram and the clipping marks of the preview and compare.
+    public internal(set) var exposure = ExposureView()
     /// Counts changes to the preview and compare, to name the pictures made for one of their frames.
     public internal(set) var previewRevision: UInt32 = 0
     /// Seconds each photo of a slideshow started with `s` stays.
@@ -126,6 +128,8 @@ public struct GalleryState: Sendable {
         public var advances = true
         /// Seconds each photo of a slideshow stays (`--slideshow`, which starts one at once).
         public var slideshowDelay = 4.0
+        /// The levels clipping marks start at (`--clipping`).
+        public var clipping = ClippingThresholds()
         public var startsSlideshow = false
 
         public init() {}
@@ -158,6 +162,7 @@ public struct GalleryState: Sendable {
         cullKeys = settings.cullKeys
         advances = settings.advances
         slideshowDelay = settings.slideshowDelay
+        exposure.thresholds = settings.clipping
         if settings.startsSlideshow {
             if library.isEmpty { slideshowIsPending = true } else { startSlideshow() }
         }

@@ -11,6 +11,8 @@ public struct Thumbnail: Hashable, Sendable {
     public var cells: SymbolCells?
     /// An animation's frames, one above the other: each one's delay in milliseconds. Empty for a still.
     public var delays: [Int] = []
+    /// How its pixels spread over the levels, when the request asked (the preview's exposure panel).
+    public var histogram: Histogram?
 
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 3, "pixel buffer does not match \(width)x\(height)")
@@ -34,7 +36,7 @@ public struct Thumbnail: Hashable, Sendable {
     }
 
     /// Memory held by the pixels and the cells.
-    public var byteCount: Int { pixels.count + (alpha?.count ?? 0) + (cells.map { $0.glyphs.count * 12 } ?? 0) }
+    public var byteCount: Int { pixels.count + (alpha?.count ?? 0) + (cells.map { $0.glyphs.count * 12 } ?? 0) + (histogram == nil ? 0 : 8192) }
 
     /// The picture laid on `background` (0xRRGGBB): opaque, where it was transparent the
     /// background shows. Unchanged when it has no `alpha`.

@@ -10,6 +10,11 @@ public struct ImageMetadata: Hashable, Sendable {
     public struct Fraction: Hashable, Sendable {
         public var numerator: Int
         public var denominator: Int
+
+        public init(numerator: Int, denominator: Int) {
+            self.numerator = numerator
+            self.denominator = denominator
+        }
     }
 
     /// Exposure time in seconds.
@@ -18,6 +23,8 @@ public struct ImageMetadata: Hashable, Sendable {
     public var iso: Int?
     /// Focal length in millimetres.
     public var focalLength: Double?
+    /// Exposure compensation in EV (`ExposureBiasValue`), negative darker.
+    public var exposureBias: Double?
     public var hasGPS = false
     /// EXIF's orientation, 1 to 8 (nil when not said): 5 to 8 turn the picture a quarter.
     public var orientation: Int?
@@ -123,6 +130,7 @@ public struct ImageMetadata: Hashable, Sendable {
             case 0x829D: fNumber = tiff.rational(entry).map { Double($0.numerator) / Double($0.denominator) }
             case 0x8827: iso = tiff.number(entry)
             case 0x9003: dateTaken = tiff.text(entry)
+            case 0x9204: exposureBias = tiff.rational(entry).map { Double($0.numerator) / Double($0.denominator) }
             case 0x920A: focalLength = tiff.rational(entry).map { Double($0.numerator) / Double($0.denominator) }
             case 0xA434: lens = tiff.text(entry)
             default: break

@@ -17,6 +17,9 @@ public struct DecodeRequest: Hashable, Sendable {
     public var isAhead: Bool
     /// Quarter turns clockwise the view is turned by (0 to 3; not for an animation's frames).
     public var turns: Int
+    /// Whether the picture's histogram is measured too (the preview's and compare's, for their
+    /// exposure panel), off the UI thread.
+    public var wantsHistogram = false
 
     public init(
         id: ItemID, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half, depth: ColorDepth = .trueColor,
@@ -134,6 +137,11 @@ public final class ThumbnailProvider: @unchecked Sendable {
             : decoder.decode(request.file, fitting: box)
         // Transparency is kept from the file (and in the disk cache) to here, where the ground is known.
         if case .decoded(let thumbnail) = result { result = .decoded(thumbnail.flattened(onto: background).turned(request.turns)) }
+        // The histogram is measured here too, on the picture as it will be shown.
+        if request.wantsHistogram, case .decoded(var thumbnail) = result {
+            thumbnail.histogram = Histogram(of: thumbnail)
+            result = .decoded(thumbnail)
+        }
         // Symbols are rendered here too, off the UI thread, and kept with the pixels.
         if request.wantsCells, case .decoded(var thumbnail) = result {
             let box = SymbolCells.cells(inBox: request.box)
