@@ -19,7 +19,10 @@ extension GalleryView {
         if state.isScanning { left += " found, scanning…" }
         if state.markedCount > 0 {
             left += "  ✓\(state.markedCount) marked"
-            if !state.selection.hidden.isEmpty { left += " (\(state.selection.hidden.count) hidden by the filter)" }
+            let stacked = state.selection.hidden.count { state.library.stackOf[$0] != nil }
+            let filtered = state.selection.hidden.count - stacked
+            if filtered > 0 { left += " (\(filtered) hidden by the filter)" }
+            if stacked > 0 { left += " (\(stacked) in closed stacks)" }
         }
         // Decisions so far: how many are rated three stars or more, and rejected.
         let decided = state.decisions.counts(starsAtLeast: 3)

@@ -130,6 +130,18 @@ extension GalleryView {
     /// What a label starts with: a pair's badge (`RAW+JPG `, `LIVE `), an animation's frame count
     /// (`×12 `), or a video's play mark and, once read, its duration (`▶ 1:23 `).
     static func labelBadge(_ item: Int, state: GalleryState) -> String {
+        stackBadge(item, state: state) + pairAndKindBadge(item, state: state)
+    }
+
+    /// A stack's count on its tile (`▣ 12`), or, open, each frame's place in it (`▣ 3/12`).
+    static func stackBadge(_ item: Int, state: GalleryState) -> String {
+        let id = state.library.id(at: item)
+        guard let shown = state.library.stacks[id] != nil ? id : state.library.stackOf[id], let frames = state.library.stacks[shown] else { return "" }
+        guard state.library.isOpen(shown), let place = frames.firstIndex(of: id) else { return "▣ \(frames.count) " }
+        return "▣ \(place + 1)/\(frames.count) "
+    }
+
+    static func pairAndKindBadge(_ item: Int, state: GalleryState) -> String {
         if let badge = state.library[item].pairBadge { return badge + " " }
         let metadata = state.metadataState.results[state.library.id(at: item)]?.metadata
         if let frames = metadata?.frameCount { return "×\(frames) " }

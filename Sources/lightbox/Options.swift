@@ -85,6 +85,7 @@ struct Options {
         if let spec = configuration.spec { options.spec = spec }
         if let mode = configuration.layoutMode { options.layoutMode = mode }
         if let sections = configuration.sections { options.arrangement.sections = sections }
+        if let stacks = configuration.stacks { options.arrangement.stacks = stacks }
         if let sort = configuration.sort { options.arrangement.sort = sort }
         if let reversed = configuration.isReversed { options.arrangement.isReversed = reversed }
         if let footers = configuration.showsFooters { options.showsFooters = footers }
@@ -129,6 +130,7 @@ struct Options {
                 case "--spacing": options.spec = try parseSpacing(try argument(), columns: options.spec)
                 case "--sort": options.arrangement.sort = try parseChoice(try argument(), name: name)
                 case "--sections": options.arrangement.sections = try parseChoice(try argument(), name: name)
+                case "--stacks": options.arrangement.stacks = try parseChoice(try argument(), name: name)
                 case "-r", "--reverse": options.arrangement.isReversed = true
                 case "--footers": options.showsFooters = true
                 case "--layout": options.layoutMode = try parseChoice(try argument(), name: name)

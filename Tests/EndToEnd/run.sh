@@ -628,6 +628,37 @@ else
     fail "exposure: no grid" "$(screen | tail -2)"
 fi
 
+# 16d. A burst is one stack: four frames of one camera within a second (exiftool's EXIF with
+# sub-seconds) are one tile "▣ 4"; b opens it in place and closes it; marking the closed stack
+# and accepting prints its four frames.
+mkdir -p "$WORK/burst"
+for i in 1 2 3 4 5 6; do
+    convert -size 64x48 "xc:rgb($((i * 40)),90,160)" "$WORK/burst/DSC_000$i.jpg"
+done
+for i in 1 2 3 4; do
+    exiftool -q -overwrite_original -Make=NIKON -Model=Z6 "-DateTimeOriginal=2024:05:01 10:00:00" "-SubSecTimeOriginal=$((i * 2))" "$WORK/burst/DSC_000$i.jpg"
+done
+exiftool -q -overwrite_original -Make=NIKON -Model=Z6 "-DateTimeOriginal=2024:05:01 10:05:00" "$WORK/burst/DSC_0005.jpg" "$WORK/burst/DSC_0006.jpg"
+exiftool -q -overwrite_original "-DateTimeOriginal=2024:05:01 10:09:00" "$WORK/burst/DSC_0006.jpg"
+start_shell 100 30
+launch burst
+if wait_for "▣ 4 DSC_0001.jpg" && wait_for "1/3"; then
+    tm send-keys -t e2e b
+    wait_for "stack of 4 opened" && wait_for "▣ 4/4" && opened=yes || opened=no
+    tm send-keys -t e2e b
+    wait_for "stack of 4 closed" && closed=yes || closed=no
+    tm send-keys -t e2e m
+    wait_for "4 marked" && tm send-keys -t e2e Enter
+    wait_exit
+    if [ "$opened$closed" = yesyes ] && [ "$(cat "$WORK/out")" = "$(printf 'burst/DSC_000%s.jpg\n' 1 2 3 4 | head -c -1)" ]; then
+        pass "a burst is one stack (▣ 4): b opens and closes it, marking it marks its four frames, accept prints them"
+    else
+        fail "burst stack" "opened $opened closed $closed: $(cat "$WORK/out"); $(screen | tail -2)"
+    fi
+else
+    fail "burst stack: no stack" "$(screen | tail -4)"
+fi
+
 # 17. Mouse: a double click previews the tile, Ctrl-click marks one, Shift-click marks a range.
 start_shell 120 40
 launch lib
@@ -660,7 +691,7 @@ while read -r line; do
     elif grep -q -- " -r -F" <<< "$line"; then value=(/tmp)
     elif grep -q -- " -r " <<< "$line"; then
         case $name in columns) value=(3) ;; spacing) value=(1,2) ;; exec) value=(true) ;; bind) value=(x:exec:true) ;;
-                     snapshot) value=(80x24) ;; *) value=(5) ;; esac
+                     snapshot) value=(80x24) ;; clipping) value=(5,250) ;; *) value=(5) ;; esac
     fi
     "$BIN" "--$name" "${value[@]}" --version >/dev/null 2>&1 || bad="$bad --$name"
     grep -q -- "--$name" <<< "$("$BIN" --help)" || bad="$bad (help lacks --$name)"
@@ -1046,6 +1077,9 @@ fi
 start_shell 100 30
 launch lib
 if wait_for "1/40"; then
+    # Once the screen's pictures are in: one arriving later would paint over the scribble itself.
+    for _ in $(seq 50); do screen | grep -q "loading" || break; sleep 0.1; done
+    sleep 0.3
     printf '\033[5;10HSCRIBBLED-OVER-THE-GRID' > "$(tm display -p -t e2e '#{pane_tty}')"
     wait_for "SCRIBBLED" && scribbled=yes || scribbled=no
     tm send-keys -t e2e C-l

@@ -144,3 +144,21 @@ private func comparedState(_ graphics: Graphics, count: Int = 3, width: Int = 12
     #expect(pixel(2, 40) == pixel(157, 40) && pixel(2, 40) != [0, 80, 255] && pixel(2, 40) != [255, 0, 0], "the letterbox is not marked")
     #expect(state.store.cache.peek(state.previewKey)?.pixels.first == 0, "the cached picture is not changed")
 }
+
+/// A burst's stack is one tile with its count; opened, its frames are numbered.
+@Test func aStackIsOneTileWithItsCount() {
+    var state = GalleryState(library: library([4]), spec: spec, width: 80, height: 20, settings: settings { $0.graphics = .half })
+    _ = state.initialEffects()
+    let frames = (0..<3).map { i -> MetadataResult in
+        var metadata = ImageMetadata()
+        metadata.model = "X100V"
+        metadata.dateTaken = "2024:05:01 10:00:00"
+        metadata.subsecond = Double(i) / 10
+        return MetadataResult(id: ItemID(i), metadata: metadata, size: PixelSize(width: 600, height: 400))
+    }
+    _ = state.apply(.metadataRead(frames))
+    #expect(GalleryView.frame(for: state).text.contains("▣ 3 IMG_1.jpg") && state.library.count == 2)
+    _ = state.apply(.toggleStack)
+    let text = GalleryView.frame(for: state).text
+    #expect(text.contains("▣ 1/3") && text.contains("▣ 3/3") && state.library.count == 4)
+}

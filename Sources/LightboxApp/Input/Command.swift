@@ -102,6 +102,8 @@ public enum Command: Hashable, Sendable {
     case panAlone(dx: Int, dy: Int)
     /// In compare: drop the focused photo; the next candidate takes its pane.
     case dropFromCompare
+    /// `b`: open the burst stack at the cursor in place (its frames after it), or close it.
+    case toggleStack
     /// `e` in the preview and compare: the picture's histogram beside it, or not.
     case toggleHistogram
     /// `E` in the preview and compare: blown highlights and blocked shadows marked on the picture, or not.

@@ -90,6 +90,7 @@ public enum CommandTable {
         CommandRow("reverse", .toggleReverse, [.character("S")], [.bindable], "reverse the order"),
         CommandRow("collapse", .toggleSection, [.character("z")], [.bindable], "collapse / expand this section"),
         CommandRow("collapse-all", .toggleAllSections, [.character("Z")], [.bindable], "collapse / expand all sections"),
+        CommandRow("stack", .toggleStack, [.character("b")], [.bindable], "open / close the burst stack here"),
         CommandRow("layout", .cycleLayout, [.character("L")], [.bindable], "grid, masonry or strip layout"),
         CommandRow("symbols", .cycleGraphics, [.character("t")], [.bindable], "next picture mode"),
         CommandRow("info", .toggleInfo, [.character("i")], [.keepsViewAtTop, .inPreview, .inCompare, .bindable], "show / hide the photo's details"),

@@ -37,14 +37,30 @@ public struct Arrangement: Hashable, Sendable {
         }
     }
 
+    /// Which photos are one stack, shown as one tile. Adding one is a case with its description
+    /// here and its rule in `Library.isBurst`; the option and the settings file follow.
+    public enum Stacks: String, Hashable, Sendable, CaseIterable {
+        case burst, off
+
+        public var description: String {
+            switch self {
+            case .burst:
+                "a camera's burst: frames next to each other of one camera a second apart or less (EXIF time with its sub-seconds), or named as one burst (Android's …BURST…)"
+            case .off: "every photo its own tile"
+            }
+        }
+    }
+
     public var sections: Sections
     public var sort: Sort
     public var isReversed: Bool
+    public var stacks: Stacks
 
-    public init(sections: Sections = .folder, sort: Sort = .name, isReversed: Bool = false) {
+    public init(sections: Sections = .folder, sort: Sort = .name, isReversed: Bool = false, stacks: Stacks = .burst) {
         self.sections = sections
         self.sort = sort
         self.isReversed = isReversed
+        self.stacks = stacks
     }
 
     /// Whether dates taken decide the order or the sections (and so must all be read).

@@ -48,7 +48,14 @@ extension Library {
                 return reversed ? a.id > b.id : a.id < b.id
             }
         }
-        replaceOrder(entries.map(\.id), sectionKeys: entries.map(\.section))
+        if arrangement.stacks == .burst {
+            let stacked = stacked(entries.map(\.id), sections: entries.map(\.section))
+            replaceOrder(stacked.ids, sectionKeys: stacked.sections)
+        } else {
+            stacks = [:]
+            stackOf = [:]
+            replaceOrder(entries.map(\.id), sectionKeys: entries.map(\.section))
+        }
     }
 
     /// What item `id` is ordered by within its section; ties go by id (the scan's order).

@@ -23,12 +23,23 @@ public struct Library: Sendable {
     private(set) var datesTaken: [Int64?] = []
     /// Picture height over width in thousandths by id, 0 until read from the file's header.
     private(set) var aspectsByID: [UInt16] = []
+    /// When each item was taken, for bursts, by id; nil until read or without a date.
+    var burstTimes: [BurstTime?] = []
+    /// Each item's burst name (Android's `…_BURST…`), numbered by `burstNameNumbers`; 0: none.
+    var burstNames: [Int32] = []
+    var burstNameNumbers: [[UInt8]: Int32] = [:]
+    /// The stacks the last arrangement made: by the item each shows as, its frames (it first).
+    public internal(set) var stacks: [ItemID: [ItemID]] = [:]
+    /// The shown item of the stack each frame is in.
+    public internal(set) var stackOf: [ItemID: ItemID] = [:]
+    /// Stacks opened in place (their frames laid out after the shown one), by their frame found first.
+    public internal(set) var openStacks: Set<ItemID> = []
     /// Folder index by id, into `folders`.
-    private var folderOfID: [Int32] = []
+    var folderOfID: [Int32] = []
     private var folders: [ImagePath] = []
     /// Id by position, and position by id.
-    private var order: [Int] = []
-    private var positions: [Int] = []
+    private(set) var order: [Int] = []
+    private(set) var positions: [Int] = []
 
     /// A library of `folders`, in the order given.
     public init(folders: [ImageFolder] = [], arrangement: Arrangement = Arrangement()) {
@@ -37,7 +48,7 @@ public struct Library: Sendable {
     }
 
     /// Whether new files simply go at the end: scan order and no filter.
-    var appendsInScanOrder: Bool { arrangement.keepsScanOrder && filter.isEmpty }
+    var appendsInScanOrder: Bool { arrangement.keepsScanOrder && filter.isEmpty && stacks.isEmpty }
 
     /// Items shown: all, or those the filter lets through.
     public var count: Int { order.count }
@@ -107,15 +118,20 @@ public struct Library: Sendable {
     /// Takes what was read of files' metadata: their shapes (for masonry), dates taken and the
     /// details the filter asks; re-arranges when the order, the sections or the filter ask them.
     /// - Complexity: O(*k*), plus O(*n* log *n*) when they decide the order.
-    public mutating func record(_ results: [MetadataResult]) {
+    @discardableResult
+    public mutating func record(_ results: [MetadataResult]) -> Bool {
         for result in results where result.id.rawValue < totalCount {
             let id = result.id.rawValue
             if let size = result.size, size.width > 0 { aspectsByID[id] = UInt16(clamping: size.height * 1000 / size.width) }
             datesTaken[id] = result.metadata?.dateTakenSeconds
             if !details[id].isRead { detailsReadCount += 1 }
             details[id] = ItemDetails(result.metadata, names: &names)
+            burstTimes[id] = result.metadata.flatMap(BurstTime.init)
         }
-        if arrangement.datesDecideOrder || filter.readsDetails { arrange() }
+        let stacking = arrangement.stacks == .burst && results.contains { $0.id.rawValue < totalCount && mayStack($0.id.rawValue) }
+        guard arrangement.datesDecideOrder || filter.readsDetails || stacking else { return false }
+        arrange()
+        return true
     }
 
     /// Whether the order, the sections or the filter ask what was decided.
@@ -147,7 +163,15 @@ public struct Library: Sendable {
         decided.append(contentsOf: repeatElement(.none, count: newFiles.count))
         details.append(contentsOf: repeatElement(ItemDetails(), count: newFiles.count))
         aspectsByID.append(contentsOf: repeatElement(0, count: newFiles.count))
-        guard appendsInScanOrder else {
+        burstTimes.append(contentsOf: repeatElement(nil, count: newFiles.count))
+        var named = false
+        for file in newFiles {
+            let key = arrangement.stacks == .burst ? Self.burstName(file.path.lastComponent) : nil
+            burstNames.append(key.map { burstNameNumber($0) } ?? 0)
+            named = named || key != nil
+        }
+        // Files named as one burst are a stack at once: the library is arranged.
+        guard appendsInScanOrder, !named else {
             if arranging { arrange() }
             return
         }

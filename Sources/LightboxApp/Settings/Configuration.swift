@@ -18,6 +18,7 @@ import LightboxThumbnails
 /// read-ahead = 5            # all, off, or screens either side of the cursor
 /// read-ahead-workers = 1    # auto (every core on mains, one on battery) or a number
 /// sections = month          # as --sections
+/// stacks = off              # every photo its own tile (as --stacks)
 /// sort = date               # as --sort
 /// reverse = no
 /// footers = yes
@@ -39,6 +40,8 @@ public struct Configuration: Sendable {
     public var sidecarMode: SidecarMode?
     /// Whether a decision moves on to the next photo (the preview and the cull keys).
     public var advances: Bool?
+    /// Whether bursts are stacked (`stacks = off`).
+    public var stacks: Arrangement.Stacks?
     /// Where the clipping marks start (`clipping = 5,250`).
     public var clipping: ClippingThresholds?
     public var readAhead: ReadAhead.Extent?
@@ -107,6 +110,7 @@ public struct Configuration: Sendable {
             } catch { throw ConfigurationError(message: "spacing: \(error)") }
         case "layout": layoutMode = try choice(LayoutMode.self)
         case "sections": sections = try choice(Arrangement.Sections.self)
+        case "stacks": stacks = try choice(Arrangement.Stacks.self)
         case "sort": sort = try choice(Arrangement.Sort.self)
         case "reverse": isReversed = try yesNo()
         case "footers": showsFooters = try yesNo()

@@ -5,11 +5,20 @@ extension GalleryState {
     /// and every mark and a pending range on its item (marks the filter hides are kept aside).
     /// - Complexity: O(*n*) plus what `change` costs.
     mutating func rearrange(_ change: (inout Library) -> Void) {
+        rearrangeIfChanged { library in
+            change(&library)
+            return true
+        }
+    }
+
+    /// As `rearrange(_:)`, for a change that says whether it arranged the library: when it did
+    /// not, nothing else is done.
+    mutating func rearrangeIfChanged(_ change: (inout Library) -> Bool) {
         let cursorID = library.isEmpty ? nil : library.id(at: viewport.cursor)
         let line = cursorLine
         let markedIDs = self.markedIDs
         let anchorID = selection.anchor.map { library.id(at: $0) }
-        change(&library)
+        guard change(&library) else { return }
         selection.follow((markedIDs, anchorID), in: library)
         rebuildLayout()
         viewport.stickyColumn = nil
@@ -23,7 +32,9 @@ extension GalleryState {
             viewport.offset = 0
             return
         }
-        let position = library.position(of: cursorID)
+        // A frame gone into a stack: the cursor goes to the stack's tile.
+        let shown = library.position(of: cursorID) < 0 ? library.stackOf[cursorID] ?? cursorID : cursorID
+        let position = library.position(of: shown)
         if position >= 0 {
             viewport.cursor = position
             keepCursor(atLine: line)

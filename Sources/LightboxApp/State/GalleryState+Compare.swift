@@ -17,6 +17,14 @@ extension GalleryState {
             compare = opened
             let waiting = marked.count - opened.shown.count
             message = "comparing \(opened.shown.count) marked photos" + (waiting > 0 ? ", \(waiting) waiting" : "") + keys
+        } else if let frames = cursorStackFrames() {
+            // The cursor's burst: opened in place, its frames compared.
+            let id = library.id(at: viewport.cursor)
+            var opened = Compare(shown: frames)
+            opened.focus = frames.firstIndex(of: id).flatMap { $0 < CompareLayout.maxPanes ? $0 : nil } ?? 0
+            compare = opened
+            let waiting = frames.count - opened.shown.count
+            message = "comparing the burst's \(frames.count) frames" + (waiting > 0 ? " (\(opened.shown.count) at a time)" : "") + keys
         } else {
             guard library.count >= 2 else {
                 message = "compare: one photo, nothing to compare it with"
@@ -121,6 +129,15 @@ extension GalleryState {
         default: break
         }
         return loadEffects() + metadataEffects()
+    }
+
+    /// The frames of the stack at the cursor, its stack opened in place when closed (so each
+    /// has its place); nil when the cursor is on no stack.
+    mutating func cursorStackFrames() -> [ItemID]? {
+        let id = library.id(at: viewport.cursor)
+        guard let shown = library.stacks[id] != nil ? id : library.stackOf[id], let frames = library.stacks[shown] else { return nil }
+        if !library.isOpen(shown) { rearrange { $0.toggleStack(shown) } }
+        return frames
     }
 
     /// A photo's file name, for messages (the status line makes it safe to show).

@@ -35,9 +35,13 @@ extension GalleryState {
             message = Selection.markingIsOff
             return []
         }
-        let before = selection.marks
+        let before = selection.marks, hiddenBefore = selection.hidden
         let effects = applyToLibrary(command)
-        if let problem = selection.settle(since: before) { message = problem }
+        markStacks(since: before)
+        if let problem = selection.settle(since: before) {
+            selection.hidden = hiddenBefore
+            message = problem
+        }
         return effects
     }
 
@@ -59,6 +63,7 @@ extension GalleryState {
             message = "h l: previous, next · + -: zoom · m: mark · Esc: back"
         case .slideshow: startSlideshow()
         case .compare: return openCompare()
+        case .toggleStack: toggleStack()
         case .closePreview, .pan, .togglePlayback, .actualSize, .fillScreen, .focusPane, .panAlone, .dropFromCompare, .toggleHistogram, .toggleClipping: break
         case .countDigit(let digit):
             guard digit > 0 || pendingCount != nil else { break }
@@ -289,5 +294,32 @@ extension GalleryState {
             relayout()
         case nil: break
         }
+    }
+
+    /// Marking a closed stack's tile marks every frame in it; unmarking it, every one. Frames
+    /// of an open stack are marked one by one.
+    /// - Complexity: O(*s*) in the stacks.
+    mutating func markStacks(since before: MarkSet) {
+        for (shown, frames) in library.stacks where !library.isOpen(shown) {
+            let position = library.position(of: shown)
+            guard position >= 0, before.contains(position) != selection.marks.contains(position) else { continue }
+            for frame in frames.dropFirst() {
+                if selection.marks.contains(position) { selection.hidden.insert(frame) } else { selection.hidden.remove(frame) }
+            }
+        }
+    }
+
+    /// `b`: opens the cursor's stack in place, its frames after it, or closes the stack the
+    /// cursor is in (the cursor on its tile).
+    mutating func toggleStack() {
+        let id = library.id(at: viewport.cursor)
+        guard let shown = library.stacks[id] != nil ? id : library.stackOf[id], let frames = library.stacks[shown] else {
+            message = "not a stack (a burst's frames are one: --stacks)"
+            return
+        }
+        let opening = !library.isOpen(shown)
+        rearrange { $0.toggleStack(shown) }
+        if !opening, case let position = library.position(of: shown), position >= 0 { moveCursor(to: position) }
+        message = opening ? "stack of \(frames.count) opened: b closes it" : "stack of \(frames.count) closed"
     }
 }

@@ -17,7 +17,7 @@ extension GalleryState {
     }
 
     /// Whether every file's metadata is read: for dates, or for the masonry layout's picture shapes.
-    public var needsAllMetadata: Bool { needsDetails || layoutState.mode == .masonry }
+    public var needsAllMetadata: Bool { needsDetails || layoutState.mode == .masonry || library.arrangement.stacks == .burst }
 
     /// What metadata to read next: every file not yet asked for when dates decide the order, and
     /// the cursor item's first when the info panel shows it.
@@ -60,6 +60,10 @@ extension GalleryState {
         }
         if needsDetails {
             rearrange { $0.record(results) }
+        } else if library.arrangement.stacks == .burst {
+            // Frames that make a burst become one stack: arranged only then.
+            rearrangeIfChanged { $0.record(results) }
+            if layoutState.mode == .masonry { settleLayout() }
         } else {
             library.record(results)
             if layoutState.mode == .masonry { settleLayout() }

@@ -247,7 +247,11 @@ public struct GalleryState: Sendable {
     /// members after its picture (unless `--pairs picture`).
     public var acceptedPaths: [ImagePath] {
         if markedCount > 0 && selection.allowsMarks { return markedPaths }
-        return library.isEmpty ? [] : paths(of: library[viewport.cursor])
+        guard !library.isEmpty else { return [] }
+        // A closed stack stands for every frame in it.
+        let id = library.id(at: viewport.cursor)
+        if let frames = library.stacks[id], !library.isOpen(id) { return frames.flatMap { paths(of: library.file($0)) } }
+        return paths(of: library[viewport.cursor])
     }
 
     /// The paths an item stands for: its picture, then a pair's other members.

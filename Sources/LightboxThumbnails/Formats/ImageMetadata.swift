@@ -25,6 +25,9 @@ public struct ImageMetadata: Hashable, Sendable {
     public var focalLength: Double?
     /// Exposure compensation in EV (`ExposureBiasValue`), negative darker.
     public var exposureBias: Double?
+    /// The fraction of a second the photo was taken at (`SubSecTimeOriginal`), 0 to below 1: a
+    /// burst's frames in one second told apart.
+    public var subsecond: Double?
     public var hasGPS = false
     /// EXIF's orientation, 1 to 8 (nil when not said): 5 to 8 turn the picture a quarter.
     public var orientation: Int?
@@ -34,6 +37,13 @@ public struct ImageMetadata: Hashable, Sendable {
     public var frameCount: Int?
 
     public init() {}
+
+    /// `SubSecTimeOriginal`'s digits as a fraction of a second (`"05"` is 0.05); nil for anything else.
+    static func subsecond(digits: String) -> Double? {
+        let digits = digits.trimmingCharacters(in: .whitespaces)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Double("0." + digits)
+    }
 
     /// A video's metadata: what its container says, and when it was made as its date: the local
     /// time when the container gives it (`local`, as EXIF writes dates), else `created` (seconds since 1970, UTC).
@@ -130,6 +140,7 @@ public struct ImageMetadata: Hashable, Sendable {
             case 0x829D: fNumber = tiff.rational(entry).map { Double($0.numerator) / Double($0.denominator) }
             case 0x8827: iso = tiff.number(entry)
             case 0x9003: dateTaken = tiff.text(entry)
+            case 0x9291: subsecond = tiff.text(entry, limit: 9).flatMap(Self.subsecond(digits:))
             case 0x9204: exposureBias = tiff.rational(entry).map { Double($0.numerator) / Double($0.denominator) }
             case 0x920A: focalLength = tiff.rational(entry).map { Double($0.numerator) / Double($0.denominator) }
             case 0xA434: lens = tiff.text(entry)
