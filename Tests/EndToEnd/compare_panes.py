@@ -78,7 +78,8 @@ if mode == "same":
         phase = signatures[0][0].index(not signatures[0][0][0]) if not all(signatures[0][0]) else -1
         print("ok", phase, signatures[0][1].index(not signatures[0][1][0]) if len(set(signatures[0][1])) > 1 else -1)
     else:
-        print("panes differ or are not at 1:1: stripe runs %s, agree %s" % (inner[:8], [agree(signatures[0], s) for s in signatures[1:]]))
+        print("panes differ or are not at 1:1: stripe runs %s, agree %s; each pane's runs across %s" % (
+            inner[:8], [agree(signatures[0], s) for s in signatures[1:]], [runs(s[0])[:6] for s in signatures]))
 else:
     if not agree(signatures[0], signatures[1]) and all(agree(signatures[1], s) for s in signatures[2:]):
         print("ok")

@@ -641,7 +641,7 @@ done
 exiftool -q -overwrite_original -Make=NIKON -Model=Z6 "-DateTimeOriginal=2024:05:01 10:05:00" "$WORK/burst/DSC_0005.jpg" "$WORK/burst/DSC_0006.jpg"
 exiftool -q -overwrite_original "-DateTimeOriginal=2024:05:01 10:09:00" "$WORK/burst/DSC_0006.jpg"
 start_shell 100 30
-launch burst
+launch --stacks burst burst
 if wait_for "▣ 4 DSC_0001.jpg" && wait_for "1/3"; then
     tm send-keys -t e2e b
     wait_for "stack of 4 opened" && wait_for "▣ 4/4" && opened=yes || opened=no

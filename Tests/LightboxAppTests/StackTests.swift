@@ -15,6 +15,13 @@ private func frame(_ id: Int, camera: String = "X100V", at seconds: Int, subseco
     return MetadataResult(id: ItemID(id), metadata: metadata, size: PixelSize(width: 6000, height: 4000))
 }
 
+/// A library of fake files with bursts stacked (`--stacks burst`).
+private func bursts(_ counts: [Int]) -> Library {
+    var stacked = library(counts)
+    stacked.arrange(by: Arrangement(stacks: .burst))
+    return stacked
+}
+
 private func stacks(_ state: GalleryState) -> [[Int]] {
     state.library.stacks.values.map { $0.map(\.rawValue) }.sorted { $0[0] < $1[0] }
 }
@@ -22,7 +29,7 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
 /// Frames of one camera a second apart or less are one stack: to the millisecond with
 /// sub-seconds, else by whole seconds (the same or the next); a longer gap starts another.
 @Test func burstsAreGroupedByTimeWithAndWithoutSubseconds() {
-    var state = GalleryState(library: library([7]), spec: threeColumns, width: 80, height: 24)
+    var state = GalleryState(library: bursts([7]), spec: threeColumns, width: 80, height: 24)
     state.apply(
         .metadataRead([
             frame(0, at: 0, subsecond: "100"), frame(1, at: 0, subsecond: "400"), frame(2, at: 1, subsecond: "350"),
@@ -37,7 +44,7 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
 /// Two cameras shooting at once, their frames interleaved by name: no frame is next to one of its
 /// own camera's, so none is stacked; by camera they would be (sorted so, they are next to each other).
 @Test func twoCamerasInterleavedAreNotOneBurst() {
-    var state = GalleryState(library: library([4]), spec: threeColumns, width: 80, height: 24)
+    var state = GalleryState(library: bursts([4]), spec: threeColumns, width: 80, height: 24)
     state.apply(
         .metadataRead([
             frame(0, camera: "A", at: 0, subsecond: "1"), frame(1, camera: "B", at: 0, subsecond: "2"),
@@ -49,10 +56,10 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
 /// A burst across a folder boundary (a camera starts 101CANON mid-burst): each folder's
 /// section holds its own stack; in one section of everything, it is one.
 @Test func aBurstAcrossAFolderBoundary() {
-    var state = GalleryState(library: library([2, 2]), spec: threeColumns, width: 80, height: 24)
+    var state = GalleryState(library: bursts([2, 2]), spec: threeColumns, width: 80, height: 24)
     state.apply(.metadataRead((0..<4).map { frame($0, at: 0, subsecond: "\($0 + 1)") }))
     #expect(stacks(state) == [[0, 1], [2, 3]])
-    state.rearrange { $0.arrange(by: Arrangement(sections: .none)) }
+    state.rearrange { $0.arrange(by: Arrangement(sections: .none, stacks: .burst)) }
     #expect(stacks(state) == [[0, 1, 2, 3]] && state.library.count == 1)
     state.rearrange { $0.arrange(by: Arrangement(sections: .none, stacks: .off)) }
     #expect(state.library.stacks.isEmpty && state.library.count == 4, "--stacks off")
@@ -63,7 +70,7 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
 @Test func androidBurstNamesAreOneStackCoverFirst() {
     let names = ["IMG_20240501_100000_BURST001.jpg", "IMG_20240501_100000_BURST002_COVER.jpg", "IMG_20240501_100000_BURST003.jpg", "IMG_2.jpg"]
     let files = names.map { ImageFile(path: ImagePath("p/\($0)"), byteCount: 1, modified: 0, format: .jpeg) }
-    let state = GalleryState(library: Library(folders: [ImageFolder(path: ImagePath("p"), files: files)]), spec: threeColumns, width: 80, height: 24)
+    let state = GalleryState(library: Library(folders: [ImageFolder(path: ImagePath("p"), files: files)], arrangement: Arrangement(stacks: .burst)), spec: threeColumns, width: 80, height: 24)
     #expect(stacks(state) == [[1, 0, 2]] && state.library.count == 2 && state.library.id(at: 0) == ItemID(1))
     #expect(Library.burstName(Array("00001IMG_00001_BURST20180101120000123.jpg".utf8)[...]) == Array("BURST20180101120000123".utf8))
     #expect(Library.burstName(Array("IMG_2.jpg".utf8)[...]) == nil && Library.burstName(Array("BURSTY.jpg".utf8)[...]) == nil)
@@ -73,7 +80,7 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
 /// every frame, marking inside an open one marks one; accept prints them frame by frame; `C`
 /// compares the cursor's burst.
 @Test func aStackOpensInPlaceMarksAsOneAndCompares() {
-    var state = GalleryState(library: library([6]), spec: threeColumns, width: 80, height: 24)
+    var state = GalleryState(library: bursts([6]), spec: threeColumns, width: 80, height: 24)
     state.apply(.metadataRead([frame(0, at: 0), frame(1, at: 30), frame(2, at: 30), frame(3, at: 30), frame(4, at: 31), frame(5, at: 50)]))
     #expect(stacks(state) == [[1, 2, 3, 4]] && state.library.count == 3)
     state.apply([.move(.right), .toggleMark])
@@ -96,9 +103,23 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
 
 /// The badge: a closed stack's count, an open one's frames numbered.
 @Test func stackBadgesCountAndNumberTheFrames() {
-    var state = GalleryState(library: library([3]), spec: threeColumns, width: 80, height: 24)
+    var state = GalleryState(library: bursts([3]), spec: threeColumns, width: 80, height: 24)
     state.apply(.metadataRead([frame(0, at: 0), frame(1, at: 0), frame(2, at: 1)]))
     #expect(state.library.count == 1 && state.library.stacks[ItemID(0)]?.count == 3)
     state.apply(.toggleStack)
     #expect(state.library.count == 3 && state.library.isOpen(ItemID(0)))
+}
+
+/// A photo looked at full-screen, or compared, whose burst is found meanwhile stays in view: its
+/// stack opens; the preview stays on it.
+@Test func aPhotoLookedAtStaysInViewWhenItsBurstIsFound() {
+    var state = GalleryState(library: bursts([4]), spec: threeColumns, width: 80, height: 24)
+    state.apply([.move(.right), .move(.right), .openPreview])
+    state.apply(.metadataRead([frame(0, at: 0), frame(1, at: 0), frame(2, at: 0), frame(3, at: 30)]))
+    #expect(state.library.stacks[ItemID(0)]?.count == 3 && state.library.isOpen(ItemID(0)))
+    #expect(state.preview != nil && state.library.id(at: state.viewport.cursor) == ItemID(2))
+    var comparing = GalleryState(library: bursts([4]), spec: threeColumns, width: 80, height: 24)
+    comparing.apply([.move(.right), .compare])
+    comparing.apply(.metadataRead([frame(0, at: 0), frame(1, at: 0), frame(2, at: 0)]))
+    #expect(comparing.compare?.shown.allSatisfy { comparing.library.position(of: $0) >= 0 } == true)
 }

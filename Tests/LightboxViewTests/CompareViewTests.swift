@@ -147,7 +147,9 @@ private func comparedState(_ graphics: Graphics, count: Int = 3, width: Int = 12
 
 /// A burst's stack is one tile with its count; opened, its frames are numbered.
 @Test func aStackIsOneTileWithItsCount() {
-    var state = GalleryState(library: library([4]), spec: spec, width: 80, height: 20, settings: settings { $0.graphics = .half })
+    var stacked = library([4])
+    stacked.arrange(by: Arrangement(stacks: .burst))
+    var state = GalleryState(library: stacked, spec: spec, width: 80, height: 20, settings: settings { $0.graphics = .half })
     _ = state.initialEffects()
     let frames = (0..<3).map { i -> MetadataResult in
         var metadata = ImageMetadata()

@@ -56,7 +56,7 @@ public struct Arrangement: Hashable, Sendable {
     public var isReversed: Bool
     public var stacks: Stacks
 
-    public init(sections: Sections = .folder, sort: Sort = .name, isReversed: Bool = false, stacks: Stacks = .burst) {
+    public init(sections: Sections = .folder, sort: Sort = .name, isReversed: Bool = false, stacks: Stacks = .off) {
         self.sections = sections
         self.sort = sort
         self.isReversed = isReversed

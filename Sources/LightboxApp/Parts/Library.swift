@@ -166,9 +166,9 @@ public struct Library: Sendable {
         burstTimes.append(contentsOf: repeatElement(nil, count: newFiles.count))
         var named = false
         for file in newFiles {
-            let key = arrangement.stacks == .burst ? Self.burstName(file.path.lastComponent) : nil
+            let key = Self.burstName(file.path.lastComponent)
             burstNames.append(key.map { burstNameNumber($0) } ?? 0)
-            named = named || key != nil
+            named = named || (key != nil && arrangement.stacks == .burst)
         }
         // Files named as one burst are a stack at once: the library is arranged.
         guard appendsInScanOrder, !named else {

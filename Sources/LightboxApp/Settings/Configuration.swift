@@ -18,7 +18,7 @@ import LightboxThumbnails
 /// read-ahead = 5            # all, off, or screens either side of the cursor
 /// read-ahead-workers = 1    # auto (every core on mains, one on battery) or a number
 /// sections = month          # as --sections
-/// stacks = off              # every photo its own tile (as --stacks)
+/// stacks = burst            # a burst's frames one tile (as --stacks)
 /// sort = date               # as --sort
 /// reverse = no
 /// footers = yes
@@ -40,7 +40,7 @@ public struct Configuration: Sendable {
     public var sidecarMode: SidecarMode?
     /// Whether a decision moves on to the next photo (the preview and the cull keys).
     public var advances: Bool?
-    /// Whether bursts are stacked (`stacks = off`).
+    /// Whether bursts are stacked (`stacks = burst`).
     public var stacks: Arrangement.Stacks?
     /// Where the clipping marks start (`clipping = 5,250`).
     public var clipping: ClippingThresholds?

@@ -66,10 +66,10 @@ public enum OptionTable {
                     "a section per " + Arrangement.Sections.allCases.map { "\($0.rawValue)\($0 == .folder ? " (default)" : "")" }.joined(separator: ", ")),
                 OptionSpec(
                     "stacks", value: "KIND", choices: Arrangement.Stacks.allCases.map(\.rawValue),
-                    details: Arrangement.Stacks.allCases.map { "`\($0.rawValue)`\($0 == .burst ? " (default)" : ""): \($0.description)" }
+                    details: Arrangement.Stacks.allCases.map { "`\($0.rawValue)`\($0 == .off ? " (default)" : ""): \($0.description)" }
                         .joined(separator: "; ")
                         + "; a stack is one tile (`▣ 12`), `b` opens it in place, `C` compares its frames, marking it marks every frame",
-                    "stack a camera's bursts as one tile (burst, the default) or not (off)"),
+                    "stack a camera's bursts as one tile (burst) or not (off, the default)"),
                 OptionSpec(
                     "sort", value: "KEY", choices: Arrangement.Sort.allCases.map(\.rawValue),
                     details: Arrangement.Sort.allCases.map { "`\($0.rawValue)`\($0 == .name ? " (default)" : ""): \($0.description)" }.joined(separator: "; "),

@@ -58,6 +58,8 @@ extension GalleryState {
         if wantsActualSize, preview != nil, !library.isEmpty, results.contains(where: { $0.id == library.id(at: viewport.cursor) }) {
             zoomToActualSize()
         }
+        // The photos looked at full-screen or compared stay in view if they go into a stack.
+        let looking = library.isEmpty ? [] : preview != nil ? [library.id(at: viewport.cursor)] : compare?.shown ?? []
         if needsDetails {
             rearrange { $0.record(results) }
         } else if library.arrangement.stacks == .burst {
@@ -68,6 +70,17 @@ extension GalleryState {
             library.record(results)
             if layoutState.mode == .masonry { settleLayout() }
         }
+        keepInView(looking)
+    }
+
+    /// Opens the stacks that took any of `ids` (the preview's photo, compare's) out of view as
+    /// their times came, so what the user looks at stays; the preview stays on its photo.
+    mutating func keepInView(_ ids: [ItemID]) {
+        let closed = Set(ids.filter { library.position(of: $0) < 0 }.compactMap { library.stackOf[$0] }).filter { !library.isOpen($0) }
+        guard !closed.isEmpty else { return }
+        rearrange { library in for shown in closed { library.toggleStack(shown) } }
+        if preview != nil, let id = ids.first, case let position = library.position(of: id), position >= 0 { viewport.cursor = position }
+        if let compare { self.compare = compare }  // the cursor on its focused photo again
     }
 
     /// Rebuilds the layout as pictures' shapes become known, keeping the cursor tile on its screen line.
