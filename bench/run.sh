@@ -119,6 +119,8 @@ for mode in kitty sixel iterm; do
     echo "- $("$BENCH" flips "$LIB" $mode nothing-ahead)"
     echo "- $("$BENCH" flips "$LIB" $mode)"
 done
+# Compare of three photos at 100%: a pan of all three, key to the last byte of their pictures.
+for mode in kitty sixel iterm; do echo "- $("$BENCH" compare "$LIB" $mode)"; done
 # Decisions written to a share behind a 40 ms round trip (sshd on 127.0.0.1, a delaying proxy,
 # sshfs: bench/slow_mount.sh), against the same keys writing nothing; 2,000 small photos.
 if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then

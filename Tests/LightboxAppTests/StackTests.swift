@@ -70,7 +70,9 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
 @Test func androidBurstNamesAreOneStackCoverFirst() {
     let names = ["IMG_20240501_100000_BURST001.jpg", "IMG_20240501_100000_BURST002_COVER.jpg", "IMG_20240501_100000_BURST003.jpg", "IMG_2.jpg"]
     let files = names.map { ImageFile(path: ImagePath("p/\($0)"), byteCount: 1, modified: 0, format: .jpeg) }
-    let state = GalleryState(library: Library(folders: [ImageFolder(path: ImagePath("p"), files: files)], arrangement: Arrangement(stacks: .burst)), spec: threeColumns, width: 80, height: 24)
+    let state = GalleryState(
+        library: Library(folders: [ImageFolder(path: ImagePath("p"), files: files)], arrangement: Arrangement(stacks: .burst)), spec: threeColumns, width: 80,
+        height: 24)
     #expect(stacks(state) == [[1, 0, 2]] && state.library.count == 2 && state.library.id(at: 0) == ItemID(1))
     #expect(Library.burstName(Array("00001IMG_00001_BURST20180101120000123.jpg".utf8)[...]) == Array("BURST20180101120000123".utf8))
     #expect(Library.burstName(Array("IMG_2.jpg".utf8)[...]) == nil && Library.burstName(Array("BURSTY.jpg".utf8)[...]) == nil)
