@@ -127,6 +127,13 @@ public struct ImagePainter: Sendable {
 
     mutating func kittyWrites(_ frame: Frame) -> [PictureWrite] {
         var writes: [PictureWrite] = []
+        // The pictures the terminal does not hold and nothing made ready: made at once, side by side.
+        var made: [UInt32: PictureEncoding.Prepared] = [:]
+        var toMake: [FrameImage] = []
+        for image in frame.images where transmitted[image.id] == nil && made[image.id] == nil && !toMake.contains(where: { $0.id == image.id }) {
+            if let ready = takeReady(PictureKey(kittyImage: image)) { made[image.id] = ready } else { toMake.append(image) }
+        }
+        for (image, prepared) in zip(toMake, encoding.preparedSideBySide(toMake)) { made[image.id] = prepared }
         for image in frame.images {
             if let placed = transmitted[image.id] {
                 if placed != (image.columns, image.rows) {
@@ -134,7 +141,7 @@ public struct ImagePainter: Sendable {
                     transmitted[image.id] = (image.columns, image.rows)
                 }
             } else {
-                let made = takeReady(PictureKey(kittyImage: image)) ?? encoding.prepared(image)
+                let made = made[image.id] ?? encoding.prepared(image)
                 writes.append(PictureWrite(.transmission(image), bytes: made.bytes, breaks: made.breaks))
                 picturesWritten += 1
                 rowsWritten += image.visibleRows.count
@@ -154,19 +161,28 @@ public struct ImagePainter: Sendable {
         var shown: [Placement: FrameImage] = [:]
         for image in painted where !image.screenRows.contains(where: repainted.contains) { shown[Placement(image)] = image }
 
-        for image in frame.images {
-            var pieces = [image]
-            if let old = shown[Placement(image)], image.visibleRows.contains(old.visibleRows) {
-                // Only the rows that came into view: above and below what still shows.
-                pieces = [image.visibleRows.lowerBound..<old.visibleRows.lowerBound, old.visibleRows.upperBound..<image.visibleRows.upperBound]
-                    .filter { !$0.isEmpty }
-                    .map {
-                        var piece = image; piece.visibleRows = $0; return piece
-                    }
-            }
+        let allPieces = frame.images.map { image -> [FrameImage] in
+            guard let old = shown[Placement(image)], image.visibleRows.contains(old.visibleRows) else { return [image] }
+            // Only the rows that came into view: above and below what still shows.
+            return [image.visibleRows.lowerBound..<old.visibleRows.lowerBound, old.visibleRows.upperBound..<image.visibleRows.upperBound]
+                .filter { !$0.isEmpty }
+                .map {
+                    var piece = image; piece.visibleRows = $0; return piece
+                }
+        }
+        // What is neither on screen encoded nor made ready: made at once, side by side.
+        var made: [PictureKey: [UInt8]] = [:]
+        var toMake: [(key: PictureKey, piece: FrameImage)] = []
+        for piece in allPieces.joined() {
+            let key = PictureKey(id: piece.id, rows: piece.visibleRows, columns: piece.visibleColumns)
+            guard encoded[key] == nil, made[key] == nil, !toMake.contains(where: { $0.key == key }) else { continue }
+            if let ready = takeReady(key) { made[key] = ready.bytes } else { toMake.append((key, piece)) }
+        }
+        for (item, prepared) in zip(toMake, encoding.preparedSideBySide(toMake.map(\.piece))) { made[item.key] = prepared.bytes }
+        for pieces in allPieces {
             for piece in pieces {
                 let key = PictureKey(id: piece.id, rows: piece.visibleRows, columns: piece.visibleColumns)
-                let bytes = encoded[key] ?? takeReady(key)?.bytes ?? encoding.prepared(piece).bytes
+                let bytes = encoded[key] ?? made[key] ?? encoding.prepared(piece).bytes
                 kept[key] = bytes
                 guard !bytes.isEmpty else { continue }
                 // Through tmux the picture goes straight to the outer terminal, wherever its cursor

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// How pictures are encoded for one terminal: its protocol, tmux, its cells' pixels, its sixel
 /// registers, the link's reduction. A value, so pictures can be made on another thread exactly
 /// as the painter would make them (`PictureEncoder`). No I/O.
@@ -33,6 +35,19 @@ public struct PictureEncoding: Hashable, Sendable {
         case .iterm: return Prepared(bytes: iterm(image))
         case nil: return Prepared(bytes: [])
         }
+    }
+
+    /// `images` made for the terminal, each on a core of its own when there are several (each is
+    /// a value: nothing is shared but this encoding, which is one too), in their order.
+    /// - Complexity: O(pixels), over the cores.
+    public func preparedSideBySide(_ images: [FrameImage]) -> [Prepared] {
+        guard images.count > 1 else { return images.map(prepared) }
+        var out = [Prepared](repeating: Prepared(bytes: []), count: images.count)
+        out.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: images.count) { index in slots[index] = prepared(images[index]) }
+        }
+        return out
     }
 
     /// The pixels of a picture's shown part, and their width and height; nil when none shows.

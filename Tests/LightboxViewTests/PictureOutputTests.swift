@@ -255,3 +255,19 @@ func frame(_ images: [FrameImage]) -> Frame {
     while !queue.isEmpty { queue.pump { terminal.take($0) } }
     #expect(String(decoding: terminal.received, as: UTF8.self) == "\u{1B}P\u{1B}\\\u{1B}[?1049l", "the sixel string ended, then the cells")
 }
+
+/// Pictures made side by side (several cores) are byte for byte what one made after another
+/// are, in their order, in each protocol.
+@Test func picturesMadeSideBySideAreThoseMadeInTurn() {
+    let images = (0..<5).map { i in
+        FrameImage(
+            id: UInt32(10 + i), pixelWidth: 16, pixelHeight: 16,
+            pixels: TestImages.halves(width: 16, height: 16, left: (UInt8(i * 40), 20, 200), right: (250, UInt8(i * 30), 0)),
+            x: i * 4, y: 0, columns: 4, rows: 2, visibleRows: 0..<2)
+    }
+    for mode in [PixelProtocol.kitty, .sixel, .iterm] {
+        let encoding = ImagePainter(mode: mode, cellPixels: CellPixelSize(width: 4, height: 8)).encoding
+        let together = encoding.preparedSideBySide(images).map(\.bytes)
+        #expect(together == images.map { encoding.prepared($0).bytes } && Set(together).count == 5, "\(mode)")
+    }
+}
