@@ -93,28 +93,9 @@ extension GalleryView {
         let viewWidth = area.width * cell.width, viewHeight = area.height * cell.height
         let view = ZoomedView(
             picture: PixelSize(width: image.width, height: image.height), view: PixelSize(width: viewWidth, height: viewHeight), zoom: zoom, centre: centre)
-        let (lr, lg, lb) = state.palette.letterbox
-        var pixels = [UInt8](repeating: 0, count: viewWidth * viewHeight * 3)
-        for y in 0..<viewHeight {
-            let zy = view.originY + y
-            let inside = zy >= 0 && zy < view.drawn.height
-            let sourceRow = inside ? zy * image.height / view.drawn.height : 0
-            for x in 0..<viewWidth {
-                let zx = view.originX + x, i = (y * viewWidth + x) * 3
-                if inside && zx >= 0 && zx < view.drawn.width {
-                    let s = (sourceRow * image.width + zx * image.width / view.drawn.width) * 3
-                    pixels[i] = image.pixels[s]
-                    pixels[i + 1] = image.pixels[s + 1]
-                    pixels[i + 2] = image.pixels[s + 2]
-                    // Clipping is marked on the photo's pixels, never on the letterbox.
-                    if let clipping { (pixels[i], pixels[i + 1], pixels[i + 2]) = clipping.mark(pixels[i], pixels[i + 1], pixels[i + 2]) }
-                } else {
-                    pixels[i] = lr
-                    pixels[i + 1] = lg
-                    pixels[i + 2] = lb
-                }
-            }
-        }
+        let pixels = viewPixels(
+            image, drawn: view.drawn, originX: view.originX, originY: view.originY, view: PixelSize(width: viewWidth, height: viewHeight),
+            letterbox: state.palette.letterbox, clipping: clipping)
         place(
             FrameImage(
                 id: id, pixelWidth: viewWidth, pixelHeight: viewHeight, pixels: pixels, x: area.x, y: area.y,

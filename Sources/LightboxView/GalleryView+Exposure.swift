@@ -78,7 +78,7 @@ extension GalleryView {
             InfoRow(label: "Focal", value: value(exif.focalLength.map { String(format: "%.0f mm", $0) })),
             InfoRow(label: "Exp. comp.", value: value(exif.exposureBias.map(biasText))),
             InfoRow(label: "Lens", value: value(exif.lens)),
-            InfoRow(label: "Camera", value: value([exif.make, exif.model].compactMap { $0 }.joined(separator: " ").nilWhenEmpty)),
+            InfoRow(label: "Camera", value: value(ItemDetails.camera(make: exif.make, model: exif.model))),
             InfoRow(label: "Taken", value: value(exif.dateTaken.map(dateText))),
             InfoRow(label: "On disk", value: byteText(file.byteCount)),
         ]
@@ -109,19 +109,5 @@ extension GalleryView {
                 frame[x + column, y + row] = Cell(String(bars[fill]), style: style)
             }
         }
-    }
-}
-
-extension String {
-    var nilWhenEmpty: String? { isEmpty ? nil : self }
-}
-
-extension Thumbnail {
-    /// The picture with what `thresholds` call clipped marked in colour.
-    /// - Complexity: O(*w* × *h*).
-    func markingClipped(_ thresholds: ClippingThresholds) -> Thumbnail {
-        var marked = self
-        marked.pixels = thresholds.marking(pixels)
-        return marked
     }
 }

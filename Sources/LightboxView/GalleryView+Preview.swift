@@ -96,28 +96,41 @@ extension GalleryView {
         let drawnWidth = max(1, drawnUnits.width * cell.width), drawnHeight = max(1, drawnUnits.height * cell.height / 2)
         let originX = drawnWidth <= viewWidth ? -(viewWidth - drawnWidth) / 2 : preview.panX * cell.width
         let originY = drawnHeight <= viewHeight ? -(viewHeight - drawnHeight) / 2 : preview.panY * cell.height / 2
-        let (lr, lg, lb) = palette.letterbox
-        var pixels = [UInt8](repeating: 0, count: viewWidth * viewHeight * 3)
-        for y in 0..<viewHeight {
-            let zy = originY + y
-            let inside = zy >= 0 && zy < drawnHeight
-            let sourceRow = inside ? zy * image.height / drawnHeight : 0
-            for x in 0..<viewWidth {
-                let zx = originX + x, i = (y * viewWidth + x) * 3
-                if inside && zx >= 0 && zx < drawnWidth {
-                    let s = (sourceRow * image.width + zx * image.width / drawnWidth) * 3
-                    (pixels[i], pixels[i + 1], pixels[i + 2]) = (image.pixels[s], image.pixels[s + 1], image.pixels[s + 2])
-                    // Clipping is marked on the photo's pixels, never on the letterbox.
-                    if let clipping { (pixels[i], pixels[i + 1], pixels[i + 2]) = clipping.mark(pixels[i], pixels[i + 1], pixels[i + 2]) }
-                } else {
-                    pixels[i] = lr; pixels[i + 1] = lg; pixels[i + 2] = lb
-                }
-            }
-        }
+        let pixels = viewPixels(
+            image, drawn: PixelSize(width: drawnWidth, height: drawnHeight), originX: originX, originY: originY,
+            view: PixelSize(width: viewWidth, height: viewHeight), letterbox: palette.letterbox, clipping: clipping)
         place(
             FrameImage(
                 id: state.previewImageID, pixelWidth: viewWidth, pixelHeight: viewHeight, pixels: pixels, x: 0, y: 0,
                 columns: columns, rows: rows, visibleRows: 0..<rows, isTransient: true), state: state, into: &frame)
         return true
+    }
+
+    /// A view of `view` pixels onto `image` scaled (nearest pixel) to `drawn`, the drawn
+    /// picture's pixel (`originX`, `originY`) at its top-left, as RGB: letterbox where the
+    /// picture is not, and clipping marked on the picture's pixels only.
+    /// - Complexity: O(*w* × *h*) in the view's pixels.
+    static func viewPixels(
+        _ image: Thumbnail, drawn: PixelSize, originX: Int, originY: Int, view: PixelSize, letterbox: (UInt8, UInt8, UInt8),
+        clipping: ClippingThresholds?
+    ) -> [UInt8] {
+        let (lr, lg, lb) = letterbox
+        var pixels = [UInt8](repeating: 0, count: view.width * view.height * 3)
+        for y in 0..<view.height {
+            let zy = originY + y
+            let inside = zy >= 0 && zy < drawn.height
+            let sourceRow = inside ? zy * image.height / drawn.height : 0
+            for x in 0..<view.width {
+                let zx = originX + x, i = (y * view.width + x) * 3
+                if inside && zx >= 0 && zx < drawn.width {
+                    let s = (sourceRow * image.width + zx * image.width / drawn.width) * 3
+                    (pixels[i], pixels[i + 1], pixels[i + 2]) = (image.pixels[s], image.pixels[s + 1], image.pixels[s + 2])
+                    if let clipping { (pixels[i], pixels[i + 1], pixels[i + 2]) = clipping.mark(pixels[i], pixels[i + 1], pixels[i + 2]) }
+                } else {
+                    (pixels[i], pixels[i + 1], pixels[i + 2]) = (lr, lg, lb)
+                }
+            }
+        }
+        return pixels
     }
 }

@@ -17,32 +17,13 @@ extension Measurements {
     /// which the neighbours are decoded (and prepared) as the gallery does at idle. Returns the
     /// median and max of the flips after the first, in ms.
     static func flips(folder: String, graphics: Graphics, ahead: Bool = true, count: Int = 24, pause: Double = 0.6) throws -> String {
-        let scan = Scanner().scan([ImagePath(folder)])
-        var settings = GalleryState.Settings()
-        settings.graphics = graphics
-        settings.availableGraphics = [graphics] + Graphics.symbolModes
-        var state = GalleryState(library: Library(folders: scan.folders), width: 160, height: 48, settings: settings)
-        let pty = try PseudoTerminal(width: 160, height: 48)
-        let terminal = try CursesTerminal(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"], device: pty.devicePath)
-        defer { terminal.restore() }
-        terminal.setImageMode(graphics.pixelProtocol, cellPixels: state.pictures.cellPixels)
-        let provider = ThumbnailProvider(decoder: ThumbnailPipeline.withCodecs(diskCache: nil))
-        defer { provider.shutdown() }
-        var effects = state.initialEffects() + state.apply(.openPreview)
-        /// Carries out loads, applies what was decoded, paints, writes pictures; true once the
-        /// cursor's preview picture is on screen and nothing waits.
+        let session = try PixelSession(folder: folder, graphics: graphics)
+        defer { session.close() }
+        let terminal = session.terminal, pty = session.pty
+        session.apply(.openPreview)
+        /// A step; true once the cursor's preview picture is on screen and nothing waits.
         func step() -> Bool {
-            for case .load(let requests) in effects.coalesced { provider.request(requests) }
-            effects = []
-            for (request, result) in provider.takeResults() { effects += state.apply(.decoded(request, result)) }
-            let frame = GalleryView.frame(for: state)
-            terminal.paint(frame)
-            // As the run loop: written when the terminal takes more (poll for room), never in a busy loop.
-            while terminal.hasPicturesWaiting {
-                terminal.writePictures()
-                var room = pollfd(fd: terminal.pictureOutputDescriptor, events: Int16(POLLOUT), revents: 0)
-                if terminal.hasPicturesWaiting { _ = poll(&room, 1, 100) }
-            }
+            let frame = session.step(), state = session.state
             let shown = state.store.cache.peek(state.previewKey) != nil && !frame.images.isEmpty
             // As the run loop does once the screen is complete: the next photos made ready.
             if ahead, shown { terminal.prepareAhead(GalleryView.picturesAhead(for: state)) }
@@ -58,9 +39,9 @@ extension Measurements {
         }
         settle(for: 2)
         var latencies: [Double] = [], sent: [Int] = []
-        for _ in 0..<min(count, state.library.count - 1) {
+        for _ in 0..<min(count, session.state.library.count - 1) {
             let start = now(), before = pty.bytesRead
-            effects += state.apply(.move(.right))
+            session.apply(.move(.right))
             while !step() { usleep(200) }
             latencies.append(Double(now() - start) / 1e6)
             usleep(20_000)  // what the pty still holds reaches the reader

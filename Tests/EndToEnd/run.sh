@@ -638,8 +638,8 @@ done
 for i in 1 2 3 4; do
     exiftool -q -overwrite_original -Make=NIKON -Model=Z6 "-DateTimeOriginal=2024:05:01 10:00:00" "-SubSecTimeOriginal=$((i * 2))" "$WORK/burst/DSC_000$i.jpg"
 done
-exiftool -q -overwrite_original -Make=NIKON -Model=Z6 "-DateTimeOriginal=2024:05:01 10:05:00" "$WORK/burst/DSC_0005.jpg" "$WORK/burst/DSC_0006.jpg"
-exiftool -q -overwrite_original "-DateTimeOriginal=2024:05:01 10:09:00" "$WORK/burst/DSC_0006.jpg"
+exiftool -q -overwrite_original -Make=NIKON -Model=Z6 "-DateTimeOriginal=2024:05:01 10:05:00" "$WORK/burst/DSC_0005.jpg"
+exiftool -q -overwrite_original -Make=NIKON -Model=Z6 "-DateTimeOriginal=2024:05:01 10:09:00" "$WORK/burst/DSC_0006.jpg"
 start_shell 100 30
 launch --stacks burst burst
 if wait_for "▣ 4 DSC_0001.jpg" && wait_for "1/3"; then

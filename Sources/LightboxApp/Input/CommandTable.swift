@@ -148,81 +148,84 @@ public enum CommandTable {
         CommandRow("scroll", .scroll(lines: 0), [], [], "scroll by lines"),
     ]
 
-    /// The keys of the full-screen preview, with the preview's own words for them.
-    public static let previewKeys: [KeyBinding] = [
-        KeyBinding([.character("h"), .character("k")], .move(.left), "previous photo"),
-        KeyBinding([.character("l"), .character("j")], .move(.right), "next photo"),
-        KeyBinding([.left], .pan(dx: -1, dy: 0), "pan left (or previous photo)"),
-        KeyBinding([.right], .pan(dx: 1, dy: 0), "pan right (or next photo)"),
-        KeyBinding([.up], .pan(dx: 0, dy: -1), "pan up"),
-        KeyBinding([.down], .pan(dx: 0, dy: 1), "pan down"),
-        KeyBinding([.character("+"), .character("=")], .zoomIn, "zoom in"),
-        KeyBinding([.character("-")], .zoomOut, "zoom out"),
-        KeyBinding([.character("m"), .character(" ")], .toggleMark, "mark / unmark"),
-        KeyBinding([.character("p")], .togglePlayback, "pause / play an animation"),
-        KeyBinding([.character("z")], .actualSize, "100%, or back to fit (centred where the last zoom was)"),
-        KeyBinding([.character("f")], .fillScreen, "fill the screen, or back to fit"),
-        KeyBinding([.character("s")], .slideshow, "slideshow (any key pauses, s goes on, + - its pace)"),
-        KeyBinding([.character("C")], .compare, "compare the marked photos side by side, or this and the next"),
-        KeyBinding([.character("i")], .toggleInfo, "the photo's details beside it: exposure, lens, camera, date, size"),
-        KeyBinding([.character("e")], .toggleHistogram, "its histogram (luma, RGB) and what is clipped"),
-        KeyBinding([.character("E")], .toggleClipping, "mark blown highlights (red) and blocked shadows (blue)"),
-        KeyBinding([.character("0")], .rate(0), "clear the rating"),
-        KeyBinding((1...5).map { .character(Character(String($0))) }, .rate(1), "rate 1 to 5 stars"),
-        KeyBinding([.character("r")], .toggleReject, "reject (again: take it back)"),
+    /// The labels and undo, the same in the preview and compare (the digits beside them in `cullKeys`).
+    static let labelKeys: [KeyBinding] = [
         KeyBinding([.character("6"), .function(1)], .toggleLabel(.red), "red label"),
         KeyBinding([.character("7"), .function(2)], .toggleLabel(.yellow), "yellow label"),
         KeyBinding([.character("8"), .function(3)], .toggleLabel(.green), "green label"),
         KeyBinding([.character("9"), .function(4)], .toggleLabel(.blue), "blue label"),
         KeyBinding([.function(5)], .toggleLabel(.purple), "purple label"),
         KeyBinding([.character("u")], .undo, "undo the last decisions"),
-        KeyBinding([.character(">")], .rotate(clockwise: true), "turn the view a quarter clockwise"),
-        KeyBinding([.character("<")], .rotate(clockwise: false), "turn the view a quarter back"),
-        KeyBinding([.enter], .accept, "print marked (or this) and quit"),
-        KeyBinding([.escape, .character("q"), .character("o")], .closePreview, "back to the grid"),
+    ]
+
+    /// Quitting, suspending and redrawing, last in the preview's and compare's keys.
+    static let lastKeys: [KeyBinding] = [
         KeyBinding([.control("c")], .cancel, "quit, print nothing"),
         KeyBinding([.control("z")], .suspend, "suspend"),
         KeyBinding([.control("l")], .redraw, "redraw the screen"),
     ]
 
+    /// The keys of the full-screen preview, with the preview's own words for them.
+    public static let previewKeys: [KeyBinding] =
+        [
+            KeyBinding([.character("h"), .character("k")], .move(.left), "previous photo"),
+            KeyBinding([.character("l"), .character("j")], .move(.right), "next photo"),
+            KeyBinding([.left], .pan(dx: -1, dy: 0), "pan left (or previous photo)"),
+            KeyBinding([.right], .pan(dx: 1, dy: 0), "pan right (or next photo)"),
+            KeyBinding([.up], .pan(dx: 0, dy: -1), "pan up"),
+            KeyBinding([.down], .pan(dx: 0, dy: 1), "pan down"),
+            KeyBinding([.character("+"), .character("=")], .zoomIn, "zoom in"),
+            KeyBinding([.character("-")], .zoomOut, "zoom out"),
+            KeyBinding([.character("m"), .character(" ")], .toggleMark, "mark / unmark"),
+            KeyBinding([.character("p")], .togglePlayback, "pause / play an animation"),
+            KeyBinding([.character("z")], .actualSize, "100%, or back to fit (centred where the last zoom was)"),
+            KeyBinding([.character("f")], .fillScreen, "fill the screen, or back to fit"),
+            KeyBinding([.character("s")], .slideshow, "slideshow (any key pauses, s goes on, + - its pace)"),
+            KeyBinding([.character("C")], .compare, "compare the marked photos side by side, or this and the next"),
+            KeyBinding([.character("i")], .toggleInfo, "the photo's details beside it: exposure, lens, camera, date, size"),
+            KeyBinding([.character("e")], .toggleHistogram, "its histogram (luma, RGB) and what is clipped"),
+            KeyBinding([.character("E")], .toggleClipping, "mark blown highlights (red) and blocked shadows (blue)"),
+            KeyBinding([.character("0")], .rate(0), "clear the rating"),
+            KeyBinding((1...5).map { .character(Character(String($0))) }, .rate(1), "rate 1 to 5 stars"),
+            KeyBinding([.character("r")], .toggleReject, "reject (again: take it back)"),
+        ] + labelKeys + [
+            KeyBinding([.character(">")], .rotate(clockwise: true), "turn the view a quarter clockwise"),
+            KeyBinding([.character("<")], .rotate(clockwise: false), "turn the view a quarter back"),
+            KeyBinding([.enter], .accept, "print marked (or this) and quit"),
+            KeyBinding([.escape, .character("q"), .character("o")], .closePreview, "back to the grid"),
+        ] + lastKeys
+
     /// The keys of compare, with its own words for them.
-    public static let compareKeys: [KeyBinding] = [
-        KeyBinding([.tab, .character("l")], .focusPane(1), "focus the next photo"),
-        KeyBinding([.character("h")], .focusPane(-1), "focus the previous photo"),
-        KeyBinding([.left], .pan(dx: -1, dy: 0), "pan them all left (not zoomed: focus the previous)"),
-        KeyBinding([.right], .pan(dx: 1, dy: 0), "pan them all right (not zoomed: focus the next)"),
-        KeyBinding([.up], .pan(dx: 0, dy: -1), "pan them all up"),
-        KeyBinding([.down], .pan(dx: 0, dy: 1), "pan them all down"),
-        KeyBinding([.character("H")], .panAlone(dx: -1, dy: 0), "pan the focused photo alone left"),
-        KeyBinding([.character("L")], .panAlone(dx: 1, dy: 0), "pan the focused photo alone right"),
-        KeyBinding([.character("K")], .panAlone(dx: 0, dy: -1), "pan the focused photo alone up"),
-        KeyBinding([.character("J")], .panAlone(dx: 0, dy: 1), "pan the focused photo alone down"),
-        KeyBinding([.character("+"), .character("=")], .zoomIn, "zoom them all in"),
-        KeyBinding([.character("-")], .zoomOut, "zoom them all out"),
-        KeyBinding([.character("z")], .actualSize, "each at 100%, or back to fit"),
-        KeyBinding([.character("d"), .backspace], .dropFromCompare, "drop the focused photo; the next candidate comes in"),
-        KeyBinding([.character("m"), .character(" ")], .toggleMark, "mark / unmark the focused photo"),
-        KeyBinding([.character("0")], .rate(0), "clear the focused photo's rating"),
-        KeyBinding((1...5).map { .character(Character(String($0))) }, .rate(1), "rate it 1 to 5 stars"),
-        KeyBinding([.character("r")], .toggleReject, "reject it (again: take it back)"),
-        KeyBinding([.character("6"), .function(1)], .toggleLabel(.red), "red label"),
-        KeyBinding([.character("7"), .function(2)], .toggleLabel(.yellow), "yellow label"),
-        KeyBinding([.character("8"), .function(3)], .toggleLabel(.green), "green label"),
-        KeyBinding([.character("9"), .function(4)], .toggleLabel(.blue), "blue label"),
-        KeyBinding([.function(5)], .toggleLabel(.purple), "purple label"),
-        KeyBinding([.character("u")], .undo, "undo the last decisions"),
-        KeyBinding([.character(">")], .rotate(clockwise: true), "turn the focused photo a quarter clockwise"),
-        KeyBinding([.character("<")], .rotate(clockwise: false), "turn it a quarter back"),
-        KeyBinding([.character("i")], .toggleInfo, "the focused photo's details beside them"),
-        KeyBinding([.character("e")], .toggleHistogram, "its histogram (luma, RGB) and what is clipped"),
-        KeyBinding([.character("E")], .toggleClipping, "mark blown highlights and blocked shadows on each"),
-        KeyBinding([.character("o")], .openPreview, "show the focused photo full-screen"),
-        KeyBinding([.enter], .accept, "print marked (or the focused) and quit"),
-        KeyBinding([.escape, .character("q"), .character("C")], .closePreview, "back to the grid, at the focused photo"),
-        KeyBinding([.control("c")], .cancel, "quit, print nothing"),
-        KeyBinding([.control("z")], .suspend, "suspend"),
-        KeyBinding([.control("l")], .redraw, "redraw the screen"),
-    ]
+    public static let compareKeys: [KeyBinding] =
+        [
+            KeyBinding([.tab, .character("l")], .focusPane(1), "focus the next photo"),
+            KeyBinding([.character("h")], .focusPane(-1), "focus the previous photo"),
+            KeyBinding([.left], .pan(dx: -1, dy: 0), "pan them all left (not zoomed: focus the previous)"),
+            KeyBinding([.right], .pan(dx: 1, dy: 0), "pan them all right (not zoomed: focus the next)"),
+            KeyBinding([.up], .pan(dx: 0, dy: -1), "pan them all up"),
+            KeyBinding([.down], .pan(dx: 0, dy: 1), "pan them all down"),
+            KeyBinding([.character("H")], .panAlone(dx: -1, dy: 0), "pan the focused photo alone left"),
+            KeyBinding([.character("L")], .panAlone(dx: 1, dy: 0), "pan the focused photo alone right"),
+            KeyBinding([.character("K")], .panAlone(dx: 0, dy: -1), "pan the focused photo alone up"),
+            KeyBinding([.character("J")], .panAlone(dx: 0, dy: 1), "pan the focused photo alone down"),
+            KeyBinding([.character("+"), .character("=")], .zoomIn, "zoom them all in"),
+            KeyBinding([.character("-")], .zoomOut, "zoom them all out"),
+            KeyBinding([.character("z")], .actualSize, "each at 100%, or back to fit"),
+            KeyBinding([.character("d"), .backspace], .dropFromCompare, "drop the focused photo; the next candidate comes in"),
+            KeyBinding([.character("m"), .character(" ")], .toggleMark, "mark / unmark the focused photo"),
+            KeyBinding([.character("0")], .rate(0), "clear the focused photo's rating"),
+            KeyBinding((1...5).map { .character(Character(String($0))) }, .rate(1), "rate it 1 to 5 stars"),
+            KeyBinding([.character("r")], .toggleReject, "reject it (again: take it back)"),
+        ] + labelKeys + [
+            KeyBinding([.character(">")], .rotate(clockwise: true), "turn the focused photo a quarter clockwise"),
+            KeyBinding([.character("<")], .rotate(clockwise: false), "turn it a quarter back"),
+            KeyBinding([.character("i")], .toggleInfo, "the focused photo's details beside them"),
+            KeyBinding([.character("e")], .toggleHistogram, "its histogram (luma, RGB) and what is clipped"),
+            KeyBinding([.character("E")], .toggleClipping, "mark blown highlights and blocked shadows on each"),
+            KeyBinding([.character("o")], .openPreview, "show the focused photo full-screen"),
+            KeyBinding([.enter], .accept, "print marked (or the focused) and quit"),
+            KeyBinding([.escape, .character("q"), .character("C")], .closePreview, "back to the grid, at the focused photo"),
+        ] + lastKeys
 
     /// The grid's keys while the cull keys are on (`c`): digits rate and label, as Lightroom's do.
     public static let cullKeys: [KeyBinding] = [

@@ -33,7 +33,7 @@ public struct ItemDetails: Hashable, Sendable {
 
     /// The camera's name: the make, then the model unless the model already starts with it
     /// (`Canon` `Canon EOS R5` is `Canon EOS R5`; `FUJIFILM` `X100V` is `FUJIFILM X100V`).
-    static func camera(make: String?, model: String?) -> String? {
+    public static func camera(make: String?, model: String?) -> String? {
         let make = make?.trimmingSpaces ?? "", model = model?.trimmingSpaces ?? ""
         if make.isEmpty { return model.isEmpty ? nil : model }
         if model.isEmpty || model.lowercased().hasPrefix(make.lowercased()) { return model.isEmpty ? make : model }
@@ -79,12 +79,16 @@ extension String {
     }
 }
 
-extension [UInt8] {
+extension RandomAccessCollection where Element == UInt8, Index == Int {
+    /// Where `part` first stands in these bytes, if it does.
+    /// - Complexity: O(*n* × *m*).
+    func firstStart(ofRun part: [UInt8]) -> Int? {
+        guard part.count <= count else { return nil }
+        for start in startIndex...(endIndex - part.count) where self[start..<(start + part.count)].elementsEqual(part) { return start }
+        return nil
+    }
+
     /// Whether `part` stands somewhere in these bytes.
     /// - Complexity: O(*n* × *m*).
-    func containsRun(_ part: [UInt8]) -> Bool {
-        guard part.count <= count else { return false }
-        for start in 0...(count - part.count) where self[start..<(start + part.count)].elementsEqual(part) { return true }
-        return false
-    }
+    func containsRun(_ part: [UInt8]) -> Bool { firstStart(ofRun: part) != nil }
 }

@@ -96,9 +96,7 @@ extension Library {
     /// and the burst's own number (`00001IMG_00001_BURST20180101120000123.jpg`); nil for others.
     static func burstName(_ name: ArraySlice<UInt8>) -> [UInt8]? {
         let marker = Array("BURST".utf8)
-        guard name.count >= marker.count,
-            let at = name.indices.dropLast(marker.count - 1).first(where: { name[$0..<($0 + marker.count)].elementsEqual(marker) })
-        else { return nil }
+        guard let at = name.firstStart(ofRun: marker) else { return nil }
         let after = name[(at + marker.count)...]
         let digits = after.prefix { $0 >= 0x30 && $0 <= 0x39 }
         guard !digits.isEmpty else { return nil }
@@ -108,8 +106,7 @@ extension Library {
 
     /// Whether a file's name says it is its burst's cover frame (`…_COVER.jpg`).
     static func isCover(_ name: ArraySlice<UInt8>) -> Bool {
-        let cover = Array("_COVER".utf8)
-        return name.indices.dropLast(max(0, cover.count - 1)).contains { name[$0..<($0 + cover.count)].elementsEqual(cover) }
+        name.containsRun(Array("_COVER".utf8))
     }
 
     /// The number of a burst name, numbering it when new.

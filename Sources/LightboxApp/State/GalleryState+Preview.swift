@@ -26,13 +26,7 @@ extension GalleryState {
     }
 
     /// Where a picture of `size` pixels sits in the zoomed preview box: its drawn size, fitted.
-    public func previewDrawnSize(of size: PixelSize) -> PixelSize {
-        let box = previewViewBox
-        guard size.width > 0, size.height > 0 else { return box }
-        return size.width * box.height >= size.height * box.width
-            ? PixelSize(width: box.width, height: max(1, size.height * box.width / size.width))
-            : PixelSize(width: max(1, size.width * box.height / size.height), height: box.height)
-    }
+    public func previewDrawnSize(of size: PixelSize) -> PixelSize { ZoomedView.fitted(size, in: previewViewBox) }
 
     /// Applies a command while the preview shows: those whose row says `inPreview` (its keys and
     /// wheel give no others; one that came all the same is said, not dropped).
@@ -234,7 +228,9 @@ extension GalleryState {
     /// info panel's toggle, kept), its histogram, the clipping marks on it.
     mutating func toggleExposure(_ action: Command) {
         switch action {
-        case .toggleInfo: screen.toggleInfo()
+        case .toggleInfo:
+            screen.toggleInfo()
+            relayout()  // the grid's info panel too
         case .toggleHistogram: exposure.showsHistogram.toggle()
         case .toggleClipping:
             exposure.showsClipping.toggle()
@@ -250,7 +246,6 @@ extension GalleryState {
             message = "too narrow for the panel beside the picture (\(ExposureView.panelFrom) columns or more)"
         }
         previewRevision &+= 1
-        relayout()
     }
 
     /// The pixel size of the picture the preview shows now (the decoded one, else its box).
