@@ -1,6 +1,6 @@
 # Lightbox: `make run` opens the sample library, `make test` runs every test.
 SHELL := /bin/bash
-APT_PACKAGES := pkg-config libncurses-dev ncurses-term libvips-dev libturbojpeg0-dev zlib1g-dev libchafa-dev \
+APT_PACKAGES := pkg-config libncurses-dev ncurses-term libvips-dev libturbojpeg0-dev libjpeg62-turbo-dev zlib1g-dev libchafa-dev \
 	libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libraw-dev libexempi-dev
 TEST_PACKAGES := tmux python3 man-db xvfb xterm x11-apps netpbm xdotool xfonts-base ffmpeg libimage-exiftool-perl libheif-examples mlterm libjpeg-turbo-progs imagemagick \
 	nnn ranger lf neovim fzf mkvtoolnix exiv2 sshfs openssh-server

@@ -121,6 +121,8 @@ for mode in kitty sixel iterm; do
 done
 # Compare of three photos at 100%: a pan of all three, key to the last byte of their pictures.
 for mode in kitty sixel iterm; do echo "- $("$BENCH" compare "$LIB" $mode)"; done
+# A zoomed view of a photo larger than a decode: the part in view, against the whole and djpeg -crop.
+echo "- $("$BENCH" parts "$CORPUS/large")"
 # Decisions written to a share behind a 40 ms round trip (sshd on 127.0.0.1, a delaying proxy,
 # sshfs: bench/slow_mount.sh), against the same keys writing nothing; 2,000 small photos.
 if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then

@@ -123,6 +123,38 @@ static inline int lb_vips_thumbnail(const void *buf, size_t len, int box_w, int 
     return lb_vips_finish(image, t);
 }
 
+/// The part (rx, ry, rw, rh: fractions of the upright picture in 65536ths) of an image at full
+/// resolution, shrunk to fit box_w x box_h (never enlarged). libvips reads what the part needs.
+static inline int lb_vips_region(const void *buf, size_t len, int rx, int ry, int rw, int rh, int box_w, int box_h,
+                                 double max_pixels, lb_thumbnail *t) {
+    int checked = lb_vips_check(buf, len, max_pixels, t, NULL);
+    if (checked != LB_OK) return checked;
+    VipsImage *image = vips_image_new_from_buffer(buf, len, "fail_on=truncated", NULL);
+    if (!image) { lb_vips_take_error(t); return LB_FAILED; }
+    VipsImage *next = NULL;
+    if (vips_autorot(image, &next, NULL)) { g_object_unref(image); lb_vips_take_error(t); return LB_FAILED; }
+    g_object_unref(image);
+    image = next;
+    long long W = vips_image_get_width(image), H = vips_image_get_height(image);
+    int x = (int)(rx * W / 65536), y = (int)(ry * H / 65536);
+    int right = (int)(((long long)(rx + rw) * W + 65535) / 65536), bottom = (int)(((long long)(ry + rh) * H + 65535) / 65536);
+    if (x >= W) x = (int)W - 1;
+    if (y >= H) y = (int)H - 1;
+    if (right > W) right = (int)W;
+    if (bottom > H) bottom = (int)H;
+    int w = right - x > 0 ? right - x : 1, h = bottom - y > 0 ? bottom - y : 1;
+    if (vips_extract_area(image, &next, x, y, w, h, NULL)) { g_object_unref(image); lb_vips_take_error(t); return LB_FAILED; }
+    g_object_unref(image);
+    image = next;
+    double scale = (double)box_w / w < (double)box_h / h ? (double)box_w / w : (double)box_h / h;
+    if (scale < 1) {
+        if (vips_resize(image, &next, scale, NULL)) { g_object_unref(image); lb_vips_take_error(t); return LB_FAILED; }
+        g_object_unref(image);
+        image = next;
+    }
+    return lb_vips_finish(image, t);
+}
+
 /// An animation's frames (GIF, WebP) fitted to box_w x box_h, one above the other in one
 /// picture: at most max_frames of them (the first ones), their delays in milliseconds in
 /// `delays` (up to max_delays), their count in *frames. Refuses frames of more than max_pixels.

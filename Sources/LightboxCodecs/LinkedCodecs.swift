@@ -13,6 +13,10 @@ public struct LinkedCodecs: ImageCodecs {
         VipsDecoder(limits: limits).decodeFrames(data: data, fitting: box)
     }
 
+    public func decodeRegion(data: [UInt8], region: PhotoRegion, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult {
+        VipsDecoder(limits: limits).decodeRegion(data: data, region: region, fitting: box)
+    }
+
     public func develop(_ file: ImageFile, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult {
         RawDeveloper(limits: limits).develop(file, fitting: box)
     }

@@ -51,6 +51,23 @@ public struct VipsDecoder: ThumbnailDecoding {
         }
     }
 
+    /// The part `region` of an encoded image (upright, by its orientation) at full resolution,
+    /// fitted to `box`.
+    public func decodeRegion(data: [UInt8], region: PhotoRegion, fitting box: PixelSize) -> DecodeResult {
+        Self.start()
+        var result = lb_thumbnail()
+        let status = data.withUnsafeBytes { raw in
+            lb_vips_region(
+                raw.baseAddress, raw.count, Int32(region.x), Int32(region.y), Int32(region.width), Int32(region.height),
+                Int32(max(1, box.width)), Int32(max(1, box.height)), Double(pixelLimit), &result)
+        }
+        switch Int(status) {
+        case LB_OK: return .decoded(Self.taken(&result))
+        case LB_TOO_LARGE: return .failed(.tooLarge(Int(result.source_width), Int(result.source_height), limit: pixelLimit))
+        default: return .failed(.badFile(Self.cleaned(String(cArray: result.message))))
+        }
+    }
+
     /// An animation's frames (GIF, WebP) fitted to `box`, one above the other, with their delays:
     /// as many of the first frames as `Thumbnail.animationBudget` holds at that size.
     public func decodeFrames(data: [UInt8], fitting box: PixelSize) -> DecodeResult {

@@ -54,9 +54,20 @@ extension GalleryView {
             let viewWidth = width, viewHeight = height * 2
             let originX = drawn.width <= viewWidth ? -(viewWidth - drawn.width) / 2 : preview.panX
             let originY = drawn.height <= viewHeight ? -(viewHeight - drawn.height) / 2 : preview.panY
-            drawHalfBlocks(
-                image, drawn: drawn, originX: originX, originY: originY, x: 0, y: 0, width: width, height: height,
-                palette: palette, into: &frame, clipHeight: height, clipping: clipping)
+            if let detail = state.previewDetail {
+                // The part at full resolution over the picture, made into the view's own pixels first.
+                let view = PixelSize(width: viewWidth, height: viewHeight)
+                let pixels = viewPixels(
+                    image, drawn: drawn, originX: originX, originY: originY, view: view, letterbox: palette.letterbox, clipping: clipping,
+                    detail: detail)
+                drawHalfBlocks(
+                    Thumbnail(width: view.width, height: view.height, pixels: pixels), drawn: view, originX: 0, originY: 0, x: 0, y: 0,
+                    width: width, height: height, palette: palette, into: &frame, clipHeight: height)
+            } else {
+                drawHalfBlocks(
+                    image, drawn: drawn, originX: originX, originY: originY, x: 0, y: 0, width: width, height: height,
+                    palette: palette, into: &frame, clipHeight: height, clipping: clipping)
+            }
         } else {
             drawPlaceholder(x: 0, y: 0, width: width, height: height, palette: palette, into: &frame, clipHeight: height)
         }
@@ -98,7 +109,8 @@ extension GalleryView {
         let originY = drawnHeight <= viewHeight ? -(viewHeight - drawnHeight) / 2 : preview.panY * cell.height / 2
         let pixels = viewPixels(
             image, drawn: PixelSize(width: drawnWidth, height: drawnHeight), originX: originX, originY: originY,
-            view: PixelSize(width: viewWidth, height: viewHeight), letterbox: palette.letterbox, clipping: clipping)
+            view: PixelSize(width: viewWidth, height: viewHeight), letterbox: palette.letterbox, clipping: clipping,
+            detail: state.previewDetail)
         place(
             FrameImage(
                 id: state.previewImageID, pixelWidth: viewWidth, pixelHeight: viewHeight, pixels: pixels, x: 0, y: 0,
@@ -108,21 +120,35 @@ extension GalleryView {
 
     /// A view of `view` pixels onto `image` scaled (nearest pixel) to `drawn`, the drawn
     /// picture's pixel (`originX`, `originY`) at its top-left, as RGB: letterbox where the
-    /// picture is not, and clipping marked on the picture's pixels only.
+    /// picture is not, `detail` (a part of the photo at full resolution) over `image` where it
+    /// covers, and clipping marked on the picture's pixels only.
     /// - Complexity: O(*w* × *h*) in the view's pixels.
     static func viewPixels(
         _ image: Thumbnail, drawn: PixelSize, originX: Int, originY: Int, view: PixelSize, letterbox: (UInt8, UInt8, UInt8),
-        clipping: ClippingThresholds?
+        clipping: ClippingThresholds?, detail: (picture: Thumbnail, region: PhotoRegion)? = nil
     ) -> [UInt8] {
         let (lr, lg, lb) = letterbox
         var pixels = [UInt8](repeating: 0, count: view.width * view.height * 3)
+        // The part's place on the drawn picture.
+        let one = PhotoRegion.one
+        let part = detail.map { d in
+            (
+                picture: d.picture, x0: d.region.x * drawn.width / one, y0: d.region.y * drawn.height / one,
+                x1: d.region.maxX * drawn.width / one, y1: d.region.maxY * drawn.height / one
+            )
+        }
         for y in 0..<view.height {
             let zy = originY + y
             let inside = zy >= 0 && zy < drawn.height
             let sourceRow = inside ? zy * image.height / drawn.height : 0
+            let partRow = part.flatMap { p in zy >= p.y0 && zy < p.y1 ? (zy - p.y0) * p.picture.height / max(1, p.y1 - p.y0) : nil }
             for x in 0..<view.width {
                 let zx = originX + x, i = (y * view.width + x) * 3
-                if inside && zx >= 0 && zx < drawn.width {
+                if let p = part, let row = partRow, zx >= p.x0, zx < p.x1 {
+                    let s = (row * p.picture.width + (zx - p.x0) * p.picture.width / max(1, p.x1 - p.x0)) * 3
+                    (pixels[i], pixels[i + 1], pixels[i + 2]) = (p.picture.pixels[s], p.picture.pixels[s + 1], p.picture.pixels[s + 2])
+                    if let clipping { (pixels[i], pixels[i + 1], pixels[i + 2]) = clipping.mark(pixels[i], pixels[i + 1], pixels[i + 2]) }
+                } else if inside && zx >= 0 && zx < drawn.width {
                     let s = (sourceRow * image.width + zx * image.width / drawn.width) * 3
                     (pixels[i], pixels[i + 1], pixels[i + 2]) = (image.pixels[s], image.pixels[s + 1], image.pixels[s + 2])
                     if let clipping { (pixels[i], pixels[i + 1], pixels[i + 2]) = clipping.mark(pixels[i], pixels[i + 1], pixels[i + 2]) }

@@ -807,6 +807,41 @@ print('ok' if len(bright) > 200 and gaps[4] >= 0.98 * (len(bright) - 1) else 'li
     else
         fail "compare at 100% in xterm (sixel)" "$compared"
     fi
+    # 100% of a photo larger than a decode (6400x4800 of 50-pixel stripes): the part in view is
+    # decoded at full resolution, so the stripes are 50 screen pixels wide (a whole decode, at
+    # most 4,096 a side, would make them 32), and still after panning across two parts.
+    mkdir -p "$WORK/large"
+    [ -s "$WORK/large/large.jpg" ] || { python3 -c "
+import sys; w, h = 6400, 4800
+row = lambda y: b''.join(bytes((255 if x // 50 % 2 else 0, 255 if y // 50 % 2 else 0, 60)) for x in range(w))
+rows = [row(0), row(50)]
+sys.stdout.buffer.write(b'P6\n%d %d\n255\n' % (w, h) + b''.join(rows[y // 50 % 2] for y in range(h)))" > "$WORK/large/large.ppm" \
+        && convert "$WORK/large/large.ppm" -quality 95 "$WORK/large/large.jpg" && rm "$WORK/large/large.ppm"; }
+    rm -f "$WORK/large-rc"
+    DISPLAY=":$N" LANG=C.UTF-8 xterm -ti vt340 -fn 10x20 -b 0 -bw 0 -geometry 100x30+0+0 \
+        -e sh -c "cd '$WORK' && '$BIN' --no-disk-cache large; echo \$? > large-rc" >/dev/null 2>&1 &
+    sleep 2
+    DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class xterm | head -1)" 2>/dev/null
+    DISPLAY=":$N" xdotool type o; sleep 2; DISPLAY=":$N" xdotool type z
+    large_shot() {
+        local got=""
+        for _ in $(seq 20); do
+            sleep 0.5
+            got=$(DISPLAY=":$N" xwd -root -silent | xwdtopnm 2>/dev/null | python3 "$REPO/Tests/EndToEnd/compare_panes.py" 100 30 10 20 1 1.33 same)
+            case "$got" in ok*) break ;; esac
+        done
+        echo "$got"
+    }
+    large_at100=$(large_shot)
+    for _ in 1 2 3 4 5 6; do DISPLAY=":$N" xdotool key Right; sleep 0.3; done
+    large_panned=$(large_shot)
+    DISPLAY=":$N" xdotool type --delay 300 qq
+    for _ in $(seq 100); do [ -s "$WORK/large-rc" ] && break; sleep 0.1; done
+    if [ "${large_at100%% *}" = ok ] && [ "${large_panned%% *}" = ok ]; then
+        pass "xterm: z shows a 6400x4800 photo at 100%: the part in view decoded at full resolution (50-pixel stripes 50 pixels wide), panned too"
+    else
+        fail "100% of a photo larger than a decode in xterm" "at 100%: $large_at100; panned: $large_panned"
+    fi
     kill "$XVFB" 2>/dev/null
     ahead=$(grep -o "[0-9]* made ahead" "$WORK/flip-err" 2>/dev/null | grep -o "^[0-9]*")
     if [ "$flips" = "ok ok ok ok ok ok ok ok ok" ] && [ "${ahead:-0}" -ge 2 ]; then

@@ -99,9 +99,9 @@ import Testing
 
 /// `z`: 100%, one pixel of the photo a pixel of the screen, its size read from its metadata
 /// first when not yet; centred where the last zoom looked, kept on the next photo flipped to;
-/// `z` again fits. A photo larger than a decode can be is shown as large as it can, never
-/// enlarged, and said so. `f` fills the screen.
-@Test func oneHundredPercentFitAndFill() {
+/// `z` again fits. A photo larger than a decode can be shows the part in view decoded at full
+/// resolution. `f` fills the screen.
+@Test func oneHundredPercentFitAndFill() throws {
     var settings = GalleryState.Settings()
     settings.graphics = .kitty
     settings.availableGraphics = [.kitty]
@@ -122,12 +122,33 @@ import Testing
     #expect(state.viewport.cursor == 1 && state.preview?.isActualSize == true && (state.preview?.panX ?? 0) > 0)
     state.apply(.actualSize)
     #expect(state.preview == Preview() && state.message == "fit to the screen")
-    // A photo larger than 4,096 pixels a side at its 100%: as large as a decode can be, said.
+    // A photo larger than 4,096 pixels a side at its 100%: its fitted picture, and the part in
+    // view (with as much around it) decoded at full resolution.
     state.apply(.metadataRead([photo(2, 9000, 6000)]))
     state.apply([.move(.right), .actualSize])
-    #expect(state.previewBox.width <= GalleryState.previewPixelLimit && state.message?.hasPrefix("shown at ") == true)
-    // Fill: a portrait photo on a wide screen is zoomed until it covers it.
+    #expect(state.message == "100% (z: fit; arrows pan)" && state.previewBox == PixelSize(width: 800, height: 480))
+    let part = try #require(state.store.demand.first { $0.region != nil })
+    let visible = try #require(state.previewVisibleRegion)
+    #expect(part.id == ItemID(2) && part.region!.contains(visible) && !part.wantsCells)
+    #expect(abs(part.box.width - 1600) <= 2 && abs(part.box.height - 960) <= 2, "twice the view's 800 x 480, at 1:1")
+    #expect(state.store.demand.first == part, "before anything else")
+    state.apply(
+        .decoded(
+            part,
+            .decoded(Thumbnail(width: part.box.width, height: part.box.height, pixels: [UInt8](repeating: 9, count: part.box.width * part.box.height * 3)))))
+    #expect(state.previewDetail?.region == part.region && !state.store.demand.contains { $0.region != nil })
+    // A pan inside the part asks for nothing; out of it, the next part, the last shown meanwhile.
+    state.apply(.pan(dx: 1, dy: 0))
+    #expect(!state.store.demand.contains { $0.region != nil })
+    state.apply([.pan(dx: 4, dy: 0), .pan(dx: 4, dy: 0)])
+    let next = try #require(state.store.demand.first { $0.region != nil })
+    #expect(next.region != part.region && next.region!.contains(state.previewVisibleRegion!) && state.previewDetail?.region == part.region)
+    // A part that cannot be decoded leaves the fitted picture, and is not asked again.
+    state.apply(.decoded(next, .failed(.refused("no"))))
+    #expect(state.failure(at: state.viewport.cursor) == nil && !state.store.demand.contains { $0.region != nil })
+    // Fitted again: no part. Fill: a portrait photo on a wide screen is zoomed until it covers it.
     state.apply(.actualSize)
+    #expect(state.previewDetail == nil && !state.store.demand.contains { $0.region != nil })
     let request = state.store.demand.first { $0.id == state.library.id(at: state.viewport.cursor) }!
     state.apply(.decoded(request, .decoded(Thumbnail(width: 320, height: 480, pixels: [UInt8](repeating: 7, count: 320 * 480 * 3)))))
     state.apply(.fillScreen)

@@ -161,3 +161,32 @@ func decodeRaw(_ bytes: [UInt8], named name: String, box: PixelSize, in dir: Tem
     guard case .decoded(let b) = big else { Issue.record("\(big)"); return }
     #expect(b.pixel(x: 10, y: b.height / 2).0 > 180, "250 pixels: only the header JPEG covers them")
 }
+
+/// A zoomed view's part of a RAW comes from its largest embedded preview, turned by the RAW's
+/// own orientation: the small one never stands in.
+@Test func aRawsPartComesFromItsLargestPreview() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let green = try TestImages.jpegBytes(TestImages.solid(width: 40, height: 30, 30, 200, 30), width: 40, height: 30)
+    let large = try redBlue(300, 200)
+    let raw = TestRaws.tiff(
+        [
+            [
+                .long(0x100, 40), .long(0x101, 30), .short(0x103, 6), .short(0x112, 6), .ascii(0x10F, "NIKON"), .long(0x201, 0),
+                .long(0x202, green.count), .long(0x14A, 0),
+            ],
+            [.long(0xFE, 1), .short(0x103, 6), .long(0x201, 0), .long(0x202, large.count)],
+        ], blobs: [green, large], references: [(0, 0x201, [.blob(0)]), (0, 0x14A, [.directory(1)]), (1, 0x201, [.blob(1)])])
+    let path = try dir.file("part.nef")
+    try TestImages.bytes(raw, at: path)
+    let file = ImageFile(path: ImagePath(path), byteCount: Int64(raw.count), modified: 0, format: .cameraRaw)
+    // Upright (a quarter clockwise) the red half is on top: the top half's part, at full size, is red.
+    let top = PhotoRegion(fromX: 0, y: 0, toX: 1, y: 0.5)
+    guard case .decoded(let part) = ThumbnailPipeline(codecs: nil, diskCache: nil).decodeRegion(file, region: top, fitting: PixelSize(width: 999, height: 999))
+    else {
+        Issue.record("the part did not decode")
+        return
+    }
+    #expect(part.width == 200 && part.height == 150, "\(part.width)x\(part.height)")
+    #expect(isRed(part.pixel(x: 100, y: 20)) && isRed(part.pixel(x: 100, y: 130)))
+}

@@ -314,6 +314,43 @@ func symbolModeSnapshots(_ graphics: Graphics) {
     #expect(painter.transmitted.keys.sorted() == [next.id], "the terminal holds only the crop on screen")
 }
 
+/// A photo larger than a decode at 100%: the view shows the part decoded at full resolution
+/// over the fitted picture (which shows where no part has come), in pixels and in half blocks.
+@Test func aZoomedPhotoLargerThanADecodeShowsItsPartAtFullResolution() throws {
+    // Half blocks need more than a decode only on a screen of over 256 columns (16x at most).
+    for (graphics, columns, photo) in [(Graphics.kitty, 40, PixelSize(width: 5000, height: 3000)), (.half, 300, PixelSize(width: 4800, height: 200))] {
+        var state = GalleryState(
+            library: library([2]), spec: spec, width: columns, height: 12,
+            settings: settings {
+                $0.graphics = graphics; $0.cellPixels = CellPixelSize(width: 10, height: 20)
+            })
+        _ = state.apply(.openPreview)
+        _ = state.apply(.metadataRead([MetadataResult(id: ItemID(0), metadata: nil, size: photo)]))
+        let fitted = try #require(state.store.demand.first)
+        // Decoded in the photo's shape, as large as the box holds.
+        let w = min(fitted.box.width, photo.width * fitted.box.height / photo.height), h = min(fitted.box.height, photo.height * fitted.box.width / photo.width)
+        _ = state.apply(.decoded(fitted, .decoded(Thumbnail(width: w, height: h, pixels: TestImages.solid(width: w, height: h, 0, 0, 250)))))
+        _ = state.apply(.actualSize)
+        #expect(state.preview?.isActualSize == true, "\(graphics)")
+        let part = try #require(state.store.demand.first { $0.region != nil })
+        let before = GalleryView.frame(for: state)
+        _ = state.apply(
+            .decoded(
+                part,
+                .decoded(
+                    Thumbnail(
+                        width: part.box.width, height: part.box.height, pixels: TestImages.solid(width: part.box.width, height: part.box.height, 250, 0, 0)))))
+        let after = GalleryView.frame(for: state)
+        if graphics == .kitty {
+            let (crop, sharp) = (try #require(before.images.first), try #require(after.images.first))
+            #expect(crop.pixels.prefix(3) == [0, 0, 250] && sharp.pixels.prefix(3) == [250, 0, 0] && sharp.pixels.suffix(3) == [250, 0, 0])
+            #expect(sharp.id != crop.id, "a new picture for the terminal")
+        } else {
+            #expect(before[150, 5].style.background == .rgb(0, 0, 250) && after[150, 5].style.background == .rgb(250, 0, 0))
+        }
+    }
+}
+
 @Test func transientIDsNeverNameCachedPictures() {
     for direct in [true, false] {
         for serial in stride(from: UInt32(0), to: 50_000_000, by: 99_991) {

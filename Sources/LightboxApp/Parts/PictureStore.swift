@@ -8,6 +8,8 @@ public struct PictureStore: Sendable {
     public internal(set) var cache: ThumbnailCache
     /// Why a file could not be decoded, by id.
     public internal(set) var failures: [ItemID: String] = [:]
+    /// Parts of photos (zoomed views) that could not be decoded: the whole picture shows instead.
+    public internal(set) var failedParts: Set<ThumbnailKey> = []
     /// What is asked of the provider now, most wanted first.
     public internal(set) var demand: [DecodeRequest] = []
 
@@ -20,6 +22,9 @@ public struct PictureStore: Sendable {
         case .decoded(let thumbnail):
             cache.insert(thumbnail, for: request.key)
             return cache.takeEvicted()
+        case .failed where request.region != nil:
+            failedParts.insert(request.key)
+            return []
         case .failed(let failure):
             failures[request.id] = failure.message
             return []

@@ -15,6 +15,17 @@ public struct Preview: Hashable, Sendable {
     public var nextFrameAt: Double?
     /// Whether it is at 100% (the next photo flipped to comes at 100% too).
     public var isActualSize = false
+    /// The part of a photo larger than a whole decode shown at full resolution, and the one before.
+    var detail: Detail?
+    var lastDetail: Detail?
+
+    /// A part of the photo decoded for the zoomed view: where, the box it is fitted to, and its
+    /// scale (of the photo's own pixels).
+    struct Detail: Hashable, Sendable {
+        var region: PhotoRegion
+        var box: PixelSize
+        var scale: Double
+    }
 
     /// The largest zoom.
     static let maxZoom = 16.0

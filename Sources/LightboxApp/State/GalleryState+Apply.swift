@@ -34,6 +34,8 @@ extension GalleryState {
             let evicted = store.record(request, result)
             // Compare's crops are named by the revision: one made from the picture that came is a new one.
             if let compare, compare.shown.contains(request.id) { previewRevision &+= 1 }
+            // So are the zoomed preview's, made over a part of the photo that came.
+            if preview != nil, request.region != nil { previewRevision &+= 1 }
             let forget: [Effect] = evicted.isEmpty ? [] : [.forgetImages(evicted.map(imageID(serial:)))]
             return forget + loadEffects() + metadataEffects()
         case .tick(let now):
@@ -86,6 +88,7 @@ extension GalleryState {
             message = nil
             screen.resize(width: width, height: height)
             relayout()
+            if preview != nil, !library.isEmpty { clampPan() }
             return library.isEmpty ? [] : loadEffects() + metadataEffects()
         }
     }

@@ -57,6 +57,9 @@ extension GalleryState {
         // 100% waited for the photo's size.
         if wantsActualSize, preview != nil, !library.isEmpty, results.contains(where: { $0.id == library.id(at: viewport.cursor) }) {
             zoomToActualSize()
+        } else if preview?.zoom ?? 1 > 1, !library.isEmpty, results.contains(where: { $0.id == library.id(at: viewport.cursor) }) {
+            // Its size known, a zoomed photo larger than a decode gets its part at full resolution.
+            keepDetailInView()
         }
         // The photos looked at full-screen or compared stay in view if they go into a stack.
         let looking = library.isEmpty ? [] : preview != nil ? [library.id(at: viewport.cursor)] : compare?.shown ?? []

@@ -9,20 +9,24 @@ extension GalleryState {
     /// the terminal's pixels in a pixel mode, in chafa's pixels a cell for cells, else two pixels a
     /// cell vertically, times the zoom (capped). Zoomed, symbol modes show half blocks.
     public var previewBox: PixelSize {
+        // A photo larger than a decode shows its fitted picture under parts at full resolution.
+        if previewUsesDetail { return previewBox(cell: pixelsPerCell, zoom: 1) }
         // Zoomed, a pixel mode crops the picture decoded at the zoom; symbols give way to half blocks.
-        pictures.graphics.isPixels || (preview?.zoom ?? 1) == 1 ? previewBox(cell: pixelsPerCell) : previewViewBox
+        return pictures.graphics.isPixels || (preview?.zoom ?? 1) == 1 ? previewBox(cell: pixelsPerCell) : previewBox(cell: PixelSize(width: 1, height: 2))
     }
 
     /// The preview in half-block pixels (two a cell vertically) times the zoom: where pictures
-    /// drawn in half blocks are fitted and panned.
-    var previewViewBox: PixelSize { previewBox(cell: PixelSize(width: 1, height: 2)) }
+    /// are fitted and panned (not a decode's box: never capped).
+    var previewViewBox: PixelSize { previewBox(cell: PixelSize(width: 1, height: 2), capped: false) }
 
-    /// The screen above the status line at `cell` pixels a cell, times the zoom, capped.
-    func previewBox(cell: PixelSize, zoom: Double? = nil) -> PixelSize {
+    /// The screen above the status line at `cell` pixels a cell, times the zoom, capped at what
+    /// a decode can be unless told not to.
+    func previewBox(cell: PixelSize, zoom: Double? = nil, capped: Bool = true) -> PixelSize {
         let zoom = zoom ?? preview?.zoom ?? 1
+        let limit = capped ? Self.previewPixelLimit : Int.max
         return PixelSize(
-            width: min(Self.previewPixelLimit, Int((Double(max(1, pictureAreaWidth) * cell.width) * zoom).rounded())),
-            height: min(Self.previewPixelLimit, Int((Double(max(1, screen.height - 1) * cell.height) * zoom).rounded())))
+            width: min(limit, Int((Double(max(1, pictureAreaWidth) * cell.width) * zoom).rounded())),
+            height: min(limit, Int((Double(max(1, screen.height - 1) * cell.height) * zoom).rounded())))
     }
 
     /// Where a picture of `size` pixels sits in the zoomed preview box: its drawn size, fitted.
@@ -246,6 +250,8 @@ extension GalleryState {
             message = "too narrow for the panel beside the picture (\(ExposureView.panelFrom) columns or more)"
         }
         previewRevision &+= 1
+        // The panel narrows the view (or gives it back): the zoomed part follows.
+        if preview != nil { clampPan() }
     }
 
     /// The pixel size of the picture the preview shows now (the decoded one, else its box).
@@ -273,35 +279,31 @@ extension GalleryState {
 
     /// 100%: one of the photo's pixels a pixel of the screen (a half block's in the symbol
     /// modes), centred where the last zoom was; its size comes from its metadata, read first
-    /// when it is not yet. A photo larger than a decode can be (`previewPixelLimit` a side) is
-    /// shown as large as it can be, never enlarged, and said so.
+    /// when it is not yet. A photo larger than a decode can be (`previewPixelLimit` a side)
+    /// shows the part in view decoded at full resolution (`keepDetailInView`).
     mutating func zoomToActualSize() {
         guard !library.isEmpty, let current = preview else { return }
-        let id = library.id(at: viewport.cursor)
-        guard var size = metadataState.results[id]?.size else {
+        guard let size = shownSize(at: viewport.cursor) else {
             wantsActualSize = true
             message = "100%: reading the photo's size…"
             return
         }
         wantsActualSize = false
-        if turns(at: viewport.cursor) % 2 == 1 { size = PixelSize(width: size.height, height: size.width) }
-        let cell = pictures.graphics.isPixels ? pixelsPerCell : PixelSize(width: 1, height: 2)
-        let fit = previewBox(cell: cell, zoom: 1)
+        let fit = previewBox(cell: previewCell, zoom: 1)
         let fitScale = min(Double(fit.width) / Double(size.width), Double(fit.height) / Double(size.height))
         guard fitScale < 1 else {
             message = "100%: the photo is no larger than the screen"
             return
         }
-        // The most a decode gives: the picture (not the screen-shaped box around it) at the limit.
+        // A photo larger than a decode shows the part in view decoded at full resolution.
         let actual = 1 / fitScale
-        let largest = Double(Self.previewPixelLimit) / (Double(max(size.width, size.height)) * fitScale)
-        let factor = min(actual, largest, Preview.maxZoom)
+        let factor = min(actual, Preview.maxZoom)
         _ = current
         zoom(to: factor)
         preview?.isActualSize = true
         message =
             factor < actual * 0.999
-            ? "shown at \(Int((factor / actual * 100).rounded()))%: a photo of \(size.width) × \(size.height) is decoded \(Self.previewPixelLimit) pixels a side at most (z: fit)"
+            ? "shown at \(Int((factor / actual * 100).rounded()))%: a photo of \(size.width) × \(size.height) is zoomed \(Self.zoomText(Preview.maxZoom)) at most (z: fit)"
             : "100% (z: fit; arrows pan)"
     }
 
@@ -316,6 +318,7 @@ extension GalleryState {
         let drawn = previewDrawnSize(of: store.cache.closest(to: previewKey).map { PixelSize(width: $0.width, height: $0.height) } ?? previewBox)
         current.keepView(on: drawn, view: previewView)
         preview = current
+        keepDetailInView()
     }
 
     /// The cache key of the cursor photo at the preview's size.
@@ -350,7 +353,7 @@ extension GalleryState {
             request.wantsFrames = true
             frames = [request]
         }
-        return frames
+        return frames + detailDemand
             + ([viewport.cursor] + previewNeighbours).compactMap { item in
                 let key = ThumbnailKey(file: library[item], box: previewBox, turns: turns(at: item))
                 // Symbols only when not zoomed: a zoomed view is a crop of the pixels.

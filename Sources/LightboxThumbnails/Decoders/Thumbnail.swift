@@ -138,14 +138,17 @@ public struct ThumbnailKey: Hashable, Sendable {
     /// Quarter turns clockwise the user turned the view by (0 to 3): the picture is turned so,
     /// and fitted to `box` as turned.
     public var turns: Int
+    /// The part of the photo (as shown, turned) the picture is of, fitted to `box`; nil: the whole photo.
+    public var region: PhotoRegion?
 
-    public init(file: ImageFile, box: PixelSize, isAnimated: Bool = false, turns: Int = 0) {
+    public init(file: ImageFile, box: PixelSize, isAnimated: Bool = false, turns: Int = 0, region: PhotoRegion? = nil) {
         path = file.path
         byteCount = file.byteCount
         modified = file.modified
         self.box = box
         self.isAnimated = isAnimated
         self.turns = turns & 3
+        self.region = region
     }
 }
 
@@ -214,11 +217,18 @@ public protocol ThumbnailDecoding: Sendable {
     func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult
     /// Every frame of an animation (at most what `Thumbnail.animationBudget` holds), fitted to `box`.
     func decodeFrames(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult
+    /// The part `region` of the photo (upright, as its orientation shows it) at full resolution,
+    /// fitted to `box`: what a zoomed view shows of a photo larger than a whole decode can be.
+    func decodeRegion(_ file: ImageFile, region: PhotoRegion, fitting box: PixelSize) -> DecodeResult
 }
 
 extension ThumbnailDecoding {
     /// Decoders that know no animation give the still.
     public func decodeFrames(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult { decode(file, fitting: box) }
+    /// Decoders that cannot decode a part say so (the view keeps the whole picture).
+    public func decodeRegion(_ file: ImageFile, region: PhotoRegion, fitting box: PixelSize) -> DecodeResult {
+        .failed(.refused("no decoding of a part of this kind of file"))
+    }
 }
 
 extension Thumbnail {

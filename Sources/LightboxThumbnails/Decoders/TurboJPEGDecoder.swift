@@ -48,4 +48,37 @@ public enum TurboJPEGDecoder {
         }
         return .decoded(Thumbnail(width: scaled.width, height: scaled.height, pixels: pixels))
     }
+
+    /// The part of `data` (a `width` x `height` JPEG, as stored) at `rect`, at the smallest DCT
+    /// scale at which it covers `needed`: only the part's blocks are transformed (the rows above
+    /// it are skipped, the columns beside it left), as `djpeg -crop` does.
+    public static func decode(
+        _ data: [UInt8], width: Int, height: Int, part rect: (x: Int, y: Int, width: Int, height: Int), covering needed: PixelSize,
+        pixelLimit: Int
+    ) -> DecodeResult {
+        guard width > 0, height > 0, ImageHeader.pixelCount(width, height) <= pixelLimit else {
+            return .failed(.refused("too large: \(width)x\(height) (limit \(pixelLimit / 1_000_000) MP)"))
+        }
+        guard rect.x >= 0, rect.y >= 0, rect.width > 0, rect.height > 0, rect.x + rect.width <= width, rect.y + rect.height <= height else {
+            return .failed(.refused("the part is not inside the picture"))
+        }
+        let eighths = eighths(width: rect.width, height: rect.height, covering: needed)
+        // The part in the scaled picture's pixels (libjpeg rounds a scaled size up).
+        let scaledWidth = (width * eighths + 7) / 8, scaledHeight = (height * eighths + 7) / 8
+        let x = min(scaledWidth - 1, rect.x * eighths / 8), y = min(scaledHeight - 1, rect.y * eighths / 8)
+        let w = max(1, min(scaledWidth - x, (rect.width * eighths + 7) / 8)), h = max(1, min(scaledHeight - y, (rect.height * eighths + 7) / 8))
+        var pixels = [UInt8](repeating: 0, count: w * h * 3)
+        var message = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBufferPointer { input in
+            pixels.withUnsafeMutableBufferPointer { output in
+                lb_jpeg_decode_part(
+                    input.baseAddress, UInt(input.count), Int32(eighths), Int32(x), Int32(y), Int32(w), Int32(h), output.baseAddress, &message, 256)
+            }
+        }
+        guard status == LB_TJ_OK else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .failed(.badFile("cannot decode the part: " + (text.isEmpty ? "bad JPEG data" : text)))
+        }
+        return .decoded(Thumbnail(width: w, height: h, pixels: pixels))
+    }
 }

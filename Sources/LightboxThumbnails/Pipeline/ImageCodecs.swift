@@ -8,6 +8,8 @@ public protocol ImageCodecs: Sendable {
     func decode(data: [UInt8], fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
     /// An animation's frames (GIF, WebP) one above the other, with their delays.
     func decodeFrames(data: [UInt8], fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
+    /// The part `region` of an encoded image (upright) at full resolution, fitted to `box`.
+    func decodeRegion(data: [UInt8], region: PhotoRegion, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
     /// A camera RAW's sensor data developed at half size.
     func develop(_ file: ImageFile, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
     /// A video's frame, read with the demuxer its kind names.

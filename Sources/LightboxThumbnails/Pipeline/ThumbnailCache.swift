@@ -62,7 +62,8 @@ public struct ThumbnailCache: Sendable {
         }
         entries[key] = Entry(thumbnail: thumbnail, lastUse: clock, serial: nextSerial)
         nextSerial = nextSerial == .max ? 1 : nextSerial + 1
-        newest[key.fileVersion] = key
+        // A part of a photo never stands in for the whole.
+        if key.region == nil { newest[key.fileVersion] = key }
         byteCount += thumbnail.byteCount
         guard byteCount > budget else { return }
         let target = budget / 10 * 9

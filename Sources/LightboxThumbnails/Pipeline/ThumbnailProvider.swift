@@ -20,6 +20,8 @@ public struct DecodeRequest: Hashable, Sendable {
     /// Whether the picture's histogram is measured too (the preview's and compare's, for their
     /// exposure panel), off the UI thread.
     public var wantsHistogram = false
+    /// The part of the photo (as shown, turned) wanted at full resolution, fitted to `box`; nil: the whole.
+    public var region: PhotoRegion?
 
     public init(
         id: ItemID, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half, depth: ColorDepth = .trueColor,
@@ -38,7 +40,7 @@ public struct DecodeRequest: Hashable, Sendable {
     /// Whether the provider renders cells for this request.
     public var wantsCells: Bool { SymbolCells.areNeeded(symbols: symbols, depth: depth) }
 
-    public var key: ThumbnailKey { ThumbnailKey(file: file, box: box, isAnimated: wantsFrames, turns: turns) }
+    public var key: ThumbnailKey { ThumbnailKey(file: file, box: box, isAnimated: wantsFrames, turns: turns, region: region) }
 }
 
 /// Decodes requested thumbnails on worker threads (one per core), most wanted first, the
@@ -132,9 +134,13 @@ public final class ThumbnailProvider: @unchecked Sendable {
         // Turned a quarter, the picture is decoded to fit the box turned too, then turned.
         let box = request.turns % 2 == 1 ? PixelSize(width: request.box.height, height: request.box.width) : request.box
         var result =
-            request.wantsFrames
-            ? decoder.decodeFrames(request.file, fitting: box)
-            : decoder.decode(request.file, fitting: box)
+            if let region = request.region {
+                decoder.decodeRegion(request.file, region: region.unturned(request.turns), fitting: box)
+            } else if request.wantsFrames {
+                decoder.decodeFrames(request.file, fitting: box)
+            } else {
+                decoder.decode(request.file, fitting: box)
+            }
         // Transparency is kept from the file (and in the disk cache) to here, where the ground is known.
         if case .decoded(let thumbnail) = result { result = .decoded(thumbnail.flattened(onto: background).turned(request.turns)) }
         // The histogram is measured here too, on the picture as it will be shown.

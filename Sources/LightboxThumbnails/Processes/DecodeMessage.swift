@@ -10,6 +10,8 @@ public enum DecodeMessage {
     public enum Request: Hashable, Sendable {
         case decode(ImageFile, PixelSize)
         case decodeFrames(ImageFile, PixelSize)
+        /// A part of the photo at full resolution, fitted to the box.
+        case decodeRegion(ImageFile, PixelSize, PhotoRegion)
         case warm(ImageFile, FreedesktopCache.Size)
         /// What the photo's XMP (or its decision kept under the root) says was decided of it.
         case readDecision(ImageFile, keptIn: ImagePath?)
@@ -45,6 +47,12 @@ public enum DecodeMessage {
             out.append(2); put32(size.rawValue, &out); put32(0, &out); putFile(file, &out)
         case .decodeFrames(let file, let box):
             out.append(3); put32(box.width, &out); put32(box.height, &out); putFile(file, &out)
+        case .decodeRegion(let file, let box, let region):
+            out.append(7); put32(box.width, &out); put32(box.height, &out)
+            put64(file.byteCount, &out); put64(file.modified, &out)
+            out.append(UInt8(ImageFormat.allCases.firstIndex(of: file.format)!))
+            for value in [region.x, region.y, region.width, region.height] { put32(value, &out) }
+            out += file.path.bytes
         case .finish:
             out.append(4)
         case .readDecision(let file, let keptRoot):
@@ -184,6 +192,14 @@ public enum DecodeMessage {
             guard let length = r.u32(), let root = r.bytes(length), !root.contains(0) else { return nil }
             keptRoot = root.isEmpty ? nil : ImagePath(bytes: root)
         }
+        // A region carries its four fractions before the path.
+        var region: PhotoRegion?
+        if kind == 7 {
+            guard let x = r.u32(), let y = r.u32(), let w = r.u32(), let h = r.u32(), x < PhotoRegion.one, y < PhotoRegion.one,
+                (1...PhotoRegion.one - x).contains(w), (1...PhotoRegion.one - y).contains(h)
+            else { return nil }
+            region = PhotoRegion(x: x, y: y, width: w, height: h)
+        }
         let path = r.rest()
         guard !path.isEmpty, !path.contains(0) else { return nil }
         let file = ImageFile(path: ImagePath(bytes: path), byteCount: size, modified: modified, format: ImageFormat.allCases[Int(format)])
@@ -197,6 +213,9 @@ public enum DecodeMessage {
         case 3:
             guard (1...PixelSize.maxSide).contains(a), (1...PixelSize.maxSide).contains(b) else { return nil }
             return .decodeFrames(file, PixelSize(width: a, height: b))
+        case 7:
+            guard (1...PixelSize.maxSide).contains(a), (1...PixelSize.maxSide).contains(b), let region else { return nil }
+            return .decodeRegion(file, PixelSize(width: a, height: b), region)
         case 5: return .readDecision(file, keptIn: keptRoot)
         case 6:
             let fields = DecisionFields(rawValue: UInt8(b >> 16 & 0xFF))

@@ -111,6 +111,7 @@ public enum DecodeWorker {
             switch request {
             case .decode(let file, let box): answer = .decoded(pipeline.decode(file, fitting: box))
             case .decodeFrames(let file, let box): answer = .decoded(pipeline.decodeFrames(file, fitting: box))
+            case .decodeRegion(let file, let box, let region): answer = .decoded(pipeline.decodeRegion(file, region: region, fitting: box))
             case .warm(let file, let size): answer = .warmed(pipeline.warm(file, size: size))
             case .finish: answer = .finished
             case .readDecision(let file, let keptRoot):

@@ -32,6 +32,13 @@ public struct RoutedDecoder: ThumbnailDecoding {
         return result
     }
 
+    public func decodeRegion(_ file: ImageFile, region: PhotoRegion, fitting box: PixelSize) -> DecodeResult {
+        guard Self.coreCanTry(file) else { return codecs.decodeRegion(file, region: region, fitting: box) }
+        let result = core.decodeRegion(file, region: region, fitting: box)
+        if case .failed(let failure) = result, failure.kind == .needsCodecs { return codecs.decodeRegion(file, region: region, fitting: box) }
+        return result
+    }
+
     public func warm(_ file: ImageFile, size: FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome {
         guard Self.coreCanTry(file) else { return codecs.warm(file, size: size) }
         let outcome = core.warm(file, size: size)

@@ -44,6 +44,11 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         answer(exchange(.decodeFrames(file, box.limitedToMaxSide)))
     }
 
+    /// A part of a photo at full resolution, decoded in a worker (never from the disk cache).
+    public func decodeRegion(_ file: ImageFile, region: PhotoRegion, fitting box: PixelSize) -> DecodeResult {
+        answer(exchange(.decodeRegion(file, box.limitedToMaxSide, region)))
+    }
+
     /// The decode result in a worker's answer.
     func answer(_ exchanged: Result<DecodeMessage.Response, Failure>) -> DecodeResult {
         switch exchanged {
