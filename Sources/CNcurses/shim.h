@@ -24,7 +24,8 @@ static inline int lb_key_f(int n) { return KEY_F(n); }
 static inline int lb_err(void) { return ERR; }
 
 static inline mmask_t lb_mouse_mask(void) {
-    return BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED;
+    // Moves come with the first button held once the terminal tracks them (1002, CursesTerminal).
+    return BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED | REPORT_MOUSE_POSITION;
 }
 /// Modifier bits of a mouse event: 1 shift, 2 control, 4 alt.
 static inline int lb_mouse_modifiers(mmask_t state) {
@@ -34,6 +35,8 @@ static inline int lb_mouse_kind(mmask_t state) {
     if (state & BUTTON4_PRESSED) return 4;   // wheel up
     if (state & BUTTON5_PRESSED) return 5;   // wheel down
     if (state & (BUTTON1_PRESSED | BUTTON1_CLICKED)) return 1;
+    if (state & REPORT_MOUSE_POSITION) return 6;  // a move with the button held: a drag
+    if (state & BUTTON1_RELEASED) return 7;
     return 0;
 }
 

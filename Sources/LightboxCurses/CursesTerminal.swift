@@ -137,6 +137,13 @@ public final class CursesTerminal {
     static let bracketedPasteOn = Array("\u{1B}[?2004h".utf8)
     static let bracketedPasteOff = Array("\u{1B}[?2004l".utf8)
 
+    /// Moves with a button held are reported (xterm's 1002, SGR-coded as ncurses asked), so a
+    /// zoomed photo can be dragged; sent after ncurses' own mouse mode (1000), which it replaces.
+    static let dragTrackingOn = Array("\u{1B}[?1002h".utf8)
+    static let dragTrackingOff = Array("\u{1B}[?1002l".utf8)
+    /// Whether the next paint turns drag tracking on (ncurses sends its mode with its first output).
+    var dragTrackingPending = true
+
     /// Tells the crash rescue where stderr really goes while it is captured.
     public static func rescueRestoresStderr(to descriptor: Int32) { TerminalRescue.savedStderr = descriptor }
 
@@ -360,6 +367,10 @@ public final class CursesTerminal {
         wnoutrefresh(lb_stdscr())
         doupdate()
         takeCells()
+        if dragTrackingPending {
+            pictures.enqueueCells(Self.dragTrackingOn)
+            dragTrackingPending = false
+        }
         lastFrame = frame
         pictures.enqueue(images.writes(for: frame, repaintedRows: repaintRows))
         _ = pictures.replan(for: frame)  // the new ones in the frame's order too
@@ -501,6 +512,8 @@ public final class CursesTerminal {
                     isShift: modifiers & 1 != 0, isControl: modifiers & 2 != 0))
         case 4: return .mouse(MouseEvent(kind: .wheelUp, x: Int(event.x), y: Int(event.y)))
         case 5: return .mouse(MouseEvent(kind: .wheelDown, x: Int(event.x), y: Int(event.y)))
+        case 6: return .mouse(MouseEvent(kind: .drag, x: Int(event.x), y: Int(event.y)))
+        case 7: return .mouse(MouseEvent(kind: .release, x: Int(event.x), y: Int(event.y)))
         default: return nil
         }
     }
@@ -508,7 +521,7 @@ public final class CursesTerminal {
     /// Leaves curses for a suspend; `resume()` comes back.
     public func suspend() {
         guard isActive else { return }
-        handBack(extra: Self.bracketedPasteOff)
+        handBack(extra: Self.dragTrackingOff + Self.bracketedPasteOff)
     }
 
     /// Returns to curses after a suspend, repainting everything on the next paint.
@@ -520,6 +533,7 @@ public final class CursesTerminal {
         keypad(lb_stdscr(), true)  // ncurses sends it again only when it set the modes itself
         followWindowSize()  // resized while stopped
         write(Self.bracketedPasteOn)
+        dragTrackingPending = true
         clearok(lb_stdscr(), true)
         images.invalidate()
     }
@@ -540,7 +554,7 @@ public final class CursesTerminal {
     public func restore() {
         guard isActive else { return }
         encoder?.stop()
-        handBack(extra: images.forgetAll().joinedBytes + Self.bracketedPasteOff)
+        handBack(extra: images.forgetAll().joinedBytes + Self.dragTrackingOff + Self.bracketedPasteOff)
         isActive = false
         TerminalRescue.disarm()
         close(pictureDescriptor)

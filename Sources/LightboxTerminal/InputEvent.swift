@@ -34,7 +34,8 @@ public enum Key: Hashable, Sendable {
 
 /// A mouse event at a screen cell.
 public struct MouseEvent: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable { case press, wheelUp, wheelDown }
+    /// A drag is a move with the first button held, a release its end.
+    public enum Kind: Hashable, Sendable { case press, wheelUp, wheelDown, drag, release }
     public var kind: Kind
     public var x: Int
     public var y: Int

@@ -833,14 +833,21 @@ sys.stdout.buffer.write(b'P6\n%d %d\n255\n' % (w, h) + b''.join(rows[y // 50 % 2
         echo "$got"
     }
     large_at100=$(large_shot)
+    # Dragged 8 cells left with the mouse: the stripes move 80 pixels with it.
+    DISPLAY=":$N" xdotool mousemove 500 300 mousedown 1
+    for x in 480 460 440 420; do DISPLAY=":$N" xdotool mousemove $x 300; sleep 0.2; done
+    DISPLAY=":$N" xdotool mouseup 1
+    large_dragged=$(large_shot)
+    read -r _ phase _ <<< "$large_at100"
+    dragged_phase=$(( ((${phase:-0} - 80) % 50 + 50) % 50 ))
     for _ in 1 2 3 4 5 6; do DISPLAY=":$N" xdotool key Right; sleep 0.3; done
     large_panned=$(large_shot)
     DISPLAY=":$N" xdotool type --delay 300 qq
     for _ in $(seq 100); do [ -s "$WORK/large-rc" ] && break; sleep 0.1; done
-    if [ "${large_at100%% *}" = ok ] && [ "${large_panned%% *}" = ok ]; then
-        pass "xterm: z shows a 6400x4800 photo at 100%: the part in view decoded at full resolution (50-pixel stripes 50 pixels wide), panned too"
+    if [ "${large_at100%% *}" = ok ] && [ "${large_panned%% *}" = ok ] && [ "$(cut -d' ' -f2 <<< "$large_dragged")" = "$dragged_phase" ]; then
+        pass "xterm: z shows a 6400x4800 photo at 100%: the part in view decoded at full resolution (50-pixel stripes 50 pixels wide), dragged with the mouse and panned too"
     else
-        fail "100% of a photo larger than a decode in xterm" "at 100%: $large_at100; panned: $large_panned"
+        fail "100% of a photo larger than a decode in xterm" "at 100%: $large_at100; dragged 80 pixels: $large_dragged (phase $dragged_phase wanted); panned: $large_panned"
     fi
     kill "$XVFB" 2>/dev/null
     ahead=$(grep -o "[0-9]* made ahead" "$WORK/flip-err" 2>/dev/null | grep -o "^[0-9]*")

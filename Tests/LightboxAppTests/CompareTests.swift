@@ -100,6 +100,11 @@ private func comparing(_ count: Int, size: PixelSize = PixelSize(width: 4000, he
     #expect(ownMove > 0)
     state.apply(.pan(dx: -1, dy: 0))
     #expect(region(0) == region(2) && region(0) != before && abs(region(1).0 - region(0).0 - ownMove) <= 1, "its own move is kept as they all move")
+    // Dragged left by a cell, every photo moves with the pointer: the views a cell's pixels right.
+    let dragged = region(0)
+    state.apply(.drag(dx: -1, dy: 0))
+    let unit = state.compareUnit.width
+    #expect(abs(region(0).0 - dragged.0 - unit) <= 2 && region(0) == region(2) && region(0).1 == dragged.1, "\(dragged) → \(region(0))")
     state.apply(.zoomOut)
     #expect(state.compare?.isActualSize == false && (state.compare?.zoom ?? 0) > 1)
     state.apply(.actualSize)

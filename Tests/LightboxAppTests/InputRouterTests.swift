@@ -61,6 +61,27 @@ func press(_ x: Int, _ y: Int, shift: Bool = false, control: Bool = false) -> In
     #expect(router.command(for: press(5, 6), in: state, at: 1.1) == .click(x: 5, y: 6))
 }
 
+/// A press then moves with the button held drag the zoomed photo by the cells moved since the
+/// last; a release ends it. The grid takes no drags.
+@Test func aDragInThePreviewAndCompareMovesByTheCellsMoved() {
+    var router = InputRouter()
+    var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
+    func drag(_ x: Int, _ y: Int) -> InputEvent { .mouse(MouseEvent(kind: .drag, x: x, y: y)) }
+    #expect(router.command(for: drag(3, 3), in: state, at: 0) == nil, "the grid")
+    state.apply(.openPreview)
+    #expect(router.command(for: drag(3, 3), in: state, at: 1) == nil, "no press first")
+    _ = router.command(for: press(10, 5), in: state, at: 1)
+    #expect(router.command(for: drag(13, 6), in: state, at: 1.1) == .drag(dx: 3, dy: 1))
+    #expect(router.command(for: drag(13, 6), in: state, at: 1.2) == nil, "no move, no command")
+    #expect(router.command(for: drag(12, 6), in: state, at: 1.3) == .drag(dx: -1, dy: 0))
+    #expect(router.command(for: .mouse(MouseEvent(kind: .release, x: 12, y: 6)), in: state, at: 1.4) == nil)
+    #expect(router.command(for: drag(15, 6), in: state, at: 1.5) == nil, "released")
+    state.apply([.closePreview, .toggleMarkAndAdvance, .toggleMarkAndAdvance, .compare])
+    #expect(state.compare != nil)
+    #expect(router.command(for: press(2, 2), in: state, at: 2) == .click(x: 2, y: 2))
+    #expect(router.command(for: drag(4, 2), in: state, at: 2.1) == .drag(dx: 2, dy: 0))
+}
+
 /// Ctrl-L paints the whole screen again wherever the user is (the grid, the help, the preview,
 /// an empty library) and changes nothing else.
 @Test func ctrlLRedrawsInEveryPlaceAndChangesNothing() {

@@ -31,6 +31,22 @@ import Testing
 /// `s` in the preview: a photo every few seconds from the one shown, from the start again after
 /// the last; + and - change the pace while it runs; any other key pauses it and does its own;
 /// `s` goes on; Esc ends it.
+/// Dragged, the zoomed photo follows the pointer: the view moves the other way, a column (half
+/// a row) a unit, and stays on the picture; not zoomed, a drag does nothing.
+@Test func draggingTheZoomedPhotoMovesTheView() {
+    var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 21)
+    _ = state.initialEffects()
+    state.apply(.openPreview)
+    state.apply(.drag(dx: -5, dy: 0))
+    #expect(state.preview == Preview())
+    state.apply([.zoomIn, .zoomIn])
+    let before = state.preview!
+    state.apply(.drag(dx: -3, dy: -2))
+    #expect(state.preview!.panX == before.panX + 3 && state.preview!.panY == before.panY + 4)
+    state.apply(.drag(dx: 1000, dy: 1000))
+    #expect(state.preview!.panX == 0 && state.preview!.panY == 0, "held to the picture's corner")
+}
+
 @Test func aSlideshowGoesThroughThePhotosPausesOnAKeyAndGoesOn() {
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 80, height: 25)
     state.apply([.openPreview, .slideshow])

@@ -100,6 +100,9 @@ public enum Command: Hashable, Sendable {
     case focusPane(Int)
     /// In compare: pan the focused photo alone (Shift: `H` `J` `K` `L`).
     case panAlone(dx: Int, dy: Int)
+    /// The mouse dragged a zoomed photo by (`dx`, `dy`) cells: the view follows it (in compare,
+    /// every pane's).
+    case drag(dx: Int, dy: Int)
     /// In compare: drop the focused photo; the next candidate takes its pane.
     case dropFromCompare
     /// `b`: open the burst stack at the cursor in place (its frames after it), or close it.
@@ -115,6 +118,7 @@ public enum Command: Hashable, Sendable {
         case .countDigit: .countDigit(0)
         case .pan: .pan(dx: 0, dy: 0)
         case .panAlone: .panAlone(dx: 0, dy: 0)
+        case .drag: .drag(dx: 0, dy: 0)
         case .focusPane: .focusPane(0)
         case .filterInput: .filterInput("")
         case .pasted: .pasted("")

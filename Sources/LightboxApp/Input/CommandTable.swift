@@ -142,6 +142,7 @@ public enum CommandTable {
         CommandRow("pan-alone", .panAlone(dx: 0, dy: 0), [], [.inCompare], "in compare: pan the focused photo alone"),
         CommandRow("drop", .dropFromCompare, [], [.inCompare, .bindable], "in compare: drop the focused photo; the next candidate comes in"),
         CommandRow("click", .click(x: 0, y: 0), [], [.inCompare], "move the cursor to the tile (a header: its first photo)"),
+        CommandRow("drag", .drag(dx: 0, dy: 0), [], [.inPreview, .inCompare], "drag the zoomed photo (in compare, them all)"),
         CommandRow("double-click", .doubleClick(x: 0, y: 0), [], [], "open the photo full-screen (a header: collapse or expand)"),
         CommandRow("shift-click", .shiftClick(x: 0, y: 0), [], [.changesMarks], "mark from the cursor to the tile"),
         CommandRow("control-click", .controlClick(x: 0, y: 0), [], [.changesMarks], "mark or unmark the tile"),

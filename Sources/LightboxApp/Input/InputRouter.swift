@@ -9,6 +9,8 @@ public struct InputRouter: Sendable {
 
     /// The last plain press: where and when, for double presses.
     var lastPress: (x: Int, y: Int, time: Double)?
+    /// Where the mouse was last seen with its button held in the preview or compare (a drag goes on from there).
+    var dragFrom: (x: Int, y: Int)?
 
     public init() {}
 
@@ -33,15 +35,24 @@ public struct InputRouter: Sendable {
             }
         case .mouse(let mouse):
             let modifier: MouseBinding.Modifier = mouse.isShift ? .shift : mouse.isControl ? .control : .none
-            // Compare: a press focuses, the wheel zooms; no double presses.
-            if state.compare != nil {
-                let gesture: MouseGesture = mouse.kind == .wheelUp ? .wheelUp : mouse.kind == .wheelDown ? .wheelDown : .press
-                return MouseTable.compare.command(for: gesture, modifier: .none, x: mouse.x, y: mouse.y)
-            }
-            // The preview takes only the wheel: a press there starts no double press.
-            guard state.preview == nil else {
-                let gesture: MouseGesture? = mouse.kind == .wheelUp ? .wheelUp : mouse.kind == .wheelDown ? .wheelDown : nil
-                return gesture.flatMap { MouseTable.preview.command(for: $0, modifier: .none, x: mouse.x, y: mouse.y) }
+            // Compare and the preview: a press focuses (compare) and may start a drag, the wheel
+            // zooms (compare) or pans; no double presses.
+            if state.compare != nil || state.preview != nil {
+                let table = state.compare != nil ? MouseTable.compare : MouseTable.preview
+                switch mouse.kind {
+                case .wheelUp, .wheelDown:
+                    return table.command(for: mouse.kind == .wheelUp ? .wheelUp : .wheelDown, modifier: .none, x: mouse.x, y: mouse.y)
+                case .press:
+                    dragFrom = (mouse.x, mouse.y)
+                    return table.command(for: .press, modifier: .none, x: mouse.x, y: mouse.y)
+                case .drag:
+                    guard let from = dragFrom, from != (mouse.x, mouse.y) else { return nil }
+                    dragFrom = (mouse.x, mouse.y)
+                    return table.command(for: .drag, modifier: .none, x: mouse.x - from.x, y: mouse.y - from.y)
+                case .release:
+                    dragFrom = nil
+                    return nil
+                }
             }
             return MouseTable.standard.command(for: gesture(of: mouse, modifier: modifier, at: time), modifier: modifier, x: mouse.x, y: mouse.y)
         }
@@ -53,6 +64,7 @@ public struct InputRouter: Sendable {
         switch mouse.kind {
         case .wheelUp: return .wheelUp
         case .wheelDown: return .wheelDown
+        case .drag, .release: return .drag  // the grid binds none
         case .press:
             guard modifier == .none else { return .press }
             if let last = lastPress, last.x == mouse.x, last.y == mouse.y, time - last.time < Self.doubleClickInterval {

@@ -4,6 +4,8 @@ import LightboxTerminal
 /// after, a double press) or a turn of the wheel.
 public enum MouseGesture: Hashable, Sendable {
     case press, doublePress, wheelUp, wheelDown
+    /// A move with the button held: its binding's command gets the move in cells, not a cell.
+    case drag
 }
 
 /// A mouse binding: a gesture with a modifier, the command it makes at a cell, and its help text,
@@ -58,11 +60,13 @@ public struct MouseTable: Sendable {
         MouseBinding(.press, "focus the photo") { .click(x: $0, y: $1) },
         MouseBinding(.wheelUp, "zoom them all in") { _, _ in .zoomIn },
         MouseBinding(.wheelDown, "zoom them all out") { _, _ in .zoomOut },
+        MouseBinding(.drag, "drag them all, zoomed") { .drag(dx: $0, dy: $1) },
     ])
 
     /// The mouse in the full-screen preview: the wheel pans (or goes to the previous or next photo).
     public static let preview = MouseTable([
         MouseBinding(.wheelUp, "pan left, or the previous photo") { _, _ in .pan(dx: -1, dy: 0) },
         MouseBinding(.wheelDown, "pan right, or the next photo") { _, _ in .pan(dx: 1, dy: 0) },
+        MouseBinding(.drag, "drag the zoomed photo") { .drag(dx: $0, dy: $1) },
     ])
 }

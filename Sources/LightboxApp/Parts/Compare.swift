@@ -102,7 +102,12 @@ public struct Compare: Hashable, Sendable {
     /// Moves the view of every pane (or of the focused one alone) by `dx`, `dy` quarters of a view
     /// that shows `viewFraction` of the photo's width and height.
     mutating func pan(dx: Int, dy: Int, alone: Bool, viewFraction: (x: Double, y: Double)) {
-        let step = PhotoPoint(x: Double(dx) * viewFraction.x / 4, y: Double(dy) * viewFraction.y / 4)
+        move(by: PhotoPoint(x: Double(dx) * viewFraction.x / 4, y: Double(dy) * viewFraction.y / 4), alone: alone, viewFraction: viewFraction)
+    }
+
+    /// Moves the view of every pane (or of the focused one alone) by `step` of the photo, each
+    /// view showing `viewFraction` of it.
+    mutating func move(by step: PhotoPoint, alone: Bool, viewFraction: (x: Double, y: Double)) {
         if alone {
             let own = offsets[focused] ?? PhotoPoint(x: 0, y: 0)
             let moved = PhotoPoint(x: centre.x + own.x + step.x, y: centre.y + own.y + step.y).clamped

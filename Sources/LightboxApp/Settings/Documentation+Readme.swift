@@ -52,6 +52,7 @@ extension Documentation {
             case .doublePress: gesture = "double click"
             case .wheelUp: gesture = "wheel up"
             case .wheelDown: gesture = "wheel down"
+            case .drag: gesture = "drag"
             }
             out += "| " + modifier + gesture + " | " + cell(binding.help) + " |\n"
         }

@@ -63,6 +63,14 @@ extension GalleryState {
             }
             current.pan(dx: dx, dy: dy, alone: false, viewFraction: viewFraction(ofPane: current.focus))
             compare = current
+        case .drag(let dx, let dy):
+            // Every photo follows the pointer by as much of it as the focused pane's cells show.
+            guard zoomed, comparePanes.indices.contains(current.focus) else { break }
+            let fraction = viewFraction(ofPane: current.focus), cells = CompareLayout.picture(of: comparePanes[current.focus])
+            current.move(
+                by: PhotoPoint(x: -Double(dx) * fraction.x / Double(max(1, cells.width)), y: -Double(dy) * fraction.y / Double(max(1, cells.height))),
+                alone: false, viewFraction: fraction)
+            compare = current
         case .panAlone(let dx, let dy):
             guard zoomed else {
                 message = "H J K L pan the focused photo alone once zoomed (+ or z)"

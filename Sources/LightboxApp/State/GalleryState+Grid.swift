@@ -64,7 +64,8 @@ extension GalleryState {
         case .slideshow: startSlideshow()
         case .compare: return openCompare()
         case .toggleStack: toggleStack()
-        case .closePreview, .pan, .togglePlayback, .actualSize, .fillScreen, .focusPane, .panAlone, .dropFromCompare, .toggleHistogram, .toggleClipping: break
+        case .closePreview, .pan, .drag, .togglePlayback, .actualSize, .fillScreen, .focusPane, .panAlone, .dropFromCompare, .toggleHistogram, .toggleClipping:
+            break
         case .countDigit(let digit):
             guard digit > 0 || pendingCount != nil else { break }
             pendingCount = min(9_999_999, (pendingCount ?? 0) * 10 + digit)

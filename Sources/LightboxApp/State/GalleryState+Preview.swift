@@ -91,6 +91,14 @@ extension GalleryState {
             preview = current
             clampPan()
             rememberCentre()
+        case .drag(let dx, let dy):
+            // The photo follows the pointer: the view moves the other way, a column (half a row) a unit.
+            guard current.zoom > 1 else { break }
+            current.panX -= dx
+            current.panY -= dy * 2
+            preview = current
+            clampPan()
+            rememberCentre()
         case .move(.left), .move(.right):
             flipDirection = action == .move(.right) ? 1 : -1
             viewport.cursor = max(0, min(library.count - 1, viewport.cursor + flipDirection))
