@@ -62,7 +62,8 @@ extension GalleryView {
             // Drawn in pixels.
         } else if pixels, let image = state.store.cache.closest(to: key) {
             drawCrop(
-                image, state: state, id: state.compareImageID(ofPane: index), zoom: zoom, centre: centre, clipping: clipping, in: area, into: &frame)
+                image, state: state, id: state.compareImageID(ofPane: index), zoom: zoom, centre: centre, clipping: clipping,
+                detail: state.compareDetail(ofPane: index), in: area, into: &frame)
         } else if !pixels, zoom == 1, clipping == nil, let image = state.store.cache.closest(to: key), let cells = image.cells,
             cells.matches(state.symbols, state.pictures.colorDepth), cells.columns <= area.width, cells.rows <= area.height
         {
@@ -70,23 +71,33 @@ extension GalleryView {
                 cells, x: area.x, y: area.y, width: area.width, height: area.height, alignment: .center, palette: palette, into: &frame,
                 clipHeight: clipHeight)
         } else if let image = state.store.cache.closest(to: key) {
-            let view = ZoomedView(
-                picture: PixelSize(width: image.width, height: image.height), view: PixelSize(width: area.width, height: area.height * 2), zoom: zoom,
-                centre: centre)
-            drawHalfBlocks(
-                image, drawn: view.drawn, originX: view.originX, originY: view.originY, x: area.x, y: area.y, width: area.width,
-                height: area.height, palette: palette, into: &frame, clipHeight: clipHeight, clipping: clipping)
+            let pane = PixelSize(width: area.width, height: area.height * 2)
+            let view = ZoomedView(picture: PixelSize(width: image.width, height: image.height), view: pane, zoom: zoom, centre: centre)
+            if let detail = state.compareDetail(ofPane: index) {
+                // The part at full resolution over the picture, made into the pane's own pixels first.
+                let pixels = viewPixels(
+                    image, drawn: view.drawn, originX: view.originX, originY: view.originY, view: pane, letterbox: palette.letterbox,
+                    clipping: clipping, detail: detail)
+                drawHalfBlocks(
+                    Thumbnail(width: pane.width, height: pane.height, pixels: pixels), drawn: pane, originX: 0, originY: 0, x: area.x, y: area.y,
+                    width: area.width, height: area.height, palette: palette, into: &frame, clipHeight: clipHeight)
+            } else {
+                drawHalfBlocks(
+                    image, drawn: view.drawn, originX: view.originX, originY: view.originY, x: area.x, y: area.y, width: area.width,
+                    height: area.height, palette: palette, into: &frame, clipHeight: clipHeight, clipping: clipping)
+            }
         } else {
             drawPlaceholder(x: area.x, y: area.y, width: area.width, height: area.height, palette: palette, into: &frame, clipHeight: clipHeight)
         }
     }
 
-    /// The part of `image` a pane shows at `zoom` about `centre`, as one picture of the pane's
-    /// pixels made for this frame (letterbox where the photo is not).
+    /// The part of `image` a pane shows at `zoom` about `centre` (`detail`, a part of the photo at
+    /// full resolution, over it), as one picture of the pane's pixels made for this frame
+    /// (letterbox where the photo is not).
     /// - Complexity: O(*w* × *h*) in the pane's pixels.
     static func drawCrop(
-        _ image: Thumbnail, state: GalleryState, id: UInt32, zoom: Double, centre: PhotoPoint, clipping: ClippingThresholds? = nil, in area: Rect,
-        into frame: inout Frame
+        _ image: Thumbnail, state: GalleryState, id: UInt32, zoom: Double, centre: PhotoPoint, clipping: ClippingThresholds? = nil,
+        detail: (picture: Thumbnail, region: PhotoRegion)? = nil, in area: Rect, into frame: inout Frame
     ) {
         guard area.width <= KittyGraphics.maxCells, area.height <= KittyGraphics.maxCells else { return }
         let cell = state.pictures.cellPixels
@@ -95,7 +106,7 @@ extension GalleryView {
             picture: PixelSize(width: image.width, height: image.height), view: PixelSize(width: viewWidth, height: viewHeight), zoom: zoom, centre: centre)
         let pixels = viewPixels(
             image, drawn: view.drawn, originX: view.originX, originY: view.originY, view: PixelSize(width: viewWidth, height: viewHeight),
-            letterbox: state.palette.letterbox, clipping: clipping)
+            letterbox: state.palette.letterbox, clipping: clipping, detail: detail)
         place(
             FrameImage(
                 id: id, pixelWidth: viewWidth, pixelHeight: viewHeight, pixels: pixels, x: area.x, y: area.y,
@@ -119,7 +130,7 @@ extension GalleryView {
             if let iso = exif.iso { details.append("ISO \(iso)") }
         }
         if compare.isActualSize, let size = state.metadataState.results[id]?.size {
-            // At 100% a pane says when its photo is shown smaller than that (a decode's limit).
+            // At 100% a pane says when its photo is shown smaller than that (the zoom's limit).
             let fit = ZoomedView.fitted(size, in: state.compareView(ofPane: index))
             let percent = Int((Double(fit.width) * state.compareZoom(ofPane: index) / Double(size.width) * 100).rounded())
             if percent < 99 { details.append("\(percent)%") }

@@ -79,9 +79,10 @@ sys.stdout.buffer.write(b'P6\\n%d %d\\n255\\n' % (w, h) + b''.join(rows[y // 50 
 
 # With Lightbox just started on make_stripes' photos in a terminal of window class CLASS,
 # 100x30 cells of CW x CH pixels: marks them all, compares them (C) at 100% (z), pans them
-# together (Right) and the first alone (L), and quits; says ok, or what the screen showed.
+# together (Right) and the first alone (L), and quits (its exit status in $WORK/RC, stripes-rc
+# unless said); says ok, or what the screen showed.
 check_compare() {
-    local class=$1 cw=$2 ch=$3 aspect at100 panned alone
+    local class=$1 cw=$2 ch=$3 rc=${4:-stripes-rc} aspect at100 panned alone
     aspect=$(python3 -c "print(4 / 3 * $ch / $cw)")
     shot() {
         local want=$1 mode=$2 got=""
@@ -104,7 +105,7 @@ check_compare() {
     DISPLAY=":$N" xdotool type L
     alone=$(shot ok alone)
     DISPLAY=":$N" xdotool type --delay 300 qq
-    for _ in $(seq 100); do [ -s "$WORK/stripes-rc" ] && break; sleep 0.1; done
+    for _ in $(seq 100); do [ -s "$WORK/$rc" ] && break; sleep 0.1; done
     if [ "${at100%% *}" = ok ] && [ "${panned%% *}" = ok ] && [ "$panned" != "$at100" ] && [ "$alone" = ok ]; then
         echo ok
     else

@@ -849,6 +849,17 @@ sys.stdout.buffer.write(b'P6\n%d %d\n255\n' % (w, h) + b''.join(rows[y // 50 % 2
     else
         fail "100% of a photo larger than a decode in xterm" "at 100%: $large_at100; dragged 80 pixels: $large_dragged (phase $dragged_phase wanted); panned: $large_panned"
     fi
+    # Three of them compared at 100%: each pane's part at full resolution, the same region of each.
+    mkdir -p "$WORK/large3" && for f in s0 s1 s2; do cp "$WORK/large/large.jpg" "$WORK/large3/$f.jpg"; done
+    rm -f "$WORK/large3-rc"
+    DISPLAY=":$N" LANG=C.UTF-8 xterm -ti vt340 -fn 10x20 -b 0 -bw 0 -geometry 100x30+0+0 \
+        -e sh -c "cd '$WORK' && '$BIN' --no-disk-cache large3; echo \$? > large3-rc" >/dev/null 2>&1 &
+    compared=$(check_compare xterm 10 20 large3-rc)
+    if [ "$compared" = ok ]; then
+        pass "xterm: compare of three 6400x4800 photos at 100% shows each pane's part at full resolution, the same region of each, panned together, one alone"
+    else
+        fail "compare at 100% of photos larger than a decode in xterm" "$compared"
+    fi
     kill "$XVFB" 2>/dev/null
     ahead=$(grep -o "[0-9]* made ahead" "$WORK/flip-err" 2>/dev/null | grep -o "^[0-9]*")
     if [ "$flips" = "ok ok ok ok ok ok ok ok ok" ] && [ "${ahead:-0}" -ge 2 ]; then

@@ -74,6 +74,45 @@ private func comparedState(_ graphics: Graphics, count: Int = 3, width: Int = 12
     #expect(alone.count == 3 && alone[0].pixels != alone[1].pixels && alone[1].pixels == alone[2].pixels, "the focused one moved alone")
 }
 
+/// Three photos larger than a decode compared at 100%: each pane asks for the part in its view
+/// at full resolution and draws it over its fitted picture, at 100% (not held to a decode).
+@Test func photosLargerThanADecodeAreComparedAtFullResolution() {
+    var state = GalleryState(
+        library: library([3]), spec: spec, width: 120, height: 30,
+        settings: settings {
+            $0.graphics = .kitty
+            $0.cellPixels = CellPixelSize(width: 10, height: 20)
+        })
+    _ = state.initialEffects()
+    _ = state.apply(.metadataRead((0..<3).map { MetadataResult(id: ItemID($0), metadata: nil, size: PixelSize(width: 6000, height: 4500)) }))
+    _ = state.apply(.markAll)
+    _ = state.apply(.compare)
+    decodeCompare(&state)
+    _ = state.apply(.actualSize)
+    let parts = state.store.demand.filter { $0.region != nil }
+    #expect(parts.count == 3 && parts.first?.id == state.compare?.focused, "a part each, the focused one's first")
+    #expect(parts.allSatisfy { $0.box.width <= PixelSize.maxSide && $0.box.height <= PixelSize.maxSide })
+    let before = GalleryView.frame(for: state).images
+    for part in parts {
+        _ = state.apply(
+            .decoded(
+                part,
+                .decoded(
+                    Thumbnail(
+                        width: part.box.width, height: part.box.height, pixels: TestImages.solid(width: part.box.width, height: part.box.height, 250, 0, 0)))))
+    }
+    let after = GalleryView.frame(for: state).images
+    #expect(before.count == 3 && after.count == 3)
+    #expect(
+        before.allSatisfy { $0.pixels.prefix(3) != [250, 0, 0] }
+            && after.allSatisfy { $0.pixels.prefix(3) == [250, 0, 0] && $0.pixels.suffix(3) == [250, 0, 0] })
+    let saysSmaller = GalleryView.frame(for: state).text.split(separator: "\n").dropLast().contains { $0.contains("%") }
+    #expect(!saysSmaller, "no pane's caption says it is shown smaller")
+    // Panned within the parts: nothing more to decode.
+    _ = state.apply(.pan(dx: 1, dy: 0))
+    #expect(!state.store.demand.contains { $0.region != nil })
+}
+
 /// Compare in half blocks: the panes' pictures, each caption under its pane (the focused one
 /// marked ▶), the set in the status line.
 @Test func compareInHalfBlocksSnapshot() {

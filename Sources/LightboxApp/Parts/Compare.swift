@@ -72,9 +72,14 @@ public struct Compare: Hashable, Sendable {
     public internal(set) var centre = PhotoPoint.middle
     /// A pane's own move from the locked point (Shift and the arrows), by photo.
     public internal(set) var offsets: [ItemID: PhotoPoint] = [:]
+    /// The parts of photos larger than a decode shown at full resolution, by photo, and the ones before.
+    var details: [ItemID: Preview.Detail] = [:]
+    var lastDetails: [ItemID: Preview.Detail] = [:]
 
     /// The most `+` zooms to.
     static let maxZoom = 16.0
+    /// The most a pane's own 100% zooms (a large photo in a small pane).
+    static let maxActualZoom = 64.0
 
     public init(shown: [ItemID], waiting: [ItemID] = [], followsOrder: Bool = false) {
         self.shown = Array(shown.prefix(CompareLayout.maxPanes))

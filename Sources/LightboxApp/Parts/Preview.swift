@@ -27,8 +27,8 @@ public struct Preview: Hashable, Sendable {
         var scale: Double
     }
 
-    /// The largest zoom.
-    static let maxZoom = 16.0
+    /// The largest zoom (100% of a large photo on a small screen; `+` goes to `maxDoubledZoom`).
+    static let maxZoom = 64.0
 
     public init(zoom: Double = 1, panX: Int = 0, panY: Int = 0) {
         self.zoom = zoom

@@ -201,8 +201,8 @@ extension GalleryState {
         let view = compareView(ofPane: index)
         let fitScale = min(Double(view.width) / Double(size.width), Double(view.height) / Double(size.height))
         guard fitScale < 1 else { return 1 }
-        let largest = Double(Self.previewPixelLimit) / (Double(max(size.width, size.height)) * fitScale)
-        return max(1, min(1 / fitScale, largest, Compare.maxZoom))
+        // A photo larger than a decode shows its part in view at full resolution (GalleryState+Detail).
+        return max(1, min(1 / fitScale, Compare.maxActualZoom))
     }
 
     /// How much of its photo's width and height pane `index` shows (1 when it shows it all).
@@ -227,7 +227,8 @@ extension GalleryState {
     func compareBox(ofPane index: Int) -> PixelSize {
         let panes = comparePanes
         guard panes.indices.contains(index) else { return PixelSize(width: 1, height: 1) }
-        let area = CompareLayout.picture(of: panes[index]), zoom = compareZoom(ofPane: index)
+        // Under parts at full resolution, the fitted picture.
+        let area = CompareLayout.picture(of: panes[index]), zoom = compareUsesDetail(ofPane: index) ? 1 : compareZoom(ofPane: index)
         let cell = zoom == 1 ? pixelsPerCell : compareUnit
         return PixelSize(
             width: min(Self.previewPixelLimit, Int((Double(max(1, area.width) * cell.width) * zoom).rounded())),
@@ -250,15 +251,16 @@ extension GalleryState {
     var compareDemand: [DecodeRequest] {
         guard let compare else { return [] }
         let order = [compare.focus] + compare.shown.indices.filter { $0 != compare.focus }
-        return order.compactMap { index in
-            let id = compare.shown[index], position = library.position(of: id)
-            guard position >= 0, failure(at: position) == nil else { return nil }
-            let key = compareKey(ofPane: index), unzoomed = compareZoom(ofPane: index) == 1
-            if let cached = store.cache.peek(key), !unzoomed || isReady(cached) { return nil }
-            var request = decodeRequest(item: position, box: key.box, symbolsAllowed: unzoomed)
-            request.wantsHistogram = true
-            return request
-        }
+        return order.compactMap { compareDetailDemand(ofPane: $0) }
+            + order.compactMap { index in
+                let id = compare.shown[index], position = library.position(of: id)
+                guard position >= 0, failure(at: position) == nil else { return nil }
+                let key = compareKey(ofPane: index), unzoomed = compareZoom(ofPane: index) == 1
+                if let cached = store.cache.peek(key), !unzoomed || isReady(cached) { return nil }
+                var request = decodeRequest(item: position, box: key.box, symbolsAllowed: unzoomed)
+                request.wantsHistogram = true
+                return request
+            }
     }
 
     /// Metadata compare wants at once: its photos' (their sizes for 100%, their captions).

@@ -5,9 +5,12 @@ import LightboxThumbnails
 /// over the fitted picture, which shows until it comes.
 extension GalleryState {
     /// The cursor photo's size as shown (turned), from its metadata; nil until it is read.
-    func shownSize(at position: Int) -> PixelSize? {
-        guard var size = metadataState.results[library.id(at: position)]?.size else { return nil }
-        if turns(at: position) % 2 == 1 { size = PixelSize(width: size.height, height: size.width) }
+    func shownSize(at position: Int) -> PixelSize? { shownSize(of: library.id(at: position)) }
+
+    /// A photo's size as shown (turned), from its metadata; nil until it is read.
+    func shownSize(of id: ItemID) -> PixelSize? {
+        guard var size = metadataState.results[id]?.size, size.width > 0, size.height > 0 else { return nil }
+        if (viewTurns[id] ?? 0) % 2 == 1 { size = PixelSize(width: size.height, height: size.width) }
         return size
     }
 
@@ -25,8 +28,7 @@ extension GalleryState {
     /// picture are both larger than a whole decode can be.
     var previewUsesDetail: Bool {
         guard let preview, preview.zoom > 1, let size = shownSize(at: viewport.cursor), let drawn = previewDrawnPixels else { return false }
-        let limit = Self.previewPixelLimit
-        return max(size.width, size.height) > limit && max(drawn.width, drawn.height) > limit
+        return Self.needsDetail(size, drawn: drawn)
     }
 
     /// The part of the photo the view shows, as fractions of it.
@@ -47,9 +49,7 @@ extension GalleryState {
     /// around it (within a decode's size), is asked for.
     mutating func keepDetailInView() {
         guard var current = preview else { return }
-        guard previewUsesDetail, let visible = previewVisibleRegion, let size = shownSize(at: viewport.cursor),
-            let drawn = previewDrawnPixels
-        else {
+        guard previewUsesDetail, let visible = previewVisibleRegion, let size = shownSize(at: viewport.cursor), let drawn = previewDrawnPixels else {
             if current.detail != nil {
                 current.detail = nil
                 current.lastDetail = nil
@@ -57,12 +57,21 @@ extension GalleryState {
             }
             return
         }
-        // Decoded at the view's scale, never above the photo's own.
-        let scale = min(1, Double(drawn.width) / Double(size.width))
-        if let detail = current.detail, detail.region.contains(visible), abs(detail.scale - scale) < 0.001 { return }
-        let limit = Double(Self.previewPixelLimit)
+        guard let detail = Self.detail(covering: visible, of: size, drawnWidth: drawn.width, current: current.detail) else { return }
+        current.lastDetail = current.detail
+        current.detail = detail
+        preview = current
+    }
+
+    /// The part to decode for a view showing `visible` of a photo of `size` drawn `drawnWidth`
+    /// screen pixels wide: nil when `current` still covers it at its scale, else the view and as
+    /// much again around it (within a decode's size), at the view's scale (never above the
+    /// photo's own).
+    static func detail(covering visible: PhotoRegion, of size: PixelSize, drawnWidth: Int, current: Preview.Detail?) -> Preview.Detail? {
+        let scale = min(1, Double(drawnWidth) / Double(max(1, size.width)))
+        if let current, current.region.contains(visible), abs(current.scale - scale) < 0.001 { return nil }
+        let limit = Double(previewPixelLimit)
         func around(_ start: Int, _ length: Int, _ side: Int) -> (Int, Int) {
-            // Twice the view, no more than a decode holds, held to the photo.
             let most = Int(limit / (Double(side) * scale) * Double(PhotoRegion.one))
             let wanted = min(PhotoRegion.one, max(length, min(length * 2, most)))
             let begin = max(0, min(PhotoRegion.one - wanted, start + length / 2 - wanted / 2))
@@ -70,12 +79,16 @@ extension GalleryState {
         }
         let (x, width) = around(visible.x, visible.width, size.width), (y, height) = around(visible.y, visible.height, size.height)
         let region = PhotoRegion(x: x, y: y, width: width, height: height)
-        let box = PixelSize(
-            width: max(1, min(Self.previewPixelLimit, Int((Double(region.width * size.width) / Double(PhotoRegion.one) * scale).rounded()))),
-            height: max(1, min(Self.previewPixelLimit, Int((Double(region.height * size.height) / Double(PhotoRegion.one) * scale).rounded()))))
-        current.lastDetail = current.detail
-        current.detail = Preview.Detail(region: region, box: box, scale: scale)
-        preview = current
+        func side(_ part: Int, _ whole: Int) -> Int {
+            max(1, min(previewPixelLimit, Int((Double(part * whole) / Double(PhotoRegion.one) * scale).rounded())))
+        }
+        return Preview.Detail(region: region, box: PixelSize(width: side(region.width, size.width), height: side(region.height, size.height)), scale: scale)
+    }
+
+    /// Whether a photo of `size` drawn at `drawn` screen pixels needs parts at full resolution:
+    /// both are larger than a whole decode can be.
+    static func needsDetail(_ size: PixelSize, drawn: PixelSize) -> Bool {
+        max(size.width, size.height) > previewPixelLimit && max(drawn.width, drawn.height) > previewPixelLimit
     }
 
     /// The cache key of a part of the cursor photo.
@@ -101,5 +114,71 @@ extension GalleryState {
         var request = decodeRequest(item: viewport.cursor, box: detail.box, symbolsAllowed: false)
         request.region = detail.region
         return [request]
+    }
+
+    // MARK: Compare
+
+    /// How pane `index` shows its photo (in `compareUnit` pixels), when its size is read.
+    func compareZoomedView(ofPane index: Int) -> (size: PixelSize, view: ZoomedView)? {
+        guard let compare, compare.shown.indices.contains(index), let size = shownSize(of: compare.shown[index]) else { return nil }
+        let view = ZoomedView(picture: size, view: compareView(ofPane: index), zoom: compareZoom(ofPane: index), centre: compare.centre(ofPane: index))
+        return (size, view)
+    }
+
+    /// Whether pane `index` shows parts of its photo at full resolution over its fitted picture.
+    func compareUsesDetail(ofPane index: Int) -> Bool {
+        guard let compare, compare.zoom > 1 || compare.isActualSize, let shown = compareZoomedView(ofPane: index) else { return false }
+        return Self.needsDetail(shown.size, drawn: shown.view.drawn)
+    }
+
+    /// Keeps each pane's part at full resolution covering its view, as the preview does its own.
+    mutating func keepCompareDetailsInView() {
+        guard var current = compare else { return }
+        for (index, id) in current.shown.enumerated() {
+            guard compareUsesDetail(ofPane: index), let shown = compareZoomedView(ofPane: index) else {
+                current.details[id] = nil
+                current.lastDetails[id] = nil
+                continue
+            }
+            let view = shown.view, pane = compareView(ofPane: index)
+            func span(_ origin: Int, _ drawn: Int, _ view: Int) -> (Double, Double) {
+                guard drawn > view else { return (0, 1) }
+                return (Double(origin) / Double(drawn), Double(origin + view) / Double(drawn))
+            }
+            let (x0, x1) = span(view.originX, view.drawn.width, pane.width), (y0, y1) = span(view.originY, view.drawn.height, pane.height)
+            let visible = PhotoRegion(fromX: x0, y: y0, toX: x1, y: y1)
+            guard let detail = Self.detail(covering: visible, of: shown.size, drawnWidth: view.drawn.width, current: current.details[id]) else { continue }
+            current.lastDetails[id] = current.details[id]
+            current.details[id] = detail
+        }
+        if current != compare { compare = current }
+    }
+
+    /// The cache key of a part of pane `index`'s photo.
+    func compareDetailKey(ofPane index: Int, _ detail: Preview.Detail) -> ThumbnailKey {
+        let id = compare!.shown[index]
+        return ThumbnailKey(file: library.file(id), box: detail.box, turns: viewTurns[id] ?? 0, region: detail.region)
+    }
+
+    /// The part of pane `index`'s photo at full resolution drawn over its fitted picture, when one
+    /// has come: the one asked for, else the one before it.
+    public func compareDetail(ofPane index: Int) -> (picture: Thumbnail, region: PhotoRegion)? {
+        guard let compare, compare.shown.indices.contains(index), compareUsesDetail(ofPane: index) else { return nil }
+        let id = compare.shown[index]
+        for detail in [compare.details[id], compare.lastDetails[id]].compactMap({ $0 }) {
+            if let picture = store.cache.peek(compareDetailKey(ofPane: index, detail)) { return (picture, detail.region) }
+        }
+        return nil
+    }
+
+    /// The decode a pane's part needs, when it has not come.
+    func compareDetailDemand(ofPane index: Int) -> DecodeRequest? {
+        guard let compare, compare.shown.indices.contains(index), compareUsesDetail(ofPane: index), let detail = compare.details[compare.shown[index]]
+        else { return nil }
+        let key = compareDetailKey(ofPane: index, detail), position = library.position(of: compare.shown[index])
+        guard position >= 0, store.cache.peek(key) == nil, !store.failedParts.contains(key) else { return nil }
+        var request = decodeRequest(item: position, box: detail.box, symbolsAllowed: false)
+        request.region = detail.region
+        return request
     }
 }
