@@ -659,6 +659,50 @@ else
     fail "burst stack: no stack" "$(screen | tail -4)"
 fi
 
+# 16e. Maker notes (written by maker_note.py, read back by exiftool as the cameras' tags): z goes
+# to 100% at the focus point Sony's FocusLocation records (the top-right quarter, red; the rest
+# blue), and two iPhone frames five seconds apart with one BurstUUID are one stack.
+mkdir -p "$WORK/notes/focus" "$WORK/notes/iphone"
+convert -size 4000x3000 xc:blue -fill red -draw "rectangle 2000,0 3999,1499" "$WORK/notes/plain.jpg"
+python3 "$REPO/Tests/EndToEnd/maker_note.py" "$WORK/notes/plain.jpg" "$WORK/notes/focus/DSC00001.JPG" sony 3000 750 4000 3000
+for i in 1 2; do
+    python3 "$REPO/Tests/EndToEnd/maker_note.py" "$WORK/notes/plain.jpg" "$WORK/notes/iphone/IMG_000$i.JPG" apple 5E1F2A3B-0000-4000-8000-00000000000A "2024:05:01 10:00:0$((i * 5))"
+done
+location=$(exiftool -s3 -FocusLocation "$WORK/notes/focus/DSC00001.JPG")
+start_shell 100 30  # 100% is 52x here: within the zoom's 64x
+launch notes/focus
+if wait_for "1/1"; then
+    tm send-keys -t e2e o
+    wait_for "Esc grid" && tm send-keys -t e2e z
+    wait_for "focus point" && said=yes || said=no
+    sleep 1
+    colours=$(tm capture-pane -e -p -t e2e | head -20 | python3 -c "
+import re, sys
+text = sys.stdin.read()
+rgb = [tuple(map(int, m)) for m in re.findall(r'[34]8;2;(\d+);(\d+);(\d+)', text)]
+cube = lambda n: (n // 36 * 51, n // 6 % 6 * 51, n % 6 * 51)  # the 256 colours' 6x6x6 cube
+rgb += [cube(int(n) - 16) for n in re.findall(r'[34]8;5;(\d+)', text) if 16 <= int(n) < 232]
+red = sum(r > 180 and b < 80 for r, g, b in rgb); blue = sum(b > 180 and r < 80 for r, g, b in rgb)
+print('red' if red > 0 and blue == 0 else 'red %d blue %d' % (red, blue))")  # tmux writes a run of one colour once
+    tm send-keys -t e2e q q
+    wait_exit
+    if [ "$said" = yes ] && [ "$colours" = red ] && [ "$location" = "4000 3000 3000 750" ]; then
+        pass "z goes to 100% at the focus point of a Sony maker note (exiftool reads FocusLocation $location): the red quarter fills the screen"
+    else
+        fail "100% at the focus point" "said $said, colours $colours, exiftool: $location; $(screen | tail -1)"
+    fi
+else
+    fail "focus point: no grid" "$(screen | tail -2)"
+fi
+launch --stacks burst notes/iphone
+if wait_for "▣ 2 IMG_0001.JPG" && [ "$(exiftool -s3 -BurstUUID "$WORK/notes/iphone/IMG_0002.JPG")" = 5E1F2A3B-0000-4000-8000-00000000000A ]; then
+    pass "two iPhone frames five seconds apart with one BurstUUID are one stack (▣ 2)"
+else
+    fail "Apple burst stack" "$(screen | head -4)"
+fi
+tm send-keys -t e2e q
+wait_exit
+
 # 17. Mouse: a double click previews the tile, Ctrl-click marks one, Shift-click marks a range.
 start_shell 120 40
 launch lib
@@ -810,16 +854,16 @@ print('ok' if len(bright) > 200 and gaps[4] >= 0.98 * (len(bright) - 1) else 'li
     # 100% of a photo larger than a decode (6400x4800 of 50-pixel stripes): the part in view is
     # decoded at full resolution, so the stripes are 50 screen pixels wide (a whole decode, at
     # most 4,096 a side, would make them 32), and still after panning across two parts.
-    mkdir -p "$WORK/large"
-    [ -s "$WORK/large/large.jpg" ] || { python3 -c "
+    mkdir -p "$WORK/huge"
+    [ -s "$WORK/huge/huge.jpg" ] || { python3 -c "
 import sys; w, h = 6400, 4800
 row = lambda y: b''.join(bytes((255 if x // 50 % 2 else 0, 255 if y // 50 % 2 else 0, 60)) for x in range(w))
 rows = [row(0), row(50)]
-sys.stdout.buffer.write(b'P6\n%d %d\n255\n' % (w, h) + b''.join(rows[y // 50 % 2] for y in range(h)))" > "$WORK/large/large.ppm" \
-        && convert "$WORK/large/large.ppm" -quality 95 "$WORK/large/large.jpg" && rm "$WORK/large/large.ppm"; }
-    rm -f "$WORK/large-rc"
+sys.stdout.buffer.write(b'P6\n%d %d\n255\n' % (w, h) + b''.join(rows[y // 50 % 2] for y in range(h)))" > "$WORK/huge/huge.ppm" \
+        && convert "$WORK/huge/huge.ppm" -quality 95 "$WORK/huge/huge.jpg" && rm "$WORK/huge/huge.ppm"; }
+    rm -f "$WORK/huge-rc"
     DISPLAY=":$N" LANG=C.UTF-8 xterm -ti vt340 -fn 10x20 -b 0 -bw 0 -geometry 100x30+0+0 \
-        -e sh -c "cd '$WORK' && '$BIN' --no-disk-cache large; echo \$? > large-rc" >/dev/null 2>&1 &
+        -e sh -c "cd '$WORK' && '$BIN' --no-disk-cache huge; echo \$? > huge-rc" >/dev/null 2>&1 &
     sleep 2
     DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class xterm | head -1)" 2>/dev/null
     DISPLAY=":$N" xdotool type o; sleep 2; DISPLAY=":$N" xdotool type z
@@ -843,18 +887,18 @@ sys.stdout.buffer.write(b'P6\n%d %d\n255\n' % (w, h) + b''.join(rows[y // 50 % 2
     for _ in 1 2 3 4 5 6; do DISPLAY=":$N" xdotool key Right; sleep 0.3; done
     large_panned=$(large_shot)
     DISPLAY=":$N" xdotool type --delay 300 qq
-    for _ in $(seq 100); do [ -s "$WORK/large-rc" ] && break; sleep 0.1; done
+    for _ in $(seq 100); do [ -s "$WORK/huge-rc" ] && break; sleep 0.1; done
     if [ "${large_at100%% *}" = ok ] && [ "${large_panned%% *}" = ok ] && [ "$(cut -d' ' -f2 <<< "$large_dragged")" = "$dragged_phase" ]; then
         pass "xterm: z shows a 6400x4800 photo at 100%: the part in view decoded at full resolution (50-pixel stripes 50 pixels wide), dragged with the mouse and panned too"
     else
         fail "100% of a photo larger than a decode in xterm" "at 100%: $large_at100; dragged 80 pixels: $large_dragged (phase $dragged_phase wanted); panned: $large_panned"
     fi
     # Three of them compared at 100%: each pane's part at full resolution, the same region of each.
-    mkdir -p "$WORK/large3" && for f in s0 s1 s2; do cp "$WORK/large/large.jpg" "$WORK/large3/$f.jpg"; done
-    rm -f "$WORK/large3-rc"
+    mkdir -p "$WORK/huge3" && for f in s0 s1 s2; do cp "$WORK/huge/huge.jpg" "$WORK/huge3/$f.jpg"; done
+    rm -f "$WORK/huge3-rc"
     DISPLAY=":$N" LANG=C.UTF-8 xterm -ti vt340 -fn 10x20 -b 0 -bw 0 -geometry 100x30+0+0 \
-        -e sh -c "cd '$WORK' && '$BIN' --no-disk-cache large3; echo \$? > large3-rc" >/dev/null 2>&1 &
-    compared=$(check_compare xterm 10 20 large3-rc)
+        -e sh -c "cd '$WORK' && '$BIN' --no-disk-cache huge3; echo \$? > huge3-rc" >/dev/null 2>&1 &
+    compared=$(check_compare xterm 10 20 huge3-rc)
     if [ "$compared" = ok ]; then
         pass "xterm: compare of three 6400x4800 photos at 100% shows each pane's part at full resolution, the same region of each, panned together, one alone"
     else

@@ -172,3 +172,35 @@ import Testing
     state.apply(.fillScreen)
     #expect(state.preview == Preview())
 }
+
+/// 100% goes to where the camera focused when its maker note says (turned as the photo shows),
+/// until the user moves the view themselves: then where they looked, on the next photos too.
+@Test func oneHundredPercentGoesToTheFocusPoint() {
+    var settings = GalleryState.Settings()
+    settings.graphics = .kitty
+    settings.availableGraphics = [.kitty]
+    settings.cellPixels = CellPixelSize(width: 10, height: 20)
+    var state = GalleryState(library: library([3]), spec: threeColumns, width: 80, height: 25, settings: settings)
+    _ = state.initialEffects()
+    func photo(_ id: Int, orientation: Int) -> MetadataResult {
+        var exif = ImageMetadata()
+        exif.orientation = orientation
+        exif.focusPoint = ImageMetadata.FocusPoint(x: 3000, y: 750, width: 4000, height: 3000, source: "Sony FocusLocation")
+        let upright = orientation >= 5 ? PixelSize(width: 3000, height: 4000) : PixelSize(width: 4000, height: 3000)
+        return MetadataResult(id: ItemID(id), metadata: exif, size: upright)
+    }
+    state.apply(.metadataRead([photo(0, orientation: 1), photo(1, orientation: 6), photo(2, orientation: 1)]))
+    state.apply([.openPreview, .actualSize])
+    #expect(abs(state.zoomCentre.x - 0.75) < 0.01 && abs(state.zoomCentre.y - 0.25) < 0.01)
+    #expect(state.message == "100% at the focus point (Sony FocusLocation; z: fit, arrows pan)")
+    // Turned a quarter clockwise by its EXIF, the stored point (3/4, 1/4) shows at (3/4, 3/4).
+    state.apply(.move(.right))
+    #expect(state.preview?.isActualSize == true && abs(state.zoomCentre.x - 0.75) < 0.01 && abs(state.zoomCentre.y - 0.75) < 0.01)
+    // Fitted and back: still the focus point; panned by the user, their spot from then on.
+    state.apply([.actualSize, .actualSize])
+    #expect(abs(state.zoomCentre.y - 0.75) < 0.01)
+    state.apply(.pan(dx: -2, dy: 0))
+    let looked = state.zoomCentre
+    state.apply(.move(.right))
+    #expect(state.viewport.cursor == 2 && abs(state.zoomCentre.x - looked.x) < 0.01 && state.message == "100% (z: fit; arrows pan)")
+}

@@ -125,3 +125,21 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
     comparing.apply(.metadataRead([frame(0, at: 0), frame(1, at: 0), frame(2, at: 0)]))
     #expect(comparing.compare?.shown.allSatisfy { comparing.library.position(of: $0) >= 0 } == true)
 }
+
+/// Frames the camera marked as one burst (Apple's BurstUUID) are one stack however far apart
+/// their times; another burst id starts another.
+@Test func framesOfOneCameraBurstIDAreOneStack() {
+    var state = GalleryState(library: bursts([4]), spec: threeColumns, width: 80, height: 24)
+    func apple(_ id: Int, at seconds: Int, burst: String?) -> MetadataResult {
+        var result = frame(id, camera: "iPhone 15", at: seconds)
+        result.metadata?.make = "Apple"
+        result.metadata?.burstID = burst
+        return result
+    }
+    state.apply(
+        .metadataRead([
+            apple(0, at: 0, burst: "A1B2"), apple(1, at: 5, burst: "A1B2"), apple(2, at: 9, burst: "A1B2"),  // seconds apart: one burst all the same
+            apple(3, at: 10, burst: "C3D4"),
+        ]))
+    #expect(stacks(state) == [[0, 1, 2]])
+}

@@ -45,7 +45,7 @@ public struct Arrangement: Hashable, Sendable {
         public var description: String {
             switch self {
             case .burst:
-                "a camera's burst: frames next to each other of one camera a second apart or less (EXIF time with its sub-seconds), or named as one burst (Android's …BURST…)"
+                "a camera's burst: frames next to each other of one camera a second apart or less (EXIF time with its sub-seconds), or named as one burst (Android's …BURST… names, Apple's BurstUUID)"
             case .off: "every photo its own tile"
             }
         }

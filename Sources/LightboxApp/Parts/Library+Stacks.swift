@@ -23,10 +23,12 @@ extension Library {
     static let burstGap: Int64 = 1000
 
     /// Whether the items `a` and `b` (ids, next to each other in the order) are frames of one
-    /// burst: named as one in one folder, or of one camera a second apart or less (to the
+    /// burst: named as one in one folder (by Android's file names or the camera's burst id), or of one camera a second apart or less (to the
     /// millisecond when both say it, else in whole seconds: the same or the next).
     func isBurst(_ a: Int, _ b: Int) -> Bool {
         if burstNames[a] != 0, burstNames[a] == burstNames[b], folderOfID[a] == folderOfID[b] { return true }
+        // Named as two bursts: two, however close in time.
+        if burstNames[a] != 0, burstNames[b] != 0 { return false }
         guard let ta = burstTimes[a], let tb = burstTimes[b], details[a].camera != 0, details[a].camera == details[b].camera else { return false }
         if ta.isPrecise && tb.isPrecise { return abs(ta.milliseconds - tb.milliseconds) <= Self.burstGap }
         return abs(ta.milliseconds / 1000 - tb.milliseconds / 1000) <= Self.burstGap / 1000

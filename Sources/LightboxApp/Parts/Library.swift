@@ -127,6 +127,8 @@ public struct Library: Sendable {
             if !details[id].isRead { detailsReadCount += 1 }
             details[id] = ItemDetails(result.metadata, names: &names)
             burstTimes[id] = result.metadata.flatMap(BurstTime.init)
+            // The camera's own burst (Apple's BurstUUID) names it as Android's file names do.
+            if let burst = result.metadata?.burstID { burstNames[id] = burstNameNumber(Array(("burst id " + burst).utf8)) }
         }
         let stacking = arrangement.stacks == .burst && results.contains { $0.id.rawValue < totalCount && mayStack($0.id.rawValue) }
         guard arrangement.datesDecideOrder || filter.readsDetails || stacking else { return false }

@@ -14,6 +14,26 @@ extension GalleryState {
         return size
     }
 
+    /// Where the camera focused on photo `id`, as fractions of it as shown (its orientation and
+    /// the view's turns applied), when its maker note says; and which tag said it.
+    func focusCentre(of id: ItemID) -> (x: Double, y: Double, source: String)? {
+        guard let result = metadataState.results[id], let point = result.metadata?.focusPoint else { return nil }
+        let orientation = result.metadata?.orientation ?? 1
+        var focus = point
+        // Without a frame of its own the point is in the photo's pixels, as stored.
+        if focus.width == nil || focus.height == nil, let size = result.size {
+            (focus.width, focus.height) = orientation >= 5 ? (size.height, size.width) : (size.width, size.height)
+        }
+        guard let (fx, fy) = focus.fractions else { return nil }
+        // A point of the stored picture, oriented, then turned: each the inverse of what undoes it.
+        let inverse = [0, 1, 2, 3, 4, 5, 8, 7, 6]
+        let stored = PhotoRegion(x: Int(fx * Double(PhotoRegion.one)), y: Int(fy * Double(PhotoRegion.one)), width: 1, height: 1)
+        let upright = stored.source(underOrientation: inverse[min(8, max(1, orientation))])
+        let shown = upright.source(underOrientation: inverse[[1, 6, 3, 8][(viewTurns[id] ?? 0) & 3]])
+        let one = Double(PhotoRegion.one)
+        return ((Double(shown.x) + 0.5) / one, (Double(shown.y) + 0.5) / one, point.source)
+    }
+
     /// Screen pixels a cell of the preview has: the terminal's in a pixel mode, two half blocks else.
     var previewCell: PixelSize { pictures.graphics.isPixels ? pixelsPerCell : PixelSize(width: 1, height: 2) }
 

@@ -128,7 +128,8 @@ extension GalleryState {
             return []
         case .actualSize:
             if current.zoom > 1 {
-                rememberCentre()
+                // Kept when the user moved the view; a 100% at the focus point left alone is not theirs.
+                if hasZoomCentre { rememberCentre() }
                 preview = Preview()
                 message = "fit to the screen"
             } else {
@@ -271,6 +272,7 @@ extension GalleryState {
     mutating func rememberCentre() {
         guard let preview, preview.zoom > 1 else { return }
         zoomCentre = preview.centre(drawn: previewDrawnSize(of: previewPictureSize), view: previewView)
+        hasZoomCentre = true
     }
 
     /// Zooms the preview to `factor` of the fitted size, its middle on the remembered centre.
@@ -307,12 +309,15 @@ extension GalleryState {
         let actual = 1 / fitScale
         let factor = min(actual, Preview.maxZoom)
         _ = current
+        // Where the user last looked, else where the camera focused (its maker note), else the middle.
+        let focus = hasZoomCentre ? nil : focusCentre(of: library.id(at: viewport.cursor))
+        if let focus { zoomCentre = (focus.x, focus.y) }
         zoom(to: factor)
         preview?.isActualSize = true
         message =
             factor < actual * 0.999
             ? "shown at \(Int((factor / actual * 100).rounded()))%: a photo of \(size.width) × \(size.height) is zoomed \(Self.zoomText(Preview.maxZoom)) at most (z: fit)"
-            : "100% (z: fit; arrows pan)"
+            : focus.map { "100% at the focus point (\($0.source); z: fit, arrows pan)" } ?? "100% (z: fit; arrows pan)"
     }
 
     /// `2x`, `3.2x`.

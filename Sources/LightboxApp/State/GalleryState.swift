@@ -57,6 +57,8 @@ public struct GalleryState: Sendable {
     /// Where on a photo the last zoom looked (fractions of its width and height): the next 100%
     /// looks there, on this photo or the next (a burst's frames compared at one spot).
     public internal(set) var zoomCentre = (x: 0.5, y: 0.5)
+    /// Whether the user zoomed or panned, so `zoomCentre` is theirs (else 100% goes to the focus point).
+    var hasZoomCentre = false
     /// Whether 100% waits for the photo's size to be read.
     var wantsActualSize = false
     /// Which way the preview was last flipped: 1 to the next photo, -1 to the one before.

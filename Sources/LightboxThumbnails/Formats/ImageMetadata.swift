@@ -35,6 +35,10 @@ public struct ImageMetadata: Hashable, Sendable {
     public var video: VideoMetadata?
     /// An animation's frames (GIF, APNG, animated WebP); nil for a still picture.
     public var frameCount: Int?
+    /// Where the camera focused, when its maker note says (`ImageMetadata+MakerNotes`).
+    public var focusPoint: FocusPoint?
+    /// The burst the frame is one of, as the camera named it (Apple's `BurstUUID`).
+    public var burstID: String?
 
     public init() {}
 
@@ -134,6 +138,11 @@ public struct ImageMetadata: Hashable, Sendable {
     /// Reads an Exif directory: exposure, aperture, ISO, the date taken, focal length, lens.
     mutating func readExif(_ tiff: TIFFStructure, at offset: Int) {
         guard let (exif, _) = tiff.directory(at: offset) else { return }
+        var note: TIFFStructure.Entry?, frameWidth: Int?, frameHeight: Int?
+        defer {
+            let frame = frameWidth.flatMap { w in frameHeight.map { (width: w, height: $0) } }
+            if let note { readMakerNote(tiff, note: note, frame: frame) }
+        }
         for entry in exif {
             switch entry.tag {
             case 0x829A: exposure = tiff.rational(entry).map { Fraction(numerator: $0.numerator, denominator: $0.denominator) }
@@ -144,6 +153,9 @@ public struct ImageMetadata: Hashable, Sendable {
             case 0x9204: exposureBias = tiff.rational(entry).map { Double($0.numerator) / Double($0.denominator) }
             case 0x920A: focalLength = tiff.rational(entry).map { Double($0.numerator) / Double($0.denominator) }
             case 0xA434: lens = tiff.text(entry)
+            case 0x927C where entry.type == 7: note = entry
+            case 0xA002: frameWidth = tiff.number(entry)
+            case 0xA003: frameHeight = tiff.number(entry)
             default: break
             }
         }
