@@ -73,19 +73,9 @@ extension GalleryView {
         } else if let image = state.store.cache.closest(to: key) {
             let pane = PixelSize(width: area.width, height: area.height * 2)
             let view = ZoomedView(picture: PixelSize(width: image.width, height: image.height), view: pane, zoom: zoom, centre: centre)
-            if let detail = state.compareDetail(ofPane: index) {
-                // The part at full resolution over the picture, made into the pane's own pixels first.
-                let pixels = viewPixels(
-                    image, drawn: view.drawn, originX: view.originX, originY: view.originY, view: pane, letterbox: palette.letterbox,
-                    clipping: clipping, detail: detail)
-                drawHalfBlocks(
-                    Thumbnail(width: pane.width, height: pane.height, pixels: pixels), drawn: pane, originX: 0, originY: 0, x: area.x, y: area.y,
-                    width: area.width, height: area.height, palette: palette, into: &frame, clipHeight: clipHeight)
-            } else {
-                drawHalfBlocks(
-                    image, drawn: view.drawn, originX: view.originX, originY: view.originY, x: area.x, y: area.y, width: area.width,
-                    height: area.height, palette: palette, into: &frame, clipHeight: clipHeight, clipping: clipping)
-            }
+            drawHalfBlocks(
+                image, drawn: view.drawn, originX: view.originX, originY: view.originY, x: area.x, y: area.y, width: area.width,
+                height: area.height, palette: palette, into: &frame, clipHeight: clipHeight, clipping: clipping, detail: state.compareDetail(ofPane: index))
         } else {
             drawPlaceholder(x: area.x, y: area.y, width: area.width, height: area.height, palette: palette, into: &frame, clipHeight: clipHeight)
         }

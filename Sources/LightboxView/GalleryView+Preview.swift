@@ -54,20 +54,9 @@ extension GalleryView {
             let viewWidth = width, viewHeight = height * 2
             let originX = drawn.width <= viewWidth ? -(viewWidth - drawn.width) / 2 : preview.panX
             let originY = drawn.height <= viewHeight ? -(viewHeight - drawn.height) / 2 : preview.panY
-            if let detail = state.previewDetail {
-                // The part at full resolution over the picture, made into the view's own pixels first.
-                let view = PixelSize(width: viewWidth, height: viewHeight)
-                let pixels = viewPixels(
-                    image, drawn: drawn, originX: originX, originY: originY, view: view, letterbox: palette.letterbox, clipping: clipping,
-                    detail: detail)
-                drawHalfBlocks(
-                    Thumbnail(width: view.width, height: view.height, pixels: pixels), drawn: view, originX: 0, originY: 0, x: 0, y: 0,
-                    width: width, height: height, palette: palette, into: &frame, clipHeight: height)
-            } else {
-                drawHalfBlocks(
-                    image, drawn: drawn, originX: originX, originY: originY, x: 0, y: 0, width: width, height: height,
-                    palette: palette, into: &frame, clipHeight: height, clipping: clipping)
-            }
+            drawHalfBlocks(
+                image, drawn: drawn, originX: originX, originY: originY, x: 0, y: 0, width: width, height: height,
+                palette: palette, into: &frame, clipHeight: height, clipping: clipping, detail: state.previewDetail)
         } else {
             drawPlaceholder(x: 0, y: 0, width: width, height: height, palette: palette, into: &frame, clipHeight: height)
         }

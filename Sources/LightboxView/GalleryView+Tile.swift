@@ -186,11 +186,22 @@ extension GalleryView {
 
     /// `image` scaled (nearest pixel) to `drawn`, in upper half blocks (two pixels a cell) over
     /// the box of `width` x `height` cells at (x, y), the drawn picture's pixel (originX, originY)
-    /// at the box's top-left: where the box shows no picture, letterbox.
+    /// at the box's top-left: where the box shows no picture, letterbox; `detail` (a part of the
+    /// photo at full resolution) over `image` where it covers.
     static func drawHalfBlocks(
         _ image: Thumbnail, drawn: PixelSize, originX: Int, originY: Int, x: Int, y: Int, width: Int, height: Int,
-        palette: Palette, into frame: inout Frame, clipHeight: Int, clipping: ClippingThresholds? = nil
+        palette: Palette, into frame: inout Frame, clipHeight: Int, clipping: ClippingThresholds? = nil,
+        detail: (picture: Thumbnail, region: PhotoRegion)? = nil
     ) {
+        if let detail {
+            // The part over the picture, made into the box's own pixels first.
+            let view = PixelSize(width: width, height: height * 2)
+            let pixels = viewPixels(
+                image, drawn: drawn, originX: originX, originY: originY, view: view, letterbox: palette.letterbox, clipping: clipping, detail: detail)
+            return drawHalfBlocks(
+                Thumbnail(width: view.width, height: view.height, pixels: pixels), drawn: view, originX: 0, originY: 0, x: x, y: y, width: width,
+                height: height, palette: palette, into: &frame, clipHeight: clipHeight)
+        }
         func color(_ px: Int, _ py: Int) -> TerminalColor {
             let dx = originX + px, dy = originY + py
             guard dx >= 0, dx < drawn.width, dy >= 0, dy < drawn.height else { return palette.letterboxColor }

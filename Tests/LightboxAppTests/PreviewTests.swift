@@ -113,16 +113,21 @@ import Testing
     #expect(state.viewTurns == [ItemID(1): 1, ItemID(2): 1] && state.previewKey.turns == 1 && state.preview == Preview())
 }
 
+/// Settings of a kitty terminal with 10x20-pixel cells.
+private var kittyTenByTwenty: GalleryState.Settings {
+    var settings = GalleryState.Settings()
+    settings.graphics = .kitty
+    settings.availableGraphics = [.kitty]
+    settings.cellPixels = CellPixelSize(width: 10, height: 20)
+    return settings
+}
+
 /// `z`: 100%, one pixel of the photo a pixel of the screen, its size read from its metadata
 /// first when not yet; centred where the last zoom looked, kept on the next photo flipped to;
 /// `z` again fits. A photo larger than a decode can be shows the part in view decoded at full
 /// resolution. `f` fills the screen.
 @Test func oneHundredPercentFitAndFill() throws {
-    var settings = GalleryState.Settings()
-    settings.graphics = .kitty
-    settings.availableGraphics = [.kitty]
-    settings.cellPixels = CellPixelSize(width: 10, height: 20)
-    var state = GalleryState(library: library([4]), spec: threeColumns, width: 80, height: 25, settings: settings)
+    var state = GalleryState(library: library([4]), spec: threeColumns, width: 80, height: 25, settings: kittyTenByTwenty)
     _ = state.initialEffects()
     state.apply(.openPreview)
     // The screen above the status line: 800 x 480 pixels; a 4000 x 3000 photo fits at 640 x 480.
@@ -176,11 +181,7 @@ import Testing
 /// 100% goes to where the camera focused when its maker note says (turned as the photo shows),
 /// until the user moves the view themselves: then where they looked, on the next photos too.
 @Test func oneHundredPercentGoesToTheFocusPoint() {
-    var settings = GalleryState.Settings()
-    settings.graphics = .kitty
-    settings.availableGraphics = [.kitty]
-    settings.cellPixels = CellPixelSize(width: 10, height: 20)
-    var state = GalleryState(library: library([3]), spec: threeColumns, width: 80, height: 25, settings: settings)
+    var state = GalleryState(library: library([3]), spec: threeColumns, width: 80, height: 25, settings: kittyTenByTwenty)
     _ = state.initialEffects()
     func photo(_ id: Int, orientation: Int) -> MetadataResult {
         var exif = ImageMetadata()

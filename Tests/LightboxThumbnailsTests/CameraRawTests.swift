@@ -55,17 +55,24 @@ func decodeRaw(_ bytes: [UInt8], named name: String, box: PixelSize, in dir: Tem
     #expect(t.pixel(x: 30, y: 10).0 > 180 && t.pixel(x: 30, y: 80).2 > 180, "red above blue")
 }
 
+/// A NEF of two previews: IFD0 holds a 40x30 green JPEG, a sub-directory the 300x200 red and
+/// blue one; `orientation` in IFD0 when given.
+private func twoPreviewNEF(orientation: Int? = nil) throws -> [UInt8] {
+    let green = try TestImages.jpegBytes(TestImages.solid(width: 40, height: 30, 30, 200, 30), width: 40, height: 30)
+    let large = try redBlue(300, 200)
+    let turned: [TestRaws.Entry] = orientation.map { [.short(0x112, $0)] } ?? []
+    return TestRaws.tiff(
+        [
+            [.long(0x100, 40), .long(0x101, 30), .short(0x103, 6)] + turned
+                + [.ascii(0x10F, "NIKON"), .long(0x201, 0), .long(0x202, green.count), .long(0x14A, 0)],
+            [.long(0xFE, 1), .short(0x103, 6), .long(0x201, 0), .long(0x202, large.count)],
+        ], blobs: [green, large], references: [(0, 0x201, [.blob(0)]), (0, 0x14A, [.directory(1)]), (1, 0x201, [.blob(1)])])
+}
+
 @Test func theSmallestPreviewThatCoversTheTileIsTheOneDecoded() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
-    // IFD0 holds a 40x30 green JPEG; a sub-directory the 300x200 red and blue one.
-    let green = try TestImages.jpegBytes(TestImages.solid(width: 40, height: 30, 30, 200, 30), width: 40, height: 30)
-    let large = try redBlue(300, 200)
-    let raw = TestRaws.tiff(
-        [
-            [.long(0x100, 40), .long(0x101, 30), .short(0x103, 6), .ascii(0x10F, "NIKON"), .long(0x201, 0), .long(0x202, green.count), .long(0x14A, 0)],
-            [.long(0xFE, 1), .short(0x103, 6), .long(0x201, 0), .long(0x202, large.count)],
-        ], blobs: [green, large], references: [(0, 0x201, [.blob(0)]), (0, 0x14A, [.directory(1)]), (1, 0x201, [.blob(1)])])
+    let raw = try twoPreviewNEF()
     let (_, small) = try decodeRaw(raw, named: "two.nef", box: PixelSize(width: 32, height: 32), in: dir)
     guard case .decoded(let s) = small else { Issue.record("\(small)"); return }
     #expect(s.pixel(x: s.width / 2, y: s.height / 2).1 > 150, "32 pixels: the 40x30 green one covers them")
@@ -167,16 +174,7 @@ func decodeRaw(_ bytes: [UInt8], named name: String, box: PixelSize, in dir: Tem
 @Test func aRawsPartComesFromItsLargestPreview() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
-    let green = try TestImages.jpegBytes(TestImages.solid(width: 40, height: 30, 30, 200, 30), width: 40, height: 30)
-    let large = try redBlue(300, 200)
-    let raw = TestRaws.tiff(
-        [
-            [
-                .long(0x100, 40), .long(0x101, 30), .short(0x103, 6), .short(0x112, 6), .ascii(0x10F, "NIKON"), .long(0x201, 0),
-                .long(0x202, green.count), .long(0x14A, 0),
-            ],
-            [.long(0xFE, 1), .short(0x103, 6), .long(0x201, 0), .long(0x202, large.count)],
-        ], blobs: [green, large], references: [(0, 0x201, [.blob(0)]), (0, 0x14A, [.directory(1)]), (1, 0x201, [.blob(1)])])
+    let raw = try twoPreviewNEF(orientation: 6)
     let path = try dir.file("part.nef")
     try TestImages.bytes(raw, at: path)
     let file = ImageFile(path: ImagePath(path), byteCount: Int64(raw.count), modified: 0, format: .cameraRaw)

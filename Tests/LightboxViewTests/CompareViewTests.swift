@@ -34,15 +34,18 @@ private func decodeCompare(_ state: inout GalleryState) {
     }
 }
 
-private func comparedState(_ graphics: Graphics, count: Int = 3, width: Int = 120, height: Int = 30) -> GalleryState {
+private func comparedState(
+    _ graphics: Graphics, count: Int = 3, width: Int = 120, height: Int = 30, cell: CellPixelSize = CellPixelSize(width: 4, height: 8),
+    photo: PixelSize = PixelSize(width: 1200, height: 900)
+) -> GalleryState {
     var state = GalleryState(
         library: library([count]), spec: spec, width: width, height: height,
         settings: settings {
             $0.graphics = graphics
-            $0.cellPixels = CellPixelSize(width: 4, height: 8)
+            $0.cellPixels = cell
         })
     _ = state.initialEffects()
-    _ = state.apply(.metadataRead((0..<count).map { MetadataResult(id: ItemID($0), metadata: nil, size: PixelSize(width: 1200, height: 900)) }))
+    _ = state.apply(.metadataRead((0..<count).map { MetadataResult(id: ItemID($0), metadata: nil, size: photo) }))
     _ = state.apply(.markAll)
     _ = state.apply(.compare)
     return state
@@ -77,30 +80,14 @@ private func comparedState(_ graphics: Graphics, count: Int = 3, width: Int = 12
 /// Three photos larger than a decode compared at 100%: each pane asks for the part in its view
 /// at full resolution and draws it over its fitted picture, at 100% (not held to a decode).
 @Test func photosLargerThanADecodeAreComparedAtFullResolution() {
-    var state = GalleryState(
-        library: library([3]), spec: spec, width: 120, height: 30,
-        settings: settings {
-            $0.graphics = .kitty
-            $0.cellPixels = CellPixelSize(width: 10, height: 20)
-        })
-    _ = state.initialEffects()
-    _ = state.apply(.metadataRead((0..<3).map { MetadataResult(id: ItemID($0), metadata: nil, size: PixelSize(width: 6000, height: 4500)) }))
-    _ = state.apply(.markAll)
-    _ = state.apply(.compare)
+    var state = comparedState(.kitty, cell: CellPixelSize(width: 10, height: 20), photo: PixelSize(width: 6000, height: 4500))
     decodeCompare(&state)
     _ = state.apply(.actualSize)
     let parts = state.store.demand.filter { $0.region != nil }
     #expect(parts.count == 3 && parts.first?.id == state.compare?.focused, "a part each, the focused one's first")
     #expect(parts.allSatisfy { $0.box.width <= PixelSize.maxSide && $0.box.height <= PixelSize.maxSide })
     let before = GalleryView.frame(for: state).images
-    for part in parts {
-        _ = state.apply(
-            .decoded(
-                part,
-                .decoded(
-                    Thumbnail(
-                        width: part.box.width, height: part.box.height, pixels: TestImages.solid(width: part.box.width, height: part.box.height, 250, 0, 0)))))
-    }
+    for part in parts { decodeSolid(part, (250, 0, 0), in: &state) }
     let after = GalleryView.frame(for: state).images
     #expect(before.count == 3 && after.count == 3)
     #expect(

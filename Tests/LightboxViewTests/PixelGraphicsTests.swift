@@ -23,6 +23,12 @@ func pixelState(
     return (state, effects)
 }
 
+/// `request` decoded as one colour at its box (a part of a photo, to tell it from the fitted picture).
+func decodeSolid(_ request: DecodeRequest, _ color: (UInt8, UInt8, UInt8), in state: inout GalleryState) {
+    let (w, h) = (request.box.width, request.box.height)
+    _ = state.apply(.decoded(request, .decoded(Thumbnail(width: w, height: h, pixels: TestImages.solid(width: w, height: h, color.0, color.1, color.2)))))
+}
+
 func decodeAll(_ state: inout GalleryState, into effects: inout [Effect]) {
     for request in state.store.demand {
         let (w, h) = (request.box.width, request.box.height * 3 / 4)
@@ -334,12 +340,7 @@ func symbolModeSnapshots(_ graphics: Graphics) {
         #expect(state.preview?.isActualSize == true, "\(graphics)")
         let part = try #require(state.store.demand.first { $0.region != nil })
         let before = GalleryView.frame(for: state)
-        _ = state.apply(
-            .decoded(
-                part,
-                .decoded(
-                    Thumbnail(
-                        width: part.box.width, height: part.box.height, pixels: TestImages.solid(width: part.box.width, height: part.box.height, 250, 0, 0)))))
+        decodeSolid(part, (250, 0, 0), in: &state)
         let after = GalleryView.frame(for: state)
         if graphics == .kitty {
             let (crop, sharp) = (try #require(before.images.first), try #require(after.images.first))

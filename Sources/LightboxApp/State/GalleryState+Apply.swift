@@ -35,7 +35,7 @@ extension GalleryState {
             // Compare's crops are named by the revision: one made from the picture that came is a new one.
             if let compare, compare.shown.contains(request.id) { previewRevision &+= 1 }
             // So are the zoomed preview's, made over a part of the photo that came.
-            if preview != nil || compare != nil, request.region != nil { previewRevision &+= 1 }
+            if preview != nil, request.region != nil { previewRevision &+= 1 }
             let forget: [Effect] = evicted.isEmpty ? [] : [.forgetImages(evicted.map(imageID(serial:)))]
             return forget + loadEffects() + metadataEffects()
         case .tick(let now):

@@ -191,13 +191,11 @@ extension GalleryState {
     }
 
     /// The zoom pane `index` shows its photo at, over its fit: the locked zoom, or at 100% its
-    /// own (from its size; 1 until that is read), never more than a decode can give.
+    /// own (from its size; 1 until that is read), up to `Compare.maxActualZoom`.
     public func compareZoom(ofPane index: Int) -> Double {
         guard let compare, compare.shown.indices.contains(index) else { return 1 }
         guard compare.isActualSize else { return compare.zoom }
-        let id = compare.shown[index]
-        guard var size = metadataState.results[id]?.size, size.width > 0, size.height > 0 else { return 1 }
-        if (viewTurns[id] ?? 0) % 2 == 1 { size = PixelSize(width: size.height, height: size.width) }
+        guard let size = shownSize(of: compare.shown[index]) else { return 1 }
         let view = compareView(ofPane: index)
         let fitScale = min(Double(view.width) / Double(size.width), Double(view.height) / Double(size.height))
         guard fitScale < 1 else { return 1 }
@@ -215,10 +213,7 @@ extension GalleryState {
     /// The photo's shape for pane `index`: the picture decoded, else its size read, else its pane.
     func comparePictureSize(ofPane index: Int) -> PixelSize {
         if let picture = store.cache.closest(to: compareKey(ofPane: index)) { return PixelSize(width: picture.width, height: picture.height) }
-        guard let compare, compare.shown.indices.contains(index), var size = metadataState.results[compare.shown[index]]?.size else {
-            return compareView(ofPane: index)
-        }
-        if (viewTurns[compare.shown[index]] ?? 0) % 2 == 1 { size = PixelSize(width: size.height, height: size.width) }
+        guard let compare, compare.shown.indices.contains(index), let size = shownSize(of: compare.shown[index]) else { return compareView(ofPane: index) }
         return size
     }
 

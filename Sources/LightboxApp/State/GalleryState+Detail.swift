@@ -54,13 +54,18 @@ extension GalleryState {
     /// The part of the photo the view shows, as fractions of it.
     var previewVisibleRegion: PhotoRegion? {
         guard let preview, let size = shownSize(at: viewport.cursor) else { return nil }
-        let drawn = previewDrawnSize(of: size), view = previewView
-        func span(_ pan: Int, _ drawn: Int, _ view: Int) -> (Double, Double) {
+        return Self.visibleRegion(originX: preview.panX, originY: preview.panY, drawn: previewDrawnSize(of: size), view: previewView)
+    }
+
+    /// The part of a picture drawn at `drawn` that a view of `view` whose top-left is on its
+    /// pixel (`originX`, `originY`) shows, as fractions of it (all of a side smaller than the view).
+    static func visibleRegion(originX: Int, originY: Int, drawn: PixelSize, view: PixelSize) -> PhotoRegion {
+        func span(_ origin: Int, _ drawn: Int, _ view: Int) -> (Double, Double) {
             guard drawn > view else { return (0, 1) }
-            let start = Double(max(0, min(pan, drawn - view)))
+            let start = Double(max(0, min(origin, drawn - view)))
             return (start / Double(drawn), (start + Double(view)) / Double(drawn))
         }
-        let (x0, x1) = span(preview.panX, drawn.width, view.width), (y0, y1) = span(preview.panY, drawn.height, view.height)
+        let (x0, x1) = span(originX, drawn.width, view.width), (y0, y1) = span(originY, drawn.height, view.height)
         return PhotoRegion(fromX: x0, y: y0, toX: x1, y: y1)
     }
 
@@ -120,20 +125,29 @@ extension GalleryState {
     /// when one has come: the one asked for, else the one before it (while the new one decodes).
     public var previewDetail: (picture: Thumbnail, region: PhotoRegion)? {
         guard let preview, previewUsesDetail else { return nil }
-        for detail in [preview.detail, preview.lastDetail].compactMap({ $0 }) {
-            if let picture = store.cache.peek(detailKey(detail)) { return (picture, detail.region) }
-        }
-        return nil
+        return cachedPart([preview.detail, preview.lastDetail], key: detailKey)
     }
 
     /// The decode the zoomed preview's part needs, when it has not come.
     var detailDemand: [DecodeRequest] {
-        guard let detail = preview?.detail, previewUsesDetail, case let key = detailKey(detail), store.cache.peek(key) == nil,
-            !store.failedParts.contains(key)
-        else { return [] }
-        var request = decodeRequest(item: viewport.cursor, box: detail.box, symbolsAllowed: false)
+        guard let detail = preview?.detail, previewUsesDetail else { return [] }
+        return partRequest(item: viewport.cursor, detail: detail, key: detailKey(detail)).map { [$0] } ?? []
+    }
+
+    /// The first of `details` (the part asked for, the one before) whose picture has come.
+    func cachedPart(_ details: [Preview.Detail?], key: (Preview.Detail) -> ThumbnailKey) -> (picture: Thumbnail, region: PhotoRegion)? {
+        for detail in details.compactMap({ $0 }) {
+            if let picture = store.cache.peek(key(detail)) { return (picture, detail.region) }
+        }
+        return nil
+    }
+
+    /// The decode of `detail` of the photo at `item`, cached under `key`: nil when it has come or could not be decoded.
+    func partRequest(item: Int, detail: Preview.Detail, key: ThumbnailKey) -> DecodeRequest? {
+        guard store.cache.peek(key) == nil, !store.failedParts.contains(key) else { return nil }
+        var request = decodeRequest(item: item, box: detail.box, symbolsAllowed: false)
         request.region = detail.region
-        return [request]
+        return request
     }
 
     // MARK: Compare
@@ -160,13 +174,8 @@ extension GalleryState {
                 current.lastDetails[id] = nil
                 continue
             }
-            let view = shown.view, pane = compareView(ofPane: index)
-            func span(_ origin: Int, _ drawn: Int, _ view: Int) -> (Double, Double) {
-                guard drawn > view else { return (0, 1) }
-                return (Double(origin) / Double(drawn), Double(origin + view) / Double(drawn))
-            }
-            let (x0, x1) = span(view.originX, view.drawn.width, pane.width), (y0, y1) = span(view.originY, view.drawn.height, pane.height)
-            let visible = PhotoRegion(fromX: x0, y: y0, toX: x1, y: y1)
+            let view = shown.view
+            let visible = Self.visibleRegion(originX: view.originX, originY: view.originY, drawn: view.drawn, view: compareView(ofPane: index))
             guard let detail = Self.detail(covering: visible, of: shown.size, drawnWidth: view.drawn.width, current: current.details[id]) else { continue }
             current.lastDetails[id] = current.details[id]
             current.details[id] = detail
@@ -185,20 +194,15 @@ extension GalleryState {
     public func compareDetail(ofPane index: Int) -> (picture: Thumbnail, region: PhotoRegion)? {
         guard let compare, compare.shown.indices.contains(index), compareUsesDetail(ofPane: index) else { return nil }
         let id = compare.shown[index]
-        for detail in [compare.details[id], compare.lastDetails[id]].compactMap({ $0 }) {
-            if let picture = store.cache.peek(compareDetailKey(ofPane: index, detail)) { return (picture, detail.region) }
-        }
-        return nil
+        return cachedPart([compare.details[id], compare.lastDetails[id]]) { compareDetailKey(ofPane: index, $0) }
     }
 
     /// The decode a pane's part needs, when it has not come.
     func compareDetailDemand(ofPane index: Int) -> DecodeRequest? {
         guard let compare, compare.shown.indices.contains(index), compareUsesDetail(ofPane: index), let detail = compare.details[compare.shown[index]]
         else { return nil }
-        let key = compareDetailKey(ofPane: index, detail), position = library.position(of: compare.shown[index])
-        guard position >= 0, store.cache.peek(key) == nil, !store.failedParts.contains(key) else { return nil }
-        var request = decodeRequest(item: position, box: detail.box, symbolsAllowed: false)
-        request.region = detail.region
-        return request
+        let position = library.position(of: compare.shown[index])
+        guard position >= 0 else { return nil }
+        return partRequest(item: position, detail: detail, key: compareDetailKey(ofPane: index, detail))
     }
 }

@@ -43,7 +43,7 @@ public enum TurboJPEGDecoder {
             }
         }
         guard status == LB_TJ_OK else {
-            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let text = Self.text(message)
             return .failed(.badFile("cannot decode: " + (text.isEmpty ? "bad JPEG data" : text)))
         }
         return .decoded(Thumbnail(width: scaled.width, height: scaled.height, pixels: pixels))
@@ -76,9 +76,14 @@ public enum TurboJPEGDecoder {
             }
         }
         guard status == LB_TJ_OK else {
-            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let text = Self.text(message)
             return .failed(.badFile("cannot decode the part: " + (text.isEmpty ? "bad JPEG data" : text)))
         }
         return .decoded(Thumbnail(width: w, height: h, pixels: pixels))
+    }
+
+    /// The NUL-ended message libjpeg wrote into `message`.
+    static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
