@@ -123,6 +123,10 @@ done
 for mode in kitty sixel iterm; do echo "- $("$BENCH" compare "$LIB" $mode)"; done
 # A zoomed view of a photo larger than a decode: the part in view, against the whole and djpeg -crop.
 echo "- $("$BENCH" parts "$CORPUS/large")"
+# A video playing in the preview, frames shown a second, beside timg playing the same video
+# (Debian's timg has no sixel).
+for mode in kitty sixel iterm; do echo "- $("$BENCH" playback "$CORPUS/video" $mode)"; done
+for mode in kitty iterm2; do echo "- $(python3 bench/timg_video.py "$CORPUS/video/playback/pattern-1080p30.mp4" $mode 8)"; done
 # Decisions written to a share behind a 40 ms round trip (sshd on 127.0.0.1, a delaying proxy,
 # sshfs: bench/slow_mount.sh), against the same keys writing nothing; 2,000 small photos.
 if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then

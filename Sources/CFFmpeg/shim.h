@@ -99,44 +99,54 @@ static inline unsigned char *lb_video_rotate(const unsigned char *rgb, int w, in
     return out;
 }
 
-/// A frame of the video open as `fd`, read with demuxer `demuxer` ("mov", "matroska", "avi"):
-/// of a few keyframes from near 10% of the duration on, the first with enough detail (else the
-/// one with the most), scaled to fit box_w x box_h, turned upright by the display matrix.
-/// Refuses, before decoding, frames of more than max_pixels.
-static inline int lb_video_thumbnail(int fd, const char *demuxer, int box_w, int box_h, double max_pixels, lb_video *v) {
+/// A video open for decoding: the container read through our descriptor, its best video
+/// stream's decoder, and the size its frames are scaled to (as stored, before turning).
+typedef struct {
+    AVFormatContext *format;
+    AVIOContext *io;
+    AVCodecContext *codec;
+    AVPacket *packet;
+    AVFrame *frame;
+    struct SwsContext *scaler;
+    AVStream *stream;
+    int index, fd, turned;
+    int out_w, out_h;
+    double max_pixels;
+} lb_video_source;
+
+/// Opens the video `fd` with `demuxer`, fills the facts of `v` (codec, duration, rate, rotation,
+/// shown size) and sizes the frames to fit box_w x box_h once turned; `threads` for the decoder.
+/// LB_VIDEO_OK when frames can be decoded; close with lb_video_close whatever it returns.
+static inline int lb_video_open(lb_video_source *s, int fd, const char *demuxer, int box_w, int box_h, double max_pixels, int threads, lb_video *v) {
     memset(v, 0, sizeof *v);
+    memset(s, 0, sizeof *s);
     av_log_set_level(AV_LOG_QUIET);
-    int status = LB_VIDEO_FAILED;
-    AVFormatContext *format = NULL;
-    AVIOContext *io = NULL;
-    AVCodecContext *codec = NULL;
-    AVPacket *packet = av_packet_alloc();
-    AVFrame *frame = av_frame_alloc();
-    struct SwsContext *scaler = NULL;
-    unsigned char *best = NULL, *scaled = NULL;
-    int fd_copy = fd;
+    s->fd = fd;
+    s->max_pixels = max_pixels;
+    s->packet = av_packet_alloc();
+    s->frame = av_frame_alloc();
     const AVInputFormat *input = av_find_input_format(demuxer);
     unsigned char *io_buffer = av_malloc(1 << 16);
-    format = avformat_alloc_context();
-    if (!input || !io_buffer || !format || !packet || !frame) { snprintf(v->message, sizeof v->message, "out of memory"); av_free(io_buffer); goto done; }
-    io = avio_alloc_context(io_buffer, 1 << 16, 0, &fd_copy, lb_video_read, NULL, lb_video_seek);
-    if (!io) { av_free(io_buffer); snprintf(v->message, sizeof v->message, "out of memory"); goto done; }
-    format->pb = io;
-    format->flags |= AVFMT_FLAG_CUSTOM_IO;
-    format->probesize = 8 << 20;
-    format->max_analyze_duration = 2 * AV_TIME_BASE;
-    if (avformat_open_input(&format, NULL, input, NULL) < 0) {
+    s->format = avformat_alloc_context();
+    if (!input || !io_buffer || !s->format || !s->packet || !s->frame) { snprintf(v->message, sizeof v->message, "out of memory"); av_free(io_buffer); return LB_VIDEO_FAILED; }
+    s->io = avio_alloc_context(io_buffer, 1 << 16, 0, &s->fd, lb_video_read, NULL, lb_video_seek);
+    if (!s->io) { av_free(io_buffer); snprintf(v->message, sizeof v->message, "out of memory"); return LB_VIDEO_FAILED; }
+    s->format->pb = s->io;
+    s->format->flags |= AVFMT_FLAG_CUSTOM_IO;
+    s->format->probesize = 8 << 20;
+    s->format->max_analyze_duration = 2 * AV_TIME_BASE;
+    if (avformat_open_input(&s->format, NULL, input, NULL) < 0) {
         snprintf(v->message, sizeof v->message, "cannot read the container");
-        goto done;  // avformat_open_input freed the context
+        return LB_VIDEO_FAILED;  // avformat_open_input freed the context
     }
-    if (avformat_find_stream_info(format, NULL) < 0) { snprintf(v->message, sizeof v->message, "cannot read the streams"); goto done; }
+    if (avformat_find_stream_info(s->format, NULL) < 0) { snprintf(v->message, sizeof v->message, "cannot read the streams"); return LB_VIDEO_FAILED; }
     const AVCodec *decoder = NULL;
-    int index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
-    if (index < 0) { snprintf(v->message, sizeof v->message, index == AVERROR_DECODER_NOT_FOUND ? "no decoder for its video" : "no video stream"); goto done; }
-    AVStream *stream = format->streams[index];
+    s->index = av_find_best_stream(s->format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
+    if (s->index < 0) { snprintf(v->message, sizeof v->message, s->index == AVERROR_DECODER_NOT_FOUND ? "no decoder for its video" : "no video stream"); return LB_VIDEO_FAILED; }
+    AVStream *stream = s->stream = s->format->streams[s->index];
     int w = stream->codecpar->width, h = stream->codecpar->height;
     snprintf(v->codec, sizeof v->codec, "%s", avcodec_get_name(stream->codecpar->codec_id));
-    if (format->duration > 0) v->duration = (double)format->duration / AV_TIME_BASE;
+    if (s->format->duration > 0) v->duration = (double)s->format->duration / AV_TIME_BASE;
     else if (stream->duration > 0) v->duration = stream->duration * av_q2d(stream->time_base);
     if (stream->avg_frame_rate.num > 0 && stream->avg_frame_rate.den > 0) v->frame_rate = av_q2d(stream->avg_frame_rate);
     const int32_t *matrix = (const int32_t *)av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, NULL);
@@ -148,23 +158,65 @@ static inline int lb_video_thumbnail(int fd, const char *demuxer, int box_w, int
     AVRational sar = stream->codecpar->sample_aspect_ratio;
     double shown_w = w, shown_h = h;
     if (sar.num > 0 && sar.den > 0) shown_w = w * av_q2d(sar);
-    int turned = v->rotation == 90 || v->rotation == 270;
-    v->source_width = (int)lround(turned ? shown_h : shown_w);
-    v->source_height = (int)lround(turned ? shown_w : shown_h);
-    if (w <= 0 || h <= 0) { snprintf(v->message, sizeof v->message, "video has no pixels"); goto done; }
-    if ((double)w * h > max_pixels) { status = LB_VIDEO_TOO_LARGE; goto done; }
-    codec = avcodec_alloc_context3(decoder);
-    if (!codec || avcodec_parameters_to_context(codec, stream->codecpar) < 0) { snprintf(v->message, sizeof v->message, "out of memory"); goto done; }
-    codec->thread_count = 1;
+    s->turned = v->rotation == 90 || v->rotation == 270;
+    v->source_width = (int)lround(s->turned ? shown_h : shown_w);
+    v->source_height = (int)lround(s->turned ? shown_w : shown_h);
+    if (w <= 0 || h <= 0) { snprintf(v->message, sizeof v->message, "video has no pixels"); return LB_VIDEO_FAILED; }
+    if ((double)w * h > max_pixels) return LB_VIDEO_TOO_LARGE;
+    s->codec = avcodec_alloc_context3(decoder);
+    if (!s->codec || avcodec_parameters_to_context(s->codec, stream->codecpar) < 0) { snprintf(v->message, sizeof v->message, "out of memory"); return LB_VIDEO_FAILED; }
+    s->codec->thread_count = threads;
     // The stream may change size later (an MJPEG frame, an SPS): FFmpeg refuses any frame
-    // buffer over the limit, and every frame that comes out is checked again below.
-    codec->max_pixels = (int64_t)fmin(max_pixels, (double)INT64_MAX / 2);
-    if (avcodec_open2(codec, decoder, NULL) < 0) { snprintf(v->message, sizeof v->message, "cannot open the %s decoder", v->codec); goto done; }
+    // buffer over the limit, and every frame that comes out is checked again (lb_video_scale).
+    s->codec->max_pixels = (int64_t)fmin(max_pixels, (double)INT64_MAX / 2);
+    if (avcodec_open2(s->codec, decoder, NULL) < 0) { snprintf(v->message, sizeof v->message, "cannot open the %s decoder", v->codec); return LB_VIDEO_FAILED; }
     // The size the frame is scaled to, as stored (before turning), fitting the box once turned.
-    double fit_w = turned ? box_h : box_w, fit_h = turned ? box_w : box_h;
+    double fit_w = s->turned ? box_h : box_w, fit_h = s->turned ? box_w : box_h;
     double scale = fmin(fit_w / shown_w, fit_h / shown_h);
     if (scale > 1) scale = 1;
-    int out_w = (int)fmax(1, lround(shown_w * scale)), out_h = (int)fmax(1, lround(shown_h * scale));
+    s->out_w = (int)fmax(1, lround(shown_w * scale));
+    s->out_h = (int)fmax(1, lround(shown_h * scale));
+    return LB_VIDEO_OK;
+}
+
+static inline void lb_video_close(lb_video_source *s) {
+    sws_freeContext(s->scaler);
+    avcodec_free_context(&s->codec);
+    if (s->format) avformat_close_input(&s->format);
+    if (s->io) { av_freep(&s->io->buffer); avio_context_free(&s->io); }
+    av_frame_free(&s->frame);
+    av_packet_free(&s->packet);
+}
+
+/// Scales the frame just decoded into `out` (out_w x out_h RGB, as stored): 0 when done,
+/// LB_VIDEO_TOO_LARGE for a frame over the limit (its size in v), -1 when it cannot be scaled.
+static inline int lb_video_scale(lb_video_source *s, unsigned char *out, lb_video *v) {
+    AVFrame *frame = s->frame;
+    if ((double)frame->width * frame->height > s->max_pixels) {
+        v->source_width = frame->width;
+        v->source_height = frame->height;
+        return LB_VIDEO_TOO_LARGE;
+    }
+    s->scaler = sws_getCachedContext(s->scaler, frame->width, frame->height, frame->format, s->out_w, s->out_h, AV_PIX_FMT_RGB24,
+                                     SWS_AREA, NULL, NULL, NULL);
+    if (!s->scaler) return -1;
+    uint8_t *planes[1] = { out };
+    int strides[1] = { s->out_w * 3 };
+    return sws_scale(s->scaler, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides) > 0 ? 0 : -1;
+}
+
+/// A frame of the video open as `fd`, read with demuxer `demuxer` ("mov", "matroska", "avi"):
+/// of a few keyframes from near 10% of the duration on, the first with enough detail (else the
+/// one with the most), scaled to fit box_w x box_h, turned upright by the display matrix.
+/// Refuses, before decoding, frames of more than max_pixels.
+static inline int lb_video_thumbnail(int fd, const char *demuxer, int box_w, int box_h, double max_pixels, lb_video *v) {
+    lb_video_source s;
+    unsigned char *best = NULL, *scaled = NULL;
+    int status = lb_video_open(&s, fd, demuxer, box_w, box_h, max_pixels, 1, v);
+    if (status != LB_VIDEO_OK) goto done;
+    status = LB_VIDEO_FAILED;
+    AVStream *stream = s.stream;
+    int out_w = s.out_w, out_h = s.out_h;
     size_t out_bytes = (size_t)out_w * out_h * 3;
     scaled = av_malloc(out_bytes);
     best = av_malloc(out_bytes);
@@ -178,23 +230,14 @@ static inline int lb_video_thumbnail(int fd, const char *demuxer, int box_w, int
         int64_t target = (int64_t)(at / av_q2d(stream->time_base));
         if (stream->start_time != AV_NOPTS_VALUE) target += stream->start_time;
         // The keyframe at or after the point; past the last one, the one before it.
-        if (av_seek_frame(format, index, target, 0) < 0 && av_seek_frame(format, index, target, AVSEEK_FLAG_BACKWARD) < 0) continue;
-        avcodec_flush_buffers(codec);
-        if (lb_video_next_frame(format, codec, index, packet, frame) != 0) continue;
-        if (frame->pts != AV_NOPTS_VALUE && frame->pts == last_pts) continue;  // the same keyframe again
-        last_pts = frame->pts;
-        if ((double)frame->width * frame->height > max_pixels) {
-            v->source_width = frame->width;
-            v->source_height = frame->height;
-            status = LB_VIDEO_TOO_LARGE;
-            goto done;
-        }
-        scaler = sws_getCachedContext(scaler, frame->width, frame->height, frame->format, out_w, out_h, AV_PIX_FMT_RGB24,
-                                      SWS_AREA, NULL, NULL, NULL);
-        if (!scaler) continue;
-        uint8_t *planes[1] = { scaled };
-        int strides[1] = { out_w * 3 };
-        if (sws_scale(scaler, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides) <= 0) continue;
+        if (av_seek_frame(s.format, s.index, target, 0) < 0 && av_seek_frame(s.format, s.index, target, AVSEEK_FLAG_BACKWARD) < 0) continue;
+        avcodec_flush_buffers(s.codec);
+        if (lb_video_next_frame(s.format, s.codec, s.index, s.packet, s.frame) != 0) continue;
+        if (s.frame->pts != AV_NOPTS_VALUE && s.frame->pts == last_pts) continue;  // the same keyframe again
+        last_pts = s.frame->pts;
+        int scaled_status = lb_video_scale(&s, scaled, v);
+        if (scaled_status == LB_VIDEO_TOO_LARGE) { status = LB_VIDEO_TOO_LARGE; goto done; }
+        if (scaled_status != 0) continue;
         v->candidates++;
         double detail = lb_video_detail(scaled, out_w * out_h);
         if (detail > best_detail) {
@@ -208,24 +251,89 @@ static inline int lb_video_thumbnail(int fd, const char *demuxer, int box_w, int
     if (v->rotation) {
         v->pixels = lb_video_rotate(best, out_w, out_h, v->rotation);
         if (!v->pixels) { snprintf(v->message, sizeof v->message, "out of memory"); goto done; }
-        v->width = turned ? out_h : out_w;
-        v->height = turned ? out_w : out_h;
     } else {
         v->pixels = best;
         best = NULL;
-        v->width = out_w;
-        v->height = out_h;
+    }
+    v->width = s.turned ? out_h : out_w;
+    v->height = s.turned ? out_w : out_h;
+    status = LB_VIDEO_OK;
+done:
+    av_free(scaled);
+    av_free(best);
+    lb_video_close(&s);
+    return status;
+}
+
+/// Frames to play of the video open as `fd`, from `start_ms` into it: one for each interval of
+/// `interval_ms` (or the video's own frame time when longer) that a frame begins in, at most
+/// `max_frames` and `max_bytes`, fitted to the box, upright, one above the other in v->pixels
+/// (v->width x v->height * count), each with how long it shows in delays_ms. Fewer at the
+/// video's end; none past it (*count 0, LB_VIDEO_OK).
+static inline int lb_video_clip(int fd, const char *demuxer, int box_w, int box_h, double max_pixels, int start_ms, int interval_ms,
+                                int max_frames, size_t max_bytes, int *delays_ms, int *count, lb_video *v) {
+    lb_video_source s;
+    unsigned char *frames = NULL, *scaled = NULL;
+    *count = 0;
+    int status = lb_video_open(&s, fd, demuxer, box_w, box_h, max_pixels, 2, v);
+    if (status != LB_VIDEO_OK) goto done;
+    status = LB_VIDEO_FAILED;
+    AVStream *stream = s.stream;
+    double base = av_q2d(stream->time_base);
+    double origin = stream->start_time != AV_NOPTS_VALUE ? stream->start_time * base : 0;
+    if (v->frame_rate > 0 && 1000 / v->frame_rate > interval_ms) interval_ms = (int)lround(1000 / v->frame_rate);
+    if (interval_ms < 1) interval_ms = 1;
+    size_t frame_bytes = (size_t)s.out_w * s.out_h * 3;
+    if (max_frames > (int)(max_bytes / frame_bytes)) max_frames = (int)(max_bytes / frame_bytes);
+    if (max_frames < 1) max_frames = 1;
+    frames = av_malloc(frame_bytes * max_frames);
+    scaled = av_malloc(frame_bytes);
+    if (!frames || !scaled) { snprintf(v->message, sizeof v->message, "out of memory"); goto done; }
+    double start = start_ms / 1000.0, step = interval_ms / 1000.0;
+    if (start_ms > 0) {
+        // The keyframe at or before the start: the frames from it to the start are decoded and passed over.
+        int64_t target = (int64_t)((start + origin) / base);
+        av_seek_frame(s.format, s.index, target, AVSEEK_FLAG_BACKWARD);
+        avcodec_flush_buffers(s.codec);
+    }
+    int last_slot = -1, last_from = 0;
+    while (*count < max_frames) {
+        if (lb_video_next_frame(s.format, s.codec, s.index, s.packet, s.frame) != 0) break;  // the end, or a frame it cannot read
+        int64_t pts = s.frame->best_effort_timestamp;
+        double at = pts == AV_NOPTS_VALUE ? start + (last_slot + 1) * step : pts * base - origin;
+        int slot = (int)floor((at - start) / step + 1e-6);
+        if (slot <= last_slot || slot < 0) continue;  // before the start, or in the slot of the frame before
+        int scaled_status = lb_video_scale(&s, scaled, v);
+        if (scaled_status == LB_VIDEO_TOO_LARGE) { status = LB_VIDEO_TOO_LARGE; goto done; }
+        if (scaled_status != 0) continue;
+        unsigned char *into = frames + frame_bytes * *count;
+        if (v->rotation) {
+            unsigned char *turned = lb_video_rotate(scaled, s.out_w, s.out_h, v->rotation);
+            if (!turned) { snprintf(v->message, sizeof v->message, "out of memory"); goto done; }
+            memcpy(into, turned, frame_bytes);
+            av_free(turned);
+        } else {
+            memcpy(into, scaled, frame_bytes);
+        }
+        // The frame before shows until this one's slot; the first from the clip's start.
+        int from = *count == 0 ? 0 : slot;
+        if (*count > 0) delays_ms[*count - 1] = (from - last_from) * interval_ms;
+        delays_ms[*count] = interval_ms;
+        last_slot = slot;
+        last_from = from;
+        (*count)++;
+    }
+    v->width = s.turned ? s.out_h : s.out_w;
+    v->height = s.turned ? s.out_w : s.out_h;
+    if (*count > 0) {
+        v->pixels = frames;
+        frames = NULL;
     }
     status = LB_VIDEO_OK;
 done:
-    sws_freeContext(scaler);
     av_free(scaled);
-    av_free(best);
-    avcodec_free_context(&codec);
-    if (format) avformat_close_input(&format);
-    if (io) { av_freep(&io->buffer); avio_context_free(&io); }
-    av_frame_free(&frame);
-    av_packet_free(&packet);
+    av_free(frames);
+    lb_video_close(&s);
     return status;
 }
 

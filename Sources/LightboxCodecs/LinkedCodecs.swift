@@ -25,6 +25,10 @@ public struct LinkedCodecs: ImageCodecs {
         VideoDecoder(pixelLimit: limits.pixelLimit).decode(file, demuxer: demuxer, fitting: box).result
     }
 
+    public func decodeVideoClip(_ file: ImageFile, demuxer: String, from start: Int, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult {
+        VideoDecoder(pixelLimit: limits.pixelLimit).decodeClip(file, demuxer: demuxer, from: start, fitting: box)
+    }
+
     public func readDecision(photo: ImagePath, keptIn keptRoot: ImagePath?) -> DecisionRead { XMPSidecar.read(photo: photo, keptIn: keptRoot) }
 
     public func writeDecision(_ decision: Decision, fields: DecisionFields, photo: ImagePath, policy: SidecarPolicy) -> SidecarWrite {

@@ -67,7 +67,8 @@ extension GalleryView {
         var left = " \(state.viewport.cursor + 1)/\(state.library.count)  "
         if state.selection.marks.contains(state.viewport.cursor) { left += "✓ " }
         let zoom = preview.isActualSize ? "  100%" : preview.zoom > 1 ? "  " + GalleryState.zoomText(preview.zoom) : ""
-        let playing = state.animation.map { "  frame \(preview.frame % $0.frameCount + 1)/\($0.frameCount)" + (preview.isPaused ? " paused" : "") } ?? ""
+        let played = state.playedText.map { "  " + $0 } ?? state.animation.map { "  frame \(preview.frame % $0.frameCount + 1)/\($0.frameCount)" }
+        let playing = played.map { $0 + (preview.isPaused ? " paused" : "") } ?? ""
         let right = playing + zoom + "  Esc grid "
         let x = frame.write(left, x: 0, y: y, style: palette.status)
         let room = max(0, frame.width - x - DisplayWidth.of(right))

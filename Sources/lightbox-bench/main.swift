@@ -11,6 +11,7 @@ import LightboxApp
 //                  (LOCAL: the same tree on a local disk, scanned instead of FOLDER)
 //   flips FOLDER MODE [nothing-ahead|held]  a flip in the preview, key to the last byte of its picture (MODE: kitty, sixel, iterm)
 //   compare FOLDER MODE                       compare of three photos at 100%: a pan, key to the last byte of their pictures
+//   playback DIR MODE  a video playing in the preview: frames shown a second (MODE: kitty, sixel, iterm)
 //   parts DIR      a zoomed view's part of an 8000x6000 JPEG (made in DIR), against the whole and djpeg -crop
 //   layout         layout of a million items and the visible-range query
 //   pictures       the view, paint and picture bytes of each picture mode while scrolling
@@ -39,6 +40,9 @@ case ("compare", 3):
     guard let graphics = Graphics(rawValue: arguments[2]) else { exit(2) }
     print(try Measurements.comparePans(folder: arguments[1], graphics: graphics))
 case ("parts", 2): print(try Measurements.parts(folder: arguments[1]))
+case ("playback", 3):
+    guard let graphics = Graphics(rawValue: arguments[2]) else { exit(2) }
+    print(try Measurements.playback(folder: arguments[1], graphics: graphics))
 case ("filter", 2): print(Measurements.filterKeystrokes(items: Int(arguments[1]) ?? 100_000))
 case ("layout", 1): print(Measurements.layout())
 case ("pictures", 1): print(try Measurements.pictureModes())
@@ -47,7 +51,7 @@ case ("kitty", 2): print(try Measurements.kittyEncodings(folder: arguments[1]))
 case ("exif", 2): print(Measurements.exifThumbnails(folder: arguments[1]))
 default:
     FileHandle.standardError.write(
-        "usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | filter N | decisions FOLDER [LOCAL] | flips FOLDER MODE [nothing-ahead|held] | compare FOLDER MODE | parts DIR | layout | pictures | scan FOLDER | kitty FOLDER | exif FOLDER\n"
+        "usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | filter N | decisions FOLDER [LOCAL] | flips FOLDER MODE [nothing-ahead|held] | compare FOLDER MODE | parts DIR | playback DIR MODE | layout | pictures | scan FOLDER | kitty FOLDER | exif FOLDER\n"
             .data(
                 using: .utf8)!)
     exit(2)

@@ -703,6 +703,49 @@ fi
 tm send-keys -t e2e q
 wait_exit
 
+# 16f. A video plays in the preview: one of a second of red, a second of green and a second of
+# blue shows each in turn and round again, the status line counting its time; p pauses it.
+mkdir -p "$WORK/playing"
+ffmpeg -nostdin -y -loglevel error -filter_complex \
+    "color=c=red:s=320x240:r=25:d=1[a];color=c=lime:s=320x240:r=25:d=1[b];color=c=blue:s=320x240:r=25:d=1[c];[a][b][c]concat=n=3" \
+    -g 25 -c:v libx264 -pix_fmt yuv420p "$WORK/playing/rgb.mp4"
+start_shell 100 30
+launch --graphics half playing
+if wait_for "1/1"; then
+    tm send-keys -t e2e o
+    wait_for "0:00 / 0:03"
+    # The picture's colour and the time said, every 0.2 s for five seconds.
+    seen=""
+    for _ in $(seq 25); do
+        colour=$(tm capture-pane -e -p -t e2e | head -28 | python3 -c "
+import re, sys
+text = sys.stdin.read()
+rgb = [tuple(map(int, m)) for m in re.findall(r'[34]8;2;(\d+);(\d+);(\d+)', text)]
+cube = lambda n: (n // 36 * 51, n // 6 % 6 * 51, n % 6 * 51)
+rgb += [cube(int(n) - 16) for n in re.findall(r'[34]8;5;(\d+)', text) if 16 <= int(n) < 232]
+names = {'red': lambda r, g, b: r > 180 and g < 80 and b < 80, 'green': lambda r, g, b: g > 180 and r < 80 and b < 80, 'blue': lambda r, g, b: b > 180 and r < 80 and g < 80}
+counts = {name: sum(test(*c) for c in rgb) for name, test in names.items()}
+print(max(counts, key=counts.get) if max(counts.values()) > 0 else 'none')")
+        seen="$seen $colour"
+        sleep 0.2
+    done
+    order=$(tr ' ' '\n' <<< "$seen" | uniq | tr '\n' ' ')
+    times=$(screen | tail -1 | grep -o "0:0[0-3] / 0:03")
+    tm send-keys -t e2e p
+    wait_for "paused" && paused_at=$(screen | tail -1 | grep -o "0:0[0-3] / 0:03")
+    sleep 1.5
+    still_at=$(screen | tail -1 | grep -o "0:0[0-3] / 0:03")
+    tm send-keys -t e2e q q
+    wait_exit
+    if grep -q "red green blue red green" <<< "$order" && [ -n "$times" ] && [ -n "$paused_at" ] && [ "$paused_at" = "$still_at" ]; then
+        pass "a video plays in the preview: red, green and blue in turn and round again ($order), its time in the status line; p pauses it at $paused_at"
+    else
+        fail "video playback" "colours: $order; time: $times; paused at $paused_at, 1.5 s later $still_at; $(screen | tail -1)"
+    fi
+else
+    fail "video playback: no grid" "$(screen | tail -2)"
+fi
+
 # 17. Mouse: a double click previews the tile, Ctrl-click marks one, Shift-click marks a range.
 start_shell 120 40
 launch lib
@@ -903,6 +946,34 @@ sys.stdout.buffer.write(b'P6\n%d %d\n255\n' % (w, h) + b''.join(rows[y // 50 % 2
         pass "xterm: compare of three 6400x4800 photos at 100% shows each pane's part at full resolution, the same region of each, panned together, one alone"
     else
         fail "compare at 100% of photos larger than a decode in xterm" "$compared"
+    fi
+    # A video plays in the sixel preview: red, green and blue a second each, in turn and round again.
+    mkdir -p "$WORK/played"
+    ffmpeg -nostdin -y -loglevel error -filter_complex \
+        "color=c=red:s=640x480:r=25:d=1[a];color=c=lime:s=640x480:r=25:d=1[b];color=c=blue:s=640x480:r=25:d=1[c];[a][b][c]concat=n=3" \
+        -g 25 -c:v libx264 -pix_fmt yuv420p "$WORK/played/rgb.mp4"
+    rm -f "$WORK/played-rc"
+    DISPLAY=":$N" LANG=C.UTF-8 xterm -ti vt340 -fn 10x20 -b 0 -bw 0 -geometry 100x30+0+0 \
+        -e sh -c "cd '$WORK' && '$BIN' --no-disk-cache played; echo \$? > played-rc" >/dev/null 2>&1 &
+    sleep 2
+    DISPLAY=":$N" xdotool windowfocus "$(DISPLAY=":$N" xdotool search --class xterm | head -1)" 2>/dev/null
+    DISPLAY=":$N" xdotool type o
+    played=""
+    for _ in $(seq 30); do
+        played="$played $(DISPLAY=":$N" xwd -root -silent | xwdtopnm 2>/dev/null | python3 -c "
+import sys
+data = sys.stdin.buffer.read(); parts = data.split(b'\n', 3); w, h = map(int, parts[1].split()); px = parts[3]
+i = (300 * w + 500) * 3; r, g, b = px[i], px[i + 1], px[i + 2]
+print('red' if r > 180 and g < 80 and b < 80 else 'green' if g > 180 and r < 80 and b < 80 else 'blue' if b > 180 and r < 80 and g < 80 else 'other')")"
+        sleep 0.1
+    done
+    DISPLAY=":$N" xdotool type --delay 300 qq
+    for _ in $(seq 100); do [ -s "$WORK/played-rc" ] && break; sleep 0.1; done
+    played_order=$(tr ' ' '\n' <<< "$played" | grep -v '^$' | uniq | tr '\n' ' ')
+    if grep -q "red green blue red green" <<< "$played_order"; then
+        pass "xterm: a video plays in the sixel preview, red, green and blue in turn and round again ($played_order)"
+    else
+        fail "video playback in xterm (sixel)" "$played_order"
     fi
     kill "$XVFB" 2>/dev/null
     ahead=$(grep -o "[0-9]* made ahead" "$WORK/flip-err" 2>/dev/null | grep -o "^[0-9]*")

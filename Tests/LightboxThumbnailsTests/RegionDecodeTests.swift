@@ -132,6 +132,14 @@ func meanDifference(_ a: Thumbnail, _ b: Thumbnail) -> Double? {
     #expect(DecodeMessage.request(from: bad) == nil)
 }
 
+/// A clip's request travels to a decoder process and back whole; a malformed one is refused.
+@Test func aClipRequestRoundTrips() {
+    let request = DecodeMessage.Request.decodeClip(someFile, PixelSize(width: 1600, height: 960), start: 83_000)
+    let body = Array(DecodeMessage.encode(request).dropFirst(4))
+    #expect(DecodeMessage.request(from: body) == request)
+    #expect(DecodeMessage.request(from: Array(body.prefix(28))) == nil, "cut before its start")
+}
+
 /// A part of a photo is kept in memory under its own key and never stands in for the whole.
 @Test func aPartNeverStandsInForTheWholePhoto() {
     var cache = ThumbnailCache(budget: 1 << 20)
@@ -141,4 +149,12 @@ func meanDifference(_ a: Thumbnail, _ b: Thumbnail) -> Double? {
     cache.insert(Thumbnail(width: 4, height: 3, pixels: [UInt8](repeating: 2, count: 36)), for: part)
     #expect(cache.closest(to: ThumbnailKey(file: someFile, box: PixelSize(width: 80, height: 60)))?.pixels.first == 1)
     #expect(cache.peek(part)?.pixels.first == 2)
+    // Nor do a video's clip or an animation's frames, one above the other.
+    for key in [
+        ThumbnailKey(file: someFile, box: PixelSize(width: 40, height: 30), clipStart: 0),
+        ThumbnailKey(file: someFile, box: PixelSize(width: 40, height: 30), isAnimated: true),
+    ] {
+        cache.insert(Thumbnail(width: 4, height: 3, pixels: [UInt8](repeating: 3, count: 36)), for: key)
+        #expect(cache.closest(to: ThumbnailKey(file: someFile, box: PixelSize(width: 80, height: 60)))?.pixels.first == 1)
+    }
 }

@@ -259,3 +259,72 @@ func redSide(width: Int, height: Int, pixel: (Int, Int) -> (Int, Int, Int)) -> S
     #expect([ImageFormat.jpegXL, .jpeg2000, .heif, .gif].allSatisfy { $0.traits.decodeBytesPerPixel != nil })
     #expect(ImageFormat.jpeg.traits.decodeBytesPerPixel == nil)
 }
+
+/// A video `seconds` long whose grey level rises by `perSecond` a second from black, `rate` frames a second.
+func greyRamp(at path: String, seconds: Int = 4, rate: Int = 25, perSecond: Int = 60, size: String = "64x48") throws {
+    try TestVideos.ffmpeg([
+        "-f", "lavfi", "-i", "color=c=black:s=\(size):r=\(rate):d=\(seconds),format=yuv420p,geq=lum='\(perSecond)*T':cb=128:cr=128",
+        "-g", "\(rate)", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-qp", "0", path,
+    ])
+}
+
+@Test func aVideosClipsPlayItsFramesInTimeOneAfterAnother() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("ramp.mp4")
+    try greyRamp(at: path)
+    let file = try videoFile(path), decoder = VideoDecoder(), box = PixelSize(width: 64, height: 64)
+    func grey(_ clip: Thumbnail, _ frame: Int) -> Int { meanColour(clip.frame(frame), x: 0..<clip.width, y: 0..<(clip.height / clip.frameCount)).g }
+    guard case .decoded(let first) = decoder.decodeClip(file, demuxer: "mov", from: 0, fitting: box) else { Issue.record("no clip"); return }
+    // 25 frames a second played at 12: one in each 83 ms, 24 to a clip.
+    #expect(first.width == 64 && first.height == 48 * VideoDecoder.clipFrames, "frames one above the other, fitted")
+    #expect(first.delays.count == VideoDecoder.clipFrames && first.delays.allSatisfy { $0 >= 83 && $0 <= 166 }, "\(first.delays)")
+    let length = first.delays.reduce(0, +)
+    #expect(abs(length - 2000) < 100, "the clip lasts about 2 s: \(length)")
+    #expect(grey(first, 0) < 8, "it starts at the start (black): \(grey(first, 0))")
+    var shownAt = 0
+    for frame in 0..<first.frameCount {
+        // Each frame is the video at the time it shows (60 levels of luma a second, in video's 16-235 range).
+        let expected = max(0, (60 * shownAt / 1000 - 16) * 255 / 219)
+        #expect(abs(grey(first, frame) - expected) <= 6, "frame \(frame) at \(shownAt) ms: \(grey(first, frame)) for \(expected)")
+        shownAt += first.delays[frame]
+    }
+    // The next clip begins where the first ends, on a later frame than its last.
+    guard case .decoded(let second) = decoder.decodeClip(file, demuxer: "mov", from: length, fitting: box) else { Issue.record("no second clip"); return }
+    #expect(abs(grey(second, 0) - (60 * length / 1000 - 16) * 255 / 219) <= 6 && grey(second, 0) > grey(first, first.frameCount - 1), "\(grey(second, 0))")
+    // Near the end, fewer frames; past it, none.
+    guard case .decoded(let last) = decoder.decodeClip(file, demuxer: "mov", from: 3500, fitting: box) else { Issue.record("no last clip"); return }
+    #expect(last.frameCount < 8 && last.frameCount >= 4, "half a second left: \(last.frameCount) frames")
+    guard case .failed(let past) = decoder.decodeClip(file, demuxer: "mov", from: 5000, fitting: box) else { Issue.record("a clip past the end"); return }
+    #expect(past.message == "past the video's end")
+}
+
+@Test func aClipIsUprightAtTheVideosOwnSlowerRateAndBounded() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let turned = try dir.file("turned.mp4"), slow = try dir.file("slow.mp4"), large = try dir.file("large.mp4")
+    try TestVideos.halves(at: turned, rotation: 90)
+    guard case .decoded(let clip) = VideoDecoder().decodeClip(try videoFile(turned), demuxer: "mov", from: 0, fitting: PixelSize(width: 80, height: 80))
+    else { Issue.record("no clip"); return }
+    let frameHeight = clip.height / clip.frameCount
+    #expect(clip.width == 60 && frameHeight == 80, "turned upright as the display matrix says: \(clip.width)x\(frameHeight)")
+    guard case .decoded(let still) = VideoDecoder().decode(try videoFile(turned), demuxer: "mov", fitting: PixelSize(width: 80, height: 80)).result
+    else { Issue.record("no still"); return }
+    let shown = redSide(width: still.width, height: still.height) { x, y in
+        let p = still.pixel(x: x, y: y); return (Int(p.0), Int(p.1), Int(p.2))
+    }
+    let played = redSide(width: clip.width, height: frameHeight) { x, y in
+        let p = clip.frame(3).pixel(x: x, y: y); return (Int(p.0), Int(p.1), Int(p.2))
+    }
+    #expect(played == shown && (shown == "left" || shown == "right"), "played red \(played), its still \(shown)")
+    // A video of 5 frames a second plays each for 200 ms.
+    try greyRamp(at: slow, seconds: 2, rate: 5)
+    guard case .decoded(let slowClip) = VideoDecoder().decodeClip(try videoFile(slow), demuxer: "mov", from: 0, fitting: PixelSize(width: 64, height: 64))
+    else { Issue.record("no slow clip"); return }
+    #expect(slowClip.frameCount == 10 && slowClip.delays.allSatisfy { $0 == 200 }, "\(slowClip.delays)")
+    // Large frames: as many as the budget holds.
+    try greyRamp(at: large, seconds: 1, size: "1920x1080")
+    guard case .decoded(let big) = VideoDecoder().decodeClip(try videoFile(large), demuxer: "mov", from: 0, fitting: PixelSize(width: 1920, height: 1080))
+    else { Issue.record("no large clip"); return }
+    #expect(big.frameCount == VideoDecoder.clipBudget / (1920 * 1080 * 3) && big.pixels.count <= VideoDecoder.clipBudget, "\(big.frameCount) frames")
+}

@@ -99,7 +99,7 @@ public enum CommandTable {
         CommandRow("preview", .openPreview, [.character("o")], [.inCompare, .bindable], "show this photo full-screen"),
         CommandRow("back", .closePreview, [], [.inPreview, .inCompare], "back to the grid"),
         CommandRow("pan", .pan(dx: 0, dy: 0), [], [.inPreview, .inCompare], "pan the zoomed photo (not zoomed: the previous or next)"),
-        CommandRow("play", .togglePlayback, [], [.inPreview], "pause / play an animation"),
+        CommandRow("play", .togglePlayback, [], [.inPreview], "pause / play an animation or a video"),
         CommandRow("actual-size", .actualSize, [], [.inPreview, .inCompare, .bindable], "100% (a pixel of the photo a pixel of the screen), or fit"),
         CommandRow("fill", .fillScreen, [], [.inPreview, .bindable], "fill the screen, or fit"),
         CommandRow(
@@ -178,7 +178,7 @@ public enum CommandTable {
             KeyBinding([.character("+"), .character("=")], .zoomIn, "zoom in"),
             KeyBinding([.character("-")], .zoomOut, "zoom out"),
             KeyBinding([.character("m"), .character(" ")], .toggleMark, "mark / unmark"),
-            KeyBinding([.character("p")], .togglePlayback, "pause / play an animation"),
+            KeyBinding([.character("p")], .togglePlayback, "pause / play an animation or a video"),
             KeyBinding([.character("z")], .actualSize, "100%, or back to fit (centred where the last zoom was)"),
             KeyBinding([.character("f")], .fillScreen, "fill the screen, or back to fit"),
             KeyBinding([.character("s")], .slideshow, "slideshow (any key pauses, s goes on, + - its pace)"),

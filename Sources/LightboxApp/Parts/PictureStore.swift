@@ -8,7 +8,8 @@ public struct PictureStore: Sendable {
     public internal(set) var cache: ThumbnailCache
     /// Why a file could not be decoded, by id.
     public internal(set) var failures: [ItemID: String] = [:]
-    /// Parts of photos (zoomed views) that could not be decoded: the whole picture shows instead.
+    /// Parts of photos (zoomed views) and clips of videos that could not be decoded: the whole
+    /// picture, or the still, shows instead.
     public internal(set) var failedParts: Set<ThumbnailKey> = []
     /// What is asked of the provider now, most wanted first.
     public internal(set) var demand: [DecodeRequest] = []
@@ -22,7 +23,7 @@ public struct PictureStore: Sendable {
         case .decoded(let thumbnail):
             cache.insert(thumbnail, for: request.key)
             return cache.takeEvicted()
-        case .failed where request.region != nil:
+        case .failed where request.region != nil || request.clipStart != nil:
             failedParts.insert(request.key)
             return []
         case .failed(let failure):

@@ -13,6 +13,9 @@ public struct Preview: Hashable, Sendable {
     public var frame = 0
     public var isPaused = false
     public var nextFrameAt: Double?
+    /// Milliseconds into a video where the clip playing starts, and whether it has played to its end once.
+    public var clipStart = 0
+    var hasPlayedThrough = false
     /// Whether it is at 100% (the next photo flipped to comes at 100% too).
     public var isActualSize = false
     /// The part of a photo larger than a whole decode shown at full resolution, and the one before.
@@ -89,6 +92,35 @@ public struct Preview: Hashable, Sendable {
         }
         nextFrameAt = due <= now ? now + Double(delays[frame]) / 1000 : due
     }
+
+    /// Shows the frames of a video's clip with `delays` whose time has come at `now`, as `play`
+    /// does but not from the start again: true when the clip's last frame has had its time (the
+    /// next clip is due, at `nextFrameAt`).
+    mutating func playClip(_ delays: [Int], now: Double) -> Bool {
+        guard !delays.isEmpty, !isPaused else {
+            nextFrameAt = nil
+            return false
+        }
+        frame = min(frame, delays.count - 1)
+        guard var due = nextFrameAt else {
+            nextFrameAt = now + Double(delays[frame]) / 1000
+            return false
+        }
+        // Frames whose time passed while the loop was busy are skipped, not hurried through.
+        while due <= now {
+            guard frame + 1 < delays.count else {
+                nextFrameAt = due
+                return true
+            }
+            frame += 1
+            due += Double(delays[frame]) / 1000
+        }
+        nextFrameAt = due
+        return false
+    }
+
+    /// Milliseconds into the video of the frame shown, in a clip with `delays`.
+    func playedTime(_ delays: [Int]) -> Int { clipStart + delays.prefix(frame).reduce(0, +) }
 
     /// Keeps the view on a picture drawn at `drawn` pixels.
     mutating func keepView(on drawn: PixelSize, view: PixelSize) {

@@ -132,7 +132,7 @@ public enum OptionTable {
                 OptionSpec(
                     "slideshow", value: "SECONDS",
                     details:
-                        "open the first photo (the first marked one, with `--mark-from`) full-screen and show the photos one after another, SECONDS each (1 to 60; an animation stays until it has played through once), from the start again after the last; any key pauses it, `s` goes on, `+` and `-` change its pace; `s` in the preview starts one too (4 s each)",
+                        "open the first photo (the first marked one, with `--mark-from`) full-screen and show the photos one after another, SECONDS each (1 to 60; an animation or a video stays until it has played through once), from the start again after the last; any key pauses it, `s` goes on, `+` and `-` change its pace; `s` in the preview starts one too (4 s each)",
                     "show the photos full-screen one after another, SECONDS each (s in the preview starts one)"),
                 OptionSpec(
                     "clipping", value: "SHADOWS,HIGHLIGHTS",

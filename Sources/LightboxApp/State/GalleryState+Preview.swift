@@ -115,7 +115,7 @@ extension GalleryState {
             slideshow = show
             return effects + loadEffects()
         case .togglePlayback:
-            guard animation != nil else {
+            guard animation != nil || videoPlays else {
                 // Its frames came back as one: too large for a decoder to play, or not read.
                 let still = cursorIsAnimated && store.cache.peek(animationKey) != nil
                 message = still ? "shown as a still: too large to play (or frames Lightbox cannot read)" : "not an animation"
@@ -164,8 +164,8 @@ extension GalleryState {
     mutating func applyTick(_ now: Double) -> [Effect] {
         guard var current = preview else { return [] }
         if var show = slideshow {
-            // An animation stays until it has played through once.
-            let stay = animation.map { Double($0.delays.reduce(0, +)) / 1000 } ?? 0
+            // An animation stays until it has played through once, and so does a video.
+            let stay = videoPlays && !current.hasPlayedThrough ? .infinity : animation.map { Double($0.delays.reduce(0, +)) / 1000 } ?? 0
             if show.isDue(at: now, stay: stay) {
                 viewport.cursor = show.next(after: viewport.cursor, count: library.count) { library.position(of: $0) }
                 flipDirection = 1
@@ -176,6 +176,7 @@ extension GalleryState {
             }
             slideshow = show
         }
+        if cursorIsVideo { return playVideo(now: now) }
         guard let delays = animation?.delays else { return [] }
         current.play(delays, now: now)
         if current != preview { preview = current }
@@ -201,6 +202,7 @@ extension GalleryState {
 
     /// The frames of the animation the preview shows, once decoded.
     public var animation: Thumbnail? {
+        if cursorIsVideo { return videoClip }
         guard preview != nil, !library.isEmpty, let frames = store.cache.peek(animationKey), frames.frameCount > 1 else { return nil }
         return frames
     }
@@ -366,7 +368,7 @@ extension GalleryState {
             request.wantsFrames = true
             frames = [request]
         }
-        return frames + detailDemand
+        return frames + clipDemand + detailDemand
             + ([viewport.cursor] + previewNeighbours).compactMap { item in
                 let key = ThumbnailKey(file: library[item], box: previewBox, turns: turns(at: item))
                 // Symbols only when not zoomed: a zoomed view is a crop of the pixels.

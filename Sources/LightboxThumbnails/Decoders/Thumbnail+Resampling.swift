@@ -91,8 +91,21 @@ extension Thumbnail {
         return turned
     }
 
-    /// The picture turned `turns` quarter turns clockwise (EXIF's orientations 6, 3 and 8).
-    public func turned(_ turns: Int) -> Thumbnail { oriented([1, 6, 3, 8][turns & 3]) }
+    /// The picture turned `turns` quarter turns clockwise (EXIF's orientations 6, 3 and 8); frames
+    /// one above the other each turned, kept in their order.
+    public func turned(_ turns: Int) -> Thumbnail {
+        guard turns & 3 != 0 else { return self }
+        guard delays.count > 1 else {
+            var one = oriented([1, 6, 3, 8][turns & 3])
+            one.delays = delays
+            return one
+        }
+        let frames = (0..<delays.count).map { frame($0).turned(turns) }
+        var stack = Thumbnail(width: frames[0].width, height: frames[0].height * frames.count, pixels: frames.flatMap(\.pixels))
+        stack.alpha = alpha == nil ? nil : frames.flatMap { $0.alpha ?? [] }
+        stack.delays = delays
+        return stack
+    }
 
     /// The picture at two fifths of its brightness, as a rejected photo's tile shows it.
     /// - Complexity: O(*n*) in its pixels.

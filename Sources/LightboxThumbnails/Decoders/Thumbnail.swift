@@ -140,8 +140,10 @@ public struct ThumbnailKey: Hashable, Sendable {
     public var turns: Int
     /// The part of the photo (as shown, turned) the picture is of, fitted to `box`; nil: the whole photo.
     public var region: PhotoRegion?
+    /// Milliseconds into a video where the clip of frames to play starts; nil: not a clip.
+    public var clipStart: Int?
 
-    public init(file: ImageFile, box: PixelSize, isAnimated: Bool = false, turns: Int = 0, region: PhotoRegion? = nil) {
+    public init(file: ImageFile, box: PixelSize, isAnimated: Bool = false, turns: Int = 0, region: PhotoRegion? = nil, clipStart: Int? = nil) {
         path = file.path
         byteCount = file.byteCount
         modified = file.modified
@@ -149,6 +151,7 @@ public struct ThumbnailKey: Hashable, Sendable {
         self.isAnimated = isAnimated
         self.turns = turns & 3
         self.region = region
+        self.clipStart = clipStart
     }
 }
 
@@ -220,6 +223,10 @@ public protocol ThumbnailDecoding: Sendable {
     /// The part `region` of the photo (upright, as its orientation shows it) at full resolution,
     /// fitted to `box`: what a zoomed view shows of a photo larger than a whole decode can be.
     func decodeRegion(_ file: ImageFile, region: PhotoRegion, fitting box: PixelSize) -> DecodeResult
+    /// A video's frames to play from `start` milliseconds into it, fitted to `box`, one above the
+    /// other with how long each shows (a bounded number): the next
+    /// clip starts where their delays' sum ends; past the end, a refusal.
+    func decodeClip(_ file: ImageFile, from start: Int, fitting box: PixelSize) -> DecodeResult
 }
 
 extension ThumbnailDecoding {
@@ -228,6 +235,10 @@ extension ThumbnailDecoding {
     /// Decoders that cannot decode a part say so (the view keeps the whole picture).
     public func decodeRegion(_ file: ImageFile, region: PhotoRegion, fitting box: PixelSize) -> DecodeResult {
         .failed(.refused("no decoding of a part of this kind of file"))
+    }
+    /// Decoders that cannot play a video say so (the view keeps its still).
+    public func decodeClip(_ file: ImageFile, from start: Int, fitting box: PixelSize) -> DecodeResult {
+        .failed(.refused("no video playback here"))
     }
 }
 

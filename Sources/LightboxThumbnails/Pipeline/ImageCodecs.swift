@@ -14,6 +14,8 @@ public protocol ImageCodecs: Sendable {
     func develop(_ file: ImageFile, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
     /// A video's frame, read with the demuxer its kind names.
     func decodeVideo(_ file: ImageFile, demuxer: String, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
+    /// A video's frames to play from `start` milliseconds on (see `ThumbnailDecoding.decodeClip`).
+    func decodeVideoClip(_ file: ImageFile, demuxer: String, from start: Int, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
     /// What a photo's kept decision, sidecar or embedded XMP says was decided of it (see `DecisionRead`).
     func readDecision(photo: ImagePath, keptIn keptRoot: ImagePath?) -> DecisionRead
     /// Keeps a decision's fields in a photo's sidecar, else where the policy says.

@@ -52,6 +52,14 @@ public struct ThumbnailCache: Sendable {
         return newest[key.fileVersion].flatMap { entries[$0]?.thumbnail }
     }
 
+    /// Forgets the thumbnail for `key` (a video's clip played through), as an eviction.
+    public mutating func remove(_ key: ThumbnailKey) {
+        guard let entry = entries.removeValue(forKey: key) else { return }
+        if newest[key.fileVersion] == key { newest[key.fileVersion] = nil }
+        byteCount -= entry.thumbnail.byteCount
+        if recordsEvictions { evicted.append(entry.serial) }
+    }
+
     /// Stores a thumbnail, evicting the least recently used down to 90% of the budget when over it.
     /// - Complexity: amortized O(log *n*); an eviction pass sorts the entries.
     public mutating func insert(_ thumbnail: Thumbnail, for key: ThumbnailKey) {
@@ -62,8 +70,8 @@ public struct ThumbnailCache: Sendable {
         }
         entries[key] = Entry(thumbnail: thumbnail, lastUse: clock, serial: nextSerial)
         nextSerial = nextSerial == .max ? 1 : nextSerial + 1
-        // A part of a photo never stands in for the whole.
-        if key.region == nil { newest[key.fileVersion] = key }
+        // A part of a photo never stands in for the whole, nor frames one above the other for a still.
+        if key.region == nil, key.clipStart == nil, !key.isAnimated { newest[key.fileVersion] = key }
         byteCount += thumbnail.byteCount
         guard byteCount > budget else { return }
         let target = budget / 10 * 9

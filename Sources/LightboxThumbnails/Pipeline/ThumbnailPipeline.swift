@@ -82,6 +82,16 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         return result
     }
 
+    /// A video's frames to play from `start` milliseconds on, by FFmpeg's libraries (never
+    /// from or to the disk cache); other kinds have none.
+    public func decodeClip(_ file: ImageFile, from start: Int, fitting box: PixelSize) -> DecodeResult {
+        guard case .video(let demuxer) = file.format.traits.decoding else { return .failed(.refused("not a video")) }
+        guard let codecs else { return .failed(.needsCodecs) }
+        let result = codecs.decodeVideoClip(file, demuxer: demuxer, from: start, fitting: box, limits: limits)
+        if case .decoded = result { statistics.record(.video) }
+        return result
+    }
+
     /// Our own header check, before any image library sees the file: a picture with no pixels,
     /// or more than the limit, is refused.
     func headerRefusal(_ data: [UInt8], format: ImageFormat) -> DecodeFailure? {

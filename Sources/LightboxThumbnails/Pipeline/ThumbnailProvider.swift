@@ -22,6 +22,8 @@ public struct DecodeRequest: Hashable, Sendable {
     public var wantsHistogram = false
     /// The part of the photo (as shown, turned) wanted at full resolution, fitted to `box`; nil: the whole.
     public var region: PhotoRegion?
+    /// Milliseconds into a video where the frames wanted to play start; nil: a still (or an animation).
+    public var clipStart: Int?
 
     public init(
         id: ItemID, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half, depth: ColorDepth = .trueColor,
@@ -40,7 +42,7 @@ public struct DecodeRequest: Hashable, Sendable {
     /// Whether the provider renders cells for this request.
     public var wantsCells: Bool { SymbolCells.areNeeded(symbols: symbols, depth: depth) }
 
-    public var key: ThumbnailKey { ThumbnailKey(file: file, box: box, isAnimated: wantsFrames, turns: turns, region: region) }
+    public var key: ThumbnailKey { ThumbnailKey(file: file, box: box, isAnimated: wantsFrames, turns: turns, region: region, clipStart: clipStart) }
 }
 
 /// Decodes requested thumbnails on worker threads (one per core), most wanted first, the
@@ -136,6 +138,8 @@ public final class ThumbnailProvider: @unchecked Sendable {
         var result =
             if let region = request.region {
                 decoder.decodeRegion(request.file, region: region.unturned(request.turns), fitting: box)
+            } else if let start = request.clipStart {
+                decoder.decodeClip(request.file, from: start, fitting: box)
             } else if request.wantsFrames {
                 decoder.decodeFrames(request.file, fitting: box)
             } else {

@@ -12,6 +12,8 @@ public enum DecodeMessage {
         case decodeFrames(ImageFile, PixelSize)
         /// A part of the photo at full resolution, fitted to the box.
         case decodeRegion(ImageFile, PixelSize, PhotoRegion)
+        /// A video's frames to play from `start` milliseconds on, fitted to the box.
+        case decodeClip(ImageFile, PixelSize, start: Int)
         case warm(ImageFile, FreedesktopCache.Size)
         /// What the photo's XMP (or its decision kept under the root) says was decided of it.
         case readDecision(ImageFile, keptIn: ImagePath?)
@@ -52,6 +54,12 @@ public enum DecodeMessage {
             put64(file.byteCount, &out); put64(file.modified, &out)
             out.append(UInt8(ImageFormat.allCases.firstIndex(of: file.format)!))
             for value in [region.x, region.y, region.width, region.height] { put32(value, &out) }
+            out += file.path.bytes
+        case .decodeClip(let file, let box, let start):
+            out.append(8); put32(box.width, &out); put32(box.height, &out)
+            put64(file.byteCount, &out); put64(file.modified, &out)
+            out.append(UInt8(ImageFormat.allCases.firstIndex(of: file.format)!))
+            put32(start, &out)
             out += file.path.bytes
         case .finish:
             out.append(4)
@@ -200,6 +208,12 @@ public enum DecodeMessage {
             else { return nil }
             region = PhotoRegion(x: x, y: y, width: w, height: h)
         }
+        // A clip carries where it starts before the path.
+        var start: Int?
+        if kind == 8 {
+            guard let at = r.u32() else { return nil }
+            start = at
+        }
         let path = r.rest()
         guard !path.isEmpty, !path.contains(0) else { return nil }
         let file = ImageFile(path: ImagePath(bytes: path), byteCount: size, modified: modified, format: ImageFormat.allCases[Int(format)])
@@ -216,6 +230,9 @@ public enum DecodeMessage {
         case 7:
             guard (1...PixelSize.maxSide).contains(a), (1...PixelSize.maxSide).contains(b), let region else { return nil }
             return .decodeRegion(file, PixelSize(width: a, height: b), region)
+        case 8:
+            guard (1...PixelSize.maxSide).contains(a), (1...PixelSize.maxSide).contains(b), let start else { return nil }
+            return .decodeClip(file, PixelSize(width: a, height: b), start: start)
         case 5: return .readDecision(file, keptIn: keptRoot)
         case 6:
             let fields = DecisionFields(rawValue: UInt8(b >> 16 & 0xFF))

@@ -112,6 +112,7 @@ public enum DecodeWorker {
             case .decode(let file, let box): answer = .decoded(pipeline.decode(file, fitting: box))
             case .decodeFrames(let file, let box): answer = .decoded(pipeline.decodeFrames(file, fitting: box))
             case .decodeRegion(let file, let box, let region): answer = .decoded(pipeline.decodeRegion(file, region: region, fitting: box))
+            case .decodeClip(let file, let box, let start): answer = .decoded(pipeline.decodeClip(file, from: start, fitting: box))
             case .warm(let file, let size): answer = .warmed(pipeline.warm(file, size: size))
             case .finish: answer = .finished
             case .readDecision(let file, let keptRoot):

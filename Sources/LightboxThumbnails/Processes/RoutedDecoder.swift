@@ -39,6 +39,11 @@ public struct RoutedDecoder: ThumbnailDecoding {
         return result
     }
 
+    /// A video's clip: always the libraries' (our own code plays no video).
+    public func decodeClip(_ file: ImageFile, from start: Int, fitting box: PixelSize) -> DecodeResult {
+        codecs.decodeClip(file, from: start, fitting: box)
+    }
+
     public func warm(_ file: ImageFile, size: FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome {
         guard Self.coreCanTry(file) else { return codecs.warm(file, size: size) }
         let outcome = core.warm(file, size: size)

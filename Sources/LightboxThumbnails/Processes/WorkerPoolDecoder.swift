@@ -49,6 +49,11 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         answer(exchange(.decodeRegion(file, box.limitedToMaxSide, region)))
     }
 
+    /// A video's frames to play, decoded in a worker.
+    public func decodeClip(_ file: ImageFile, from start: Int, fitting box: PixelSize) -> DecodeResult {
+        answer(exchange(.decodeClip(file, box.limitedToMaxSide, start: start)))
+    }
+
     /// The decode result in a worker's answer.
     func answer(_ exchanged: Result<DecodeMessage.Response, Failure>) -> DecodeResult {
         switch exchanged {
