@@ -25,6 +25,13 @@ static inline int lb_io_class(int id) {
 }
 
 #include <sys/prctl.h>
+#include <sys/vfs.h>
+
+/// The type of the file system holding `fd` (statfs's f_type, a magic number), or 0.
+static inline unsigned long lb_file_system_type(int fd) {
+    struct statfs info;
+    return fstatfs(fd, &info) == 0 ? (unsigned long)(unsigned int)info.f_type : 0;
+}
 
 /// Names the calling process (thread) as `ps` and `top` show it: at most 15 bytes.
 static inline void lb_set_process_name(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }

@@ -49,7 +49,7 @@ extension InteractiveSession {
         let size = terminal.size
         options.settleGraphics(&settings, terminal: terminal, report: terminalReport, environment: environment)
         let state = options.makeState(width: size.width, height: size.height, settings: settings)
-        let reader = MetadataReader()
+        let reader = MetadataReader(threads: options.metadataReads)
         // The read-ahead: its own decoder at idle priority, and only with a disk cache to fill.
         let readAheadDecoder = state.readAhead.extent != .off && options.diskCache != nil ? options.makeDecoder(idle: true) : nil
         let readAhead = readAheadDecoder.map { decoder in

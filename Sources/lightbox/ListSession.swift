@@ -14,7 +14,7 @@ enum ListSession {
             Output.error("--list: \(error.message)")
             return 2
         }
-        let scanner = Scanner(pairing: options.pairing)
+        let scanner = options.scanner
         let scan = options.readsStandardInput ? scanner.scan(listIn: 0, separator: options.readsNul ? 0 : 10) : scanner.scan(options.paths)
         for problem in scan.problems { Output.error(problem) }
         let folders = scan.folders.map { folder in
@@ -24,7 +24,9 @@ enum ListSession {
         let ids = library.ids
         let files = ids.map { library.file($0) }
         if expression.readsDetails || options.arrangement.datesDecideOrder {
-            library.record(concurrentMap(ids) { id in MetadataReader.read(MetadataRequest(id: id, file: files[id.rawValue])) })
+            // As many at once as the gallery's reader: round trips overlap on a network mount.
+            let width = max(ProcessInfo.processInfo.activeProcessorCount, options.metadataReads)
+            library.record(ParallelReads.map(ids.count, width: width) { MetadataReader.read(MetadataRequest(id: ids[$0], file: files[ids[$0].rawValue])) })
         }
         if expression.readsDecisions || options.arrangement.sort == .rating || options.arrangement.sections == .rating {
             // Through lightbox-decode, as the gallery reads them: Exempi runs there only.

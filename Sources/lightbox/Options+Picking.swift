@@ -40,6 +40,16 @@ extension Options {
             cacheBudget: cacheBytes, scanProblems: configurationProblems, isScanning: true, settings: settings)
     }
 
+    /// The scanner the options ask for: how files pair, and how many it reads at once.
+    var scanner: LightboxThumbnails.Scanner {
+        var scanner = LightboxThumbnails.Scanner(pairing: pairing)
+        scanner.readsInFlight = readsInFlight
+        return scanner
+    }
+
+    /// Files the metadata reader reads at once: as the user said, else the most a path given calls for.
+    var metadataReads: Int { paths.map { ParallelReads.width(for: $0, stated: readsInFlight) }.max() ?? readsInFlight ?? 1 }
+
     /// What the scan reads: the paths given, or the list on standard input.
     var scanSource: BackgroundScan.Source {
         readsStandardInput ? .list(fd: 0, separator: readsNul ? 0 : 10) : .paths(paths)

@@ -50,6 +50,8 @@ struct Options {
     var readAhead = ReadAhead.Extent.all
     /// Read-ahead decoders at once; nil: every core on mains power, one on battery.
     var readAheadWorkers: Int?
+    /// Files the scan and the metadata reader read at once (`--reads`); nil: `auto`.
+    var readsInFlight: Int?
     var linkSpeed: Int?
     var graphics = GraphicsChoice.auto
     var printsNul = false
@@ -95,6 +97,7 @@ struct Options {
         if let clipping = configuration.clipping { options.clipping = clipping }
         if let readAhead = configuration.readAhead { options.readAhead = readAhead }
         if let workers = configuration.readAheadWorkers { options.readAheadWorkers = workers }
+        if let reads = configuration.readsInFlight { options.readsInFlight = reads }
         if let graphics = configuration.graphics { options.graphics = graphics }
         // LIGHTBOX_GRAPHICS over the settings file, the command line over both.
         if let name = getenv("LIGHTBOX_GRAPHICS").map({ String(cString: $0) }), !name.isEmpty {
@@ -180,9 +183,12 @@ struct Options {
                 case "--read-ahead":
                     let value = try argument()
                     do { options.readAhead = try ReadAhead.extent(setting: value) } catch { throw UsageError(description: "\(name): \(error)") }
+                case "--reads":
+                    let value = try argument()
+                    do { options.readsInFlight = try ReadAhead.count(setting: value) } catch { throw UsageError(description: "\(name): \(error)") }
                 case "--read-ahead-workers":
                     let value = try argument()
-                    do { options.readAheadWorkers = try ReadAhead.workers(setting: value) } catch { throw UsageError(description: "\(name): \(error)") }
+                    do { options.readAheadWorkers = try ReadAhead.count(setting: value) } catch { throw UsageError(description: "\(name): \(error)") }
                 case "-h", "--help": options.showsHelp = true
                 case "--version": options.showsVersion = true
                 case "--man": options.showsManual = true

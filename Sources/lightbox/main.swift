@@ -109,7 +109,7 @@ func main() -> Int32 {
         return ListSession.run(expression: expression, options: listed)
     }
     if options.warms {
-        let scanner = Scanner(pairing: options.pairing)
+        let scanner = options.scanner
         let scan = options.readsStandardInput ? scanner.scan(listIn: 0, separator: options.readsNul ? 0 : 10) : scanner.scan(options.paths)
         let files = scan.folders.flatMap { supportedOnly(Scanner.Batch(folder: $0.path, files: $0.files)).files }
         guard !files.isEmpty else { return reportNothingFound(scan.problems, unlisted: scan.unlistedProblems, options: options) }
@@ -120,7 +120,7 @@ func main() -> Int32 {
     // Decoder processes start loading their libraries while the scan starts.
     // The gallery's decoders write cache entries when idle; a snapshot's must land before it ends.
     let decoder = options.makeDecoder(prestartsDecoders: true, defersCacheWrites: options.snapshotSize == nil)
-    let scan = BackgroundScan(source: options.scanSource, scanner: Scanner(pairing: options.pairing), transform: supportedOnly)
+    let scan = BackgroundScan(source: options.scanSource, scanner: options.scanner, transform: supportedOnly)
     // A small folder is scanned before the first screen; a folder with nothing in it never opens the UI.
     scan.waitForImages(timeout: 0.5)
     var first = scan.take()

@@ -1561,6 +1561,30 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
     else
         fail "a 40 ms share" "could not mount it with sshfs"
     fi
+    # A folder of 300 photos (and a file named like one that is not) on a 10 ms share: the scan
+    # and the dates read many files at once there (--reads auto) and find what one at a time does,
+    # in the same order, with the same problem.
+    mkdir -p "$WORK/many-src/many"
+    convert -size 32x24 xc:gray "$WORK/many.jpg" && exiftool -q -overwrite_original -DateTimeOriginal="2024:05:01 10:00:00" "$WORK/many.jpg"
+    for i in $(seq 300); do cp "$WORK/many.jpg" "$WORK/many-src/many/IMG_$i.JPG"; done
+    echo "not a photo" > "$WORK/many-src/many/fake.jpg"
+    if slow_mount_start "$WORK/many-src" "$WORK/many" 5; then
+        since() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$1" "$(date +%s.%N)"; }
+        start=$(date +%s.%N)
+        "$BIN" --reads 1 --list date:2024 "$WORK/many" > "$WORK/many-1" 2> "$WORK/many-1-err"
+        one=$(since "$start") start=$(date +%s.%N)
+        "$BIN" --list date:2024 "$WORK/many" > "$WORK/many-auto" 2> "$WORK/many-auto-err"
+        auto=$(since "$start")
+        if [ "$(wc -l < "$WORK/many-auto")" = 300 ] && cmp -s "$WORK/many-1" "$WORK/many-auto" && cmp -s "$WORK/many-1-err" "$WORK/many-auto-err" \
+            && grep -q "not an image: .*fake.jpg" "$WORK/many-auto-err"; then
+            pass "a 10 ms share: 300 photos scanned and dated many at once find what one at a time does, in order ($one s one at a time, $auto s with --reads auto)"
+        else
+            fail "reads in flight on a share" "one at a time: $(wc -l < "$WORK/many-1") $(cat "$WORK/many-1-err"); auto: $(wc -l < "$WORK/many-auto") $(cat "$WORK/many-auto-err")"
+        fi
+        slow_mount_stop "$WORK/many"
+    else
+        fail "reads in flight on a share" "could not mount it with sshfs"
+    fi
 else
     fail "a 40 ms share" "sshfs or sshd missing (make test-deps installs them)"
 fi

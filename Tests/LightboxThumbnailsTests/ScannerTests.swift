@@ -192,7 +192,7 @@ func makeTreeDeeperThanPathMax(in dir: TemporaryDirectory) throws -> ImagePath {
     }
 }
 
-@Test func theMetadataReaderReadsInOrderWithUrgentOnesFirst() throws {
+@Test(arguments: [1, 8]) func theMetadataReaderReadsInOrderWithUrgentOnesFirst(threads: Int) throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     let photo = TestImages.withMetadata(main: try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 1, 2, 3), width: 8, height: 8), TestMetadata())
@@ -202,7 +202,7 @@ func makeTreeDeeperThanPathMax(in dir: TemporaryDirectory) throws -> ImagePath {
         try TestImages.bytes(photo, at: path)
         requests.append(MetadataRequest(id: ItemID(i), file: ImageFile(path: ImagePath(path), byteCount: Int64(photo.count), modified: 0, format: .jpeg)))
     }
-    let reader = MetadataReader()
+    let reader = MetadataReader(threads: threads)
     reader.enqueue(Array(requests[0..<20]))
     reader.readFirst(requests[39])
     reader.enqueue(Array(requests[20..<39]))
@@ -216,7 +216,10 @@ func makeTreeDeeperThanPathMax(in dir: TemporaryDirectory) throws -> ImagePath {
     reader.stop()
     #expect(results.count == 40 && Set(results.map(\.id.rawValue)) == Set(0..<40))
     #expect(results.allSatisfy { $0.metadata?.model == "Test Camera 1" && $0.size == PixelSize(width: 8, height: 8) })
-    #expect(results.firstIndex { $0.id == ItemID(39) }! < results.firstIndex { $0.id == ItemID(30) }!, "the urgent one comes before later ones")
+    // Eight at once finish in whatever order their threads run (on two cores, one may wait its turn).
+    if threads == 1 {
+        #expect(results.firstIndex { $0.id == ItemID(39) }! < results.firstIndex { $0.id == ItemID(30) }!, "the urgent one comes before later ones")
+    }
 }
 
 /// Scans `list` as a list file (a regular file, so it may be larger than a pipe holds).

@@ -117,8 +117,8 @@ extension ReadAhead {
         return extent
     }
 
-    /// A `read-ahead-workers` value: a number of decoders from 1 to 64, or nil for `auto`.
-    public static func workers(setting text: String) throws(SettingProblem) -> Int? {
+    /// A `read-ahead-workers` or `reads` value: a number from 1 to 64, or nil for `auto`.
+    public static func count(setting text: String) throws(SettingProblem) -> Int? {
         if text == "auto" { return nil }
         guard let count = Int(text), (1...64).contains(count) else {
             throw SettingProblem(description: "'\(text)' is neither auto nor a number from 1 to 64")

@@ -17,6 +17,7 @@ import LightboxThumbnails
 /// clipping = 3,252          # levels E marks as clipped: shadows, highlights (as --clipping)
 /// read-ahead = 5            # all, off, or screens either side of the cursor
 /// read-ahead-workers = 1    # auto (every core on mains, one on battery) or a number
+/// reads = 8                 # files read at once (as --reads)
 /// sections = month          # as --sections
 /// stacks = burst            # a burst's frames one tile (as --stacks)
 /// sort = date               # as --sort
@@ -47,6 +48,8 @@ public struct Configuration: Sendable {
     public var readAhead: ReadAhead.Extent?
     /// Decoders for the read-ahead: nil in the file or `auto` both mean one on battery, every core on mains.
     public var readAheadWorkers: Int?
+    /// Files read at once by the scan and the metadata reader: nil (`auto`) is many on a network mount, one on a local disk.
+    public var readsInFlight: Int?
     public var graphics: GraphicsChoice?
     public var bindings: [KeyBinding] = []
     /// Colours by slot name, as red, green, blue.
@@ -124,8 +127,10 @@ public struct Configuration: Sendable {
             clipping = read
         case "read-ahead":
             do { readAhead = try ReadAhead.extent(setting: value) } catch { throw ConfigurationError(message: "\(key): \(error)") }
+        case "reads":
+            do { readsInFlight = try ReadAhead.count(setting: value) } catch { throw ConfigurationError(message: "\(key): \(error)") }
         case "read-ahead-workers":
-            do { readAheadWorkers = try ReadAhead.workers(setting: value) } catch { throw ConfigurationError(message: "\(key): \(error)") }
+            do { readAheadWorkers = try ReadAhead.count(setting: value) } catch { throw ConfigurationError(message: "\(key): \(error)") }
         case "graphics": graphics = try choice(GraphicsChoice.self)
         case "bind": bindings.append(try Self.binding(value))
         case "background":

@@ -196,6 +196,11 @@ public enum OptionTable {
                         "how many read-ahead decoders work at once: `auto` (default) is one per core on mains power and one while the machine runs on its battery (read from `/sys/class/power_supply` each time the read-ahead resumes)",
                     "decoders the read-ahead uses at once (auto, the default: every core on mains power, one on battery)"),
                 OptionSpec(
+                    "reads", value: "N|auto",
+                    details:
+                        "how many files the scan opens and sniffs at once, and the metadata reader reads at once: `auto` (default) is 32 when a path given is on a network or FUSE mount (NFS, SMB, sshfs, rclone), so their round trips overlap, and one on a local disk; N (1 to 64) everywhere. What is found keeps its order",
+                    "files the scan and the metadata reader read at once (auto, the default: 32 on a network mount, one on a local disk)"),
+                OptionSpec(
                     "link-speed", value: "KBIT",
                     details:
                         "the link to the terminal in kbit/s (also `LIGHTBOX_LINK_SPEED`; measured while pictures wait when not given): below 20,000 kitty and iTerm2 pictures go at half their resolution, below 3,000 at a quarter, the terminal scaling them into the same cells; see Over SSH",

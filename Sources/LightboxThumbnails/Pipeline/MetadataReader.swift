@@ -24,7 +24,7 @@ public struct MetadataResult: Hashable, Sendable {
     }
 }
 
-/// Reads files' metadata (the first 64 KB of each) on a thread of its own, in the order asked,
+/// Reads files' metadata (the first 64 KB of each) on threads of its own, in the order asked,
 /// with urgent requests first; results are collected with `take()` when `wakeDescriptor` is readable.
 public final class MetadataReader: @unchecked Sendable {
     /// Enough for a JPEG's EXIF block (at most 64 KB) and most headers.
@@ -61,10 +61,11 @@ public final class MetadataReader: @unchecked Sendable {
     /// Readable when there are results to `take()`.
     public var wakeDescriptor: Int32 { wake.readEnd }
 
-    public init() {
+    /// A reader of `threads` files at once (more than one where each read waits on a network).
+    public init(threads: Int = 1) {
         let wake = WakePipe()
         self.wake = wake
-        queue = WorkQueue(Schedule(), name: "lightbox-metadata", onResult: { wake.signal() }, perform: { request, _ in Self.read(request) })
+        queue = WorkQueue(Schedule(), threads: threads, name: "lightbox-metadata", onResult: { wake.signal() }, perform: { request, _ in Self.read(request) })
     }
 
     deinit { wake.close() }

@@ -50,6 +50,9 @@ public struct Scanner: Sendable {
     public var openFolderLimit = 32
     /// Whether files written together (RAW+JPEG, Live Photos) become one item.
     public var pairing = Pairing.together
+    /// Files a folder's scan opens and sniffs at once (`--reads`); nil: `ParallelReads`'s choice
+    /// for the mount each path given is on (many on a network mount, one on a local disk).
+    public var readsInFlight: Int?
 
     public init(pairing: Pairing = .together) {
         self.pairing = pairing
@@ -85,6 +88,7 @@ public struct Scanner: Sendable {
     public func scan(_ paths: [ImagePath], emit: (Batch) -> Bool) {
         withoutActuallyEscaping(emit) { emit in
             var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, pairs: pairing != .apart, emit: emit)
+            walk.readsInFlight = readsInFlight
             for path in paths where !walk.isStopped { walk.scanArgument(path) }
             walk.flush()
         }
@@ -96,6 +100,7 @@ public struct Scanner: Sendable {
     public func scan(listIn fd: Int32, separator: UInt8, emit: (Batch) -> Bool) {
         withoutActuallyEscaping(emit) { emit in
             var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, pairs: pairing != .apart, emit: emit)
+            walk.readsInFlight = readsInFlight
             var pending: [UInt8] = []
             var isSkippingLongRecord = false
             var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -150,6 +155,10 @@ public struct Scanner: Sendable {
         var isStopped = false
         /// Whether files of one stem are grouped into pairs (see `Pairing`).
         let pairs: Bool
+        /// What the user set for reads at once (see `Scanner.readsInFlight`), and what the tree
+        /// being walked uses.
+        var readsInFlight: Int?
+        var readWidth = 1
 
         init(limit: Int, openFolderLimit: Int, pairs: Bool = false, emit: @escaping (Batch) -> Bool) {
             self.limit = limit
@@ -168,6 +177,7 @@ public struct Scanner: Sendable {
             if Scanner.isDirectory(info) {
                 let fd = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
                 guard fd >= 0 else { return report("cannot read \(path): \(Scanner.errorText())", in: path) }
+                readWidth = ParallelReads.width(for: fd, stated: readsInFlight)
                 walkTree(fd, path: path)
             } else {
                 let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
@@ -298,30 +308,34 @@ public struct Scanner: Sendable {
             }
             closedir(dir)
 
-            var subfolders: [[UInt8]] = []
-            for i in list.naturalOrder() where !isStopped {
-                let name = Array(list.name(i))
+            // Regular files, folders and links, in natural order (FIFOs, devices, sockets: never opened).
+            let entries = list.naturalOrder().compactMap { i -> (name: [UInt8], type: UInt8)? in
                 let type = list.types[i]
-                let isLink = type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN)
-                guard type == UInt8(DT_REG) || type == UInt8(DT_DIR) || isLink else { continue }  // FIFOs, devices, sockets: never opened
-                var isFolder = type == UInt8(DT_DIR)
-                if isLink {
-                    var target = stat()
-                    guard Scanner.withCName(name, { fstatat(fd, $0, &target, 0) }) == 0 else {
-                        // A dangling link is nothing to report; anything else is.
-                        if errno != ENOENT { report("cannot read \(path.appending(name)): \(Scanner.errorText())", in: path) }
-                        continue
+                guard type == UInt8(DT_REG) || type == UInt8(DT_DIR) || type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) else { return nil }
+                return (Array(list.name(i)), type)
+            }
+            // Looked at `readWidth` at a time and taken in order, in steps that start at two
+            // rounds (the first screen's files come soon) and grow to a thousand (each step
+            // waits for its slowest file).
+            var subfolders: [[UInt8]] = []
+            var step = readWidth == 1 ? 1 : readWidth * 2
+            var start = 0
+            while start < entries.count, !isStopped {
+                defer { step = readWidth == 1 ? 1 : min(1024, step * 2) }
+                let part = entries[start..<min(entries.count, start + step)]
+                let found = ParallelReads.map(part.count, width: readWidth) { index in
+                    let entry = part[part.startIndex + index]
+                    return Scanner.look(at: entry.name, type: entry.type, in: fd, path: path)
+                }
+                for entry in found {
+                    switch entry {
+                    case .folder(let name): subfolders.append(name)
+                    case .file(.image(let image)): add(image, in: path)
+                    case .file(.refused(let reason)), .problem(let reason): report(reason, in: path)
+                    case .file(.ignored), .nothing: break
                     }
-                    if Scanner.isDirectory(target) { isFolder = true } else if (target.st_mode & S_IFMT) != S_IFREG { continue }
                 }
-                if isFolder { subfolders.append(name); continue }
-                let filePath = path.appending(name)
-                let file = Scanner.withCName(name) { openat(fd, $0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-                switch Scanner.classify(file, path: filePath) {
-                case .image(let image): add(image, in: path)
-                case .refused(let reason): report(reason, in: path)
-                case .ignored: break
-                }
+                start += part.count
             }
             return (subfolders, identity)
         }
@@ -372,6 +386,32 @@ public struct Scanner: Sendable {
             emittedFiles += current.files.count
             if !emit(current) { isStopped = true }
         }
+    }
+
+    /// What one name of a folder's listing is: a folder to walk, a file classified, a problem, or nothing to show.
+    enum Found {
+        case folder([UInt8])
+        case file(Classification)
+        case problem(String)
+        case nothing
+    }
+
+    /// Looks at `name` (of listed `type`) in the folder open as `fd` at `path`: a link followed
+    /// to what it names (a dangling one is nothing), a file opened and sniffed. Safe on several
+    /// threads at once.
+    static func look(at name: [UInt8], type: UInt8, in fd: Int32, path: ImagePath) -> Found {
+        if type == UInt8(DT_DIR) { return .folder(name) }
+        if type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) {
+            var target = stat()
+            guard Scanner.withCName(name, { fstatat(fd, $0, &target, 0) }) == 0 else {
+                // A dangling link is nothing to report; anything else is.
+                return errno == ENOENT ? .nothing : .problem("cannot read \(path.appending(name)): \(Scanner.errorText())")
+            }
+            if Scanner.isDirectory(target) { return .folder(name) }
+            if (target.st_mode & S_IFMT) != S_IFREG { return .nothing }
+        }
+        let file = Scanner.withCName(name) { openat(fd, $0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        return .file(Scanner.classify(file, path: path.appending(name)))
     }
 
     /// What a scanned file is.

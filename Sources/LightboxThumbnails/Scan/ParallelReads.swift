@@ -1,0 +1,97 @@
+import CSystem
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Work that waits on the file system more than on the CPU (opening and sniffing files, reading
+/// their metadata), several at once on threads of their own so that a network mount's round
+/// trips overlap: on a local disk one at a time does as well.
+public enum ParallelReads {
+    /// Reads in flight on a network mount unless the user says otherwise (`--reads`).
+    public static let networkDefault = 32
+    /// The most a user may ask for.
+    public static let limit = 64
+
+    /// `transform` of each of `0..<count`, in order, at most `width` running at once (the
+    /// caller's thread among them); one at a time on the caller's thread when `width` is 1.
+    /// - Complexity: `count` calls of `transform`.
+    public static func map<T>(_ count: Int, width: Int, _ transform: (Int) -> T) -> [T] {
+        let width = min(max(1, width), count)
+        guard width > 1 else { return (0..<count).map(transform) }
+        return withoutActuallyEscaping(transform) { transform in
+            let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
+            results.initialize(repeating: nil)
+            defer { results.deallocate() }
+            let shared = Shared(results: results, transform: transform, count: count)
+            let finished = DispatchSemaphore(value: 0)
+            for _ in 1..<width {
+                let thread = Thread {
+                    shared.work()
+                    finished.signal()
+                }
+                thread.name = "lightbox-reads"
+                thread.start()
+            }
+            shared.work()
+            for _ in 1..<width { finished.wait() }
+            // The threads may still hold `shared` a moment after their signal: not the closure.
+            shared.transform = nil
+            return results.map { $0! }
+        }
+    }
+
+    /// What the threads of one `map` share: the next index to take and where results go.
+    private final class Shared<T>: @unchecked Sendable {
+        let results: UnsafeMutableBufferPointer<T?>
+        var transform: ((Int) -> T)?
+        let count: Int
+        var next = 0
+        let lock = NSLock()
+
+        init(results: UnsafeMutableBufferPointer<T?>, transform: @escaping (Int) -> T, count: Int) {
+            self.results = results
+            self.transform = transform
+            self.count = count
+        }
+
+        func work() {
+            while true {
+                lock.lock()
+                let index = next
+                next += 1
+                lock.unlock()
+                guard index < count else { return }
+                results[index] = transform!(index)
+            }
+        }
+    }
+
+    /// How many reads a scan of the folder open as `fd` keeps in flight: `stated` when the user
+    /// set it, else `networkDefault` on a network or FUSE mount and one on a local disk.
+    public static func width(for fd: Int32, stated: Int?) -> Int {
+        if let stated { return min(limit, max(1, stated)) }
+        return isNetworkMount(fd) ? networkDefault : 1
+    }
+
+    /// The same for the file or folder at `path` (one when it cannot be looked at).
+    public static func width(for path: ImagePath, stated: Int?) -> Int {
+        if let stated { return min(limit, max(1, stated)) }
+        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else { return 1 }
+        defer { close(fd) }
+        return width(for: fd, stated: nil)
+    }
+
+    /// File systems whose every open and read may cost a round trip: NFS, SMB/CIFS, FUSE (sshfs,
+    /// rclone), 9P, Ceph, AFS, Coda; `statfs`'s magic numbers.
+    static let networkFileSystems: Set<UInt> = [
+        0x6969, 0x517B, 0xFF53_4D42, 0xFE53_4D42, 0x6573_5546, 0x0102_1997, 0x00C3_6400, 0x5346_414F, 0x7375_7245,
+    ]
+
+    /// Whether the file system holding `fd` is one of `networkFileSystems`.
+    public static func isNetworkMount(_ fd: Int32) -> Bool {
+        networkFileSystems.contains(UInt(lb_file_system_type(fd)))
+    }
+}
