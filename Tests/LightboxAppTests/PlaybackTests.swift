@@ -133,3 +133,30 @@ func clipStarts(_ state: GalleryState) -> [Int] { state.store.demand.compactMap(
     #expect(cursorAt[5.8] == 0, "still playing at 5.8 s")
     #expect(cursorAt[6.5] == 1, "the photo after it once played")
 }
+
+/// A turned animation plays turned: its frames are asked for turned, found under the key the
+/// preview plays from, and not asked for again.
+@Test func aTurnedAnimationPlaysTurnedAndIsDecodedOnce() {
+    let files = [ImageFile(path: ImagePath("a/anim.gif"), byteCount: 1, modified: 0, format: .gif)]
+    var state = GalleryState(library: Library(folders: [ImageFolder(path: ImagePath("a"), files: files)]), width: 40, height: 12)
+    var metadata = ImageMetadata()
+    metadata.frameCount = 2
+    _ = state.apply(.metadataRead([MetadataResult(id: ItemID(0), metadata: metadata, size: PixelSize(width: 30, height: 20))]))
+    state.apply(.rotate(clockwise: true))
+    state.apply(.openPreview)
+    guard let request = state.store.demand.first(where: \.wantsFrames) else { Issue.record("no request for frames"); return }
+    #expect(request.turns == 1 && request.key == state.animationKey)
+    var frames = Thumbnail(width: 20, height: 60, pixels: [UInt8](repeating: 7, count: 20 * 60 * 3))
+    frames.delays = [100, 100]
+    state.apply(.decoded(request, .decoded(frames)))
+    #expect(state.animation?.frameCount == 2 && !state.store.demand.contains(where: \.wantsFrames), "played, not asked for again")
+}
+
+/// Frames one above the other turn one by one, in their order, with their delays.
+@Test func stackedFramesTurnFrameByFrame() {
+    var stack = Thumbnail(width: 2, height: 2, pixels: [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4])
+    stack.delays = [100, 200]
+    let turned = stack.turned(1)
+    #expect(turned.width == 1 && turned.height == 4 && turned.delays == [100, 200])
+    #expect(turned.frame(0) == stack.frame(0).turned(1) && turned.frame(1) == stack.frame(1).turned(1))
+}

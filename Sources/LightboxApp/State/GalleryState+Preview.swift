@@ -222,7 +222,9 @@ extension GalleryState {
     }
 
     /// The cache key of the cursor animation's frames at the preview's size.
-    var animationKey: ThumbnailKey { ThumbnailKey(file: library[viewport.cursor], box: previewBox, isAnimated: true) }
+    var animationKey: ThumbnailKey {
+        ThumbnailKey(file: library[viewport.cursor], box: previewBox, isAnimated: true, turns: turns(at: viewport.cursor))
+    }
 
     /// The preview's view in half-block pixels: the screen above the status line, two a cell vertically.
     var previewView: PixelSize { PixelSize(width: pictureAreaWidth, height: (screen.height - 1) * 2) }

@@ -15,7 +15,7 @@ public struct DecodeRequest: Hashable, Sendable {
     /// Whether it is for a tile ahead of the screen (prefetch), which waits until no tile on
     /// screen is being decoded.
     public var isAhead: Bool
-    /// Quarter turns clockwise the view is turned by (0 to 3; not for an animation's frames).
+    /// Quarter turns clockwise the view is turned by (0 to 3; an animation's frames each turned).
     public var turns: Int
     /// Whether the picture's histogram is measured too (the preview's and compare's, for their
     /// exposure panel), off the UI thread.
@@ -29,7 +29,7 @@ public struct DecodeRequest: Hashable, Sendable {
         id: ItemID, file: ImageFile, box: PixelSize, symbols: SymbolSet = .half, depth: ColorDepth = .trueColor,
         wantsFrames: Bool = false, isAhead: Bool = false, turns: Int = 0
     ) {
-        self.turns = wantsFrames ? 0 : turns & 3
+        self.turns = turns & 3
         self.id = id
         self.file = file
         self.box = box
