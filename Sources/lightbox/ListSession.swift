@@ -34,7 +34,8 @@ enum ListSession {
                 command: [Options.decoderPath.bytes] + DecoderSettings(pixelLimit: options.pixelLimit, cacheRoot: nil).arguments,
                 timeLimit: options.decodeTimeLimit)
             defer { pool.shutdown() }
-            let read = concurrentMap(ids) { id -> Decision? in
+            let read = ParallelReads.map(ids.count, width: ProcessInfo.processInfo.activeProcessorCount) { index -> Decision? in
+                let id = ids[index]
                 // Every member of a pair: a later answer (the RAW's sidecar) wins, as in the gallery.
                 var found: Decision?
                 for path in files[id.rawValue].memberPaths {
@@ -52,15 +53,5 @@ enum ListSession {
         guard !library.isEmpty else { return 1 }
         let paths = (0..<library.count).flatMap { options.pairing == .together ? library[$0].memberPaths : [library[$0].path] }
         return printAccepted(paths, options: options)
-    }
-
-    /// `transform` of each element, on every core, in order.
-    static func concurrentMap<T: Sendable>(_ items: [ItemID], _ transform: @Sendable (ItemID) -> T) -> [T] {
-        let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: items.count)
-        results.initialize(repeating: nil)
-        defer { results.deallocate() }
-        nonisolated(unsafe) let slots = results
-        DispatchQueue.concurrentPerform(iterations: items.count) { slots[$0] = transform(items[$0]) }
-        return results.map { $0! }
     }
 }

@@ -17,12 +17,18 @@ import Testing
     #expect(preview.nextFrameAt == nil, "paused: nothing due")
 }
 
-@Test func thePreviewOfAnAnimationAsksForItsFramesPlaysThemAndPPauses() {
+/// A library of one GIF of `frames` frames, its metadata read.
+func animationState(frames: Int) -> GalleryState {
     let files = [ImageFile(path: ImagePath("a/anim.gif"), byteCount: 1, modified: 0, format: .gif)]
     var state = GalleryState(library: Library(folders: [ImageFolder(path: ImagePath("a"), files: files)]), width: 40, height: 12)
     var metadata = ImageMetadata()
-    metadata.frameCount = 3
+    metadata.frameCount = frames
     _ = state.apply(.metadataRead([MetadataResult(id: ItemID(0), metadata: metadata, size: PixelSize(width: 30, height: 20))]))
+    return state
+}
+
+@Test func thePreviewOfAnAnimationAsksForItsFramesPlaysThemAndPPauses() {
+    var state = animationState(frames: 3)
     let effects = state.apply(.openPreview)
     let requests = effects.flatMap { effect -> [DecodeRequest] in if case .load(let r) = effect { return r } else { return [] } }
     guard let framesRequest = requests.first(where: \.wantsFrames) else { Issue.record("no request for frames: \(requests)"); return }
@@ -137,11 +143,7 @@ func clipStarts(_ state: GalleryState) -> [Int] { state.store.demand.compactMap(
 /// A turned animation plays turned: its frames are asked for turned, found under the key the
 /// preview plays from, and not asked for again.
 @Test func aTurnedAnimationPlaysTurnedAndIsDecodedOnce() {
-    let files = [ImageFile(path: ImagePath("a/anim.gif"), byteCount: 1, modified: 0, format: .gif)]
-    var state = GalleryState(library: Library(folders: [ImageFolder(path: ImagePath("a"), files: files)]), width: 40, height: 12)
-    var metadata = ImageMetadata()
-    metadata.frameCount = 2
-    _ = state.apply(.metadataRead([MetadataResult(id: ItemID(0), metadata: metadata, size: PixelSize(width: 30, height: 20))]))
+    var state = animationState(frames: 2)
     state.apply(.rotate(clockwise: true))
     state.apply(.openPreview)
     guard let request = state.store.demand.first(where: \.wantsFrames) else { Issue.record("no request for frames"); return }

@@ -32,6 +32,9 @@ public struct PictureStore: Sendable {
         }
     }
 
+    /// Whether the part or clip under `key` is still to be decoded: not come, and not failed.
+    func isWanted(_ key: ThumbnailKey) -> Bool { cache.peek(key) == nil && !failedParts.contains(key) }
+
     /// Asks for `requests` from now on; nil when that is what is asked already.
     mutating func want(_ requests: [DecodeRequest]) -> [DecodeRequest]? {
         guard requests != demand else { return nil }

@@ -144,7 +144,7 @@ extension GalleryState {
 
     /// The decode of `detail` of the photo at `item`, cached under `key`: nil when it has come or could not be decoded.
     func partRequest(item: Int, detail: Preview.Detail, key: ThumbnailKey) -> DecodeRequest? {
-        guard store.cache.peek(key) == nil, !store.failedParts.contains(key) else { return nil }
+        guard store.isWanted(key) else { return nil }
         var request = decodeRequest(item: item, box: detail.box, symbolsAllowed: false)
         request.region = detail.region
         return request

@@ -39,7 +39,7 @@ extension GalleryState {
         guard cursorIsVideo, let preview, preview.zoom == 1, failure(at: viewport.cursor) == nil else { return [] }
         var starts = [preview.clipStart]
         if let clip = videoClip { starts.append(clipStart(after: preview.clipStart, clip)) }
-        return starts.filter { store.cache.peek(clipKey($0)) == nil && !store.failedParts.contains(clipKey($0)) }.map { start in
+        return starts.filter { store.isWanted(clipKey($0)) }.map { start in
             var request = decodeRequest(item: viewport.cursor, box: previewBox, symbolsAllowed: false)
             request.clipStart = start
             return request

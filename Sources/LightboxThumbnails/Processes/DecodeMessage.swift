@@ -50,27 +50,23 @@ public enum DecodeMessage {
         case .decodeFrames(let file, let box):
             out.append(3); put32(box.width, &out); put32(box.height, &out); putFile(file, &out)
         case .decodeRegion(let file, let box, let region):
-            out.append(7); put32(box.width, &out); put32(box.height, &out)
-            put64(file.byteCount, &out); put64(file.modified, &out)
-            out.append(UInt8(ImageFormat.allCases.firstIndex(of: file.format)!))
-            for value in [region.x, region.y, region.width, region.height] { put32(value, &out) }
-            out += file.path.bytes
+            var fractions: [UInt8] = []
+            for value in [region.x, region.y, region.width, region.height] { put32(value, &fractions) }
+            out.append(7); put32(box.width, &out); put32(box.height, &out); putFile(file, &out, fields: fractions)
         case .decodeClip(let file, let box, let start):
-            out.append(8); put32(box.width, &out); put32(box.height, &out)
-            put64(file.byteCount, &out); put64(file.modified, &out)
-            out.append(UInt8(ImageFormat.allCases.firstIndex(of: file.format)!))
-            put32(start, &out)
-            out += file.path.bytes
+            var at: [UInt8] = []
+            put32(start, &at)
+            out.append(8); put32(box.width, &out); put32(box.height, &out); putFile(file, &out, fields: at)
         case .finish:
             out.append(4)
         case .readDecision(let file, let keptRoot):
-            out.append(5); put32(0, &out); put32(0, &out); putFile(file, &out, keptRoot: keptRoot)
+            out.append(5); put32(0, &out); put32(0, &out); putFile(file, &out, fields: rootField(keptRoot))
         case .writeDecision(let file, let decision, let fields, let policy):
             out.append(6); put32(decision.rating + 1, &out)
             put32(
                 Int(decision.labelBits) | SidecarMode.allCases.firstIndex(of: policy.mode)! << 8 | Int(fields.rawValue) << 16
                     | (policy.besidePhoto ? 0 : 1 << 24), &out)
-            putFile(file, &out, keptRoot: policy.keptRoot)
+            putFile(file, &out, fields: rootField(policy.keptRoot))
         }
         return framed(out)
     }
@@ -122,16 +118,20 @@ public enum DecodeMessage {
         return out + body
     }
 
-    /// A file's size, time, kind and path (last: the rest of the body); for decisions, the
-    /// state folder's root before the path, its length first (0: none).
-    static func putFile(_ file: ImageFile, _ out: inout [UInt8], keptRoot: ImagePath?? = .none) {
+    /// A file's size, time, kind and path (last: the rest of the body), with the fields of the
+    /// request's own kind between the kind and the path (a region, a clip's start, a state root).
+    static func putFile(_ file: ImageFile, _ out: inout [UInt8], fields: [UInt8] = []) {
         put64(file.byteCount, &out); put64(file.modified, &out)
         out.append(UInt8(ImageFormat.allCases.firstIndex(of: file.format)!))
-        if case .some(let root) = keptRoot {
-            put32(root?.bytes.count ?? 0, &out)
-            out += root?.bytes ?? []
-        }
+        out += fields
         out += file.path.bytes
+    }
+
+    /// A decision's state folder root as a field: its length first (0: none).
+    static func rootField(_ root: ImagePath?) -> [UInt8] {
+        var field: [UInt8] = []
+        put32(root?.bytes.count ?? 0, &field)
+        return field + (root?.bytes ?? [])
     }
 
     /// A thumbnail's transparency, if it has any.
