@@ -33,7 +33,8 @@ extension InteractiveSession {
     /// and the read-ahead, and makes the first state.
     init(scan: BackgroundScan, first: BackgroundScan.Progress, options: Options, decoder pipeline: Decoder) throws {
         var timeline = Timeline()
-        timeline.mark("scan's first batch")
+        // Marked when images came: a slow mount may bring the first later, in the run loop.
+        if first.batches.contains(where: { !$0.files.isEmpty }) { timeline.mark("scan's first batch") }
         let signals = Signals.install()
         let environment = ProcessInfo.processInfo.environment
         var settings = try options.settings()
@@ -45,7 +46,11 @@ extension InteractiveSession {
         terminal.escapeDelay = InputParser.escapeDelay(environment: environment, roundTrip: terminalReport?.roundTrip)
         let wake = WakePipe()
         terminal.onPictureReady = { wake.signal() }
-        let provider = ThumbnailProvider(decoder: pipeline.decoder, background: settings.theme.pictureGround) { wake.signal() }
+        // A thread for each read in flight when files are read ahead of the decoders (a network mount).
+        let provider = ThumbnailProvider(
+            decoder: pipeline.decoder, workers: max(ProcessInfo.processInfo.activeProcessorCount, pipeline.readStage?.width ?? 1),
+            background: settings.theme.pictureGround
+        ) { wake.signal() }
         let size = terminal.size
         options.settleGraphics(&settings, terminal: terminal, report: terminalReport, environment: environment)
         let state = options.makeState(width: size.width, height: size.height, settings: settings)
@@ -171,7 +176,7 @@ extension InteractiveSession {
                 cacheCount: state.store.cache.count,
                 pictures: Self.picturesReport(state: state, terminal: terminal, report: terminalReport),
                 library: state.library, readAhead: readAhead.map { (state.readAhead, $0.activeThreads) },
-                timeline: timeline.report)
+                readStage: pipeline.readStage, timeline: timeline.report)
         }
         if let lost { report = (report ?? "") + lost }
         // Kept in the state folder: the ones a write put there, and those the end did.

@@ -84,6 +84,7 @@ struct InteractiveSession {
                 return outcome
             }
             scheduler.tookScan(from: start, to: Self.now)
+            if !state.library.isEmpty { timeline.mark("scan's first batch") }
             if !state.isScanning && state.library.totalCount == 0 {
                 return finish(.nothingFound(state.scanProblems, unlisted: state.unlistedScanProblems))
             }

@@ -17,16 +17,20 @@ extension Options {
     /// decoders started from the executable at the first file.
     /// With `idle`, the decoder processes run at idle priority (the read-ahead's); with
     /// `defersCacheWrites`, they write new disk cache entries only when no request waits (the
-    /// gallery's, so a screen never waits for PNG encoding).
-    func makeDecoder(prestartsDecoders: Bool = false, idle: Bool = false, defersCacheWrites: Bool = false) -> Decoder {
+    /// gallery's, so a screen never waits for PNG encoding). With `readsAhead` over one, files
+    /// are read that many at once ahead of the decoders (`FileReadStage`: a network mount).
+    func makeDecoder(prestartsDecoders: Bool = false, idle: Bool = false, defersCacheWrites: Bool = false, readsAhead: Int = 1) -> Decoder {
         let cache = diskCache, limits = DecodeLimits(pixelLimit: pixelLimit), statistics = DecodeStatistics()
         let settings = DecoderSettings(pixelLimit: pixelLimit, cacheRoot: cache?.root, isIdle: idle, defersCacheWrites: defersCacheWrites)
         // A warm start or a screen of EXIF thumbnails needs no decoder process: the disk cache
         // and the thumbnails are read here, by our own code.
         let local = ThumbnailPipeline(limits: limits, codecs: nil, diskCache: cache, statistics: statistics)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let stage = readsAhead > 1 ? FileReadStage(width: readsAhead, decoders: cores) : nil
         func pool(_ command: [[UInt8]]) -> WorkerPoolDecoder {
             let pool = WorkerPoolDecoder(command: command + settings.arguments, timeLimit: decodeTimeLimit, statistics: statistics)
             pool.local = local
+            pool.readStage = stage
             pool.countsAtShutdown = printsStatistics  // entries written after a decoder's last answer count too
             return pool
         }
@@ -34,7 +38,8 @@ extension Options {
         guard decodesInProcesses, let executable = Self.executablePath else {
             let pipeline = ThumbnailPipeline(limits: limits, codecs: nil, diskCache: cache, statistics: statistics)
             let routed = RoutedDecoder(core: pipeline, codecs: codecs)
-            return Decoder(decoder: routed, statistics: statistics, warm: { routed.warm($0, size: $1) }, shutdown: { codecs.shutdown() })
+            return Decoder(
+                decoder: routed, statistics: statistics, readStage: stage, warm: { routed.warm($0, size: $1) }, shutdown: { codecs.shutdown() })
         }
         let forks = pool([executable.bytes, Array("--decode-worker".utf8)])
         if prestartsDecoders {
@@ -43,11 +48,11 @@ extension Options {
             // keys during the read-ahead); made by a factory forked from this process, so the main
             // thread pays for one fork, each when first needed, so a screen of EXIF thumbnails
             // never shares the cores with decoders starting.
-            forks.prestart(ProcessInfo.processInfo.activeProcessorCount) { settings.serve(codecs: nil) }
+            forks.prestart(cores) { settings.serve(codecs: nil) }
         }
         let routed = RoutedDecoder(core: forks, codecs: codecs)
         return Decoder(
-            decoder: routed, statistics: statistics, warm: { routed.warm($0, size: $1) },
+            decoder: routed, statistics: statistics, readStage: stage, warm: { routed.warm($0, size: $1) },
             shutdown: {
                 forks.shutdown(); codecs.shutdown()
             })
@@ -92,6 +97,8 @@ extension Options {
 struct Decoder {
     var decoder: any ThumbnailDecoding
     var statistics: DecodeStatistics
+    /// Where files are read ahead of the decoders (a network mount), if anywhere.
+    var readStage: FileReadStage?
     var warm: @Sendable (ImageFile, FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome
     /// Ends decoder processes and collects them (so their CPU time counts as ours).
     var shutdown: @Sendable () -> Void
@@ -100,7 +107,7 @@ struct Decoder {
 /// What `--stats` prints.
 func statisticsReport(
     _ statistics: DecodeStatistics, provider: ThumbnailProvider, cacheBytes: Int, cacheCount: Int,
-    pictures: String, library: Library, readAhead: (ReadAhead, workers: Int)? = nil, timeline: String? = nil
+    pictures: String, library: Library, readAhead: (ReadAhead, workers: Int)? = nil, readStage: FileReadStage? = nil, timeline: String? = nil
 ) -> String {
     var lines = [
         "lightbox statistics:", "  pictures: \(pictures)",
@@ -111,6 +118,10 @@ func statisticsReport(
         lines.append(
             "  read ahead: \(readAhead.written) written to the disk cache, \(readAhead.alreadyCached) there already, \(readAhead.failed) failed"
                 + (workers > 0 ? " (\(workers) decoder\(workers == 1 ? "" : "s") at once)" : ""))
+    }
+    if let stage = readStage {
+        let read = stage.read
+        lines.append("  files read ahead of the decoders: \(read.files), \(read.bytes >> 20) MiB (\(stage.width) reads at once)")
     }
     for source in DecodeStatistics.Source.allCases {
         lines.append("  \(source.rawValue): \(statistics.count(source))")

@@ -119,8 +119,13 @@ func main() -> Int32 {
     }
     // Decoder processes start loading their libraries while the scan starts.
     // The gallery's decoders write cache entries when idle; a snapshot's must land before it ends.
-    let decoder = options.makeDecoder(prestartsDecoders: true, defersCacheWrites: options.snapshotSize == nil)
-    let scan = BackgroundScan(source: options.scanSource, scanner: options.scanner, transform: supportedOnly)
+    // On a network mount the gallery reads files many at once ahead of its decoders.
+    let decoder = options.makeDecoder(
+        prestartsDecoders: true, defersCacheWrites: options.snapshotSize == nil, readsAhead: options.snapshotSize == nil ? options.metadataReads : 1)
+    var scanner = options.scanner
+    // The screen's files read first: the scan narrows its reads while they are.
+    if let stage = decoder.readStage { scanner.yielding = { stage.isBusy } }
+    let scan = BackgroundScan(source: options.scanSource, scanner: scanner, transform: supportedOnly)
     // A small folder is scanned before the first screen; a folder with nothing in it never opens the UI.
     scan.waitForImages(timeout: 0.5)
     var first = scan.take()

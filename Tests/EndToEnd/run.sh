@@ -1581,6 +1581,22 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         else
             fail "reads in flight on a share" "one at a time: $(wc -l < "$WORK/many-1") $(cat "$WORK/many-1-err"); auto: $(wc -l < "$WORK/many-auto") $(cat "$WORK/many-auto-err")"
         fi
+        # The gallery there reads the screen's files many at once ahead of its decoders, and
+        # every tile comes (the photos have no EXIF thumbnails: each is read whole).
+        start_shell 160 30
+        launch --stats --no-disk-cache --read-ahead off many/many "2>many-stats"
+        if wait_for " 1/"; then
+            sleep 5
+            tm send-keys -t e2e q; wait_exit
+            ahead=$(sed -n 's/.*files read ahead of the decoders: \([0-9]*\),.*/\1/p' "$WORK/many-stats")
+            if [ "${ahead:-0}" -ge 20 ] && grep -q "screen complete" "$WORK/many-stats" && grep -q "^  failed: 0" "$WORK/many-stats"; then
+                pass "a 10 ms share: the gallery read $ahead files ahead of its decoders, $(grep -o 'first thumbnail [0-9.]* ms, screen complete [0-9.]* ms' "$WORK/many-stats")"
+            else
+                fail "files read ahead on a share" "$(cat "$WORK/many-stats")"
+            fi
+        else
+            fail "files read ahead on a share: no gallery" "$(screen)"
+        fi
         slow_mount_stop "$WORK/many"
     else
         fail "reads in flight on a share" "could not mount it with sshfs"

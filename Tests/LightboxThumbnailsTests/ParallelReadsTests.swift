@@ -8,19 +8,22 @@ import Testing
     import Glibc
 #endif
 
+/// How many of some work run at once, and the most that did.
+final class RunningCount: @unchecked Sendable {
+    let lock = NSLock()
+    var running = 0, most = 0
+
+    func change(_ by: Int) {
+        lock.lock()
+        running += by
+        most = max(most, running)
+        lock.unlock()
+    }
+}
+
 /// Results come in order, at most `width` run at once, and more than one does when each waits.
 @Test func parallelReadsKeepTheirOrderAndTheirWidth() {
-    final class Count: @unchecked Sendable {
-        let lock = NSLock()
-        var running = 0, most = 0
-        func change(_ by: Int) {
-            lock.lock()
-            running += by
-            most = max(most, running)
-            lock.unlock()
-        }
-    }
-    let count = Count()
+    let count = RunningCount()
     let results = ParallelReads.map(100, width: 8) { index -> Int in
         count.change(1)
         usleep(2000)  // a round trip

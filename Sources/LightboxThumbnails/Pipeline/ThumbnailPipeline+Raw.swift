@@ -66,7 +66,7 @@ extension ThumbnailPipeline {
         case .dctScaled, .vips: break
         }
         let data: [UInt8]
-        switch FileReader.read(file.path, limit: limits.byteLimit) {
+        switch read(file) {
         case .success(let bytes): data = bytes
         case .failure(let error): return .failed(.unreadable(error.message))
         }

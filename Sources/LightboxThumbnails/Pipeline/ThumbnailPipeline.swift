@@ -21,6 +21,9 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     /// Where new disk cache entries wait to be written when the process is idle (a decoder
     /// process serving the gallery); nil: written at once.
     public var deferredWrites: DeferredCacheWrites?
+    /// The file's bytes as the app read them ahead of this decode (many reads in flight on a
+    /// network mount, `FileReadStage`); nil: the file is read here.
+    public var contents: [UInt8]?
     /// Bytes read to find the EXIF thumbnail before deciding to read the whole file: first the
     /// most that cameras' header segments take, then, when they go on, up to the larger figure.
     static let (firstHeaderBytes, headerBytes) = (16 << 10, 128 << 10)
@@ -65,7 +68,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     public func decodeFrames(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
         guard file.format.mayAnimate else { return decode(file, fitting: box) }
         let data: [UInt8]
-        switch FileReader.read(file.path, limit: limits.byteLimit) {
+        switch read(file) {
         case .success(let bytes): data = bytes
         case .failure(let error): return failed(.unreadable(error.message))
         }
@@ -201,7 +204,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         case .vips: break
         }
         let data: [UInt8]
-        switch FileReader.read(file.path, limit: limits.byteLimit) {
+        switch read(file) {
         case .success(let bytes): data = bytes
         case .failure(let error): return .failed(.unreadable(error.message))
         }
@@ -247,7 +250,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     /// and the main image's shape (within 2%; some cameras pad theirs). Decoded by libjpeg-turbo
     /// when `usingLibraries` (the faster), else by our own `BaselineJPEGDecoder`.
     func exifThumbnail(_ file: ImageFile, fitting box: PixelSize, usingLibraries: Bool = true) -> Thumbnail? {
-        guard case .success(let (prefix, header)) = Self.jpegHeader(file.path), let header, let range = header.exifThumbnail,
+        guard case .success(let (prefix, header)) = jpegHeader(file), let header, let range = header.exifThumbnail,
             header.width > 0, header.height > 0, ImageHeader.pixelCount(header.width, header.height) <= limits.pixelLimit
         else { return nil }
         let embedded = Array(prefix[range])
@@ -267,6 +270,19 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
             decoded = BaselineJPEGDecoder.decode(embedded, covering: needed)
         }
         return decoded?.oriented(header.orientation).downscaled(toFit: box)
+    }
+
+    /// The whole file: the bytes read ahead, else read now (no more than the limit).
+    func read(_ file: ImageFile) -> Result<[UInt8], FileReader.Failure> {
+        if let contents { return .success(contents) }
+        return FileReader.read(file.path, limit: limits.byteLimit)
+    }
+
+    /// The start of `file` and what its JPEG header segments say, from the bytes read ahead when there are some.
+    func jpegHeader(_ file: ImageFile) -> Result<([UInt8], JPEGHeader?), FileReader.Failure> {
+        guard let contents else { return Self.jpegHeader(file.path) }
+        let prefix = Array(contents.prefix(Self.headerBytes))
+        return .success((prefix, JPEGHeader(parsing: prefix)))
     }
 
     /// The start of the file at `path` and what its JPEG header segments say: `firstHeaderBytes`

@@ -9,6 +9,8 @@ public enum DecodeMessage {
     /// What the app asks a worker.
     public enum Request: Hashable, Sendable {
         case decode(ImageFile, PixelSize)
+        /// The same, with the file's bytes as the app read them ahead (`FileReadStage`).
+        case decodeRead(ImageFile, PixelSize, contents: [UInt8])
         case decodeFrames(ImageFile, PixelSize)
         /// A part of the photo at full resolution, fitted to the box.
         case decodeRegion(ImageFile, PixelSize, PhotoRegion)
@@ -45,6 +47,10 @@ public enum DecodeMessage {
         switch request {
         case .decode(let file, let box):
             out.append(1); put32(box.width, &out); put32(box.height, &out); putFile(file, &out)
+        case .decodeRead(let file, let box, let contents):
+            var field: [UInt8] = []
+            put32(contents.count, &field)
+            out.append(9); put32(box.width, &out); put32(box.height, &out); putFile(file, &out, fields: field + contents)
         case .warm(let file, let size):
             out.append(2); put32(size.rawValue, &out); put32(0, &out); putFile(file, &out)
         case .decodeFrames(let file, let box):
@@ -214,6 +220,12 @@ public enum DecodeMessage {
             guard let at = r.u32() else { return nil }
             start = at
         }
+        // Bytes read ahead come before the path, their length first.
+        var contents: [UInt8]?
+        if kind == 9 {
+            guard let count = r.u32(), count > 0, let bytes = r.bytes(count) else { return nil }
+            contents = bytes
+        }
         let path = r.rest()
         guard !path.isEmpty, !path.contains(0) else { return nil }
         let file = ImageFile(path: ImagePath(bytes: path), byteCount: size, modified: modified, format: ImageFormat.allCases[Int(format)])
@@ -221,6 +233,9 @@ public enum DecodeMessage {
         case 1:
             guard (1...PixelSize.maxSide).contains(a), (1...PixelSize.maxSide).contains(b) else { return nil }
             return .decode(file, PixelSize(width: a, height: b))
+        case 9:
+            guard (1...PixelSize.maxSide).contains(a), (1...PixelSize.maxSide).contains(b), let contents else { return nil }
+            return .decodeRead(file, PixelSize(width: a, height: b), contents: contents)
         case 2:
             guard let cacheSize = FreedesktopCache.Size(rawValue: a) else { return nil }
             return .warm(file, cacheSize)

@@ -110,6 +110,10 @@ public enum DecodeWorker {
             let answer: DecodeMessage.Response.Body
             switch request {
             case .decode(let file, let box): answer = .decoded(pipeline.decode(file, fitting: box))
+            case .decodeRead(let file, let box, let contents):
+                var given = pipeline
+                given.contents = contents
+                answer = .decoded(given.decode(file, fitting: box))
             case .decodeFrames(let file, let box): answer = .decoded(pipeline.decodeFrames(file, fitting: box))
             case .decodeRegion(let file, let box, let region): answer = .decoded(pipeline.decodeRegion(file, region: region, fitting: box))
             case .decodeClip(let file, let box, let start): answer = .decoded(pipeline.decodeClip(file, from: start, fitting: box))

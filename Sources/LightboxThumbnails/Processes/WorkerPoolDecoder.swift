@@ -34,8 +34,16 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
     /// library), so a warm start or a screen of EXIF thumbnails needs no worker at all.
     public var local: ThumbnailPipeline?
 
+    /// Where files are read ahead of the workers and how many decode at once (shared by the
+    /// pools of one decoder); nil: workers read their files, one per calling thread.
+    public var readStage: FileReadStage?
+
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
         if let known = local?.decodeWithoutLibraries(file, fitting: box.limitedToMaxSide) { return known }
+        if let stage = readStage, let contents = stage.read(file) {
+            defer { stage.release(contents.count) }
+            return answer(exchange(.decodeRead(file, box.limitedToMaxSide, contents: contents)))
+        }
         return answer(exchange(.decode(file, box.limitedToMaxSide)))
     }
 
@@ -99,6 +107,11 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
     struct Failure: Error { var reason: String }
 
     func exchange(_ request: DecodeMessage.Request) -> Result<DecodeMessage.Response, Failure> {
+        guard let stage = readStage else { return exchangeNow(request) }
+        return stage.withDecoder { exchangeNow(request) }
+    }
+
+    func exchangeNow(_ request: DecodeMessage.Request) -> Result<DecodeMessage.Response, Failure> {
         lock.lock()
         let reused = idle.popLast()
         lock.unlock()

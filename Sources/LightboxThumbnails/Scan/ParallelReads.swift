@@ -13,11 +13,15 @@ public enum ParallelReads {
     public static let networkDefault = 32
     /// The most a user may ask for.
     public static let limit = 64
+    /// Reads a background `map` keeps in flight while `yielding` says more wanted ones wait
+    /// (the screen's files being read): the rest of its threads pause between files.
+    public static let yieldingWidth = 4
 
     /// `transform` of each of `0..<count`, in order, at most `width` running at once (the
     /// caller's thread among them); one at a time on the caller's thread when `width` is 1.
+    /// While `yielding` says so, no more than `yieldingWidth` run (it is asked between files).
     /// - Complexity: `count` calls of `transform`.
-    public static func map<T>(_ count: Int, width: Int, _ transform: (Int) -> T) -> [T] {
+    public static func map<T>(_ count: Int, width: Int, yielding: (@Sendable () -> Bool)? = nil, _ transform: (Int) -> T) -> [T] {
         let width = min(max(1, width), count)
         guard width > 1 else { return (0..<count).map(transform) }
         return withoutActuallyEscaping(transform) { transform in
@@ -25,16 +29,17 @@ public enum ParallelReads {
             results.initialize(repeating: nil)
             defer { results.deallocate() }
             let shared = Shared(results: results, transform: transform, count: count)
+            shared.yielding = yielding
             let finished = DispatchSemaphore(value: 0)
-            for _ in 1..<width {
+            for number in 1..<width {
                 let thread = Thread {
-                    shared.work()
+                    shared.work(number)
                     finished.signal()
                 }
                 thread.name = "lightbox-reads"
                 thread.start()
             }
-            shared.work()
+            shared.work(0)
             for _ in 1..<width { finished.wait() }
             // The threads may still hold `shared` a moment after their signal: not the closure.
             shared.transform = nil
@@ -49,6 +54,7 @@ public enum ParallelReads {
         let count: Int
         var next = 0
         let lock = NSLock()
+        var yielding: (@Sendable () -> Bool)?
 
         init(results: UnsafeMutableBufferPointer<T?>, transform: @escaping (Int) -> T, count: Int) {
             self.results = results
@@ -56,8 +62,12 @@ public enum ParallelReads {
             self.count = count
         }
 
-        func work() {
+        /// Takes files until none is left; thread `number` pauses while it is one too many of a yielding map.
+        func work(_ number: Int) {
             while true {
+                if number >= ParallelReads.yieldingWidth, let yielding {
+                    while yielding() { usleep(5000) }
+                }
                 lock.lock()
                 let index = next
                 next += 1

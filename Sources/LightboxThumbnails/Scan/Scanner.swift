@@ -53,6 +53,9 @@ public struct Scanner: Sendable {
     /// Files a folder's scan opens and sniffs at once (`--reads`); nil: `ParallelReads`'s choice
     /// for the mount each path given is on (many on a network mount, one on a local disk).
     public var readsInFlight: Int?
+    /// While this says more wanted reads wait (the screen's files, `FileReadStage.isBusy`),
+    /// the scan keeps only `ParallelReads.yieldingWidth` of its reads in flight.
+    public var yielding: (@Sendable () -> Bool)?
 
     public init(pairing: Pairing = .together) {
         self.pairing = pairing
@@ -89,6 +92,7 @@ public struct Scanner: Sendable {
         withoutActuallyEscaping(emit) { emit in
             var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, pairs: pairing != .apart, emit: emit)
             walk.readsInFlight = readsInFlight
+            walk.yielding = yielding
             for path in paths where !walk.isStopped { walk.scanArgument(path) }
             walk.flush()
         }
@@ -101,6 +105,7 @@ public struct Scanner: Sendable {
         withoutActuallyEscaping(emit) { emit in
             var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, pairs: pairing != .apart, emit: emit)
             walk.readsInFlight = readsInFlight
+            walk.yielding = yielding
             var pending: [UInt8] = []
             var isSkippingLongRecord = false
             var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -159,6 +164,7 @@ public struct Scanner: Sendable {
         /// being walked uses.
         var readsInFlight: Int?
         var readWidth = 1
+        var yielding: (@Sendable () -> Bool)?
 
         init(limit: Int, openFolderLimit: Int, pairs: Bool = false, emit: @escaping (Batch) -> Bool) {
             self.limit = limit
@@ -323,7 +329,7 @@ public struct Scanner: Sendable {
             while start < entries.count, !isStopped {
                 defer { step = readWidth == 1 ? 1 : min(1024, step * 2) }
                 let part = entries[start..<min(entries.count, start + step)]
-                let found = ParallelReads.map(part.count, width: readWidth) { index in
+                let found = ParallelReads.map(part.count, width: readWidth, yielding: yielding) { index in
                     let entry = part[part.startIndex + index]
                     return Scanner.look(at: entry.name, type: entry.type, in: fd, path: path)
                 }
@@ -336,15 +342,24 @@ public struct Scanner: Sendable {
                     }
                 }
                 start += part.count
+                // A full batch waits for a file of another stem; when the next entry's name has
+                // another, it need not wait for the next step's reads.
+                if pairs, start < entries.count, let last = batch?.files.last, batch!.folder == path, batch!.files.count >= fullBatchCount,
+                    Pairing.stem(last.path) != Pairing.stem(path.appending(entries[start].name))
+                {
+                    flush()
+                }
             }
             return (subfolders, identity)
         }
 
         /// Adds an image to the batch, starting a new batch when the folder changes.
+        /// Small first batches bring the first screen early; later ones grow to the limit.
+        var fullBatchCount: Int { min(limit, max(Scanner.firstBatchSize, emittedFiles)) }
+
         mutating func add(_ file: ImageFile, in folder: ImagePath) {
             startBatch(for: folder)
-            // Small first batches bring the first screen early; later ones grow to the limit.
-            let fullCount = min(limit, max(Scanner.firstBatchSize, emittedFiles))
+            let fullCount = fullBatchCount
             if pairs {
                 // A full batch waits for a file of another stem, so a pair never straddles two batches.
                 if let last = batch!.files.last, Pairing.stem(last.path) != Pairing.stem(file.path), batch!.files.count >= fullCount {
