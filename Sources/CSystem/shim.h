@@ -37,6 +37,8 @@ static inline unsigned long lb_file_system_type(int fd) {
 static inline void lb_set_process_name(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
 /// Asks the kernel to kill this process when its parent ends.
 static inline void lb_die_with_parent(void) { prctl(PR_SET_PDEATHSIG, 9 /* SIGKILL */, 0, 0, 0); }
+/// Asks the kernel to send `signal` to this process when its parent ends.
+static inline void lb_signal_when_parent_ends(int signal) { prctl(PR_SET_PDEATHSIG, signal, 0, 0, 0); }
 
 #include <fcntl.h>
 

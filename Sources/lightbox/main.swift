@@ -7,6 +7,8 @@ import LightboxView
     import Glibc
 #endif
 
+// First, while there is one thread: the process the shell waits for, apart from the worker.
+if CommandLine.arguments.dropFirst().first != "--decode-worker" { ExitWatcher.split() }
 let version = lightboxVersion
 Timeline.begin()
 
@@ -182,4 +184,7 @@ func printAccepted(_ paths: [ImagePath], options: Options) -> Int32 {
     }
 }
 
-exit(main())
+let code = main()
+fflush(nil)  // what print wrote goes before the code is said
+ExitWatcher.report(code)
+exit(code)

@@ -1597,6 +1597,32 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         else
             fail "files read ahead on a share: no gallery" "$(screen)"
         fi
+        # The server stops answering (sshd and its children stopped) while the gallery reads
+        # the share: keys are answered, and q ends the program at once, its threads held by
+        # reads of the share left behind, not waited for.
+        rm -rf "$WORK/.cache/thumbnails"
+        start_shell 160 30
+        launch --read-ahead off many/many
+        if wait_for " 1/"; then
+            server=$(cat "$SLOW_MOUNT_STATE/sshd.pid")
+            stopped="$server $(pgrep -P "$server") $(for child in $(pgrep -P "$server"); do pgrep -P "$child"; done)"
+            kill -STOP $stopped
+            sleep 1
+            tm send-keys -t e2e Space
+            marked=$(wait_for "1 marked" && echo yes)
+            start=$(date +%s.%N)
+            tm send-keys -t e2e q
+            wait_exit
+            ended=$(since "$start")
+            kill -CONT $stopped
+            if [ "$marked" = yes ] && [ "$(cat "$WORK/rc")" = 130 ] && sane && python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 1)" "$ended"; then
+                pass "a share whose server stopped: a key marked, q ended in $ended s (exit 130, terminal sane)"
+            else
+                fail "a share whose server stopped" "marked '$marked', rc $(cat "$WORK/rc" 2>/dev/null), ended after $ended s; $(screen | tail -2)"
+            fi
+        else
+            fail "a stalled share: no gallery" "$(screen)"
+        fi
         slow_mount_stop "$WORK/many"
     else
         fail "reads in flight on a share" "could not mount it with sshfs"
