@@ -51,6 +51,12 @@ extension GalleryView {
         if waiting > 0 { left += "  ↓\(waiting) " + (waiting == 1 ? "picture" : "pictures") + " on the way" }
         let help = " ? help "
         var x = frame.write(left + "  ", x: 0, y: y, style: palette.status)
+        // A mount that stopped answering: why tiles wait, before anything else is said.
+        if !state.mountsNotAnswering.isEmpty {
+            let text = "▲ " + state.mountsNotAnswering.map { DisplayText.sanitized($0) }.joined(separator: ", ") + " not answering  "
+            x += frame.write(
+                DisplayText.truncatedMiddle(text, toWidth: max(0, frame.width - x - DisplayWidth.of(help))), x: x, y: y, style: palette.statusWarning)
+        }
         let room = max(0, frame.width - x - DisplayWidth.of(help))
         if let message = state.message {
             x += frame.write(DisplayText.truncatedMiddle(DisplayText.sanitized(message), toWidth: room), x: x, y: y, style: palette.status)

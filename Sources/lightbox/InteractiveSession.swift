@@ -59,6 +59,9 @@ struct InteractiveSession {
     /// One turn: signals first, then input, then results, so a key never waits behind decodes.
     mutating func step(_ ready: Set<LoopSource>) -> Outcome? {
         if scheduler.isFrameDue(at: Self.now, in: situation), let outcome = send(.tick(Self.now)) { return outcome }
+        // Reads that wait too long name their mount (the loop wakes at least once a second).
+        let stalled = ReadWatch.shared.notAnswering()
+        if stalled != state.mountsNotAnswering, let outcome = send(.mountsNotAnswering(stalled)) { return outcome }
         for signal in Signals.drain(signals) {
             scheduler.changed()
             switch signal {

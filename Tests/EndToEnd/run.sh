@@ -1603,22 +1603,24 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         rm -rf "$WORK/.cache/thumbnails"
         start_shell 160 30
         launch --read-ahead off many/many
-        if wait_for " 1/"; then
+        if wait_for " 1/[0-9]* found, scanning"; then
             server=$(cat "$SLOW_MOUNT_STATE/sshd.pid")
             stopped="$server $(pgrep -P "$server") $(for child in $(pgrep -P "$server"); do pgrep -P "$child"; done)"
             kill -STOP $stopped
             sleep 1
             tm send-keys -t e2e Space
             marked=$(wait_for "1 marked" && echo yes)
+            sleep 1
+            said=$(wait_for "▲ $WORK/many not answering" && echo yes)
             start=$(date +%s.%N)
             tm send-keys -t e2e q
             wait_exit
             ended=$(since "$start")
             kill -CONT $stopped
-            if [ "$marked" = yes ] && [ "$(cat "$WORK/rc")" = 130 ] && sane && python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 1)" "$ended"; then
-                pass "a share whose server stopped: a key marked, q ended in $ended s (exit 130, terminal sane)"
+            if [ "$marked" = yes ] && [ "$said" = yes ] && [ "$(cat "$WORK/rc")" = 130 ] && sane && python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 1)" "$ended"; then
+                pass "a share whose server stopped: a key marked, the status line said it was not answering, q ended in $ended s (exit 130, terminal sane)"
             else
-                fail "a share whose server stopped" "marked '$marked', rc $(cat "$WORK/rc" 2>/dev/null), ended after $ended s; $(screen | tail -2)"
+                fail "a share whose server stopped" "marked '$marked', said '$said', rc $(cat "$WORK/rc" 2>/dev/null), ended after $ended s; $(screen | tail -2)"
             fi
         else
             fail "a stalled share: no gallery" "$(screen)"

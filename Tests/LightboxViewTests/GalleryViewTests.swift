@@ -475,3 +475,15 @@ func decodeDemand(_ state: inout GalleryState) {
     let after = GalleryView.frame(for: state).lines.first { $0.contains("images") }!
     #expect(after.contains("5 images · ★3+ 1") && !after.contains("✗"), "the reject undone: \(after)")
 }
+
+/// A mount that stops answering is said in the status line, with the marks and keys as they
+/// were, until it answers again; a key does not clear it.
+@Test func aMountNotAnsweringIsSaidUntilItAnswers() {
+    var state = GalleryState(library: library([3]), spec: spec, width: 80, height: 12)
+    _ = state.apply(.mountsNotAnswering(["/mnt/nas"]))
+    _ = state.apply(.toggleMark)
+    let status = GalleryView.frame(for: state).lines.last!
+    #expect(status.contains("✓1 marked") && status.contains("▲ /mnt/nas not answering"), "\(status)")
+    _ = state.apply(.mountsNotAnswering([]))
+    #expect(!GalleryView.frame(for: state).lines.last!.contains("not answering"))
+}

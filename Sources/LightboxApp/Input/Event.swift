@@ -32,4 +32,6 @@ public enum Event: Hashable, Sendable {
     /// Something the outside world has to say (a command failed, the marks file cannot be written),
     /// shown in the status line until the next key.
     case notice(String)
+    /// The mounts where a read has waited longer than `ReadWatch.limit` (none: all answer again).
+    case mountsNotAnswering([String])
 }

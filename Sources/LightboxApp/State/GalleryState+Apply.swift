@@ -44,6 +44,9 @@ extension GalleryState {
         case .notice(let text):
             message = text
             return []
+        case .mountsNotAnswering(let mounts):
+            mountsNotAnswering = mounts
+            return []
         case .decisionsRead(let read):
             let known = read.filter { $0.id.rawValue < library.totalCount }
             for item in known { decisions.read(item.id, item.decision) }

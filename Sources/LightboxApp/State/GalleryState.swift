@@ -77,6 +77,8 @@ public struct GalleryState: Sendable {
     public var scanProblemCount: Int { scanProblems.count + unlistedScanProblems }
     /// A short message for the status line, cleared by the next key.
     public internal(set) var message: String?
+    /// Mounts where a read waits too long: said in the status line until they answer.
+    public internal(set) var mountsNotAnswering: [String] = []
     /// The key table in use: the standard keys and the user's bindings (the help shows it).
     public internal(set) var keyTable = KeyTable.standard
     /// Files' metadata: what was read lately (the info panel's), and what is asked for.

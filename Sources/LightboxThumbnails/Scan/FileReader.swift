@@ -18,7 +18,13 @@ public enum FileReader {
         }
     }
 
+    /// `body` given the regular file at `path` open, and its size, if no larger than `limit`;
+    /// watched while it runs (`ReadWatch`), so a mount that stops answering is noticed.
     public static func withRegularFile<T>(_ path: ImagePath, limit: Int, _ body: (Int32, Int) -> Result<T, Failure>) -> Result<T, Failure> {
+        ReadWatch.shared.watching(path) { openRegularFile(path, limit: limit, body) }
+    }
+
+    static func openRegularFile<T>(_ path: ImagePath, limit: Int, _ body: (Int32, Int) -> Result<T, Failure>) -> Result<T, Failure> {
         let fd = path.open(O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return .failure(Failure(message: "cannot open: " + String(cString: strerror(errno)))) }
         defer { close(fd) }

@@ -300,7 +300,7 @@ public struct Scanner: Sendable {
             var list = NameList()
             while true {
                 errno = 0
-                guard let entry = readdir(dir) else {
+                guard let entry = ReadWatch.shared.watching(path, { readdir(dir) }) else {
                     if errno != 0 { report("cannot read all of \(path): \(Scanner.errorText())", in: path) }
                     break
                 }
@@ -425,8 +425,11 @@ public struct Scanner: Sendable {
             if Scanner.isDirectory(target) { return .folder(name) }
             if (target.st_mode & S_IFMT) != S_IFREG { return .nothing }
         }
-        let file = Scanner.withCName(name) { openat(fd, $0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        return .file(Scanner.classify(file, path: path.appending(name)))
+        let named = path.appending(name)
+        return ReadWatch.shared.watching(named) {
+            let file = Scanner.withCName(name) { openat(fd, $0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+            return .file(Scanner.classify(file, path: named))
+        }
     }
 
     /// What a scanned file is.

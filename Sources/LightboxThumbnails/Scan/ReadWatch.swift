@@ -1,0 +1,112 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The app's reads of users' files in flight, and since when, so a mount that stops answering is
+/// noticed: a read there older than `limit` names its mount (`notAnswering`). The reads are
+/// never cut short (one sent to a server cannot be called back); the gallery says why its tiles
+/// wait, and quitting never waits for them (`ExitWatcher`).
+public final class ReadWatch: @unchecked Sendable {
+    /// The one the app's readers report to.
+    public static let shared = ReadWatch()
+    /// Seconds a read may take before its mount counts as not answering.
+    public static let limit = 3.0
+
+    private let lock = NSLock()
+    private var reads: [Int: (path: ImagePath, since: Double)] = [:]
+    private var next = 0
+    /// Where relative paths are from (the app never changes folder).
+    private let folder: [UInt8]
+
+    init() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let found =
+            buffer.withUnsafeMutableBufferPointer { getcwd(UnsafeMutableRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count) } != nil
+        folder = found ? Array(buffer.prefix { $0 != 0 }) : Array("/".utf8)
+    }
+
+    /// `body` as a read of `path`, watched while it runs.
+    public func watching<T>(_ path: ImagePath, _ body: () -> T) -> T {
+        let now = Self.now()
+        lock.lock()
+        let id = next
+        next += 1
+        reads[id] = (path, now)
+        lock.unlock()
+        defer {
+            lock.lock()
+            reads[id] = nil
+            lock.unlock()
+        }
+        return body()
+    }
+
+    /// The mount points holding a read older than `limit` at `now`, in order.
+    /// - Complexity: O(*r* · *m*) for *r* reads in flight and *m* mounts, reading the mount table when a read is late.
+    public func notAnswering(at now: Double = ReadWatch.now()) -> [String] {
+        lock.lock()
+        let late = reads.values.filter { now - $0.since > Self.limit }.map(\.path)
+        lock.unlock()
+        guard !late.isEmpty else { return [] }
+        let mounts = Self.mountPoints()
+        return Set(late.map { Self.mountPoint(of: absolute($0), among: mounts) }).sorted()
+    }
+
+    /// `path` from the root.
+    func absolute(_ path: ImagePath) -> [UInt8] {
+        path.bytes.first == UInt8(ascii: "/") ? path.bytes : folder + [UInt8(ascii: "/")] + path.bytes
+    }
+
+    /// The longest of `mounts` that holds `path` (whole components), as text.
+    static func mountPoint(of path: [UInt8], among mounts: [[UInt8]]) -> String {
+        let holding = mounts.filter { mount in
+            mount == [UInt8(ascii: "/")] || (path.starts(with: mount) && (path.count == mount.count || path[mount.count] == UInt8(ascii: "/")))
+        }
+        return String(decoding: holding.max { $0.count < $1.count } ?? Array("/".utf8), as: UTF8.self)
+    }
+
+    /// The mount points in `/proc/self/mountinfo` (its fifth field, octal escapes undone).
+    static func mountPoints() -> [[UInt8]] {
+        // Its size says 0: read to its end.
+        let fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var table: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
+        while table.count < 4 << 20 {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            table += chunk[..<n]
+        }
+        return table.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+            return fields.count > 4 ? unescaped(Array(fields[4])) : nil
+        }
+    }
+
+    /// A mountinfo field with its `\NNN` escapes (space, tab, newline, backslash) undone.
+    static func unescaped(_ field: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [], i = 0
+        while i < field.count {
+            if field[i] == UInt8(ascii: "\\"), i + 3 < field.count,
+                let value = UInt8(String(decoding: field[(i + 1)...(i + 3)], as: UTF8.self), radix: 8)
+            {
+                out.append(value)
+                i += 4
+            } else {
+                out.append(field[i])
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// Seconds of the monotonic clock.
+    public static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}
