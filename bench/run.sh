@@ -140,6 +140,11 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
     slow_mount_stop_all
     # The same 2,000 photos scanned and their dates read over the mount (issue 29): at 2, 10 and 40 ms.
     bash bench/network.sh "$BIN" "$TMP/decide" 2 10 40
+    # The gallery's first screen over the mount (issue 29): 2,000 photos of 4000x3000 without EXIF
+    # thumbnails (each read whole; hard links of one, which sshfs sees as 2,000 files).
+    convert -size 1000x750 xc:gray +noise Gaussian -resize 4000x3000 -quality 90 "$TMP/large.jpg"
+    for f in $(seq 0 9); do mkdir -p "$TMP/large-share/folder-$f"; for i in $(seq 0 199); do ln -f "$TMP/large.jpg" "$TMP/large-share/folder-$f/IMG_$((f * 200 + i)).JPG"; done; done
+    bash bench/first_screen.sh "$BIN" "$TMP/large-share" 2 10 40
 fi
 echo "- $("$BENCH" layout)"
 echo "- $("$BENCH" pictures)"

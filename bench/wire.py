@@ -69,6 +69,19 @@ class Link:
 
     def keys(self, data): os.write(self.fd, data)
 
+    @property
+    def app(self):
+        """The process that works: the child of the one started (the watcher the shell waits for,
+        `lightbox-wait`) named lightbox, once it has forked it; else the one started."""
+        try:
+            with open(f"/proc/{self.pid}/task/{self.pid}/children") as children:
+                for child in children.read().split():
+                    with open(f"/proc/{child}/comm") as comm:
+                        if comm.read().strip() == "lightbox": return int(child)
+        except OSError:
+            pass
+        return self.pid
+
     def close(self):
         try: os.write(self.fd, b"q")
         except OSError: pass

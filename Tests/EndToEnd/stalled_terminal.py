@@ -47,12 +47,12 @@ def stalled(mode, ending):
             link.keys(b"\x1b[6~")
             link.pump(seconds=0.25)
         # From here on nothing is read: the kernel's buffer fills and stays full.
-        before = rss_kb(link.pid)
+        before = rss_kb(link.app)
         for i in range(40):
             link.keys(b"\x1b[6~" if i % 2 == 0 else b"\x1b[5~")
             time.sleep(0.05)
         time.sleep(0.5)
-        during = rss_kb(link.pid)
+        during = rss_kb(link.app)
         if ending == b"q":
             link.keys(b"q")
         else:

@@ -29,7 +29,7 @@ def alive(pid):
 
 link = lightbox(binary, "half", folder, None, os.path.join(work, "stopped-cache"), [], size=(40, 120))
 link.pump(seconds=2.0)  # the screen, then the read-ahead's decoders start
-decoders = descendants(link.pid)
+decoders = descendants(link.app)  # the app's, not the app (the watcher's child)
 for pid in decoders:
     os.kill(pid, signal.SIGSTOP)
 start = time.time()
