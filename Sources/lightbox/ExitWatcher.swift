@@ -44,6 +44,17 @@ enum ExitWatcher {
         watch(ends[0])
     }
 
+    /// Puts /dev/null in place of the standard descriptors once all is written: a worker held
+    /// by a read must not hold a pipeline's next command (`lightbox | xargs ...`) waiting for
+    /// the end of its input, nor a pipe its errors go to.
+    static func letGo() {
+        guard reportDescriptor >= 0, getpid() == worker else { return }
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        guard null >= 0 else { return }
+        for fd: Int32 in [0, 1, 2] { dup2(null, fd) }
+        close(null)
+    }
+
     /// Says the exit code to the watcher; what the worker writes must be written first.
     /// Safe in a signal handler.
     static func report(_ code: Int32) {

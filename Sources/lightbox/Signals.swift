@@ -28,6 +28,7 @@ enum Signals {
         var deadline = sigaction()
         deadline.__sigaction_handler.sa_handler = { _ in
             CursesTerminal.rescueFromSignalHandler()
+            ExitWatcher.letGo()
             ExitWatcher.report(128 + Signals.ending)
             _exit(128 + Signals.ending)
         }

@@ -186,5 +186,6 @@ func printAccepted(_ paths: [ImagePath], options: Options) -> Int32 {
 
 let code = main()
 fflush(nil)  // what print wrote goes before the code is said
+ExitWatcher.letGo()
 ExitWatcher.report(code)
 exit(code)

@@ -1598,11 +1598,13 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
             fail "files read ahead on a share: no gallery" "$(screen)"
         fi
         # The server stops answering (sshd and its children stopped) while the gallery reads
-        # the share: keys are answered, and q ends the program at once, its threads held by
-        # reads of the share left behind, not waited for.
+        # the share: keys are answered, and q ends the program at once, in a pipeline too (the
+        # next command is not kept waiting for the end of its input), its threads held by reads
+        # of the share left behind, not waited for.
         rm -rf "$WORK/.cache/thumbnails"
         start_shell 160 30
-        launch --read-ahead off many/many
+        rm -f "$WORK/out" "$WORK/rc" "$WORK/stty"
+        tm send-keys -t e2e "clear; $BIN --read-ahead off many/many | cat > out; echo \${PIPESTATUS[0]} > rc; stty -a > stty" Enter
         if wait_for " 1/[0-9]* found, scanning"; then
             server=$(cat "$SLOW_MOUNT_STATE/sshd.pid")
             stopped="$server $(pgrep -P "$server") $(for child in $(pgrep -P "$server"); do pgrep -P "$child"; done)"
@@ -1618,7 +1620,7 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
             ended=$(since "$start")
             kill -CONT $stopped
             if [ "$marked" = yes ] && [ "$said" = yes ] && [ "$(cat "$WORK/rc")" = 130 ] && sane && python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 1)" "$ended"; then
-                pass "a share whose server stopped: a key marked, the status line said it was not answering, q ended in $ended s (exit 130, terminal sane)"
+                pass "a share whose server stopped: a key marked, the status line said it was not answering, q ended the pipeline in $ended s (exit 130, terminal sane)"
             else
                 fail "a share whose server stopped" "marked '$marked', said '$said', rc $(cat "$WORK/rc" 2>/dev/null), ended after $ended s; $(screen | tail -2)"
             fi
