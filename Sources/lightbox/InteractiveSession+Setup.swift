@@ -54,7 +54,8 @@ extension InteractiveSession {
         let size = terminal.size
         options.settleGraphics(&settings, terminal: terminal, report: terminalReport, environment: environment)
         let state = options.makeState(width: size.width, height: size.height, settings: settings)
-        let reader = MetadataReader(threads: options.metadataReads)
+        // As many at once as the stage reads: the width main asked of the paths' mounts.
+        let reader = MetadataReader(threads: pipeline.readStage?.width ?? 1)
         // The read-ahead: its own decoder at idle priority, and only with a disk cache to fill.
         let readAheadDecoder = state.readAhead.extent != .off && options.diskCache != nil ? options.makeDecoder(idle: true) : nil
         let readAhead = readAheadDecoder.map { decoder in

@@ -120,7 +120,7 @@ func statisticsReport(
                 + (workers > 0 ? " (\(workers) decoder\(workers == 1 ? "" : "s") at once)" : ""))
     }
     if let stage = readStage {
-        let read = stage.read
+        let read = stage.readSoFar
         lines.append("  files read ahead of the decoders: \(read.files), \(read.bytes >> 20) MiB (\(stage.width) reads at once)")
     }
     for source in DecodeStatistics.Source.allCases {

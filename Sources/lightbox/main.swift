@@ -7,16 +7,17 @@ import LightboxView
     import Glibc
 #endif
 
-// First, while there is one thread: the process the shell waits for, apart from the worker.
-if CommandLine.arguments.dropFirst().first != "--decode-worker" { ExitWatcher.split() }
-let version = lightboxVersion
-Timeline.begin()
-
 /// The arguments as the bytes the kernel gave, so non-UTF-8 paths stay exact.
 let rawArguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { i in
     guard let pointer = CommandLine.unsafeArgv[i] else { return [] }
     return Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
 }
+/// Whether this process replaces a decoder fork (`--decode-worker`), not the app.
+let isDecodeWorker = rawArguments.first == Array("--decode-worker".utf8)
+// First, while there is one thread: the process the shell waits for, apart from the worker.
+if !isDecodeWorker { ExitWatcher.split() }
+let version = lightboxVersion
+Timeline.begin()
 
 /// `batch` without the files of formats this libvips cannot load (only WebP, TIFF, HEIF and
 /// JPEG XL depend on the build; asking starts a `lightbox-decode`, so it is asked only when needed).
@@ -81,7 +82,7 @@ func main() -> Int32 {
     signal(SIGPIPE, SIG_IGN)  // a closed pipe (a reader gone, a decoder crashed) is an error to handle, not death
     // A replacement for a decoder fork (one that crashed or hung): JPEG, EXIF, RAW previews
     // and the disk cache, with no image library.
-    if rawArguments.first == Array("--decode-worker".utf8) {
+    if isDecodeWorker {
         guard let settings = DecoderSettings(parsing: Array(rawArguments.dropFirst())) else { return 2 }
         settings.serve(codecs: nil)
         return 0

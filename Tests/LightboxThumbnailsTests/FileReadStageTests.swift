@@ -49,7 +49,7 @@ import Testing
     let bytes = stage.read(jpeg)
     #expect(bytes?.count == Int(size))
     stage.release(bytes?.count ?? 0)
-    #expect(!stage.isBusy && stage.read.files == 1 && stage.read.bytes == Int(size))
+    #expect(!stage.isBusy && stage.readSoFar.files == 1 && stage.readSoFar.bytes == Int(size))
     #expect(stage.read(ImageFile(path: ImagePath(path), byteCount: size, modified: 0, format: .cameraRaw)) == nil, "a RAW is its decoder's to read")
     #expect(stage.read(ImageFile(path: ImagePath(path), byteCount: size, modified: 0, format: .quickTime)) == nil, "a video is FFmpeg's to read")
     let huge = ImageFile(path: ImagePath(path), byteCount: Int64(FileReadStage.fileLimit + 1), modified: 0, format: .jpeg)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LightboxThumbnails
@@ -6,7 +7,7 @@ import Testing
 /// the path, whole components), and only while it runs.
 @Test func aLateReadNamesItsMount() {
     let watch = ReadWatch()
-    let now = ReadWatch.now()
+    let now = ProcessInfo.processInfo.systemUptime
     let inside = watch.watching(ImagePath("/proc/self/status")) {
         (watch.notAnswering(at: now + 1), watch.notAnswering(at: now + ReadWatch.limit + 1))
     }

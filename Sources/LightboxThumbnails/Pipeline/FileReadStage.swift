@@ -18,11 +18,12 @@ public final class FileReadStage: @unchecked Sendable {
     /// Reads in flight: the threads the provider runs.
     public let width: Int
     private let decoders: DispatchSemaphore
-    private let lock = NSLock()
+    /// Guards what follows, and wakes reads waiting for their turn.
+    private let turn = NSCondition()
+    /// Bytes read and not yet released, and what was read so far.
     private var held = 0
     private var counted = (files: 0, bytes: 0)
     /// Whole-file reads: tickets given, the oldest still waiting, and those reading now.
-    private let turn = NSCondition()
     private var tickets = (given: 0, next: 0)
     private var reading = 0
 
@@ -50,26 +51,24 @@ public final class FileReadStage: @unchecked Sendable {
         waitForTurn()
         let outcome = FileReader.read(file.path, limit: Self.fileLimit)
         turn.lock()
+        defer { turn.unlock() }
         reading -= 1
         turn.broadcast()
-        turn.unlock()
         guard case .success(let bytes) = outcome else {
-            release(Int(file.byteCount))
+            held -= Int(file.byteCount)
             return nil
         }
-        lock.lock()
         held += bytes.count - Int(file.byteCount)  // the file may have changed size since the scan
         counted.files += 1
         counted.bytes += bytes.count
-        lock.unlock()
         return bytes
     }
 
     /// Gives back bytes `read` held, once their decode is over.
     public func release(_ count: Int) {
-        lock.lock()
+        turn.lock()
         held -= count
-        lock.unlock()
+        turn.unlock()
     }
 
     /// `body` run holding one of the decoders: the CPU's part waits for one to be free.
@@ -88,9 +87,9 @@ public final class FileReadStage: @unchecked Sendable {
     }
 
     /// Files read ahead so far, and their bytes.
-    public var read: (files: Int, bytes: Int) {
-        lock.lock()
-        defer { lock.unlock() }
+    public var readSoFar: (files: Int, bytes: Int) {
+        turn.lock()
+        defer { turn.unlock() }
         return counted
     }
 
@@ -109,8 +108,8 @@ public final class FileReadStage: @unchecked Sendable {
 
     /// Holds `count` bytes when the budget has room (or nothing is held: one file always may).
     private func reserve(_ count: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
+        turn.lock()
+        defer { turn.unlock() }
         guard held == 0 || held + count <= Self.budget else { return false }
         held += count
         return true

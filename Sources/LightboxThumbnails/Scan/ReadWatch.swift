@@ -29,7 +29,7 @@ public final class ReadWatch: @unchecked Sendable {
 
     /// `body` as a read of `path`, watched while it runs.
     public func watching<T>(_ path: ImagePath, _ body: () -> T) -> T {
-        let now = Self.now()
+        let now = ProcessInfo.processInfo.systemUptime
         lock.lock()
         let id = next
         next += 1
@@ -45,7 +45,7 @@ public final class ReadWatch: @unchecked Sendable {
 
     /// The mount points holding a read older than `limit` at `now`, in order.
     /// - Complexity: O(*r* · *m*) for *r* reads in flight and *m* mounts, reading the mount table when a read is late.
-    public func notAnswering(at now: Double = ReadWatch.now()) -> [String] {
+    public func notAnswering(at now: Double = ProcessInfo.processInfo.systemUptime) -> [String] {
         lock.lock()
         let late = reads.values.filter { now - $0.since > Self.limit }.map(\.path)
         lock.unlock()
@@ -69,18 +69,8 @@ public final class ReadWatch: @unchecked Sendable {
 
     /// The mount points in `/proc/self/mountinfo` (its fifth field, octal escapes undone).
     static func mountPoints() -> [[UInt8]] {
-        // Its size says 0: read to its end.
-        let fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var table: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
-        while table.count < 4 << 20 {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            table += chunk[..<n]
-        }
-        return table.split(separator: UInt8(ascii: "\n")).compactMap { line in
+        guard let table = FileManager.default.contents(atPath: "/proc/self/mountinfo") else { return [] }
+        return [UInt8](table).split(separator: UInt8(ascii: "\n")).compactMap { line in
             let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
             return fields.count > 4 ? unescaped(Array(fields[4])) : nil
         }
@@ -101,12 +91,5 @@ public final class ReadWatch: @unchecked Sendable {
             }
         }
         return out
-    }
-
-    /// Seconds of the monotonic clock.
-    public static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }

@@ -416,17 +416,17 @@ public struct Scanner: Sendable {
     /// threads at once.
     static func look(at name: [UInt8], type: UInt8, in fd: Int32, path: ImagePath) -> Found {
         if type == UInt8(DT_DIR) { return .folder(name) }
-        if type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) {
-            var target = stat()
-            guard Scanner.withCName(name, { fstatat(fd, $0, &target, 0) }) == 0 else {
-                // A dangling link is nothing to report; anything else is.
-                return errno == ENOENT ? .nothing : .problem("cannot read \(path.appending(name)): \(Scanner.errorText())")
-            }
-            if Scanner.isDirectory(target) { return .folder(name) }
-            if (target.st_mode & S_IFMT) != S_IFREG { return .nothing }
-        }
         let named = path.appending(name)
         return ReadWatch.shared.watching(named) {
+            if type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) {
+                var target = stat()
+                guard Scanner.withCName(name, { fstatat(fd, $0, &target, 0) }) == 0 else {
+                    // A dangling link is nothing to report; anything else is.
+                    return errno == ENOENT ? .nothing : .problem("cannot read \(named): \(Scanner.errorText())")
+                }
+                if Scanner.isDirectory(target) { return .folder(name) }
+                if (target.st_mode & S_IFMT) != S_IFREG { return .nothing }
+            }
             let file = Scanner.withCName(name) { openat(fd, $0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
             return .file(Scanner.classify(file, path: named))
         }
