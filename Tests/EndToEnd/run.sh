@@ -1631,6 +1631,32 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
     else
         fail "reads in flight on a share" "could not mount it with sshfs"
     fi
+    # A slow but moving link (8 Mbit/s): files that take seconds each to arrive, read whole 8 at
+    # once, are not taken for a mount that stopped answering (each read call that returns counts).
+    mkdir -p "$WORK/capped-src/big"
+    convert -size 1200x900 xc:gray +noise Random -quality 98 "$WORK/big.jpg"
+    for i in $(seq 12); do cp "$WORK/big.jpg" "$WORK/capped-src/big/IMG_$i.JPG"; done
+    if slow_mount_start "$WORK/capped-src" "$WORK/capped" 2 8000; then
+        rm -rf "$WORK/.cache/thumbnails"
+        start_shell 160 30
+        launch --stats --no-disk-cache --read-ahead off capped/big "2>capped-stats"
+        if wait_for " 1/12"; then
+            warned=no
+            for _ in $(seq 16); do screen | grep -q "not answering" && warned=yes; sleep 0.5; done
+            tm send-keys -t e2e q; wait_exit
+            ahead=$(sed -n 's/.*files read ahead of the decoders: \([0-9]*\),.*/\1/p' "$WORK/capped-stats")
+            if [ "$warned" = no ] && [ "${ahead:-0}" -ge 8 ]; then
+                pass "an 8 Mbit/s share: $ahead files of $(($(stat -c %s "$WORK/big.jpg") >> 10)) KiB read 8 at once for 8 s, never said to be not answering"
+            else
+                fail "a slow, moving share" "said not answering: $warned; read ahead: ${ahead:-none}; $(screen | tail -1)"
+            fi
+        else
+            fail "a slow, moving share: no gallery" "$(screen)"
+        fi
+        slow_mount_stop "$WORK/capped"
+    else
+        fail "a slow, moving share" "could not mount it with sshfs"
+    fi
 else
     fail "a 40 ms share" "sshfs or sshd missing (make test-deps installs them)"
 fi

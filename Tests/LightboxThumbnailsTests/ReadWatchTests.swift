@@ -20,3 +20,36 @@ import Testing
     #expect(ReadWatch.unescaped(Array(#"/mnt/my\040photos\134x"#.utf8)) == Array(#"/mnt/my photos\x"#.utf8))
     #expect(ReadWatch.mountPoints().contains(Array("/proc".utf8)))
 }
+
+/// A read that moves (each read call that returns) is not late however long it runs in all; a
+/// watched read inside another is the same read, and the thread's read ends with the outer one.
+@Test func aReadThatMovesIsNotLate() {
+    let watch = ReadWatch()
+    let now = ProcessInfo.processInfo.systemUptime
+    let path = ImagePath("/proc/self/status")
+    let seen = watch.watching(path) {
+        let still = watch.notAnswering(at: now + ReadWatch.limit + 1)
+        watch.progressed(at: now + ReadWatch.limit)
+        let moved = watch.notAnswering(at: now + ReadWatch.limit + 1)
+        let nested = watch.watching(path) { watch.notAnswering(at: now + 2 * ReadWatch.limit + 1) }
+        let after = watch.notAnswering(at: now + 2 * ReadWatch.limit + 1)
+        return (still, moved, nested, after)
+    }
+    #expect(seen.0 == ["/proc"], "not moved: late")
+    #expect(seen.1.isEmpty, "moved at the limit: not late a second after")
+    #expect(seen.2 == ["/proc"] && seen.3 == ["/proc"], "the inner read is the outer one, still watched after it: \(seen)")
+    #expect(watch.notAnswering(at: now + 10 * ReadWatch.limit).isEmpty)
+}
+
+/// Reads of a file go in calls of at most `FileReader.chunk` bytes, each saying the read moved.
+@Test func aWholeReadGoesInChunks() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readwatch-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("big.bin")
+    let bytes = (0..<(FileReader.chunk * 3 + 17)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    try Data(bytes).write(to: file)
+    #expect((try? FileReader.read(ImagePath(file.path), limit: .max).get()) == bytes)
+    let middle = FileBytes.reading(ImagePath(file.path)) { $0.bytes(at: FileReader.chunk - 5, count: FileReader.chunk + 10) }
+    #expect((try? middle.get()) == Array(bytes[(FileReader.chunk - 5)..<(2 * FileReader.chunk + 5)]))
+}

@@ -21,17 +21,7 @@ public struct FileBytes {
     /// The file open as `fd`, `count` bytes long: its first `MetadataReader.prefixLength` read
     /// now, the rest on demand, all with `pread` (the descriptor's offset stays where it is).
     init(fd: Int32, count: Int) {
-        let reader = { (offset: Int, count: Int) -> [UInt8] in
-            var data = [UInt8](repeating: 0, count: count)
-            var filled = 0
-            while filled < count {
-                let n = data.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                filled += n
-            }
-            return Array(data.prefix(filled))
-        }
+        let reader = { (offset: Int, count: Int) in FileReader.readUpTo(fd, count: count, at: offset) }
         prefix = reader(0, min(count, MetadataReader.prefixLength))
         self.count = count
         self.reader = reader

@@ -46,15 +46,26 @@ public enum FileReader {
         return true
     }
 
-    /// Up to `count` bytes from the current position; fewer if the file shrank.
-    static func readUpTo(_ fd: Int32, count: Int) -> [UInt8] {
+    /// Bytes a read call asks for at most: each call that returns says the mount answers
+    /// (`ReadWatch.progressed`), so a long read on a slow link is not taken for a stalled one.
+    static let chunk = 64 << 10
+
+    /// Up to `count` bytes from `offset` (`pread`: the descriptor's offset stays) or, when nil, from
+    /// the current position; fewer if the file shrank.
+    /// - Complexity: O(*count*), in reads of at most `chunk` bytes.
+    static func readUpTo(_ fd: Int32, count: Int, at offset: Int? = nil) -> [UInt8] {
         var data = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let n = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            let asked = min(chunk, count - filled)
+            let n = data.withUnsafeMutableBytes { buffer in
+                if let offset { return pread(fd, buffer.baseAddress! + filled, asked, off_t(offset + filled)) }
+                return Glibc.read(fd, buffer.baseAddress! + filled, asked)
+            }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             filled += n
+            ReadWatch.shared.progressed()
         }
         if filled < count { data.removeLast(count - filled) }
         return data

@@ -15,8 +15,9 @@ public final class ReadWatch: @unchecked Sendable {
     public static let limit = 3.0
 
     private let lock = NSLock()
-    private var reads: [Int: (path: ImagePath, since: Double)] = [:]
-    private var next = 0
+    /// Each thread's read (a watched read inside another counts as the outer one) and since when
+    /// it last moved.
+    private var reads: [pthread_t: (path: ImagePath, since: Double, depth: Int)] = [:]
     /// Where relative paths are from (the app never changes folder).
     private let folder: [UInt8]
 
@@ -29,18 +30,29 @@ public final class ReadWatch: @unchecked Sendable {
 
     /// `body` as a read of `path`, watched while it runs.
     public func watching<T>(_ path: ImagePath, _ body: () -> T) -> T {
+        let thread = pthread_self()
         let now = ProcessInfo.processInfo.systemUptime
         lock.lock()
-        let id = next
-        next += 1
-        reads[id] = (path, now)
+        if let outer = reads[thread] {
+            reads[thread]?.depth = outer.depth + 1
+        } else {
+            reads[thread] = (path, now, 1)
+        }
         lock.unlock()
         defer {
             lock.lock()
-            reads[id] = nil
+            if let read = reads[thread], read.depth > 1 { reads[thread]?.depth = read.depth - 1 } else { reads[thread] = nil }
             lock.unlock()
         }
         return body()
+    }
+
+    /// Says this thread's read has moved (a read call returned): its wait starts again at `now`.
+    public func progressed(at now: Double = ProcessInfo.processInfo.systemUptime) {
+        let thread = pthread_self()
+        lock.lock()
+        if reads[thread] != nil { reads[thread]?.since = now }
+        lock.unlock()
     }
 
     /// The mount points holding a read older than `limit` at `now`, in order.
