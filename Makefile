@@ -1,7 +1,7 @@
 # Lightbox: `make run` opens the sample library, `make test` runs every test.
 SHELL := /bin/bash
 APT_PACKAGES := pkg-config libncurses-dev ncurses-term libvips-dev libturbojpeg0-dev libjpeg62-turbo-dev zlib1g-dev libchafa-dev \
-	libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libraw-dev libexempi-dev
+	libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libraw-dev libexempi-dev libsqlite3-dev
 TEST_PACKAGES := tmux python3 man-db xvfb xterm x11-apps netpbm xdotool xfonts-base ffmpeg libimage-exiftool-perl libheif-examples mlterm libjpeg-turbo-progs imagemagick \
 	nnn ranger lf neovim fzf mkvtoolnix exiv2 sshfs openssh-server
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

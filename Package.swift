@@ -14,6 +14,7 @@ let package = Package(
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CExempi", pkgConfig: "exempi-2.0", providers: [.apt(["libexempi-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
@@ -29,7 +30,7 @@ let package = Package(
         // Pure parts.
         .target(name: "LightboxLayout"),
         .target(name: "LightboxTerminal", dependencies: ["CWidth", "CZlib", "CTurboJPEG"]),
-        .target(name: "LightboxThumbnails", dependencies: ["CTurboJPEG", "CZlib", "CChafa", "CSystem"]),
+        .target(name: "LightboxThumbnails", dependencies: ["CTurboJPEG", "CZlib", "CChafa", "CSystem", "CSQLite"]),
         // The big image libraries: linked into lightbox-decode, never into the app.
         .target(name: "LightboxCodecs", dependencies: ["LightboxThumbnails", "CVips", "CFFmpeg", "CLibRaw", "CExempi"]),
         .target(name: "LightboxApp", dependencies: ["LightboxLayout", "LightboxTerminal", "LightboxThumbnails"]),

@@ -145,6 +145,8 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
     convert -size 1000x750 xc:gray +noise Gaussian -resize 4000x3000 -quality 90 "$TMP/large.jpg"
     for f in $(seq 0 9); do mkdir -p "$TMP/large-share/folder-$f"; for i in $(seq 0 199); do ln -f "$TMP/large.jpg" "$TMP/large-share/folder-$f/IMG_$((f * 200 + i)).JPG"; done; done
     bash bench/first_screen.sh "$BIN" "$TMP/large-share" 2 10 40
+    # The second visit with the index (issue 29): the same library, the same cache folder.
+    bash bench/second_visit.sh "$BIN" "$TMP/large-share" 2 10 40
 fi
 echo "- $("$BENCH" layout)"
 echo "- $("$BENCH" pictures)"

@@ -93,6 +93,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         let decision = Decision(rating: Int(size % 7) - 1, labels: size % 2 == 0 ? [.red, .blue] : [])
         let (_, written) = XMPSidecar.roundTrip(bytes, writing: decision)
         if let written { precondition(XMPSidecar.roundTrip(written, writing: decision).read == decision) }
+    case .index:
+        // A record of the index as a damaged database may hold it: read whole or not at all, and what reads writes back the same.
+        if let record = IndexedMetadata(encoded: bytes) { precondition(IndexedMetadata(encoded: record.encoded) == record) }
     case .jpeg:
         // Our own JPEG decoder (EXIF thumbnails, in the app's process), at its smallest and full scale.
         for box in [PixelSize(width: 1, height: 1), PixelSize(width: 4096, height: 4096)] {
@@ -105,7 +108,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 enum FuzzTarget: String, CaseIterable {
-    case header, exif, png, video, raw, sanitizer, message, input, list, jpeg, xmp
+    case header, exif, png, video, raw, sanitizer, message, input, list, jpeg, xmp, index
     nonisolated(unsafe) static let current: FuzzTarget = {
         guard let name = getenv("LIGHTBOX_FUZZ_TARGET"), let target = FuzzTarget(rawValue: String(cString: name)) else { return .header }
         return target

@@ -55,7 +55,7 @@ extension InteractiveSession {
         options.settleGraphics(&settings, terminal: terminal, report: terminalReport, environment: environment)
         let state = options.makeState(width: size.width, height: size.height, settings: settings)
         // As many at once as the stage reads: the width main asked of the paths' mounts.
-        let reader = MetadataReader(threads: pipeline.readStage?.width ?? 1)
+        let reader = MetadataReader(threads: pipeline.readStage?.width ?? 1, index: options.index)
         // The read-ahead: its own decoder at idle priority, and only with a disk cache to fill.
         let readAheadDecoder = state.readAhead.extent != .off && options.diskCache != nil ? options.makeDecoder(idle: true) : nil
         let readAhead = readAheadDecoder.map { decoder in
@@ -177,7 +177,7 @@ extension InteractiveSession {
                 cacheCount: state.store.cache.count,
                 pictures: Self.picturesReport(state: state, terminal: terminal, report: terminalReport),
                 library: state.library, readAhead: readAhead.map { (state.readAhead, $0.activeThreads) },
-                readStage: pipeline.readStage, timeline: timeline.report)
+                readStage: pipeline.readStage, index: options.index, timeline: timeline.report)
         }
         if let lost { report = (report ?? "") + lost }
         // Kept in the state folder: the ones a write put there, and those the end did.

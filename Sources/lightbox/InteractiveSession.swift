@@ -46,6 +46,9 @@ struct InteractiveSession {
     /// Runs until an effect or a signal ends the session.
     mutating func loop() -> Outcome {
         if let outcome = send(.scanned(firstBatch.batches, isFinished: firstBatch.isFinished)) { return outcome }
+        for problem in options.index?.takeProblems() ?? [] {
+            if let outcome = send(.notice(problem)) { return outcome }
+        }
         if let outcome = perform(batch.take()) { return outcome }
         paint()
         timeline.mark("first paint")

@@ -16,7 +16,7 @@ enum ListSession {
         }
         let scanner = options.scanner
         let scan = options.readsStandardInput ? scanner.scan(listIn: 0, separator: options.readsNul ? 0 : 10) : scanner.scan(options.paths)
-        for problem in scan.problems { Output.error(problem) }
+        for problem in scan.problems + (options.index?.takeProblems() ?? []) { Output.error(problem) }
         let folders = scan.folders.map { folder in
             ImageFolder(path: folder.path, files: supportedOnly(Scanner.Batch(folder: folder.path, files: folder.files)).files)
         }
@@ -26,7 +26,10 @@ enum ListSession {
         if expression.readsDetails || options.arrangement.datesDecideOrder {
             // As many at once as the gallery's reader: round trips overlap on a network mount.
             let width = max(ProcessInfo.processInfo.activeProcessorCount, options.metadataReads)
-            library.record(ParallelReads.map(ids.count, width: width) { MetadataReader.read(MetadataRequest(id: ids[$0], file: files[ids[$0].rawValue])) })
+            library.record(
+                ParallelReads.map(ids.count, width: width) {
+                    MetadataReader.read(MetadataRequest(id: ids[$0], file: files[ids[$0].rawValue]), index: options.index)
+                })
         }
         if expression.readsDecisions || options.arrangement.sort == .rating || options.arrangement.sections == .rating {
             // Through lightbox-decode, as the gallery reads them: Exempi runs there only.

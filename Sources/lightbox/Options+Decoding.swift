@@ -107,7 +107,8 @@ struct Decoder {
 /// What `--stats` prints.
 func statisticsReport(
     _ statistics: DecodeStatistics, provider: ThumbnailProvider, cacheBytes: Int, cacheCount: Int,
-    pictures: String, library: Library, readAhead: (ReadAhead, workers: Int)? = nil, readStage: FileReadStage? = nil, timeline: String? = nil
+    pictures: String, library: Library, readAhead: (ReadAhead, workers: Int)? = nil, readStage: FileReadStage? = nil, index: LibraryIndex? = nil,
+    timeline: String? = nil
 ) -> String {
     var lines = [
         "lightbox statistics:", "  pictures: \(pictures)",
@@ -123,6 +124,7 @@ func statisticsReport(
         let read = stage.readSoFar
         lines.append("  files read ahead of the decoders: \(read.files), \(read.bytes >> 20) MiB (\(stage.width) reads at once)")
     }
+    if let index { lines.append("  " + index.statistics) }
     for source in DecodeStatistics.Source.allCases {
         lines.append("  \(source.rawValue): \(statistics.count(source))")
     }

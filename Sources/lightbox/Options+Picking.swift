@@ -44,7 +44,15 @@ extension Options {
     var scanner: LightboxThumbnails.Scanner {
         var scanner = LightboxThumbnails.Scanner(pairing: pairing)
         scanner.readsInFlight = readsInFlight
+        scanner.index = index
         return scanner
+    }
+
+    /// Opens the index `--index` asks for in Lightbox's cache folder (none without one); what
+    /// went wrong waits in it for the session to say.
+    mutating func openIndex(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        guard indexMode != .off, let folder = LibraryIndex.defaultFolder(environment: environment) else { return }
+        index = LibraryIndex(folder: folder, mode: indexMode)
     }
 
     /// Files the metadata reader reads at once: as the user said, else the most a path given calls for.

@@ -52,6 +52,12 @@ struct Options {
     var readAheadWorkers: Int?
     /// Files the scan and the metadata reader read at once (`--reads`); nil: `auto`.
     var readsInFlight: Int?
+    /// `--index`: whether what is learned of files is kept between visits, and read back.
+    var indexMode = LibraryIndex.Mode.on
+    /// `--index-forget`: forget what the index has of the paths given, and exit.
+    var forgetsIndex = false
+    /// The index, once opened (`openIndex`).
+    var index: LibraryIndex?
     var linkSpeed: Int?
     var graphics = GraphicsChoice.auto
     var printsNul = false
@@ -173,6 +179,8 @@ struct Options {
                 case "--warm": options.warms = true
                 case "--list": options.lists = true
                 case "--write-sidecars": options.writesSidecars = true
+                case "--index-forget": options.forgetsIndex = true
+                case "--index": options.indexMode = try parseChoice(try argument(), name: name)
                 case "--decoders":
                     switch try argument() {
                     case "process": options.decodesInProcesses = true

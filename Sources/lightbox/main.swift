@@ -102,6 +102,13 @@ func main() -> Int32 {
     if let shell = options.completionShell, let script = Documentation.completions(for: shell) { Output.write(Array(script.utf8)); return 0 }
 
     if options.writesSidecars { return SidecarSession.run(options: options) }
+    if options.forgetsIndex { return forgetIndexed(options) }
+    options.openIndex()
+    // What waits is written at the end, whatever the session was; what went wrong is said.
+    defer {
+        options.index?.flush()
+        for problem in options.index?.takeProblems() ?? [] { Output.error(problem) }
+    }
     if options.lists {
         guard !options.paths.isEmpty else {
             Output.error("--list: a filter expression first, as lightbox --list 'rating>=3' PATH")
@@ -165,6 +172,24 @@ func main() -> Int32 {
         Output.error("\(error)")
         return 2
     }
+}
+
+/// `--index-forget PATH…`: what the index has of those paths goes; exit 1 when it had nothing.
+func forgetIndexed(_ options: Options) -> Int32 {
+    guard !options.paths.isEmpty else {
+        Output.error("--index-forget: the paths to forget, as lightbox --index-forget /mnt/nas/photos")
+        return 2
+    }
+    guard let folder = LibraryIndex.defaultFolder(),
+        let index = LibraryIndex(folder: folder, mode: .on), index.isOpen
+    else {
+        Output.error("--index-forget: the index cannot be opened")
+        return 2
+    }
+    let forgotten = options.paths.reduce(0) { $0 + index.forget(under: $1) }
+    for problem in index.takeProblems() { Output.error(problem) }
+    Output.error("\(forgotten) file\(forgotten == 1 ? "" : "s") forgotten from the index \(index.location)")
+    return forgotten > 0 ? 0 : 1
 }
 
 /// Prints accepted paths; exit code 0, or 2 when a name cannot be printed newline-separated or

@@ -1571,9 +1571,9 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
     if slow_mount_start "$WORK/many-src" "$WORK/many" 5; then
         since() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$1" "$(date +%s.%N)"; }
         start=$(date +%s.%N)
-        "$BIN" --reads 1 --list date:2024 "$WORK/many" > "$WORK/many-1" 2> "$WORK/many-1-err"
+        "$BIN" --index off --reads 1 --list date:2024 "$WORK/many" > "$WORK/many-1" 2> "$WORK/many-1-err"
         one=$(since "$start") start=$(date +%s.%N)
-        "$BIN" --list date:2024 "$WORK/many" > "$WORK/many-auto" 2> "$WORK/many-auto-err"
+        "$BIN" --index off --list date:2024 "$WORK/many" > "$WORK/many-auto" 2> "$WORK/many-auto-err"
         auto=$(since "$start")
         if [ "$(wc -l < "$WORK/many-auto")" = 300 ] && cmp -s "$WORK/many-1" "$WORK/many-auto" && cmp -s "$WORK/many-1-err" "$WORK/many-auto-err" \
             && grep -q "not an image: .*fake.jpg" "$WORK/many-auto-err"; then
@@ -1630,6 +1630,92 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         slow_mount_stop "$WORK/many"
     else
         fail "reads in flight on a share" "could not mount it with sshfs"
+    fi
+    # The index: a second visit of a share takes what the first learned (a folder unchanged is
+    # one listing), and finds what the first did; a photo changed, a file replaced by another, a
+    # folder renamed are seen; two at once; a damaged database; a read-only cache folder;
+    # --index-forget. The gallery's --stats say what came from it.
+    mkdir -p "$WORK/idx-src/photos" "$WORK/idx-cache"
+    cp "$WORK"/many-src/many/* "$WORK/idx-src/photos/"
+    if slow_mount_start "$WORK/idx-src" "$WORK/idx" 5; then
+        listed() { XDG_CACHE_HOME="$WORK/idx-cache" "$BIN" --list "$@"; }
+        start=$(date +%s.%N)
+        listed date:2024 "$WORK/idx" > "$WORK/idx-1" 2> "$WORK/idx-1-err"
+        cold=$(since "$start") start=$(date +%s.%N)
+        listed date:2024 "$WORK/idx" > "$WORK/idx-2" 2> "$WORK/idx-2-err"
+        warm=$(since "$start")
+        sed "s|$WORK/many/many/|$WORK/idx/photos/|" "$WORK/many-1" > "$WORK/idx-expected"
+        if cmp -s "$WORK/idx-1" "$WORK/idx-expected" && cmp -s "$WORK/idx-2" "$WORK/idx-expected" && grep -q "not an image: .*fake.jpg" "$WORK/idx-2-err" \
+            && [ "$(grep -c . "$WORK/idx-2-err")" = 1 ] && python3 -c "import sys; sys.exit(not float(sys.argv[1]) * 3 < float(sys.argv[2]))" "$warm" "$cold"; then
+            pass "the index: a 10 ms share's 300 photos listed by date in $cold s, then in $warm s from the index, the same paths and the same problem"
+        else
+            fail "the index's second visit" "cold $cold s, warm $warm s; $(diff "$WORK/idx-2" "$WORK/idx-expected" | head -5); $(cat "$WORK/idx-2-err")"
+        fi
+        # Changed on the server: a date rewritten (exiftool), a photo replaced by a picture
+        # without a date, then the folder renamed.
+        exiftool -q -overwrite_original -DateTimeOriginal="2023:01:01 10:00:00" "$WORK/idx-src/photos/IMG_1.JPG"
+        convert -size 40x30 xc:red "png:$WORK/idx-src/photos/new.tmp" && mv "$WORK/idx-src/photos/new.tmp" "$WORK/idx-src/photos/IMG_3.JPG"
+        dated=$(listed date:2023 "$WORK/idx" 2>/dev/null)
+        kept=$(listed date:2024 "$WORK/idx" 2>/dev/null | wc -l)
+        mv "$WORK/idx-src/photos" "$WORK/idx-src/renamed"
+        renamed=$(listed date:2024 "$WORK/idx" 2>/dev/null | grep -c "^$WORK/idx/renamed/IMG_")
+        if [ "$dated" = "$WORK/idx/photos/IMG_1.JPG" ] && [ "$kept" = 298 ] && [ "$renamed" = 298 ]; then
+            pass "the index: a date rewritten, a photo replaced by another file, a folder renamed on the server are each seen on the next visit"
+        else
+            fail "the index's invalidation" "date:2023 gave '$dated', date:2024 $kept (298 wanted), renamed $renamed"
+        fi
+        # Two at once, then a damaged database.
+        listed date:2024 "$WORK/idx" > "$WORK/idx-a" 2> "$WORK/idx-a-err" &
+        listed date:2024 "$WORK/idx" > "$WORK/idx-b" 2> "$WORK/idx-b-err"
+        wait
+        head -c 20000 /dev/urandom > "$WORK/idx-cache/lightbox/index.sqlite"
+        rm -f "$WORK/idx-cache/lightbox/index.sqlite-wal" "$WORK/idx-cache/lightbox/index.sqlite-shm"
+        listed date:2024 "$WORK/idx" > "$WORK/idx-c" 2> "$WORK/idx-c-err"
+        code=$?
+        if cmp -s "$WORK/idx-a" "$WORK/idx-b" && [ "$(wc -l < "$WORK/idx-a")" = 298 ] && ! grep -q index "$WORK/idx-a-err" "$WORK/idx-b-err" \
+            && [ "$code" = 0 ] && cmp -s "$WORK/idx-a" "$WORK/idx-c" && grep -q "moved to index.sqlite.bad and made anew" "$WORK/idx-c-err" \
+            && [ -s "$WORK/idx-cache/lightbox/index.sqlite.bad" ]; then
+            pass "the index: two processes at once list the same; a damaged database is moved aside and made anew, said once: $(grep -o 'the index .*' "$WORK/idx-c-err" | sed "s|$WORK/||")"
+        else
+            fail "the index: two at once, damage" "a $(wc -l < "$WORK/idx-a") b $(wc -l < "$WORK/idx-b") c $(wc -l < "$WORK/idx-c") code $code; $(cat "$WORK/idx-a-err" "$WORK/idx-b-err" "$WORK/idx-c-err")"
+        fi
+        # A read-only cache folder: the list as before, the index not used, and said.
+        if mount --bind "$WORK/idx-cache" "$WORK/idx-cache" 2>/dev/null && mount -o remount,ro,bind "$WORK/idx-cache"; then
+            rm -f "$WORK/idx-cache/lightbox/index.sqlite-wal" 2>/dev/null
+            listed date:2024 "$WORK/idx" > "$WORK/idx-ro" 2> "$WORK/idx-ro-err"
+            code=$?
+            umount "$WORK/idx-cache"
+            if [ "$code" = 0 ] && cmp -s "$WORK/idx-a" "$WORK/idx-ro"; then
+                pass "the index: a read-only cache folder changes nothing listed ($(grep -c index "$WORK/idx-ro-err") line about the index: $(grep -o 'the index .*' "$WORK/idx-ro-err" | head -1 | sed "s|$WORK/||"))"
+            else
+                fail "the index: read-only cache folder" "code $code; $(cat "$WORK/idx-ro-err")"
+            fi
+        else
+            fail "the index: read-only cache folder" "cannot bind-mount it read-only (needs root)"
+        fi
+        forgot=$(XDG_CACHE_HOME="$WORK/idx-cache" "$BIN" --index-forget "$WORK/idx/renamed" 2>&1)
+        code=$?
+        again=$(XDG_CACHE_HOME="$WORK/idx-cache" "$BIN" --index-forget "$WORK/idx/renamed" 2>&1)
+        if [ "$code" = 0 ] && [[ "$forgot" == "lightbox: 300 files forgotten from the index "* ]] && [[ "$again" == "lightbox: 0 files forgotten"* ]]; then
+            pass "the index: --index-forget PATH said '${forgot%% from*}', then 0"
+        else
+            fail "--index-forget" "$code: $forgot / $again"
+        fi
+        # The gallery twice: the second's --stats say its files and their metadata came from the index.
+        for run in 1 2; do
+            start_shell 160 30
+            launch --stats --sections date --read-ahead off idx "2>idx-stats-$run"
+            wait_for "1/300 " && sleep 2
+            tm send-keys -t e2e q; wait_exit
+        done
+        if grep -q "index: 300 files recognised from it, metadata taken from it 30[0-9] times" "$WORK/idx-stats-2" && grep -q "index: 0 files recognised" "$WORK/idx-stats-1"; then
+            pass "the index: the gallery's second visit: $(grep -o 'index: [0-9]* files recognised from it, metadata taken from it [0-9]* times' "$WORK/idx-stats-2"), $(grep -o 'screen complete [0-9.]* ms' "$WORK/idx-stats-2")"
+        else
+            fail "the gallery and the index" "$(grep -h 'index:\|timeline' "$WORK/idx-stats-1" "$WORK/idx-stats-2")"
+        fi
+        slow_mount_stop "$WORK/idx"
+    else
+        fail "the index" "could not mount a share with sshfs"
     fi
     # A slow but moving link (8 Mbit/s): files that take seconds each to arrive, read whole 8 at
     # once, are not taken for a mount that stopped answering (each read call that returns counts).

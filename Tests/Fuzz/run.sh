@@ -8,7 +8,7 @@ SECONDS_EACH=${1:-60}
 swift build --product lightbox-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIGHTBOX_FUZZING --build-path .build/fuzz || exit 1
 mkdir -p Tests/Fuzz/artifacts
 status=0
-for target in ${FUZZ_TARGETS:-header exif png video raw sanitizer message input list jpeg xmp}; do
+for target in ${FUZZ_TARGETS:-header exif png video raw sanitizer message input list jpeg xmp index}; do
     corpus=".build/fuzz/corpus/$target"
     mkdir -p "$corpus"
     # Seeds: the sample library's images for the parsers of image bytes.

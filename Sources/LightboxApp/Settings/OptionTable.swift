@@ -201,6 +201,16 @@ public enum OptionTable {
                         "how many files the scan opens and sniffs at once, and the metadata reader reads at once: `auto` (default) is 32 when a path given is on a network or FUSE mount (NFS, SMB, sshfs, rclone), so their round trips overlap, and one on a local disk; N (1 to 64) everywhere. What is found keeps its order",
                     "files the scan and the metadata reader read at once (auto, the default: 32 on a network mount, one on a local disk)"),
                 OptionSpec(
+                    "index", value: "MODE", choices: LibraryIndex.Mode.allCases.map(\.rawValue),
+                    details:
+                        "keep what the scan and the metadata reader learn of each file (its kind, date, camera, lens, exposure, orientation, shape, a video's length) in a SQLite database in Lightbox's cache folder (`$XDG_CACHE_HOME/lightbox/index.sqlite`, never on the photos' mount), by the file's path, size and modification time: on the next visit a file whose size and time match is recognised from one look at its attributes instead of being opened and sniffed, and its metadata is not read again, so date sections and the filter's fields are complete as soon as the scan is. `on` (default), `read` (use it, never write it: a shared or read-only cache) or `off`. It holds at most 256 MB, forgetting the files used longest ago; a damaged or foreign file there is moved to `index.sqlite.bad` and made anew, with a message; `--stats` says what it saved",
+                    "keep what is learned of files between visits (on, the default), only read it (read), or neither (off)"),
+                OptionSpec(
+                    "index-forget",
+                    details:
+                        "forget what the index has of the files at and under each PATH (a folder you reorganised, a share gone for good), and exit; exit 1 when it had nothing there",
+                    "forget what the index has of the files under each PATH, and exit"),
+                OptionSpec(
                     "link-speed", value: "KBIT",
                     details:
                         "the link to the terminal in kbit/s (also `LIGHTBOX_LINK_SPEED`; measured while pictures wait when not given): below 20,000 kitty and iTerm2 pictures go at half their resolution, below 3,000 at a quarter, the terminal scaling them into the same cells; see Over SSH",

@@ -61,11 +61,15 @@ public final class MetadataReader: @unchecked Sendable {
     /// Readable when there are results to `take()`.
     public var wakeDescriptor: Int32 { wake.readEnd }
 
-    /// A reader of `threads` files at once (more than one where each read waits on a network).
-    public init(threads: Int = 1) {
+    /// A reader of `threads` files at once (more than one where each read waits on a network),
+    /// taking from `index` what it knows of a file at its size and time, and keeping there what
+    /// it reads.
+    public init(threads: Int = 1, index: LibraryIndex? = nil) {
         let wake = WakePipe()
         self.wake = wake
-        queue = WorkQueue(Schedule(), threads: threads, name: "lightbox-metadata", onResult: { wake.signal() }, perform: { request, _ in Self.read(request) })
+        queue = WorkQueue(
+            Schedule(), threads: threads, name: "lightbox-metadata", onResult: { wake.signal() },
+            perform: { request, _ in Self.read(request, index: index) })
     }
 
     deinit { wake.close() }
@@ -95,13 +99,19 @@ public final class MetadataReader: @unchecked Sendable {
     /// Stops after the current file. A read that hangs keeps its thread, never the caller.
     public func stop() { queue.stop(waitingAtMost: 0) }
 
-    /// Reads one file's metadata.
-    public static func read(_ request: MetadataRequest) -> MetadataResult {
+    /// Reads one file's metadata: from `index` when it has it for the file's size and time,
+    /// else from the file (and then kept in `index`; a file that could not be read is not).
+    public static func read(_ request: MetadataRequest, index: LibraryIndex? = nil) -> MetadataResult {
+        if let known = index?.metadata(of: request.file) {
+            return MetadataResult(id: request.id, metadata: known.metadata, size: known.shownSize)
+        }
         let read = FileBytes.reading(request.file.path) { file in
             let metadata = request.file.format.traits.metadata(file)
             return MetadataResult(id: request.id, metadata: metadata, size: shownSize(of: file, format: request.file.format, metadata: metadata))
         }
-        return (try? read.get()) ?? MetadataResult(id: request.id, metadata: nil, size: nil)
+        guard let result = try? read.get() else { return MetadataResult(id: request.id, metadata: nil, size: nil) }
+        index?.remember(request.file, metadata: IndexedMetadata(metadata: result.metadata, shownSize: result.size))
+        return result
     }
 
     /// The picture's size as shown: its header's (a RAW's largest preview's), turned a quarter

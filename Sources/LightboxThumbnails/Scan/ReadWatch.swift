@@ -18,16 +18,6 @@ public final class ReadWatch: @unchecked Sendable {
     /// Each thread's read (a watched read inside another counts as the outer one) and since when
     /// it last moved.
     private var reads: [pthread_t: (path: ImagePath, since: Double, depth: Int)] = [:]
-    /// Where relative paths are from (the app never changes folder).
-    private let folder: [UInt8]
-
-    init() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let found =
-            buffer.withUnsafeMutableBufferPointer { getcwd(UnsafeMutableRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count) } != nil
-        folder = found ? Array(buffer.prefix { $0 != 0 }) : Array("/".utf8)
-    }
-
     /// `body` as a read of `path`, watched while it runs.
     public func watching<T>(_ path: ImagePath, _ body: () -> T) -> T {
         let thread = pthread_self()
@@ -63,12 +53,7 @@ public final class ReadWatch: @unchecked Sendable {
         lock.unlock()
         guard !late.isEmpty else { return [] }
         let mounts = Self.mountPoints()
-        return Set(late.map { Self.mountPoint(of: absolute($0), among: mounts) }).sorted()
-    }
-
-    /// `path` from the root.
-    func absolute(_ path: ImagePath) -> [UInt8] {
-        path.bytes.first == UInt8(ascii: "/") ? path.bytes : folder + [UInt8(ascii: "/")] + path.bytes
+        return Set(late.map { Self.mountPoint(of: $0.absoluteBytes, among: mounts) }).sorted()
     }
 
     /// The longest of `mounts` that holds `path` (whole components), as text.

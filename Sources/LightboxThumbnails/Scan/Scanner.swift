@@ -56,6 +56,9 @@ public struct Scanner: Sendable {
     /// While this says more wanted reads wait (the screen's files, `FileReadStage.isBusy`),
     /// the scan keeps only `ParallelReads.yieldingWidth` of its reads in flight.
     public var yielding: (@Sendable () -> Bool)?
+    /// What earlier visits learned (`LibraryIndex`): a file of the size and time it knows is
+    /// recognised from a look at its attributes, not opened and sniffed; what is found is kept there.
+    public var index: LibraryIndex?
 
     public init(pairing: Pairing = .together) {
         self.pairing = pairing
@@ -93,8 +96,10 @@ public struct Scanner: Sendable {
             var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, pairs: pairing != .apart, emit: emit)
             walk.readsInFlight = readsInFlight
             walk.yielding = yielding
+            walk.index = index
             for path in paths where !walk.isStopped { walk.scanArgument(path) }
             walk.flush()
+            index?.flush()
         }
     }
 
@@ -106,6 +111,7 @@ public struct Scanner: Sendable {
             var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, pairs: pairing != .apart, emit: emit)
             walk.readsInFlight = readsInFlight
             walk.yielding = yielding
+            walk.index = index
             var pending: [UInt8] = []
             var isSkippingLongRecord = false
             var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -145,6 +151,7 @@ public struct Scanner: Sendable {
             }
             if !pending.isEmpty && !walk.isStopped { take(pending) }
             walk.flush()
+            index?.flush()
         }
     }
 
@@ -165,6 +172,7 @@ public struct Scanner: Sendable {
         var readsInFlight: Int?
         var readWidth = 1
         var yielding: (@Sendable () -> Bool)?
+        var index: LibraryIndex?
 
         init(limit: Int, openFolderLimit: Int, pairs: Bool = false, emit: @escaping (Batch) -> Bool) {
             self.limit = limit
@@ -323,15 +331,20 @@ public struct Scanner: Sendable {
             // Looked at `readWidth` at a time and taken in order, in steps that start at two
             // rounds (the first screen's files come soon) and grow to a thousand (each step
             // waits for its slowest file).
+            // On a network mount, a folder whose listing the index has (its time and its
+            // entries unchanged) is taken as the index has its files: one listing, no look at each.
+            let listing = index.map { _ in LibraryIndex.FolderListing(modified: Scanner.modified(info), fingerprint: Scanner.fingerprint(entries)) }
+            let trusted = readWidth > 1 && listing.map { index?.hasListing($0, of: path) == true } == true
             var subfolders: [[UInt8]] = []
             var step = readWidth == 1 ? 1 : readWidth * 2
             var start = 0
             while start < entries.count, !isStopped {
                 defer { step = readWidth == 1 ? 1 : min(1024, step * 2) }
                 let part = entries[start..<min(entries.count, start + step)]
-                let found = ParallelReads.map(part.count, width: readWidth, yielding: yielding) { index in
-                    let entry = part[part.startIndex + index]
-                    return Scanner.look(at: entry.name, type: entry.type, in: fd, path: path)
+                let index = self.index
+                let found = ParallelReads.map(part.count, width: readWidth, yielding: yielding) { number in
+                    let entry = part[part.startIndex + number]
+                    return Scanner.look(at: entry.name, type: entry.type, in: fd, path: path, index: index, trusting: trusted)
                 }
                 for entry in found {
                     switch entry {
@@ -350,6 +363,7 @@ public struct Scanner: Sendable {
                     flush()
                 }
             }
+            if let listing, !isStopped { index?.rememberListing(listing, of: path) }
             return (subfolders, identity)
         }
 
@@ -412,13 +426,20 @@ public struct Scanner: Sendable {
     }
 
     /// Looks at `name` (of listed `type`) in the folder open as `fd` at `path`: a link followed
-    /// to what it names (a dangling one is nothing), a file opened and sniffed. Safe on several
-    /// threads at once.
-    static func look(at name: [UInt8], type: UInt8, in fd: Int32, path: ImagePath) -> Found {
+    /// to what it names (a dangling one is nothing), a file opened and sniffed, or, when `index`
+    /// knows it at its size and time, recognised from its attributes alone (one look instead of
+    /// an open and a read). Safe on several threads at once.
+    static func look(at name: [UInt8], type: UInt8, in fd: Int32, path: ImagePath, index: LibraryIndex? = nil, trusting: Bool = false) -> Found {
         if type == UInt8(DT_DIR) { return .folder(name) }
         let named = path.appending(name)
+        let known = index?.record(of: named)
+        if trusting, type == UInt8(DT_REG), let known {
+            guard let format = known.format else { return .nothing }
+            index?.countRecognised()
+            return .file(.image(ImageFile(path: named, byteCount: known.byteCount, modified: known.modified, format: format)))
+        }
         return ReadWatch.shared.watching(named) {
-            if type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) {
+            if type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) || known != nil {
                 var target = stat()
                 guard Scanner.withCName(name, { fstatat(fd, $0, &target, 0) }) == 0 else {
                     // A dangling link is nothing to report; anything else is.
@@ -426,9 +447,21 @@ public struct Scanner: Sendable {
                 }
                 if Scanner.isDirectory(target) { return .folder(name) }
                 if (target.st_mode & S_IFMT) != S_IFREG { return .nothing }
+                if let known, known.byteCount == Int64(target.st_size), known.modified == Scanner.modified(target) {
+                    guard let format = known.format else { return .nothing }
+                    index?.countRecognised()
+                    return .file(.image(ImageFile(path: named, byteCount: known.byteCount, modified: known.modified, format: format)))
+                }
             }
             let file = Scanner.withCName(name) { openat(fd, $0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-            return .file(Scanner.classify(file, path: named))
+            let found = Scanner.classify(file, path: named)
+            switch found {
+            case .image(let image): index?.remember(image)
+            case .ignored(let size, let modified) where size >= 0: index?.rememberNotAnImage(named, byteCount: size, modified: modified)
+            case .ignored: break
+            case .refused: break  // said again on every visit
+            }
+            return .file(found)
         }
     }
 
@@ -437,7 +470,8 @@ public struct Scanner: Sendable {
         case image(ImageFile)
         /// Named like an image but not one: the reason.
         case refused(String)
-        case ignored
+        /// Not an image, nor named like one; its size and time when it is a regular file (for the index).
+        case ignored(byteCount: Int64, modified: Int64)
     }
 
     /// Whether the file open as `fd` (which this closes; -1 when opening failed) is an image: a
@@ -446,16 +480,31 @@ public struct Scanner: Sendable {
         guard fd >= 0 else { return .refused("cannot read \(path): \(errorText())") }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .ignored }
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .ignored(byteCount: -1, modified: 0) }
         var header = [UInt8](repeating: 0, count: ImageFormat.sniffLength)
         let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard count > 0, let format = ImageFormat(sniffing: Array(header.prefix(count))) else {
-            guard hasImageName(path) else { return .ignored }
+            guard hasImageName(path) else { return .ignored(byteCount: Int64(info.st_size), modified: modified(info)) }
             return .refused("not an image: \(path) (\(describeContent(Array(header.prefix(max(0, count))))))")
         }
-        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        return .image(ImageFile(path: path, byteCount: Int64(info.st_size), modified: modified, format: format))
+        return .image(ImageFile(path: path, byteCount: Int64(info.st_size), modified: modified(info), format: format))
     }
+
+    /// A fingerprint of a folder's entries (names and types, in order): FNV-1a, 64 bits.
+    /// - Complexity: O(*n*) in the bytes of the names.
+    static func fingerprint(_ entries: [(name: [UInt8], type: UInt8)]) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for entry in entries {
+            entry.name.forEach(mix)
+            mix(0)
+            mix(entry.type)
+        }
+        return Int64(bitPattern: hash)
+    }
+
+    /// A file's modification time in nanoseconds since the epoch.
+    static func modified(_ info: stat) -> Int64 { Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) }
 
     static func withCName<R>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
         (name + [0]).withUnsafeBufferPointer { body(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) }

@@ -1,0 +1,390 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the scan and the metadata reader learned of files, kept between visits in a SQLite
+/// database in Lightbox's cache folder (never on the photos' mount), keyed by the file's path,
+/// size and modification time: a file whose size and time still match is not opened again to be
+/// recognised, nor read again for its metadata.
+///
+/// It is a cache: a damaged or foreign database is moved aside and made anew, a full disk or a
+/// lock held too long by another Lightbox costs what was not written, and none of it stops the
+/// gallery. Safe on several threads; writes wait in memory and go in one transaction.
+public final class LibraryIndex: @unchecked Sendable {
+    /// Whether the index is used (`--index`).
+    public enum Mode: String, CaseIterable, Sendable {
+        /// Neither read nor written.
+        case off
+        /// Read, never written (a shared or read-only cache).
+        case read
+        /// Read, and what is learned written (the default).
+        case on
+    }
+
+    /// The database's name in Lightbox's cache folder.
+    public static let fileName = "index.sqlite"
+    /// The kind kept for a file that is not an image.
+    static let notAnImage = Array("-".utf8)
+    /// Its layout's version (`PRAGMA user_version`): an index of another is made anew.
+    static let schemaVersion: Int64 = 1
+    /// Says the file is Lightbox's (`PRAGMA application_id`: "LBix").
+    static let applicationID: Int64 = 0x4C42_6978
+    /// The most the database may grow to; past it the files used longest ago are forgotten.
+    public static let defaultByteLimit = 256 << 20
+    /// Records that wait in memory before they are written in one transaction.
+    static let writeBatch = 512
+    /// How long a write waits for another process's lock (ms); past it the batch is dropped.
+    static let busyTimeout: Int32 = 500
+
+    /// A file as the index knows it.
+    public struct Record: Hashable, Sendable {
+        public var byteCount: Int64
+        /// Nanoseconds since the epoch, as `ImageFile.modified`.
+        public var modified: Int64
+        /// Its kind; nil for a file looked at that is not an image (a sidecar, a text).
+        public var format: ImageFormat?
+        /// What the metadata reader learned, when it has read the file.
+        public var metadata: IndexedMetadata?
+    }
+
+    public let mode: Mode
+    public let location: String
+    private let byteLimit: Int
+    private let lock = NSLock()
+    private var database: SQLiteDatabase?
+    /// Records to write: by absolute path.
+    private var pending: [[UInt8]: Record] = [:]
+    /// Folders to write: by absolute path, what their listing was.
+    private var pendingFolders: [[UInt8]: FolderListing] = [:]
+    /// Files recognised from the index, and files whose metadata came from it, this run.
+    private var recognised = 0, metadataHits = 0
+    /// Files found in the index today whose last use was another day: their day is written with the next batch.
+    private var touched: Set<[UInt8]> = []
+    private var problems: [String] = []
+    private let today: Int64
+
+    /// The index in `folder` (made when missing, 0700), used as `mode` says; nil when off. What
+    /// went wrong opening it (a damaged file moved aside, a folder that cannot be written) is in
+    /// `takeProblems()`.
+    /// `day` (days since 1970) is when its uses count as made, for the pruning.
+    public init?(folder: String, mode: Mode, byteLimit: Int = LibraryIndex.defaultByteLimit, day: Int64 = Int64(time(nil) / 86_400)) {
+        guard mode != .off else { return nil }
+        self.mode = mode
+        self.byteLimit = byteLimit
+        location = folder + "/" + Self.fileName
+        today = day
+        open(folder: folder)
+    }
+
+    /// `$XDG_CACHE_HOME/lightbox`, else `~/.cache/lightbox`; nil with neither set.
+    public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/lightbox" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.cache/lightbox" }
+        return nil
+    }
+
+    /// Whether the database is open (false once it failed for good).
+    public var isOpen: Bool { lock.withLock { database != nil } }
+
+    /// What went wrong since the last call, for the status line or standard error.
+    public func takeProblems() -> [String] {
+        lock.withLock {
+            defer { problems = [] }
+            return problems
+        }
+    }
+
+    // MARK: Opening
+
+    private func open(folder: String) {
+        if mode == .on, mkdir(folder, 0o700) != 0, errno != EEXIST {
+            // A parent missing: made as `mkdir -p` would.
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        do {
+            database = try connect()
+        } catch let failure as SQLiteDatabase.Failure where failure.isDamage {
+            moveAside(because: failure.message)
+        } catch {
+            problems.append("the index \(location) cannot be used (\(error)): going on without it")
+            database = nil
+        }
+    }
+
+    /// A connection to the database as it should be: ours, of this layout, in WAL mode.
+    private func connect() throws -> SQLiteDatabase {
+        let db = try SQLiteDatabase(path: location, readOnly: mode == .read)
+        db.setBusyTimeout(Self.busyTimeout)
+        let application = try db.integer("PRAGMA application_id") ?? 0
+        let version = try db.integer("PRAGMA user_version") ?? 0
+        let tables = try db.integer("SELECT count(*) FROM sqlite_master") ?? 0
+        if application == Self.applicationID, version == Self.schemaVersion { return try ready(db) }
+        if tables > 0, application != Self.applicationID {
+            throw SQLiteDatabase.Failure(code: 26, message: "it is not Lightbox's index")  // SQLITE_NOTADB
+        }
+        guard mode == .on else { throw SQLiteDatabase.Failure(code: 1, message: "it is of another version and may not be written") }
+        // New, or another version's: made anew in this layout (it is a cache).
+        try db.execute(
+            """
+            PRAGMA auto_vacuum = INCREMENTAL;
+            BEGIN IMMEDIATE;
+            DROP TABLE IF EXISTS file;
+            CREATE TABLE file (
+                path BLOB PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
+                kind TEXT NOT NULL, metadata BLOB, used INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX file_used ON file (used);
+            DROP TABLE IF EXISTS folder;
+            CREATE TABLE folder (path BLOB PRIMARY KEY, mtime INTEGER NOT NULL, listing INTEGER NOT NULL, used INTEGER NOT NULL) WITHOUT ROWID;
+            PRAGMA application_id = \(Self.applicationID);
+            PRAGMA user_version = \(Self.schemaVersion);
+            COMMIT;
+            VACUUM;
+            """)
+        return try ready(db)
+    }
+
+    private func ready(_ db: SQLiteDatabase) throws -> SQLiteDatabase {
+        if mode == .on {
+            try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        }
+        return db
+    }
+
+    /// A damaged or foreign file: kept beside as `index.sqlite.bad` (one such), and made anew.
+    private func moveAside(because reason: String) {
+        database?.close()
+        database = nil
+        guard mode == .on else {
+            problems.append("the index \(location) cannot be read (\(reason)): going on without it")
+            return
+        }
+        rename(location, location + ".bad")
+        for suffix in ["-wal", "-shm"] { unlink(location + suffix) }
+        do {
+            database = try connect()
+            problems.append("the index \(location) was damaged or not Lightbox's (\(reason)): moved to \(Self.fileName).bad and made anew")
+        } catch {
+            problems.append("the index \(location) cannot be made anew (\(error)): going on without it")
+        }
+    }
+
+    // MARK: Reading
+
+    /// What the index knows of `path` (made absolute), whatever its size and time now.
+    public func record(of path: ImagePath) -> Record? {
+        let key = path.absoluteBytes
+        return lock.withLock {
+            if let waiting = pending[key] { return waiting }
+            return perform {
+                guard let row = try $0.rows("SELECT size, mtime, kind, metadata, used FROM file WHERE path = ?", [.blob(key)]).first,
+                    case .integer(let size) = row[0], case .integer(let modified) = row[1], case .blob(let kind) = row[2]
+                else { return nil }
+                let format = ImageFormat(rawValue: String(decoding: kind, as: UTF8.self))
+                guard format != nil || kind == Self.notAnImage else { return nil }
+                var metadata: IndexedMetadata?
+                if case .blob(let bytes) = row[3] { metadata = IndexedMetadata(encoded: bytes) }
+                if mode == .on, case .integer(let used) = row[4], used != today { touched.insert(key) }
+                return Record(byteCount: size, modified: modified, format: format, metadata: metadata)
+            } ?? nil
+        }
+    }
+
+    /// The kind of the file at `path` when the index knows it at this size and time.
+    public func format(of path: ImagePath, byteCount: Int64, modified: Int64) -> ImageFormat? {
+        guard let known = record(of: path), known.byteCount == byteCount, known.modified == modified, known.format != nil else { return nil }
+        countRecognised()
+        return known.format
+    }
+
+    /// Counts a file recognised from the index (for `--stats`).
+    public func countRecognised() { lock.withLock { recognised += 1 } }
+
+    /// What was read of `file`'s metadata, when the index has it for this size and time.
+    public func metadata(of file: ImageFile) -> IndexedMetadata? {
+        guard let known = record(of: file.path), known.byteCount == file.byteCount, known.modified == file.modified, known.format == file.format
+        else { return nil }
+        if known.metadata != nil { lock.withLock { metadataHits += 1 } }
+        return known.metadata
+    }
+
+    /// What this run took from the index, for `--stats`.
+    public var statistics: String {
+        lock.withLock { "index: \(recognised) files recognised from it, metadata taken from it \(metadataHits) times (\(location), \(mode.rawValue))" }
+    }
+
+    // MARK: Writing
+
+    /// Keeps that `file` was found (its metadata, when read, kept with it; a record of the same
+    /// size and time keeps its metadata); written with the next batch.
+    public func remember(_ file: ImageFile, metadata: IndexedMetadata? = nil) {
+        remember(file.path, Record(byteCount: file.byteCount, modified: file.modified, format: file.format, metadata: metadata))
+    }
+
+    /// Keeps that the file at `path`, of that size and time, is not an image.
+    public func rememberNotAnImage(_ path: ImagePath, byteCount: Int64, modified: Int64) {
+        remember(path, Record(byteCount: byteCount, modified: modified, format: nil))
+    }
+
+    private func remember(_ path: ImagePath, _ record: Record) {
+        guard mode == .on else { return }
+        let key = path.absoluteBytes
+        let full = lock.withLock {
+            var record = record
+            if record.metadata == nil, let waiting = pending[key], waiting.byteCount == record.byteCount, waiting.modified == record.modified,
+                waiting.format == record.format
+            {
+                record.metadata = waiting.metadata
+            }
+            pending[key] = record
+            return pending.count + touched.count >= Self.writeBatch
+        }
+        if full { flush() }
+    }
+
+    /// A folder's listing as the scan saw it: the folder's modification time and a fingerprint
+    /// of its entries' names and types.
+    public struct FolderListing: Hashable, Sendable {
+        public var modified: Int64
+        public var fingerprint: Int64
+
+        public init(modified: Int64, fingerprint: Int64) {
+            self.modified = modified
+            self.fingerprint = fingerprint
+        }
+    }
+
+    /// Whether the folder at `path` had this listing when it was last looked at through: then
+    /// its files are taken as the index has them, without a look at each.
+    public func hasListing(_ listing: FolderListing, of path: ImagePath) -> Bool {
+        let key = path.absoluteBytes
+        return lock.withLock {
+            if let waiting = pendingFolders[key] { return waiting == listing }
+            return perform {
+                try $0.rows(
+                    "SELECT 1 FROM folder WHERE path = ? AND mtime = ? AND listing = ?",
+                    [
+                        .blob(key), .integer(listing.modified), .integer(listing.fingerprint),
+                    ]
+                ).isEmpty == false
+            } ?? false
+        }
+    }
+
+    /// Keeps a folder's listing once every file of it is known to the index.
+    public func rememberListing(_ listing: FolderListing, of path: ImagePath) {
+        guard mode == .on else { return }
+        lock.withLock { pendingFolders[path.absoluteBytes] = listing }
+    }
+
+    /// Writes what waits, in one transaction; then forgets the files used longest ago when the
+    /// database has grown past its limit.
+    public func flush() {
+        lock.withLock {
+            guard !pending.isEmpty || !touched.isEmpty || !pendingFolders.isEmpty, database != nil else {
+                pending = [:]
+                pendingFolders = [:]
+                touched = []
+                return
+            }
+            let batch = pending, uses = touched, folders = pendingFolders
+            pending = [:]
+            pendingFolders = [:]
+            touched = []
+            let wrote = perform { db -> Bool in
+                try db.execute("BEGIN IMMEDIATE")
+                do {
+                    for (key, entry) in batch {
+                        try db.run(
+                            """
+                            INSERT INTO file (path, size, mtime, kind, metadata, used) VALUES (?, ?, ?, ?, ?, ?)
+                            ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, kind = excluded.kind,
+                                metadata = CASE WHEN excluded.metadata IS NOT NULL THEN excluded.metadata
+                                    WHEN file.size = excluded.size AND file.mtime = excluded.mtime AND file.kind = excluded.kind THEN file.metadata END,
+                                used = excluded.used
+                            """,
+                            [
+                                .blob(key), .integer(entry.byteCount), .integer(entry.modified),
+                                .blob(entry.format.map { Array($0.rawValue.utf8) } ?? Self.notAnImage),
+                                entry.metadata.map { .blob($0.encoded) } ?? .null, .integer(today),
+                            ])
+                    }
+                    for (key, listing) in folders {
+                        try db.run(
+                            "INSERT OR REPLACE INTO folder (path, mtime, listing, used) VALUES (?, ?, ?, ?)",
+                            [.blob(key), .integer(listing.modified), .integer(listing.fingerprint), .integer(today)])
+                    }
+                    for key in uses where batch[key] == nil { try db.run("UPDATE file SET used = ? WHERE path = ?", [.integer(today), .blob(key)]) }
+                    try db.execute("COMMIT")
+                } catch {
+                    try? db.execute("ROLLBACK")
+                    throw error
+                }
+                return true
+            }
+            if wrote == true { pruneIfLarge() }
+        }
+    }
+
+    /// Forgets every file at or under `path`; how many.
+    public func forget(under path: ImagePath) -> Int {
+        var key = path.absoluteBytes
+        while key.count > 1, key.last == UInt8(ascii: "/") { key.removeLast() }
+        let below = key + [UInt8(ascii: "/")], end = key + [UInt8(ascii: "0")]  // "0" follows "/"
+        return lock.withLock {
+            pending = pending.filter { $0.key != key && !$0.key.starts(with: below) }
+            pendingFolders = pendingFolders.filter { $0.key != key && !$0.key.starts(with: below) }
+            return perform {
+                try $0.run("DELETE FROM folder WHERE path = ? OR (path >= ? AND path < ?)", [.blob(key), .blob(below), .blob(end)])
+                try $0.run("DELETE FROM file WHERE path = ? OR (path >= ? AND path < ?)", [.blob(key), .blob(below), .blob(end)])
+                return $0.changes
+            } ?? 0
+        }
+    }
+
+    /// How many files the index holds (what waits to be written not counted).
+    public var count: Int {
+        lock.withLock { perform { try $0.integer("SELECT count(*) FROM file") }.flatMap { $0 }.map(Int.init) ?? 0 }
+    }
+
+    /// Past `byteLimit`, the files used longest ago go until a quarter is free.
+    private func pruneIfLarge() {
+        _ = perform { db in
+            let pages = try db.integer("PRAGMA page_count") ?? 0, size = try db.integer("PRAGMA page_size") ?? 4096
+            let free = try db.integer("PRAGMA freelist_count") ?? 0
+            guard (pages - free) * size > byteLimit else { return }
+            let rows = try db.integer("SELECT count(*) FROM file") ?? 0
+            let target = Int64(byteLimit) * 3 / 4
+            let drop = max(1, rows - rows * target / max(1, (pages - free) * size))
+            let cutoff = try db.integer("SELECT max(used) FROM (SELECT used FROM file ORDER BY used LIMIT ?)", [.integer(drop)]) ?? 0
+            try db.run("DELETE FROM file WHERE path IN (SELECT path FROM file ORDER BY used LIMIT ?)", [.integer(drop)])
+            // A folder whose files may have gone is looked through again.
+            try db.run("DELETE FROM folder WHERE used <= ?", [.integer(cutoff)])
+            try db.execute("PRAGMA incremental_vacuum")
+        }
+    }
+
+    /// `body` with the database; a failure says why once, and damage or a full disk ends the
+    /// index's use for this run (a lock held too long by another process costs only this batch).
+    private func perform<T>(_ body: (SQLiteDatabase) throws -> T) -> T? {
+        guard let db = database else { return nil }
+        do {
+            return try body(db)
+        } catch let failure as SQLiteDatabase.Failure {
+            if failure.isDamage {
+                moveAside(because: failure.message)
+            } else if failure.isFull {
+                problems.append("the index \(location) cannot be written: the disk is full; going on without it")
+                db.close()
+                database = nil
+            } else if !problems.contains(where: { $0.contains(failure.message) }) {
+                problems.append("the index \(location): \(failure.message)")
+            }
+            return nil
+        } catch {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,302 @@
+import Foundation
+import LightboxTestSupport
+import Testing
+
+@testable import LightboxThumbnails
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A photo's metadata with every field set, to round-trip.
+private func fullMetadata() -> IndexedMetadata {
+    var m = ImageMetadata()
+    m.dateTaken = "2024:05:01 10:00:00"
+    m.make = "FUJIFILM"
+    m.model = "X-T5 ✓"
+    m.lens = "XF23mm"
+    m.exposure = .init(numerator: 1, denominator: 250)
+    m.fNumber = 2.8
+    m.iso = 6400
+    m.focalLength = 23
+    m.exposureBias = -0.7
+    m.subsecond = 0.05
+    m.hasGPS = true
+    m.orientation = 6
+    m.video = VideoMetadata(duration: 12.5, codec: "hvc1", frameRate: 29.97, size: PixelSize(width: 1080, height: 1920))
+    m.frameCount = 24
+    m.focusPoint = .init(x: -3, y: 40, width: nil, height: 9, source: "AFInfo")
+    m.burstID = "ABC-123"
+    return IndexedMetadata(metadata: m, shownSize: PixelSize(width: 4000, height: 3000))
+}
+
+private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, format: ImageFormat = .jpeg) -> ImageFile {
+    ImageFile(path: ImagePath(path), byteCount: size, modified: modified, format: format)
+}
+
+/// Every field comes back as it was; a record cut short or with bytes after it is no record.
+@Test func indexedMetadataRoundTripsAndRefusesDamage() {
+    let full = fullMetadata()
+    #expect(IndexedMetadata(encoded: full.encoded) == full)
+    for empty in [IndexedMetadata(metadata: nil, shownSize: nil), IndexedMetadata(metadata: ImageMetadata(), shownSize: nil)] {
+        #expect(IndexedMetadata(encoded: empty.encoded) == empty)
+    }
+    let bytes = full.encoded
+    for cut in 0..<bytes.count { #expect(IndexedMetadata(encoded: Array(bytes.prefix(cut))) == nil, "cut at \(cut)") }
+    #expect(IndexedMetadata(encoded: bytes + [0]) == nil)
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2000 {
+        let noise = (0..<Int.random(in: 0..<64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        _ = IndexedMetadata(encoded: noise)  // never traps
+    }
+}
+
+/// What was learned is there on the next visit for the same size and time, and not for another.
+@Test func theIndexKeepsFilesByPathSizeAndTime() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let first = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .on))
+    first.remember(indexed("/photos/a.jpg"), metadata: fullMetadata())
+    first.remember(indexed("/photos/b.png", format: .png))
+    first.remember(indexed("/photos/b.png", format: .png))  // found again, metadata not yet read
+    first.flush()
+    #expect(first.takeProblems().isEmpty)
+    let second = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .on))
+    #expect(second.count == 2)
+    #expect(second.metadata(of: indexed("/photos/a.jpg")) == fullMetadata())
+    #expect(second.metadata(of: indexed("/photos/a.jpg", size: 1001)) == nil, "another size")
+    #expect(second.metadata(of: indexed("/photos/a.jpg", modified: 6)) == nil, "another time")
+    #expect(second.metadata(of: indexed("/photos/b.png", format: .png)) == nil, "not read yet")
+    #expect(second.format(of: ImagePath("/photos/b.png"), byteCount: 1000, modified: 5) == .png)
+    // Found again by a scan: the metadata read stays; changed, it goes.
+    second.remember(indexed("/photos/a.jpg"))
+    second.flush()
+    #expect(second.metadata(of: indexed("/photos/a.jpg")) == fullMetadata())
+    second.remember(indexed("/photos/a.jpg", modified: 9))
+    second.flush()
+    #expect(second.metadata(of: indexed("/photos/a.jpg", modified: 9)) == nil)
+    // Read only: read, never written.
+    let reading = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .read))
+    reading.remember(indexed("/photos/c.jpg"), metadata: fullMetadata())
+    reading.flush()
+    #expect(reading.format(of: ImagePath("/photos/b.png"), byteCount: 1000, modified: 5) == .png)
+    #expect(reading.count == 2 && reading.takeProblems().isEmpty)
+    #expect(LibraryIndex(folder: dir.path + "/cache", mode: .off) == nil)
+}
+
+/// A relative path and its absolute spelling are one file to the index.
+@Test func pathsAreKeptFromTheRoot() {
+    let here = String(decoding: ImagePath.workingFolder, as: UTF8.self)
+    #expect(ImagePath("a/./b//c.jpg").absoluteBytes == Array((here == "/" ? "/a/b/c.jpg" : here + "/a/b/c.jpg").utf8))
+    #expect(ImagePath("/x/../y/").absoluteBytes == Array("/x/../y".utf8))
+    #expect(ImagePath("/").absoluteBytes == [UInt8(ascii: "/")])
+}
+
+/// A file that is not a database, or another program's database: moved aside, made anew, said.
+@Test func aDamagedOrForeignIndexIsMadeAnew() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let location = dir.path + "/" + LibraryIndex.fileName
+    try TestImages.bytes(Array(repeating: 0x5A, count: 8192), at: location)
+    let damaged = try #require(LibraryIndex(folder: dir.path, mode: .on))
+    #expect(damaged.isOpen)
+    #expect(damaged.takeProblems().contains { $0.contains("moved to index.sqlite.bad and made anew") })
+    #expect(FileManager.default.contents(atPath: location + ".bad") == Data(repeating: 0x5A, count: 8192), "what was there is kept beside")
+    damaged.remember(indexed("/p/a.jpg"))
+    damaged.flush()
+    #expect(damaged.count == 1)
+
+    // Another program's database (digiKam's, say) where ours should be.
+    unlink(location)
+    for suffix in ["-wal", "-shm", ".bad"] { unlink(location + suffix) }
+    let foreign = try SQLiteDatabase(path: location)
+    try foreign.execute("CREATE TABLE Images (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO Images (name) VALUES ('x.jpg');")
+    foreign.close()
+    let replaced = try #require(LibraryIndex(folder: dir.path, mode: .on))
+    #expect(replaced.takeProblems().contains { $0.contains("not Lightbox's") })
+    #expect(replaced.count == 0 && replaced.isOpen)
+    let kept = try SQLiteDatabase(path: location + ".bad")
+    #expect(try kept.integer("SELECT count(*) FROM Images") == 1, "the other program's file is kept whole")
+
+    // An index of another layout (an older Lightbox): made anew without a word.
+    let older = try SQLiteDatabase(path: location)
+    try older.execute("PRAGMA user_version = 0")
+    older.close()
+    let anew = try #require(LibraryIndex(folder: dir.path, mode: .on))
+    #expect(anew.isOpen && anew.takeProblems().isEmpty)
+}
+
+/// Damage met while in use (pages overwritten under it) ends its use with a message, never a trap.
+@Test func damageFoundInUseIsSaid() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let index = try #require(LibraryIndex(folder: dir.path, mode: .on))
+    for n in 0..<3000 { index.remember(indexed("/p/\(n).jpg"), metadata: fullMetadata()) }
+    index.flush()
+    let writer = open(dir.path + "/" + LibraryIndex.fileName, O_WRONLY)
+    let wal = open(dir.path + "/" + LibraryIndex.fileName + "-wal", O_WRONLY)
+    let garbage = [UInt8](repeating: 0xEE, count: 1 << 20)
+    for fd in [writer, wal] where fd >= 0 {
+        _ = garbage.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 4096) }
+        close(fd)
+    }
+    let later = LibraryIndex(folder: dir.path, mode: .on)
+    for n in 0..<3000 { _ = later?.record(of: ImagePath("/p/\(n).jpg")) }
+    later?.remember(indexed("/p/new.jpg"))
+    later?.flush()
+    #expect(later?.takeProblems().isEmpty == false, "the damage is said")
+}
+
+/// A folder that cannot be made (its parent is a file), or a planted link where the database
+/// goes: no index, a message, and nothing written through the link.
+@Test func anIndexThatCannotBeMadeIsSaidAndFollowsNoLink() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    try TestImages.bytes(Array("a file".utf8), at: dir.path + "/file")
+    let nowhere = try #require(LibraryIndex(folder: dir.path + "/file/lightbox", mode: .on))
+    #expect(!nowhere.isOpen)
+    #expect(nowhere.takeProblems().contains { $0.contains("going on without it") })
+    nowhere.remember(indexed("/p/a.jpg"))
+    nowhere.flush()
+    #expect(nowhere.record(of: ImagePath("/p/a.jpg")) == nil)
+
+    try FileManager.default.createDirectory(atPath: dir.path + "/cache", withIntermediateDirectories: true)
+    try TestImages.bytes(Array("precious".utf8), at: dir.path + "/target")
+    symlink(dir.path + "/target", dir.path + "/cache/" + LibraryIndex.fileName)
+    let linked = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .on))
+    linked.remember(indexed("/p/a.jpg"))
+    linked.flush()
+    #expect(FileManager.default.contents(atPath: dir.path + "/target") == Data("precious".utf8), "the link's target is untouched")
+    #expect(linked.takeProblems().isEmpty == false)
+}
+
+/// `--index-forget`: a folder's files go, a folder whose name only starts the same stays.
+@Test func forgettingAFolderForgetsWhatIsUnderIt() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let index = try #require(LibraryIndex(folder: dir.path, mode: .on))
+    for path in ["/nas/2024/a.jpg", "/nas/2024/deep/b.jpg", "/nas/2024b/c.jpg", "/nas/2024.jpg", "/other/d.jpg"] { index.remember(indexed(path)) }
+    index.flush()
+    #expect(index.forget(under: ImagePath("/nas/2024/")) == 2)
+    #expect(index.count == 3)
+    #expect(index.record(of: ImagePath("/nas/2024b/c.jpg")) != nil && index.record(of: ImagePath("/nas/2024.jpg")) != nil)
+    #expect(index.forget(under: ImagePath("/nas/2024b/c.jpg")) == 1)
+}
+
+/// Past its size limit the files used longest ago are forgotten first; the database stays near its limit.
+@Test func aFullIndexForgetsTheFilesUsedLongestAgo() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let limit = 512 << 10
+    let old = try #require(LibraryIndex(folder: dir.path, mode: .on, byteLimit: limit, day: 100))
+    for n in 0..<1500 { old.remember(indexed("/p/old\(n).jpg"), metadata: fullMetadata()) }
+    old.flush()
+    let later = try #require(LibraryIndex(folder: dir.path, mode: .on, byteLimit: limit, day: 101))
+    let used = (0..<100).filter { later.record(of: ImagePath("/p/old\($0).jpg")) != nil }.count
+    for n in 0..<3000 { later.remember(indexed("/p/new\(n).jpg"), metadata: fullMetadata()) }
+    later.flush()
+    let stillUsed = (0..<100).filter { later.record(of: ImagePath("/p/old\($0).jpg")) != nil }.count
+    let unused = (100..<1500).filter { later.record(of: ImagePath("/p/old\($0).jpg")) != nil }.count
+    #expect(used == 100 && stillUsed == 100, "used today: kept")
+    #expect(unused < 1400, "some not used since day 100 forgotten: \(unused) left")
+    #expect(later.count < 4500)
+    let size = (try FileManager.default.attributesOfItem(atPath: dir.path + "/" + LibraryIndex.fileName)[.size] as? Int) ?? 0
+    #expect(size < 2 * limit, "\(size) bytes")
+}
+
+/// Two indexes on one file at once (as two Lightbox processes are): both write, nothing is lost.
+@Test func twoWritersAtOnceLoseNothing() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let a = try #require(LibraryIndex(folder: dir.path, mode: .on)), b = try #require(LibraryIndex(folder: dir.path, mode: .on))
+    DispatchQueue.concurrentPerform(iterations: 2) { side in
+        let index = side == 0 ? a : b
+        for n in 0..<2000 { index.remember(indexed("/p/\(side)-\(n).jpg"), metadata: fullMetadata()) }
+        index.flush()
+    }
+    #expect(a.takeProblems().isEmpty && b.takeProblems().isEmpty)
+    #expect(a.count == 4000)
+}
+
+/// A scan with the index recognises a file it knows at its size and time without opening it
+/// (a file whose bytes changed but not its size or time is taken as the index knew it), and
+/// opens it again once its time changes.
+@Test func aScanRecognisesKnownFilesWithoutOpeningThem() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = try dir.file("photos/IMG_1.jpg")
+    try TestImages.jpeg(at: photo, width: 16, height: 16)
+    var scanner = Scanner()
+    scanner.index = LibraryIndex(folder: dir.path + "/cache", mode: .on)
+    #expect(scanner.scan([ImagePath(dir.path + "/photos")]).folders.first?.files.first?.format == .jpeg)
+    scanner.index?.flush()
+    // PNG bytes of the JPEG's length, its time put back.
+    var info = stat()
+    stat(photo, &info)
+    try TestImages.png(at: photo + ".png", width: 2, height: 2)
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo + ".png")))
+    unlink(photo + ".png")
+    bytes += [UInt8](repeating: 0, count: Int(info.st_size) - bytes.count)
+    try TestImages.bytes(bytes, at: photo)
+    var times = [info.st_atim, info.st_mtim]
+    utimensat(AT_FDCWD, photo, &times, 0)
+    scanner.index = LibraryIndex(folder: dir.path + "/cache", mode: .on)
+    #expect(scanner.scan([ImagePath(dir.path + "/photos")]).folders.first?.files.first?.format == .jpeg, "not opened")
+    #expect(Scanner().scan([ImagePath(dir.path + "/photos")]).folders.first?.files.first?.format == .png, "as it is now")
+    times[1].tv_sec += 1
+    utimensat(AT_FDCWD, photo, &times, 0)
+    #expect(scanner.scan([ImagePath(dir.path + "/photos")]).folders.first?.files.first?.format == .png, "its time changed: looked at again")
+}
+
+/// The metadata reader takes what the index has, and keeps what it reads there.
+@Test func theMetadataReaderUsesTheIndex() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = try dir.file("IMG_1.jpg")
+    try TestImages.jpeg(at: photo, width: 40, height: 30, orientation: 6)
+    var info = stat()
+    stat(photo, &info)
+    let found = ImageFile(path: ImagePath(photo), byteCount: Int64(info.st_size), modified: Scanner.modified(info), format: .jpeg)
+    let index = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .on))
+    let read = MetadataReader.read(MetadataRequest(id: ItemID(0), file: found), index: index)
+    #expect(read.size == PixelSize(width: 30, height: 40) && read.metadata?.orientation == 6)
+    index.flush()
+    unlink(photo)  // gone: only the index can answer now
+    let again = MetadataReader.read(MetadataRequest(id: ItemID(3), file: found), index: LibraryIndex(folder: dir.path + "/cache", mode: .read))
+    #expect(again == MetadataResult(id: ItemID(3), metadata: read.metadata, size: read.size))
+}
+
+/// With reads in flight (a network mount), a folder whose time and entries are as the index
+/// last saw them is taken whole from it, without a look at any file; a file added (the folder's
+/// time and entries change) has it looked through again, each file by its size and time.
+@Test func anUnchangedFolderIsTakenWholeOnANetworkMount() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["IMG_1.jpg", "IMG_2.jpg"] { try TestImages.jpeg(at: try dir.file("photos/" + name), width: 16, height: 16) }
+    try TestImages.bytes(Array("notes".utf8), at: try dir.file("photos/notes.txt"))
+    var scanner = Scanner()
+    scanner.readsInFlight = 4
+    scanner.index = LibraryIndex(folder: dir.path + "/cache", mode: .on)
+    let folder = ImagePath(dir.path + "/photos")
+    let first = scanner.scan([folder]).folders.flatMap(\.files)
+    #expect(first.map(\.format) == [.jpeg, .jpeg])
+    // A file's time changed in place (the folder's own time does not): the whole-folder listing hides it.
+    var info = stat()
+    stat(dir.path + "/photos/IMG_1.jpg", &info)
+    var times = [info.st_atim, info.st_mtim]
+    times[1].tv_sec -= 100
+    utimensat(AT_FDCWD, dir.path + "/photos/IMG_1.jpg", &times, 0)
+    scanner.index = LibraryIndex(folder: dir.path + "/cache", mode: .on)
+    #expect(scanner.scan([folder]).folders.flatMap(\.files) == first, "taken whole: no file looked at")
+    #expect(scanner.index?.statistics.hasPrefix("index: 2 files recognised") == true)
+    // A file added: looked through again, each file by its size and time.
+    try TestImages.png(at: dir.path + "/photos/IMG_3.png", width: 4, height: 4)
+    let again = scanner.scan([folder]).folders.flatMap(\.files)
+    #expect(again.map(\.format) == [.jpeg, .jpeg, .png])
+    #expect(again[0].modified == first[0].modified - 100_000_000_000, "the changed time seen")
+    // On a local disk (one read at a time) every file is looked at, by its size and time.
+    scanner.readsInFlight = 1
+    times[1].tv_sec -= 100
+    utimensat(AT_FDCWD, dir.path + "/photos/IMG_1.jpg", &times, 0)
+    #expect(scanner.scan([folder]).folders.flatMap(\.files)[0].modified == first[0].modified - 200_000_000_000)
+}
