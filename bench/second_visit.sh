@@ -38,7 +38,7 @@ for rtt in "$@"; do
     cold=$(mark "screen complete")
     visit
     items=$(mark "scan's first batch") first=$(mark "first thumbnail") complete=$(mark "screen complete")
-    taken=$(grep -o 'index: [0-9]* files recognised from it, metadata taken from it [0-9]* times' "$STATE/err")
+    taken=$(grep -o 'index: [^(]*' "$STATE/err" | sed 's/ *$//')
     ratio=$(python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.3f}x')" "${complete:-0}" "$listing")
     echo "- at a ${rtt} ms round trip, the second visit (the first's screen complete at ${cold:-?} s): items ${items:-?} s," \
         "first picture ${first:-?} s, screen complete ${complete:-?} s ($taken); ls -lR of the mount $listing s: the screen complete at $ratio of it"

@@ -12,10 +12,10 @@ extension GalleryView {
         if !state.filter.text.isEmpty || state.isEditingFilter {
             // The filter: typed after a slash, with how many of all match.
             let cursor = state.isEditingFilter ? "▏" : ""
-            left = " /" + DisplayText.sanitized(state.filter.text) + cursor + "  " + left.dropFirst() + " of \(state.library.totalCount)"
+            left = " /" + DisplayText.sanitized(state.filter.text) + cursor + "  " + left.dropFirst() + " of \(state.library.foundCount)"
         }
         // Pairs make fewer items than files: both are counted.
-        if state.library.fileCount != state.library.totalCount { left += " (\(state.library.fileCount) files)" }
+        if state.library.fileCount != state.library.foundCount { left += " (\(state.library.fileCount) files)" }
         if state.isScanning { left += " found, scanning…" }
         if state.markedCount > 0 {
             left += "  ✓\(state.markedCount) marked"

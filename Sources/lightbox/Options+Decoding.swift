@@ -112,7 +112,7 @@ func statisticsReport(
 ) -> String {
     var lines = [
         "lightbox statistics:", "  pictures: \(pictures)",
-        "  items: \(library.totalCount), files: \(library.fileCount) (pairs are one item)",
+        "  items: \(library.foundCount), files: \(library.fileCount) (pairs are one item)",
     ]
     if let timeline { lines.append("  " + timeline) }
     if let (readAhead, workers) = readAhead, readAhead.extent != .off {

@@ -26,10 +26,11 @@ Timeline.begin()
     guard batch.files.contains(where: { optional.contains($0.format) }) else { return batch }
     let supported = Options.codecFormats
     // A pair whose picture this libvips cannot show stays: a broken tile says why, and its files are still picked.
-    return Scanner.Batch(
-        folder: batch.folder, files: batch.files.filter { supported.contains($0.format) || !$0.companions.isEmpty },
-        problems: batch.problems,
-        unlistedProblems: batch.unlistedProblems)
+    let kept = batch.files.indices.filter { supported.contains(batch.files[$0].format) || !batch.files[$0].companions.isEmpty }
+    var result = batch
+    result.files = kept.map { batch.files[$0] }
+    if !batch.indexed.isEmpty { result.indexed = kept.map { batch.indexed[$0] } }
+    return result
 }
 
 /// Says that nothing was found, and why; exit code 2 when no path given could be read at all.
@@ -135,7 +136,10 @@ func main() -> Int32 {
     var scanner = options.scanner
     // The screen's files read first: the scan narrows its reads while they are.
     if let stage = decoder.readStage { scanner.yielding = { stage.isBusy } }
-    let scan = BackgroundScan(source: options.scanSource, scanner: scanner, transform: supportedOnly)
+    // The gallery shows what the index remembers at once, while the walk checks it (a
+    // snapshot, and --select-1, wait for what the walk finds).
+    let replays = options.snapshotSize == nil && !options.selectsOnlyItem
+    let scan = BackgroundScan(source: options.scanSource, scanner: scanner, replaying: replays ? options.index : nil, transform: supportedOnly)
     // A small folder is scanned before the first screen; a folder with nothing in it never opens the UI.
     scan.waitForImages(timeout: 0.5)
     var first = scan.take()

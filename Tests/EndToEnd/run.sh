@@ -1600,11 +1600,12 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         # The server stops answering (sshd and its children stopped) while the gallery reads
         # the share: keys are answered, and q ends the program at once, in a pipeline too (the
         # next command is not kept waiting for the end of its input), its threads held by reads
-        # of the share left behind, not waited for.
+        # of the share left behind, not waited for (without the index, which the visits before
+        # filled: with it the scan would be over before the server stops).
         rm -rf "$WORK/.cache/thumbnails"
         start_shell 160 30
         rm -f "$WORK/out" "$WORK/rc" "$WORK/stty"
-        tm send-keys -t e2e "clear; $BIN --read-ahead off many/many | cat > out; echo \${PIPESTATUS[0]} > rc; stty -a > stty" Enter
+        tm send-keys -t e2e "clear; $BIN --index off --read-ahead off many/many | cat > out; echo \${PIPESTATUS[0]} > rc; stty -a > stty" Enter
         if wait_for " 1/[0-9]* found, scanning"; then
             server=$(cat "$SLOW_MOUNT_STATE/sshd.pid")
             stopped="$server $(pgrep -P "$server") $(for child in $(pgrep -P "$server"); do pgrep -P "$child"; done)"
@@ -1708,10 +1709,61 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
             wait_for "1/300 " && sleep 2
             tm send-keys -t e2e q; wait_exit
         done
-        if grep -q "index: 300 files recognised from it, metadata taken from it 30[0-9] times" "$WORK/idx-stats-2" && grep -q "index: 0 files recognised" "$WORK/idx-stats-1"; then
-            pass "the index: the gallery's second visit: $(grep -o 'index: [0-9]* files recognised from it, metadata taken from it [0-9]* times' "$WORK/idx-stats-2"), $(grep -o 'screen complete [0-9.]* ms' "$WORK/idx-stats-2")"
+        if grep -q "index: 300 files shown from it before the scan looked, 300 files recognised from it" "$WORK/idx-stats-2" && grep -q "index: 0 files recognised" "$WORK/idx-stats-1"; then
+            pass "the index: the gallery's second visit: $(grep -o 'index: [0-9]* files shown from it before the scan looked, [0-9]* files recognised from it' "$WORK/idx-stats-2"), $(grep -o 'screen complete [0-9.]* ms' "$WORK/idx-stats-2")"
         else
             fail "the gallery and the index" "$(grep -h 'index:\|timeline' "$WORK/idx-stats-1" "$WORK/idx-stats-2")"
+        fi
+        # A visit while the server does not answer: the grid, its date sections and the cached
+        # pictures come from the index and the disk cache at once; keys move the cursor, the
+        # status line names the share, and q ends at once.
+        server=$(cat "$SLOW_MOUNT_STATE/sshd.pid")
+        stopped="$server $(pgrep -P "$server") $(for child in $(pgrep -P "$server"); do pgrep -P "$child"; done)"
+        kill -STOP $stopped
+        start_shell 160 30
+        launch --stats --sections date --read-ahead off idx "2>idx-stats-3"
+        if wait_for " 1/300 found, scanning"; then
+            headers=$(screen | grep -c "▍ 20[0-9][0-9]-")
+            tm send-keys -t e2e l
+            moved=$(wait_for " 2/300 " && echo yes)
+            said=$(wait_for "▲ $WORK/idx not answering" && echo yes)
+            start=$(date +%s.%N)
+            tm send-keys -t e2e q
+            wait_exit
+            ended=$(since "$start")
+            kill -CONT $stopped
+            if [ "$headers" -ge 2 ] && [ "$moved" = yes ] && [ "$said" = yes ] && [ "$(cat "$WORK/rc")" = 130 ] && sane \
+                && grep -q "disk cache: [1-9]" "$WORK/idx-stats-3" && python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 1)" "$ended"; then
+                pass "the index: a share whose server stopped opens from the index: $headers date sections, $(grep -o 'disk cache: [0-9]*' "$WORK/idx-stats-3") pictures, a key moved, the share named, q ended in $ended s"
+            else
+                fail "the index with the server stopped" "headers $headers, moved '$moved', said '$said', rc $(cat "$WORK/rc" 2>/dev/null), ended after $ended s; $(screen | tail -2); $(grep 'disk cache' "$WORK/idx-stats-3")"
+            fi
+        else
+            kill -CONT $stopped
+            fail "the index with the server stopped: no grid" "$(screen)"
+        fi
+        # What changed while away is applied when the scan has checked it, the cursor and the
+        # marks staying on their photos: one photo gone, two new ones between others.
+        rm "$WORK/idx-src/renamed/IMG_5.JPG"
+        cp "$WORK/idx-src/renamed/IMG_2.JPG" "$WORK/idx-src/renamed/IMG_7a.JPG"
+        cp "$WORK/idx-src/renamed/IMG_2.JPG" "$WORK/idx-src/renamed/IMG_7b.JPG"
+        start_shell 160 30
+        launch --read-ahead off idx
+        if wait_for " 1/300 "; then
+            tm send-keys -t e2e l l l l l l l l l l
+            wait_for "/IMG_11.JPG" && tm send-keys -t e2e Space
+            for _ in $(seq 100); do screen | tail -1 | grep -q "scanning" || break; sleep 0.1; done
+            status=$(screen | tail -1)
+            tm send-keys -t e2e Enter
+            wait_exit
+            # Space marked IMG_11 and moved on to IMG_12.
+            if [[ "$status" == " 13/301 "* && "$status" == *"1 marked"* && "$status" == *"/IMG_12.JPG"* ]] && [ "$(cat "$WORK/out")" = "idx/renamed/IMG_11.JPG" ]; then
+                pass "the index: a photo gone and two new while away: after the check the cursor's photo is 13th of 301, the marked one still marked, and Enter printed it"
+            else
+                fail "the index: changes applied while checking" "status '$status', printed '$(cat "$WORK/out")'"
+            fi
+        else
+            fail "the index: changes applied while checking: no grid" "$(screen)"
         fi
         slow_mount_stop "$WORK/idx"
     else

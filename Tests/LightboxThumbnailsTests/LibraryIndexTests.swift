@@ -300,3 +300,36 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     utimensat(AT_FDCWD, dir.path + "/photos/IMG_1.jpg", &times, 0)
     #expect(scanner.scan([folder]).folders.flatMap(\.files)[0].modified == first[0].modified - 200_000_000_000)
 }
+
+/// What the index replays of a folder is what the scan that filled it found, in its order
+/// (natural order, a folder's files before its subfolders', pairs together), its metadata with it;
+/// a file it knows is not an image and another folder's files are not in it.
+@Test func theIndexReplaysAFolderAsTheScanFoundIt() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["IMG_10.jpg", "IMG_2.jpg", "IMG_2.CR2", "b/IMG_1.jpg", "a10/x.jpg", "a9/x.jpg", "a9/deeper/y.jpg", "b/c/z.jpg"] {
+        let path = try dir.file("lib/" + name)
+        if name.hasSuffix(".CR2") {
+            try TestImages.bytes([0x49, 0x49, 0x2A, 0x00, 0x10, 0, 0, 0, 0x43, 0x52, 0x02, 0] + [UInt8](repeating: 0, count: 64), at: path)
+        } else {
+            try TestImages.jpeg(at: path, width: 8, height: 8)
+        }
+    }
+    try TestImages.bytes(Array("notes".utf8), at: try dir.file("lib/notes.txt"))
+    try TestImages.jpeg(at: try dir.file("other/IMG_1.jpg"), width: 8, height: 8)
+    var scanner = Scanner()
+    scanner.index = LibraryIndex(folder: dir.path + "/cache", mode: .on)
+    let root = ImagePath(dir.path + "/lib/")
+    _ = scanner.scan([ImagePath(dir.path + "/other")])
+    let found = scanner.scan([root])
+    scanner.index?.remember(found.folders[0].files[0], metadata: fullMetadata())
+    scanner.index?.flush()
+    let index = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .read))
+    let replayed = index.replay(under: root, pairs: true)
+    #expect(replayed.map { ImageFolder(path: $0.folder, files: $0.files) } == found.folders)
+    #expect(replayed.allSatisfy { $0.isFromIndex && $0.indexed.count == $0.files.count })
+    #expect(replayed[0].indexed[0] == fullMetadata() && replayed[0].indexed.dropFirst().allSatisfy { $0 == nil })
+    #expect(found.folders[0].files[0].companions.count == 1, "a pair")
+    #expect(index.replay(under: ImagePath(dir.path + "/nothing"), pairs: true).isEmpty)
+    #expect(index.statistics.contains("files shown from it before the scan looked"))
+}

@@ -14,7 +14,7 @@ extension Library {
         let filter = self.filter.resolved(with: names)
         let readsDates = filter.readsDates, readsMarks = filter.readsMarks, readsNames = filter.readsNames
         var clock = LocalClock()
-        for id in 0..<totalCount {
+        for id in 0..<totalCount where !isGone[id] {
             if !filter.isEmpty {
                 let photo = filesByID.withUnsafeBufferPointer { files in
                     FilterSubject(
@@ -30,7 +30,7 @@ extension Library {
             let date = arrangement.datesDecideOrder ? dateForSorting(id, clock: &clock) : 0
             let section: Int64
             switch arrangement.sections {
-            case .folder: section = Int64(folderIndex(of: id))
+            case .folder: section = folderKeys[folderIndex(of: id)]
             case .date: section = Calendar.day(date)
             case .month: section = Calendar.month(date)
             case .year: section = Calendar.year(date)
@@ -40,11 +40,14 @@ extension Library {
             entries.append(Entry(section: section, key: sortKey(of: id, date: date), id: id))
         }
         let reversed = arrangement.isReversed
-        // In scan order the entries are already sorted: folders are numbered as found.
-        if !arrangement.keepsScanOrder {
+        // In scan order the entries are already sorted (folders are numbered as found), unless
+        // the scan checking what the index had found files in between.
+        if !arrangement.keepsScanOrder || !keysRiseWithIDs {
             entries.sort { a, b in
                 if a.section != b.section { return reversed ? a.section > b.section : a.section < b.section }
                 if a.key != b.key { return reversed ? a.key > b.key : a.key < b.key }
+                let x = scanKeys[a.id], y = scanKeys[b.id]
+                if x != y { return reversed ? x > y : x < y }
                 return reversed ? a.id > b.id : a.id < b.id
             }
         }
@@ -61,7 +64,7 @@ extension Library {
     /// What item `id` is ordered by within its section; ties go by id (the scan's order).
     func sortKey(of id: Int, date: Int64) -> SortKey {
         switch arrangement.sort {
-        case .name: .number(Int64(id))  // ids are in scan order: folders, then names, naturally
+        case .name: .number(scanKeys[id])  // the scan's order: folders, then names, naturally
         case .date: .number(date)
         case .mtime: .number(filesByID[id].modified / 1_000_000_000)
         case .size: .number(filesByID[id].byteCount)

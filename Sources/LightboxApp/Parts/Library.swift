@@ -37,6 +37,29 @@ public struct Library: Sendable {
     /// Folder index by id, into `folders`.
     var folderOfID: [Int32] = []
     private var folders: [ImagePath] = []
+    /// Each folder's place in the scan's order: its first file's `scanKeys`, by folder index.
+    var folderKeys: [Int64] = []
+    /// The last folder index of each folder path, where files the scan finds while checking go.
+    var folderNumbers: [ImagePath: Int32] = [:]
+    /// Each item's place in the scan's order, by id: ids are numbered as found, keys as a scan
+    /// of the library now would find them (a file found while checking goes between the two it
+    /// lies between). Spaced by `keySpacing`, so there is room between.
+    var scanKeys: [Int64] = []
+    /// Whether `scanKeys` rise with the ids (nothing went in between): scan order is id order.
+    var keysRiseWithIDs = true
+    /// The largest of `scanKeys`: a file found after everything goes after it.
+    var largestKey: Int64 = 0
+    /// Items taken from the index that the scan no longer found, or found changed, by id: never shown.
+    var isGone: [Bool] = []
+    /// How many of `isGone` are.
+    var goneCount = 0
+    /// What the index said is there that the walk has not seen yet, while it checks
+    /// (`appendFromIndex`): by each item's path, its id.
+    var unconfirmed: [ImagePath: Int] = [:]
+    /// Whether the library came from the index and the scan is checking it.
+    public internal(set) var isChecking = false
+    /// The key of the last item the checking walk found, where the next new one goes after.
+    var lastCheckedKey: Int64 = -1
     /// Id by position, and position by id.
     private(set) var order: [Int] = []
     private(set) var positions: [Int] = []
@@ -48,15 +71,15 @@ public struct Library: Sendable {
     }
 
     /// Whether new files simply go at the end: scan order and no filter.
-    var appendsInScanOrder: Bool { arrangement.keepsScanOrder && filter.isEmpty && stacks.isEmpty }
+    var appendsInScanOrder: Bool { arrangement.keepsScanOrder && filter.isEmpty && stacks.isEmpty && keysRiseWithIDs }
 
     /// Items shown: all, or those the filter lets through.
     public var count: Int { order.count }
     public var isEmpty: Bool { order.isEmpty }
-    /// Every item found, shown or not.
+    /// Every item found, shown or not, gone or not: ids are below it (`foundCount`: those still there).
     public var totalCount: Int { filesByID.count }
     /// Every file found, a pair's members each counted.
-    public private(set) var fileCount = 0
+    public internal(set) var fileCount = 0
     /// The filter (see `FilterExpression`); empty shows all.
     public private(set) var filter = FilterExpression.all
     /// What was decided of each item by id, as last given: what the filter's fields and the
@@ -153,10 +176,23 @@ public struct Library: Sendable {
         if !appendsInScanOrder && batches.contains(where: { !$0.files.isEmpty }) { arrange() }
     }
 
-    mutating func append(_ newFiles: [ImageFile], in folder: ImagePath, arranging: Bool) {
+    mutating func append(_ newFiles: [ImageFile], in folder: ImagePath, keys: [Int64]? = nil, arranging: Bool) {
         guard !newFiles.isEmpty else { return }
-        if folders.last != folder { folders.append(folder) }
-        let folderIndex = Int32(folders.count - 1)
+        let newKeys = keys ?? (1...Int64(newFiles.count)).map { (largestKey / Self.keySpacing + $0) * Self.keySpacing }
+        if newKeys[0] <= (scanKeys.last ?? -1) || zip(newKeys, newKeys.dropFirst()).contains(where: { $0 >= $1 }) { keysRiseWithIDs = false }
+        scanKeys.append(contentsOf: newKeys)
+        largestKey = max(largestKey, newKeys.max()!)
+        isGone.append(contentsOf: repeatElement(false, count: newFiles.count))
+        // While checking, a file found in a folder the index had goes to that folder's section.
+        if isChecking, let known = folderNumbers[folder] {
+            if folders.last != folder { keysRiseWithIDs = false }
+            folderKeys[Int(known)] = min(folderKeys[Int(known)], newKeys[0])
+        } else if folders.last != folder {
+            folders.append(folder)
+            folderKeys.append(newKeys[0])
+            folderNumbers[folder] = Int32(folders.count - 1)
+        }
+        let folderIndex = isChecking ? folderNumbers[folder]! : Int32(folders.count - 1)
         let first = filesByID.count
         filesByID.append(contentsOf: newFiles)
         fileCount += newFiles.reduce(0) { $0 + 1 + $1.companions.count }

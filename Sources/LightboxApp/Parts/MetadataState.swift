@@ -36,8 +36,9 @@ public struct MetadataState: Sendable {
         var requests: [MetadataRequest] = []
         for number in 0..<library.totalCount where !requested.contains(number) {
             let id = ItemID(number)
-            requests.append(MetadataRequest(id: id, file: library.file(id)))
             requested.set(number, marked: true)
+            if library.isGone(id) { continue }
+            requests.append(MetadataRequest(id: id, file: library.file(id)))
         }
         return requests
     }

@@ -192,8 +192,6 @@ extension GalleryState {
             unlistedScanProblems += batch.unlistedProblems
         }
         if isFinished { isScanning = false }
-        guard batches.contains(where: { !$0.files.isEmpty }) else { return }
-        let added = batches.map { (files: $0.files, folder: $0.folder) }
         let firstNew = ItemID(library.totalCount)  // ids are numbered in the order found
         defer {
             markPending(fromID: firstNew)
@@ -203,6 +201,16 @@ extension GalleryState {
                 startSlideshow()
             }
         }
+        let known = batches.filter { $0.isFromIndex && !$0.files.isEmpty }
+        if !known.isEmpty { addFromIndex(known) }
+        let added = batches.filter { !$0.isFromIndex && !$0.files.isEmpty }.map { (files: $0.files, folder: $0.folder) }
+        if library.isChecking {
+            // What the index had is on screen: the walk only changes what it finds otherwise.
+            if !added.isEmpty { rearrangeIfChanged { $0.appendChecked(added) } }
+            if isFinished { rearrangeIfChanged { $0.finishChecking() } }
+            return
+        }
+        guard !added.isEmpty else { return }
         guard library.arrangement.keepsScanOrder else {
             // Sorted otherwise, new items can land anywhere: everything shown keeps its place on screen.
             return rearrange { $0.append(added) }
@@ -210,6 +218,30 @@ extension GalleryState {
         library.append(added)
         selection.marks.grow(to: library.count)
         rebuildLayout()
+    }
+
+    /// Shows what the index remembers of the library, with its metadata, before the walk checks it.
+    mutating func addFromIndex(_ batches: [Scanner.Batch]) {
+        let first = library.totalCount
+        let added = batches.map { (files: $0.files, folder: $0.folder) }
+        if library.arrangement.keepsScanOrder {
+            library.appendFromIndex(added)
+            selection.marks.grow(to: library.count)
+            rebuildLayout()
+        } else {
+            rearrange { $0.appendFromIndex(added) }
+        }
+        var results: [MetadataResult] = []
+        var id = first
+        for batch in batches {
+            if batch.indexed.count == batch.files.count {
+                for (offset, kept) in batch.indexed.enumerated() {
+                    if let kept { results.append(MetadataResult(id: ItemID(id + offset), metadata: kept.metadata, size: kept.shownSize)) }
+                }
+            }
+            id += batch.files.count
+        }
+        if !results.isEmpty { addMetadata(results) }
     }
 
     /// Marks the files from id `first` on whose paths `--mark-from` listed.

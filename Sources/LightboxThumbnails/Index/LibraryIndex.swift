@@ -60,6 +60,8 @@ public final class LibraryIndex: @unchecked Sendable {
     private var pendingFolders: [[UInt8]: FolderListing] = [:]
     /// Files recognised from the index, and files whose metadata came from it, this run.
     private var recognised = 0, metadataHits = 0
+    /// Images shown from the index before the scan looked (`replay`), this run.
+    private var replayed = 0
     /// Files found in the index today whose last use was another day: their day is written with the next batch.
     private var touched: Set<[UInt8]> = []
     private var problems: [String] = []
@@ -212,7 +214,10 @@ public final class LibraryIndex: @unchecked Sendable {
 
     /// What this run took from the index, for `--stats`.
     public var statistics: String {
-        lock.withLock { "index: \(recognised) files recognised from it, metadata taken from it \(metadataHits) times (\(location), \(mode.rawValue))" }
+        lock.withLock {
+            let shown = replayed > 0 ? "\(replayed) files shown from it before the scan looked, " : ""
+            return "index: \(shown)\(recognised) files recognised from it, metadata taken from it \(metadataHits) times (\(location), \(mode.rawValue))"
+        }
     }
 
     // MARK: Writing
@@ -341,6 +346,32 @@ public final class LibraryIndex: @unchecked Sendable {
                 try $0.run("DELETE FROM file WHERE path = ? OR (path >= ? AND path < ?)", [.blob(key), .blob(below), .blob(end)])
                 return $0.changes
             } ?? 0
+        }
+    }
+
+    /// The images the index holds at or under the absolute path `key` (what waits to be written
+    /// included): each one's absolute path and record.
+    /// - Complexity: O(*k* log *n*) for *k* files there.
+    func images(under key: [UInt8]) -> [(path: [UInt8], record: Record)] {
+        let below = key == [UInt8(ascii: "/")] ? key : key + [UInt8(ascii: "/")]
+        let end = below.dropLast() + [UInt8(ascii: "0")]  // "0" follows "/"
+        return lock.withLock {
+            var found: [[UInt8]: Record] = [:]
+            _ = perform { db in
+                try db.run(
+                    "SELECT path, size, mtime, kind, metadata FROM file WHERE path >= ? AND path < ? AND kind != '-'", [.blob(below), .blob(Array(end))]
+                ) { row in
+                    guard case .blob(let path) = row[0], case .integer(let size) = row[1], case .integer(let modified) = row[2], case .blob(let kind) = row[3],
+                        let format = ImageFormat(rawValue: String(decoding: kind, as: UTF8.self))
+                    else { return }
+                    var metadata: IndexedMetadata?
+                    if case .blob(let bytes) = row[4] { metadata = IndexedMetadata(encoded: bytes) }
+                    found[path] = Record(byteCount: size, modified: modified, format: format, metadata: metadata)
+                }
+            }
+            for (path, record) in pending where path.starts(with: below) { found[path] = record.format == nil ? nil : record }
+            replayed += found.count
+            return found.map { ($0.key, $0.value) }
         }
     }
 

@@ -70,9 +70,10 @@ public final class BackgroundScan: @unchecked Sendable {
     }
 
     /// Starts scanning `source`. Each batch passes through `transform` on the scan's thread (to
-    /// drop files that cannot be shown).
+    /// drop files that cannot be shown). With `replaying`, what that index holds under the paths
+    /// comes first (`LibraryIndex.replay`), before the walk looks at anything on their mounts.
     public init(
-        source: Source, scanner: Scanner = Scanner(),
+        source: Source, scanner: Scanner = Scanner(), replaying index: LibraryIndex? = nil,
         transform: @escaping @Sendable (Scanner.Batch) -> Scanner.Batch = { $0 }
     ) {
         let wake = WakePipe()
@@ -82,7 +83,13 @@ public final class BackgroundScan: @unchecked Sendable {
             perform: { source, hand in
                 let emit: (Scanner.Batch) -> Bool = { hand(transform($0)) }
                 switch source {
-                case .paths(let paths): scanner.scan(paths, emit: emit)
+                case .paths(let paths):
+                    let pairs = scanner.pairing != .apart
+                    let known = index.map { index in paths.flatMap { index.replay(under: $0, pairs: pairs) } } ?? []
+                    for batch in known where !batch.files.isEmpty {
+                        guard hand(transform(batch)) else { return nil }
+                    }
+                    scanner.scan(paths, emit: emit)
                 case .list(let fd, let separator): scanner.scan(listIn: fd, separator: separator, emit: emit)
                 }
                 return nil

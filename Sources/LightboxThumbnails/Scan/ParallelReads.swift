@@ -85,13 +85,23 @@ public enum ParallelReads {
         return isNetworkMount(fd) ? networkDefault : 1
     }
 
-    /// The same for the file or folder at `path` (one when it cannot be looked at).
+    /// The same for the file or folder at `path`, told by the mount table, so a mount that
+    /// does not answer holds nothing up (nothing there is looked at).
     public static func width(for path: ImagePath, stated: Int?) -> Int {
         if let stated { return min(limit, max(1, stated)) }
-        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
-        guard fd >= 0 else { return 1 }
-        defer { close(fd) }
-        return width(for: fd, stated: nil)
+        return isNetworkMount(type: mountType(of: path.absoluteBytes, among: ReadWatch.mounts())) ? networkDefault : 1
+    }
+
+    /// The file system type of the longest of `mounts` that holds `path` (whole components).
+    static func mountType(of path: [UInt8], among mounts: [(point: [UInt8], type: [UInt8])]) -> [UInt8] {
+        let point = ReadWatch.mountPoint(of: path, among: mounts.map(\.point))
+        return mounts.last { String(decoding: $0.point, as: UTF8.self) == point }?.type ?? []
+    }
+
+    /// Whether a mount table's file system type is one of `networkFileSystems`' (FUSE of any kind, as `statfs` says).
+    static func isNetworkMount(type: [UInt8]) -> Bool {
+        let name = String(decoding: type, as: UTF8.self)
+        return ["nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "ceph", "afs", "coda", "fuse", "fuseblk"].contains(name) || name.hasPrefix("fuse.")
     }
 
     /// File systems whose every open and read may cost a round trip: NFS, SMB/CIFS, FUSE (sshfs,

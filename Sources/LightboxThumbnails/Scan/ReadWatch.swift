@@ -65,11 +65,17 @@ public final class ReadWatch: @unchecked Sendable {
     }
 
     /// The mount points in `/proc/self/mountinfo` (its fifth field, octal escapes undone).
-    static func mountPoints() -> [[UInt8]] {
+    static func mountPoints() -> [[UInt8]] { mounts().map(\.point) }
+
+    /// The mounts in `/proc/self/mountinfo`: each one's mount point (its fifth field, octal
+    /// escapes undone) and file system type (the field after the ` - `).
+    static func mounts() -> [(point: [UInt8], type: [UInt8])] {
         guard let table = FileManager.default.contents(atPath: "/proc/self/mountinfo") else { return [] }
         return [UInt8](table).split(separator: UInt8(ascii: "\n")).compactMap { line in
             let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-            return fields.count > 4 ? unescaped(Array(fields[4])) : nil
+            guard fields.count > 4 else { return nil }
+            let type = fields.firstIndex(of: [UInt8(ascii: "-")]).flatMap { $0 + 1 < fields.count ? Array(fields[$0 + 1]) : nil } ?? []
+            return (unescaped(Array(fields[4])), type)
         }
     }
 

@@ -18,12 +18,26 @@ public struct Scanner: Sendable {
         public var problems: [String]
         /// Problems met but not listed: past the sample.
         public var unlistedProblems: Int
+        /// For a batch from the index (`LibraryIndex.replay`), not the walk: each file's metadata
+        /// as kept there; empty for the walk's batches.
+        public var indexed: [IndexedMetadata?]
+        /// Whether the batch is what the index remembers (`LibraryIndex.replay`), for the walk to confirm.
+        public var isFromIndex: Bool
 
         public init(folder: ImagePath, files: [ImageFile], problems: [String] = [], unlistedProblems: Int = 0) {
             self.folder = folder
             self.files = files
             self.problems = problems
             self.unlistedProblems = unlistedProblems
+            indexed = []
+            isFromIndex = false
+        }
+
+        /// A batch from the index: `files` as an earlier visit found them, with their metadata.
+        public init(folder: ImagePath, files: [ImageFile], indexed: [IndexedMetadata?]) {
+            self.init(folder: folder, files: files)
+            self.indexed = indexed
+            isFromIndex = true
         }
     }
 
@@ -184,12 +198,13 @@ public struct Scanner: Sendable {
         /// A path given by the user: a folder is walked, a file taken as it is.
         mutating func scanArgument(_ path: ImagePath) {
             var info = stat()
-            guard path.withCString({ stat($0, &info) }) == 0 else {
+            // Watched: a mount that does not answer is named on the status line.
+            guard ReadWatch.shared.watching(path, { path.withCString({ stat($0, &info) }) }) == 0 else {
                 report("cannot open \(path): \(Scanner.errorText())", in: path.parent)
                 return
             }
             if Scanner.isDirectory(info) {
-                let fd = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+                let fd = ReadWatch.shared.watching(path) { path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }
                 guard fd >= 0 else { return report("cannot read \(path): \(Scanner.errorText())", in: path) }
                 readWidth = ParallelReads.width(for: fd, stated: readsInFlight)
                 walkTree(fd, path: path)
@@ -550,8 +565,9 @@ struct FileIdentity: Hashable {
 extension Array where Element == Scanner.Batch {
     /// Appends `batch`, into the last batch when both are of one folder.
     mutating func appendMerging(_ batch: Scanner.Batch) {
-        if let last = self.last, last.folder == batch.folder {
+        if let last = self.last, last.folder == batch.folder, last.isFromIndex == batch.isFromIndex {
             self[count - 1].files += batch.files
+            self[count - 1].indexed += batch.indexed
             self[count - 1].problems += batch.problems
             self[count - 1].unlistedProblems += batch.unlistedProblems
         } else {

@@ -1,0 +1,85 @@
+import LightboxThumbnails
+
+/// A library first shown from the index (what an earlier visit found), then checked by the
+/// scan: the items it confirms stay as they are; what it finds that the index did not have goes
+/// where a scan would put it; what it no longer finds, or finds changed, goes. Ids never change,
+/// so the cursor and the marks stay on their photos.
+extension Library {
+    /// Room between two items' keys for the files a checking scan finds between them.
+    static let keySpacing: Int64 = 1 << 20
+
+    /// Adds what the index remembers (`LibraryIndex.replay`), for the scan to check.
+    /// - Complexity: as `append(_:)`.
+    public mutating func appendFromIndex(_ batches: [(files: [ImageFile], folder: ImagePath)]) {
+        isChecking = true
+        let first = totalCount
+        append(batches)
+        for id in first..<totalCount { unconfirmed[filesByID[id].path] = id }
+    }
+
+    /// Takes what the checking scan found: a file the index had, as it had it, is confirmed
+    /// (nothing changes); a file it did not have, or had otherwise, is added where the scan's
+    /// order puts it (a changed file's old item goes). Whether anything changed.
+    /// - Complexity: O(*k*) for *k* files found, plus an arrangement when any is new.
+    @discardableResult
+    public mutating func appendChecked(_ batches: [(files: [ImageFile], folder: ImagePath)]) -> Bool {
+        var added: [(files: [ImageFile], folder: ImagePath, keys: [Int64])] = []
+        var changed = false
+        for batch in batches {
+            var files: [ImageFile] = [], keys: [Int64] = []
+            for file in batch.files {
+                var key = lastCheckedKey + 1
+                if let id = unconfirmed.removeValue(forKey: file.path) {
+                    if filesByID[id] == file {
+                        lastCheckedKey = max(lastCheckedKey, scanKeys[id])
+                        continue
+                    }
+                    // Changed since: the file as it is now takes the old one's place.
+                    markGone(id)
+                    changed = true
+                    key = scanKeys[id]
+                } else if lastCheckedKey >= largestKey {
+                    key = (lastCheckedKey / Self.keySpacing + 1) * Self.keySpacing  // past all the index had: at the end
+                }
+                lastCheckedKey = max(lastCheckedKey, key)
+                files.append(file)
+                keys.append(key)
+            }
+            if !files.isEmpty { added.append((files, batch.folder, keys)) }
+        }
+        guard !added.isEmpty || changed else { return false }
+        for batch in added { append(batch.files, in: batch.folder, keys: batch.keys, arranging: false) }
+        arrange()
+        return true
+    }
+
+    /// The scan is over: what the index had and the scan did not find goes. Whether anything did.
+    /// - Complexity: O(*n* log *n*) when anything goes, else O(*k*) in what was not found.
+    @discardableResult
+    public mutating func finishChecking() -> Bool {
+        guard isChecking else { return false }
+        isChecking = false
+        let missing = unconfirmed.values
+        unconfirmed = [:]
+        guard !missing.isEmpty else { return false }
+        for id in missing { markGone(id) }
+        arrange()
+        return true
+    }
+
+    /// How many items the index had that the scan has not confirmed yet.
+    public var uncheckedCount: Int { unconfirmed.count }
+
+    /// Whether item `id` was taken from the index and is no longer there.
+    public func isGone(_ id: ItemID) -> Bool { isGone[id.rawValue] }
+
+    /// Items found and still there (`totalCount` less those gone), shown or not.
+    public var foundCount: Int { totalCount - goneCount }
+
+    private mutating func markGone(_ id: Int) {
+        guard !isGone[id] else { return }
+        isGone[id] = true
+        goneCount += 1
+        fileCount -= 1 + filesByID[id].companions.count
+    }
+}

@@ -1,0 +1,99 @@
+import LightboxApp
+import LightboxLayout
+import LightboxThumbnails
+import Testing
+
+/// A folder's files by name, as a scan (or the index) hands them out.
+private func files(_ folder: String, _ names: [String], size: Int64 = 1000) -> [ImageFile] {
+    names.map { ImageFile(path: ImagePath("\(folder)/\($0)"), byteCount: size, modified: 0, format: .jpeg) }
+}
+
+private func walked(_ folder: String, _ names: [String]) -> Scanner.Batch { Scanner.Batch(folder: ImagePath(folder), files: files(folder, names)) }
+
+private func remembered(_ folder: String, _ names: [String], dates: [String?] = []) -> Scanner.Batch {
+    let found = files(folder, names)
+    let kept = found.indices.map { i -> IndexedMetadata? in
+        guard i < dates.count, let date = dates[i] else { return nil }
+        var metadata = ImageMetadata()
+        metadata.dateTaken = date
+        return IndexedMetadata(metadata: metadata, shownSize: PixelSize(width: 40, height: 30))
+    }
+    return Scanner.Batch(folder: ImagePath(folder), files: found, indexed: kept)
+}
+
+/// The paths in display order, and the sections' titles and sizes.
+private func shown(_ library: Library) -> (paths: [String], sections: [String]) {
+    ((0..<library.count).map { library[$0].path.description }, library.sections.map { "\(String(decoding: $0.title, as: UTF8.self)):\($0.items.count)" })
+}
+
+private func batches(_ list: [Scanner.Batch]) -> [(files: [ImageFile], folder: ImagePath)] { list.map { ($0.files, $0.folder) } }
+
+@Test func aLibraryFromTheIndexThatTheScanConfirmsDoesNotChange() {
+    let known = [remembered("a", ["1.jpg", "2.jpg"]), remembered("b", ["1.jpg"])]
+    var library = Library()
+    library.appendFromIndex(batches(known))
+    let before = shown(library)
+    #expect(library.isChecking)
+    let changed = library.appendChecked(batches([walked("a", ["1.jpg", "2.jpg"]), walked("b", ["1.jpg"])]))
+    let went = library.finishChecking()
+    #expect(!changed && !went)
+    #expect(shown(library) == before && library.totalCount == 3 && !library.isChecking)
+}
+
+@Test func whatTheScanFindsOtherwiseEndsAsAFreshScanWouldShowIt() {
+    // Remembered: a/1,2,3; c/1. Now: a/2 gone, a/0 and a/10 new, b new between a and c, c/2 new at the end, d new.
+    let known = [remembered("a", ["1.jpg", "2.jpg", "3.jpg"]), remembered("c", ["1.jpg"])]
+    let now = [walked("a", ["0.jpg", "1.jpg", "3.jpg", "10.jpg"]), walked("b", ["1.jpg"]), walked("c", ["1.jpg", "2.jpg"]), walked("d", ["1.jpg"])]
+    for arrangement in [Arrangement(), Arrangement(sections: .none), Arrangement(sort: .size)] {
+        var library = Library(arrangement: arrangement)
+        library.appendFromIndex(batches(known))
+        // The walk's batches one at a time, as they come.
+        for batch in now { library.appendChecked(batches([batch])) }
+        let went = library.finishChecking()
+        #expect(went)
+        var fresh = Library(arrangement: arrangement)
+        fresh.append(batches(now))
+        #expect(shown(library) == shown(fresh), "\(arrangement)")
+        #expect(library.foundCount == 8 && library.fileCount == 8 && library.totalCount == 9)
+    }
+}
+
+@Test func aFileChangedSinceTakesItsOldPlace() {
+    var library = Library()
+    library.appendFromIndex(batches([remembered("a", ["1.jpg", "2.jpg", "3.jpg"])]))
+    let old = library.id(at: 1)
+    let changed = library.appendChecked([(files("a", ["1.jpg"]) + files("a", ["2.jpg"], size: 5) + files("a", ["3.jpg"]), ImagePath("a"))])
+    #expect(changed)
+    #expect(shown(library).paths == ["a/1.jpg", "a/2.jpg", "a/3.jpg"])
+    #expect(library[1].byteCount == 5 && library.isGone(old) && library.position(of: old) < 0)
+}
+
+@Test func theCursorAndTheMarksStayOnTheirPhotosWhileTheScanChecks() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    let names = (1...30).map { "IMG_\($0).jpg" }
+    state.apply(.scanned([remembered("a", names)], isFinished: false))
+    #expect(state.library.count == 30)
+    state.apply([.move(.down), .move(.down), .move(.right), .toggleMark])
+    let path = state.library[state.viewport.cursor].path
+    #expect(path == ImagePath("a/IMG_8.jpg"))
+    // The walk: IMG_2 gone, IMG_5a new (before the cursor), IMG_31 new at the end.
+    var now = names.filter { $0 != "IMG_2.jpg" }
+    now.insert("IMG_5a.jpg", at: 4)
+    now.append("IMG_31.jpg")
+    state.apply(.scanned([walked("a", Array(now.prefix(10)))], isFinished: false))
+    #expect(state.library[state.viewport.cursor].path == path)
+    state.apply(.scanned([walked("a", Array(now.dropFirst(10)))], isFinished: true))
+    #expect(!state.isScanning && !state.library.isChecking)
+    #expect(shown(state.library).paths == now.map { "a/" + $0 })
+    #expect(state.library[state.viewport.cursor].path == path && state.viewport.cursor == 7)
+    #expect(state.selection.marks.sorted == [7])
+}
+
+@Test func theIndexsDatesMakeTheSectionsAtOnce() {
+    var state = GalleryState(library: Library(arrangement: Arrangement(sections: .date)), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    state.apply(
+        .scanned(
+            [remembered("a", ["1.jpg", "2.jpg", "3.jpg"], dates: ["2024:05:01 10:00:00", "2024:05:02 10:00:00", "2024:05:01 11:00:00"])], isFinished: false))
+    #expect(state.library.sections.map(\.items.count) == [2, 1])
+    #expect(state.metadataState.requestedCount == 3)
+}
