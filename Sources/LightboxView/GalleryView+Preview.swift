@@ -58,7 +58,9 @@ extension GalleryView {
                 image, drawn: drawn, originX: originX, originY: originY, x: 0, y: 0, width: width, height: height,
                 palette: palette, into: &frame, clipHeight: height, clipping: clipping, detail: state.previewDetail)
         } else {
-            drawPlaceholder(x: 0, y: 0, width: width, height: height, palette: palette, into: &frame, clipHeight: height)
+            drawPlaceholder(
+                x: 0, y: 0, width: width, height: height, palette: palette, into: &frame, clipHeight: height,
+                offline: state.isOffline(at: state.viewport.cursor))
         }
         if let panel = state.exposurePanel { drawExposurePanel(state, in: panel, into: &frame) }
         // Status: place, name, zoom, mark.

@@ -38,7 +38,9 @@ extension GalleryView {
                     palette: palette, into: &frame, clipHeight: state.screen.gridHeight)
             }
         } else {
-            drawPlaceholder(x: tile.x, y: top, width: tile.width, height: boxHeight, palette: palette, into: &frame, clipHeight: state.screen.gridHeight)
+            drawPlaceholder(
+                x: tile.x, y: top, width: tile.width, height: boxHeight, palette: palette, into: &frame, clipHeight: state.screen.gridHeight,
+                offline: state.isOffline(at: item))
         }
         // A rejected photo's picture is dimmed: in pixels above, in cells here (a pixel mode's
         // cells carry the picture's id).
@@ -288,10 +290,18 @@ extension GalleryView {
         if !image.visibleRows.isEmpty { frame.images.append(image) }
     }
 
-    static func drawPlaceholder(x: Int, y: Int, width: Int, height: Int, palette: Palette, into frame: inout Frame, clipHeight: Int) {
+    /// A box still loading: `⋯`, or `offline` when its mount is not answering.
+    static func drawPlaceholder(
+        x: Int, y: Int, width: Int, height: Int, palette: Palette, into frame: inout Frame, clipHeight: Int, offline: Bool = false
+    ) {
         fillBox(x: x, y: y, width: width, height: height, style: palette.placeholder, into: &frame, clipHeight: clipHeight)
         let mid = y + height / 2
-        if mid >= 0 && mid < clipHeight { frame.write("⋯", x: x + width / 2, y: mid, style: palette.placeholder) }
+        guard mid >= 0 && mid < clipHeight else { return }
+        if offline && width >= 9 {
+            frame.write("offline", x: x + (width - 7) / 2, y: mid, style: palette.placeholder)
+        } else {
+            frame.write(offline ? "▲" : "⋯", x: x + width / 2, y: mid, style: palette.placeholder)
+        }
     }
 
     static func drawBroken(_ reason: String, x: Int, y: Int, width: Int, height: Int, palette: Palette, into frame: inout Frame, clipHeight: Int) {

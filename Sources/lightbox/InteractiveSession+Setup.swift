@@ -81,6 +81,8 @@ extension InteractiveSession {
 
     /// Seconds the end waits for decisions still being written to sidecars.
     static let sidecarWait = 0.5
+    /// Seconds the end waits, with `--stats`, for decodes in hand (so their decoders' counts are in).
+    static let statisticsWait = 0.5
 
     /// The monotonic clock the scheduler runs on, in seconds.
     static var now: Double { ProcessInfo.processInfo.systemUptime }
@@ -168,8 +170,9 @@ extension InteractiveSession {
         readAhead?.stop()
         readAheadDecoder?.shutdown()
         // With --stats, decodes in hand finish first, so every decoder is idle and can report
-        // the cache entries it wrote (at most one decode's wait; without it, quitting waits for none).
-        if options.printsStatistics { provider.shutdown() }
+        // the cache entries it wrote (at most one decode's wait, and never past half a second: a read
+        // of a mount that does not answer may never end; without it, quitting waits for none).
+        if options.printsStatistics { provider.shutdown(waitingAtMost: Self.statisticsWait) }
         pipeline.shutdown()
         if options.printsStatistics {
             report = statisticsReport(

@@ -50,8 +50,8 @@ extension Options {
 
     /// Opens the index `--index` asks for in Lightbox's cache folder (none without one); what
     /// went wrong waits in it for the session to say.
-    mutating func openIndex(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        guard indexMode != .off, let folder = LibraryIndex.defaultFolder(environment: environment) else { return }
+    mutating func openIndex() {
+        guard indexMode != .off, let folder = LibraryIndex.defaultFolder() else { return }
         index = LibraryIndex(folder: folder, mode: indexMode)
     }
 

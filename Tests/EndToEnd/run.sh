@@ -1727,16 +1727,19 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
             tm send-keys -t e2e l
             moved=$(wait_for " 2/300 " && echo yes)
             said=$(wait_for "▲ $WORK/idx not answering" && echo yes)
+            # At the end, photos the disk cache does not have say they are offline.
+            tm send-keys -t e2e G
+            offline=$(wait_for " 300/300 " && wait_for "offline" && echo yes)
             start=$(date +%s.%N)
             tm send-keys -t e2e q
             wait_exit
             ended=$(since "$start")
             kill -CONT $stopped
-            if [ "$headers" -ge 2 ] && [ "$moved" = yes ] && [ "$said" = yes ] && [ "$(cat "$WORK/rc")" = 130 ] && sane \
+            if [ "$headers" -ge 2 ] && [ "$moved" = yes ] && [ "$said" = yes ] && [ "$offline" = yes ] && [ "$(cat "$WORK/rc")" = 130 ] && sane \
                 && grep -q "disk cache: [1-9]" "$WORK/idx-stats-3" && python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 1)" "$ended"; then
-                pass "the index: a share whose server stopped opens from the index: $headers date sections, $(grep -o 'disk cache: [0-9]*' "$WORK/idx-stats-3") pictures, a key moved, the share named, q ended in $ended s"
+                pass "the index: a share whose server stopped opens from the index: $headers date sections, $(grep -o 'disk cache: [0-9]*' "$WORK/idx-stats-3") pictures, a key moved, the share named, the tiles not cached said offline, q ended in $ended s"
             else
-                fail "the index with the server stopped" "headers $headers, moved '$moved', said '$said', rc $(cat "$WORK/rc" 2>/dev/null), ended after $ended s; $(screen | tail -2); $(grep 'disk cache' "$WORK/idx-stats-3")"
+                fail "the index with the server stopped" "headers $headers, moved '$moved', said '$said', offline '$offline', rc $(cat "$WORK/rc" 2>/dev/null), ended after $ended s; $(screen | tail -2); $(grep 'disk cache' "$WORK/idx-stats-3")"
             fi
         else
             kill -CONT $stopped

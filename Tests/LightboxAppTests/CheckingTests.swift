@@ -97,3 +97,13 @@ private func batches(_ list: [Scanner.Batch]) -> [(files: [ImageFile], folder: I
     #expect(state.library.sections.map(\.items.count) == [2, 1])
     #expect(state.metadataState.requestedCount == 3)
 }
+
+@Test func aMarkOnAPhotoTheScanFindsGoneGoesWithIt() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    state.apply(.scanned([remembered("a", ["1.jpg", "2.jpg", "3.jpg"])], isFinished: false))
+    state.apply([.move(.right), .toggleMark, .move(.right), .toggleMark])
+    #expect(state.selection.count == 2)
+    state.apply(.scanned([walked("a", ["1.jpg", "3.jpg"])], isFinished: true))
+    #expect(state.selection.count == 1 && state.selection.marks.sorted == [1])
+    #expect(state.library[1].path == ImagePath("a/3.jpg"))
+}

@@ -109,17 +109,17 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     // Another program's database (digiKam's, say) where ours should be.
     unlink(location)
     for suffix in ["-wal", "-shm", ".bad"] { unlink(location + suffix) }
-    let foreign = try SQLiteDatabase(path: location)
+    let foreign = try SQLiteDatabase(path: ImagePath(location))
     try foreign.execute("CREATE TABLE Images (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO Images (name) VALUES ('x.jpg');")
     foreign.close()
     let replaced = try #require(LibraryIndex(folder: dir.path, mode: .on))
     #expect(replaced.takeProblems().contains { $0.contains("not Lightbox's") })
     #expect(replaced.count == 0 && replaced.isOpen)
-    let kept = try SQLiteDatabase(path: location + ".bad")
+    let kept = try SQLiteDatabase(path: ImagePath(location + ".bad"))
     #expect(try kept.integer("SELECT count(*) FROM Images") == 1, "the other program's file is kept whole")
 
     // An index of another layout (an older Lightbox): made anew without a word.
-    let older = try SQLiteDatabase(path: location)
+    let older = try SQLiteDatabase(path: ImagePath(location))
     try older.execute("PRAGMA user_version = 0")
     older.close()
     let anew = try #require(LibraryIndex(folder: dir.path, mode: .on))
@@ -332,4 +332,19 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(found.folders[0].files[0].companions.count == 1, "a pair")
     #expect(index.replay(under: ImagePath(dir.path + "/nothing"), pairs: true).isEmpty)
     #expect(index.statistics.contains("files shown from it before the scan looked"))
+}
+
+/// A cache folder whose name is not UTF-8 holds the index under that very name (no look-alike made).
+@Test func anIndexInAFolderNamedInOtherBytesIsThere() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let odd = ImagePath(bytes: Array((dir.path + "/caf").utf8) + [0xE9]).appending(Array("lightbox".utf8))
+    let index = try #require(LibraryIndex(folder: odd, mode: .on))
+    #expect(index.isOpen && index.takeProblems().isEmpty)
+    index.remember(indexed("/photos/a.jpg"))
+    index.flush()
+    var info = stat()
+    #expect(odd.appending(Array("index.sqlite".utf8)).withCString { stat($0, &info) } == 0)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).count == 1, "one folder, the one named")
+    #expect(LibraryIndex(folder: odd, mode: .read)?.record(of: ImagePath("/photos/a.jpg")) != nil)
 }

@@ -1,3 +1,4 @@
+import Foundation
 import LightboxApp
 import LightboxLayout
 import LightboxTerminal
@@ -486,4 +487,19 @@ func decodeDemand(_ state: inout GalleryState) {
     #expect(status.contains("✓1 marked") && status.contains("▲ /mnt/nas not answering"), "\(status)")
     _ = state.apply(.mountsNotAnswering([]))
     #expect(!GalleryView.frame(for: state).lines.last!.contains("not answering"))
+}
+
+/// Tiles without a picture say they are offline while their mount does not answer, then load again.
+@Test func tilesOnAMountNotAnsweringSayTheyAreOffline() {
+    var state = GalleryState(library: library([3]), spec: spec, width: 80, height: 12)
+    _ = state.initialEffects()
+    _ = state.apply(.mountsNotAnswering(["/mnt/nas"]))
+    #expect(!GalleryView.frame(for: state).text.contains("offline"), "another mount's")
+    // The library's relative paths are under the working folder's mount.
+    _ = state.apply(.mountsNotAnswering([FileManager.default.currentDirectoryPath]))
+    let grid = GalleryView.frame(for: state).lines.dropLast().joined(separator: "\n")
+    #expect(grid.components(separatedBy: "offline").count - 1 == 3 && !grid.contains("⋯"), "\(grid)")
+    _ = state.apply(.mountsNotAnswering([]))
+    let again = GalleryView.frame(for: state).lines.dropLast().joined(separator: "\n")
+    #expect(!again.contains("offline") && again.components(separatedBy: "⋯").count - 1 == 3)
 }

@@ -59,7 +59,8 @@ public struct Selection: Sendable {
     mutating func follow(_ ids: (marked: [ItemID], anchor: ItemID?), in library: Library) {
         marks = MarkSet(capacity: library.count)
         hidden = []
-        for id in ids.marked {
+        // A mark on a photo the scan found gone goes with it (hidden by a filter, it stays).
+        for id in ids.marked where !library.isGone(id) {
             let position = library.position(of: id)
             if position >= 0 { marks.set(position, marked: true) } else { hidden.insert(id) }
         }

@@ -247,6 +247,18 @@ public struct GalleryState: Sendable {
     /// Why the item at `position` could not be decoded, if it could not.
     public func failure(at position: Int) -> String? { store.failures[library.id(at: position)] }
 
+    /// Whether the file at `position` is on a mount that is not answering: its tile says it is
+    /// offline while it has no picture (it loads again when the mount answers).
+    /// - Complexity: O(*m*) in the mounts not answering, plus the path's length.
+    public func isOffline(at position: Int) -> Bool {
+        guard !mountsNotAnswering.isEmpty else { return false }
+        let path = library[position].path.absoluteBytes
+        return mountsNotAnswering.contains { mount in
+            let point = Array(mount.utf8)
+            return point == [UInt8(ascii: "/")] || (path.starts(with: point) && (path.count == point.count || path[point.count] == UInt8(ascii: "/")))
+        }
+    }
+
     /// The paths accept prints: marked items in display order, or else the cursor item; a pair's
     /// members after its picture (unless `--pairs picture`).
     public var acceptedPaths: [ImagePath] {

@@ -50,7 +50,10 @@ public final class LibraryIndex: @unchecked Sendable {
     }
 
     public let mode: Mode
-    public let location: String
+    /// Where the database is, as bytes (a cache folder whose name is not UTF-8 is the one it names).
+    public let file: ImagePath
+    /// The same, as text for messages.
+    public var location: String { file.description }
     private let byteLimit: Int
     private let lock = NSLock()
     private var database: SQLiteDatabase?
@@ -71,19 +74,24 @@ public final class LibraryIndex: @unchecked Sendable {
     /// went wrong opening it (a damaged file moved aside, a folder that cannot be written) is in
     /// `takeProblems()`.
     /// `day` (days since 1970) is when its uses count as made, for the pruning.
-    public init?(folder: String, mode: Mode, byteLimit: Int = LibraryIndex.defaultByteLimit, day: Int64 = Int64(time(nil) / 86_400)) {
+    public init?(folder: ImagePath, mode: Mode, byteLimit: Int = LibraryIndex.defaultByteLimit, day: Int64 = Int64(time(nil) / 86_400)) {
         guard mode != .off else { return nil }
         self.mode = mode
         self.byteLimit = byteLimit
-        location = folder + "/" + Self.fileName
+        file = folder.appending(Array(Self.fileName.utf8))
         today = day
         open(folder: folder)
     }
 
-    /// `$XDG_CACHE_HOME/lightbox`, else `~/.cache/lightbox`; nil with neither set.
-    public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/lightbox" }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.cache/lightbox" }
+    /// The index in the folder named by `folder`'s text.
+    public convenience init?(folder: String, mode: Mode, byteLimit: Int = LibraryIndex.defaultByteLimit, day: Int64 = Int64(time(nil) / 86_400)) {
+        self.init(folder: ImagePath(folder), mode: mode, byteLimit: byteLimit, day: day)
+    }
+
+    /// `$XDG_CACHE_HOME/lightbox`, else `~/.cache/lightbox` (the variables' bytes as they are); nil with neither set.
+    public static func defaultFolder() -> ImagePath? {
+        if let cache = EnvironmentVariable.folder("XDG_CACHE_HOME") { return cache.appending(Array("lightbox".utf8)) }
+        if let home = EnvironmentVariable.bytes("HOME") { return ImagePath(bytes: home).appending(Array(".cache/lightbox".utf8)) }
         return nil
     }
 
@@ -100,10 +108,16 @@ public final class LibraryIndex: @unchecked Sendable {
 
     // MARK: Opening
 
-    private func open(folder: String) {
-        if mode == .on, mkdir(folder, 0o700) != 0, errno != EEXIST {
-            // A parent missing: made as `mkdir -p` would.
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    private func open(folder: ImagePath) {
+        if mode == .on, folder.withCString({ mkdir($0, 0o700) }) != 0, errno != EEXIST {
+            // A parent missing: made as `mkdir -p` would, each part that is missing.
+            let slash = UInt8(ascii: "/")
+            var made: [UInt8] = folder.bytes.first == slash ? [slash] : []
+            for part in folder.bytes.split(separator: slash) {
+                if let last = made.last, last != slash { made.append(slash) }
+                made += part
+                _ = ImagePath(bytes: made).withCString { mkdir($0, 0o700) }
+            }
         }
         do {
             database = try connect()
@@ -117,7 +131,7 @@ public final class LibraryIndex: @unchecked Sendable {
 
     /// A connection to the database as it should be: ours, of this layout, in WAL mode.
     private func connect() throws -> SQLiteDatabase {
-        let db = try SQLiteDatabase(path: location, readOnly: mode == .read)
+        let db = try SQLiteDatabase(path: file, readOnly: mode == .read)
         db.setBusyTimeout(Self.busyTimeout)
         let application = try db.integer("PRAGMA application_id") ?? 0
         let version = try db.integer("PRAGMA user_version") ?? 0
@@ -163,8 +177,9 @@ public final class LibraryIndex: @unchecked Sendable {
             problems.append("the index \(location) cannot be read (\(reason)): going on without it")
             return
         }
-        rename(location, location + ".bad")
-        for suffix in ["-wal", "-shm"] { unlink(location + suffix) }
+        let bad = ImagePath(bytes: file.bytes + Array(".bad".utf8))
+        _ = file.withCString { from in bad.withCString { rename(from, $0) } }
+        for suffix in ["-wal", "-shm"] { _ = ImagePath(bytes: file.bytes + Array(suffix.utf8)).withCString { unlink($0) } }
         do {
             database = try connect()
             problems.append("the index \(location) was damaged or not Lightbox's (\(reason)): moved to \(Self.fileName).bad and made anew")

@@ -25,9 +25,10 @@ final class SQLiteDatabase {
     private var statements: [String: OpaquePointer] = [:]
 
     /// Opens (creating) the database file at `path`, never through a symbolic link.
-    init(path: String, readOnly: Bool = false) throws {
+    init(path: ImagePath, readOnly: Bool = false) throws {
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        // The name's bytes go to open(2) as they are (SQLite calls them UTF-8 but does not check).
+        let code = path.withCString { sqlite3_open_v2($0, &handle, flags, nil) }
         guard code == SQLITE_OK else {
             let failure = Failure(code: code, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open")
             sqlite3_close_v2(handle)

@@ -128,8 +128,9 @@ public final class ThumbnailProvider: @unchecked Sendable {
     /// Requests dropped before they started, and results discarded because their tile had left.
     public var cancellations: (dropped: Int, discarded: Int) { queue.read { schedule, _, _ in (schedule.dropped, schedule.discarded) } }
 
-    /// Stops the workers after their current decode and waits for them.
-    public func shutdown() { queue.stop(waitingAtMost: nil) }
+    /// Stops the workers after their current decode and waits for them, at most `timeout`
+    /// seconds when given (a decode held by a mount that does not answer is left behind).
+    public func shutdown(waitingAtMost timeout: Double? = nil) { queue.stop(waitingAtMost: timeout) }
 
     /// Decodes one request, on a worker thread.
     static func decode(_ request: DecodeRequest, with decoder: any ThumbnailDecoding, background: UInt32) -> DecodeResult {
