@@ -71,7 +71,7 @@ public final class BackgroundScan: @unchecked Sendable {
 
     /// Starts scanning `source`. Each batch passes through `transform` on the scan's thread (to
     /// drop files that cannot be shown). With `replaying`, what that index holds under the paths
-    /// comes first (`LibraryIndex.replay`), before the walk looks at anything on their mounts.
+    /// on network mounts comes first (`LibraryIndex.replay`), before the walk looks at anything on their mounts.
     public init(
         source: Source, scanner: Scanner = Scanner(), replaying index: LibraryIndex? = nil,
         transform: @escaping @Sendable (Scanner.Batch) -> Scanner.Batch = { $0 }
@@ -85,7 +85,10 @@ public final class BackgroundScan: @unchecked Sendable {
                 switch source {
                 case .paths(let paths):
                     let pairs = scanner.pairing != .apart
-                    let known = index.map { index in paths.flatMap { index.replay(under: $0, pairs: pairs) } } ?? []
+                    // Only where a look costs a round trip: on a local disk the walk itself is quicker
+                    // to a first screen than a large index's replay (100,000 photos: 2 s against 0.15 s).
+                    let remote = paths.filter(ParallelReads.isOnNetworkMount)
+                    let known = index.map { index in remote.flatMap { index.replay(under: $0, pairs: pairs) } } ?? []
                     for batch in known where !batch.files.isEmpty {
                         guard hand(transform(batch)) else { return nil }
                     }

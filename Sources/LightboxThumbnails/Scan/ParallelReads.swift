@@ -92,6 +92,11 @@ public enum ParallelReads {
         return isNetworkMount(type: mountType(of: path.absoluteBytes, among: ReadWatch.mounts())) ? networkDefault : 1
     }
 
+    /// Whether `path` is on a network or FUSE mount, told by the mount table (nothing there is looked at).
+    public static func isOnNetworkMount(_ path: ImagePath) -> Bool {
+        isNetworkMount(type: mountType(of: path.absoluteBytes, among: ReadWatch.mounts()))
+    }
+
     /// The file system type of the longest of `mounts` that holds `path` (whole components).
     static func mountType(of path: [UInt8], among mounts: [(point: [UInt8], type: [UInt8])]) -> [UInt8] {
         let point = ReadWatch.mountPoint(of: path, among: mounts.map(\.point))
