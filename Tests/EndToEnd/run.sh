@@ -1782,8 +1782,14 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         start_shell 160 30
         launch --stats --no-disk-cache --read-ahead off capped/big "2>capped-stats"
         if wait_for " 1/12"; then
+            # Watched for 8 s at least, and until 8 pictures are in (q does not wait for reads).
             warned=no
-            for _ in $(seq 16); do screen | grep -q "not answering" && warned=yes; sleep 0.5; done
+            for i in $(seq 80); do
+                screen | grep -q "not answering" && warned=yes
+                left=$(screen | tail -1 | sed -n 's/.*⋯\([0-9]*\) loading.*/\1/p')
+                [ "$i" -ge 16 ] && [ "${left:-0}" -le 4 ] && break
+                sleep 0.5
+            done
             tm send-keys -t e2e q; wait_exit
             ahead=$(sed -n 's/.*files read ahead of the decoders: \([0-9]*\),.*/\1/p' "$WORK/capped-stats")
             if [ "$warned" = no ] && [ "${ahead:-0}" -ge 8 ]; then
