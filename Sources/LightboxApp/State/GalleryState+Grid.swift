@@ -236,7 +236,7 @@ extension GalleryState {
         for batch in batches {
             if batch.indexed.count == batch.files.count {
                 for (offset, kept) in batch.indexed.enumerated() {
-                    if let kept { results.append(MetadataResult(id: ItemID(id + offset), metadata: kept.metadata, size: kept.shownSize)) }
+                    if let kept { results.append(kept.result(for: ItemID(id + offset))) }
                 }
             }
             id += batch.files.count

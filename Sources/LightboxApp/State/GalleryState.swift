@@ -253,10 +253,7 @@ public struct GalleryState: Sendable {
     public func isOffline(at position: Int) -> Bool {
         guard !mountsNotAnswering.isEmpty else { return false }
         let path = library[position].path.absoluteBytes
-        return mountsNotAnswering.contains { mount in
-            let point = Array(mount.utf8)
-            return point == [UInt8(ascii: "/")] || (path.starts(with: point) && (path.count == point.count || path[point.count] == UInt8(ascii: "/")))
-        }
+        return mountsNotAnswering.contains { ReadWatch.mount(Array($0.utf8), holds: path) }
     }
 
     /// The paths accept prints: marked items in display order, or else the cursor item; a pair's

@@ -11,6 +11,9 @@ public struct IndexedMetadata: Hashable, Sendable {
         self.shownSize = shownSize
     }
 
+    /// What the metadata reader would answer for item `id` with this.
+    public func result(for id: ItemID) -> MetadataResult { MetadataResult(id: id, metadata: metadata, size: shownSize) }
+
     /// The fields in the order written; a field's bit in the mask is its place here.
     private enum Field: Int, CaseIterable {
         case hasMetadata, shownSize, dateTaken, make, model, lens, exposure, fNumber, iso, focalLength, exposureBias, subsecond, hasGPS

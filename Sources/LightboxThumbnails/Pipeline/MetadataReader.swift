@@ -102,9 +102,7 @@ public final class MetadataReader: @unchecked Sendable {
     /// Reads one file's metadata: from `index` when it has it for the file's size and time,
     /// else from the file (and then kept in `index`; a file that could not be read is not).
     public static func read(_ request: MetadataRequest, index: LibraryIndex? = nil) -> MetadataResult {
-        if let known = index?.metadata(of: request.file) {
-            return MetadataResult(id: request.id, metadata: known.metadata, size: known.shownSize)
-        }
+        if let known = index?.metadata(of: request.file) { return known.result(for: request.id) }
         let read = FileBytes.reading(request.file.path) { file in
             let metadata = request.file.format.traits.metadata(file)
             return MetadataResult(id: request.id, metadata: metadata, size: shownSize(of: file, format: request.file.format, metadata: metadata))

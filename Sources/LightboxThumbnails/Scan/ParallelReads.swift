@@ -99,8 +99,7 @@ public enum ParallelReads {
 
     /// The file system type of the longest of `mounts` that holds `path` (whole components).
     static func mountType(of path: [UInt8], among mounts: [(point: [UInt8], type: [UInt8])]) -> [UInt8] {
-        let point = ReadWatch.mountPoint(of: path, among: mounts.map(\.point))
-        return mounts.last { String(decoding: $0.point, as: UTF8.self) == point }?.type ?? []
+        ReadWatch.longestMount(holding: path, among: mounts.map(\.point)).map { mounts[$0].type } ?? []
     }
 
     /// Whether a mount table's file system type is one of `networkFileSystems`' (FUSE of any kind, as `statfs` says).

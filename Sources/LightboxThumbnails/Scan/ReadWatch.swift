@@ -58,10 +58,21 @@ public final class ReadWatch: @unchecked Sendable {
 
     /// The longest of `mounts` that holds `path` (whole components), as text.
     static func mountPoint(of path: [UInt8], among mounts: [[UInt8]]) -> String {
-        let holding = mounts.filter { mount in
-            mount == [UInt8(ascii: "/")] || (path.starts(with: mount) && (path.count == mount.count || path[mount.count] == UInt8(ascii: "/")))
+        String(decoding: longestMount(holding: path, among: mounts).map { mounts[$0] } ?? Array("/".utf8), as: UTF8.self)
+    }
+
+    /// Where in `mounts` the longest that holds `path` is; of equal ones the last (a mount over another).
+    static func longestMount(holding path: [UInt8], among mounts: [[UInt8]]) -> Int? {
+        var found: Int?
+        for (i, mount) in mounts.enumerated() where Self.mount(mount, holds: path) && mount.count >= (found.map { mounts[$0].count } ?? 0) {
+            found = i
         }
-        return String(decoding: holding.max { $0.count < $1.count } ?? Array("/".utf8), as: UTF8.self)
+        return found
+    }
+
+    /// Whether the mount point `mount` holds `path`, both absolute (whole components: `/mnt/a` does not hold `/mnt/ab`).
+    public static func mount(_ mount: [UInt8], holds path: [UInt8]) -> Bool {
+        mount == [UInt8(ascii: "/")] || (path.starts(with: mount) && (path.count == mount.count || path[mount.count] == UInt8(ascii: "/")))
     }
 
     /// The mount points in `/proc/self/mountinfo` (its fifth field, octal escapes undone).
