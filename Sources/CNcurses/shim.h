@@ -25,7 +25,9 @@ static inline int lb_err(void) { return ERR; }
 
 static inline mmask_t lb_mouse_mask(void) {
     // Moves come with the first button held once the terminal tracks them (1002, CursesTerminal).
-    return BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED | REPORT_MOUSE_POSITION;
+    // No clicks: ncurses makes a press and a release that arrive together (over a slow link) one
+    // click carrying the release's modifiers, so a Ctrl-click whose Ctrl was let go first lost it.
+    return BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED | REPORT_MOUSE_POSITION;
 }
 /// Modifier bits of a mouse event: 1 shift, 2 control, 4 alt.
 static inline int lb_mouse_modifiers(mmask_t state) {
@@ -34,7 +36,7 @@ static inline int lb_mouse_modifiers(mmask_t state) {
 static inline int lb_mouse_kind(mmask_t state) {
     if (state & BUTTON4_PRESSED) return 4;   // wheel up
     if (state & BUTTON5_PRESSED) return 5;   // wheel down
-    if (state & (BUTTON1_PRESSED | BUTTON1_CLICKED)) return 1;
+    if (state & BUTTON1_PRESSED) return 1;
     if (state & REPORT_MOUSE_POSITION) return 6;  // a move with the button held: a drag
     if (state & BUTTON1_RELEASED) return 7;
     return 0;
