@@ -26,11 +26,14 @@ extension Options {
         // and the thumbnails are read here, by our own code.
         let local = ThumbnailPipeline(limits: limits, codecs: nil, diskCache: cache, statistics: statistics)
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let stage = readsAhead > 1 ? FileReadStage(width: readsAhead, decoders: cores) : nil
+        // Measured where files are read ahead (a network mount), else as --io says.
+        let speed = readsAhead > 1 || io != .auto ? ReadSpeed(mode: io) : nil
+        let stage = readsAhead > 1 ? FileReadStage(width: readsAhead, decoders: cores, speed: speed) : nil
         func pool(_ command: [[UInt8]]) -> WorkerPoolDecoder {
             let pool = WorkerPoolDecoder(command: command + settings.arguments, timeLimit: decodeTimeLimit, statistics: statistics)
             pool.local = local
             pool.readStage = stage
+            pool.speed = idle ? nil : speed  // the read-ahead fills the disk cache at full size
             pool.countsAtShutdown = printsStatistics  // entries written after a decoder's last answer count too
             return pool
         }
@@ -39,7 +42,8 @@ extension Options {
             let pipeline = ThumbnailPipeline(limits: limits, codecs: nil, diskCache: cache, statistics: statistics)
             let routed = RoutedDecoder(core: pipeline, codecs: codecs)
             return Decoder(
-                decoder: routed, statistics: statistics, readStage: stage, warm: { routed.warm($0, size: $1) }, shutdown: { codecs.shutdown() })
+                decoder: routed, statistics: statistics, readStage: stage, speed: speed, warm: { routed.warm($0, size: $1) },
+                shutdown: { codecs.shutdown() })
         }
         let forks = pool([executable.bytes, Array("--decode-worker".utf8)])
         if prestartsDecoders {
@@ -52,7 +56,7 @@ extension Options {
         }
         let routed = RoutedDecoder(core: forks, codecs: codecs)
         return Decoder(
-            decoder: routed, statistics: statistics, readStage: stage, warm: { routed.warm($0, size: $1) },
+            decoder: routed, statistics: statistics, readStage: stage, speed: speed, warm: { routed.warm($0, size: $1) },
             shutdown: {
                 forks.shutdown(); codecs.shutdown()
             })
@@ -99,6 +103,8 @@ struct Decoder {
     var statistics: DecodeStatistics
     /// Where files are read ahead of the decoders (a network mount), if anywhere.
     var readStage: FileReadStage?
+    /// How fast the photos' link is, and whether smaller sources will do (`--io`), if measured or set.
+    var speed: ReadSpeed?
     var warm: @Sendable (ImageFile, FreedesktopCache.Size) -> ThumbnailPipeline.WarmOutcome
     /// Ends decoder processes and collects them (so their CPU time counts as ours).
     var shutdown: @Sendable () -> Void
@@ -107,7 +113,8 @@ struct Decoder {
 /// What `--stats` prints.
 func statisticsReport(
     _ statistics: DecodeStatistics, provider: ThumbnailProvider, cacheBytes: Int, cacheCount: Int,
-    pictures: String, library: Library, readAhead: (ReadAhead, workers: Int)? = nil, readStage: FileReadStage? = nil, index: LibraryIndex? = nil,
+    pictures: String, library: Library, readAhead: (ReadAhead, workers: Int)? = nil, readStage: FileReadStage? = nil, speed: ReadSpeed? = nil,
+    index: LibraryIndex? = nil,
     timeline: String? = nil
 ) -> String {
     var lines = [
@@ -124,6 +131,7 @@ func statisticsReport(
         let read = stage.readSoFar
         lines.append("  files read ahead of the decoders: \(read.files), \(read.bytes >> 20) MiB (\(stage.width) reads at once)")
     }
+    if let speed { lines.append("  " + speed.report) }
     if let index { lines.append("  " + index.statistics) }
     for source in DecodeStatistics.Source.allCases {
         lines.append("  \(source.rawValue): \(statistics.count(source))")

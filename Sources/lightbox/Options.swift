@@ -52,6 +52,8 @@ struct Options {
     var readAheadWorkers: Int?
     /// Files the scan and the metadata reader read at once (`--reads`); nil: `auto`.
     var readsInFlight: Int?
+    /// `--io`: whether the photos' link counts as slow (small sources first), or is measured.
+    var io = ReadSpeed.Mode.auto
     /// `--index`: whether what is learned of files is kept between visits, and read back.
     var indexMode = LibraryIndex.Mode.on
     /// `--index-forget`: forget what the index has of the paths given, and exit.
@@ -104,6 +106,8 @@ struct Options {
         if let readAhead = configuration.readAhead { options.readAhead = readAhead }
         if let workers = configuration.readAheadWorkers { options.readAheadWorkers = workers }
         if let reads = configuration.readsInFlight { options.readsInFlight = reads }
+        if let io = configuration.io { options.io = io }
+        if let mode = configuration.indexMode { options.indexMode = mode }
         if let graphics = configuration.graphics { options.graphics = graphics }
         // LIGHTBOX_GRAPHICS over the settings file, the command line over both.
         if let name = getenv("LIGHTBOX_GRAPHICS").map({ String(cString: $0) }), !name.isEmpty {
@@ -181,6 +185,7 @@ struct Options {
                 case "--write-sidecars": options.writesSidecars = true
                 case "--index-forget": options.forgetsIndex = true
                 case "--index": options.indexMode = try parseChoice(try argument(), name: name)
+                case "--io": options.io = try parseChoice(try argument(), name: name)
                 case "--decoders":
                     switch try argument() {
                     case "process": options.decodesInProcesses = true

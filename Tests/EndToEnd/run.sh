@@ -1806,6 +1806,54 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
     else
         fail "a slow, moving share" "could not mount it with sshfs"
     fi
+
+    # Fewer bytes on a slow link: photos of 1 MB whose 160x120 EXIF thumbnails are too small for
+    # two columns' tiles. --io slow takes them (scaled up) and reads no file whole; auto measures
+    # the link from the first whole reads and takes them for the tiles after.
+    mkdir -p "$WORK/capped-src/exif"
+    convert -size 160x120 xc:green "$WORK/thumb.jpg"
+    cp "$WORK/big.jpg" "$WORK/exif.jpg"
+    exiftool -q -overwrite_original "-ThumbnailImage<=$WORK/thumb.jpg" "$WORK/exif.jpg"
+    for i in $(seq -w 24); do cp "$WORK/exif.jpg" "$WORK/capped-src/exif/IMG_$i.JPG"; done
+    if slow_mount_start "$WORK/capped-src" "$WORK/capped" 2 8000; then
+        start_shell 160 48
+        launch --stats --no-disk-cache --read-ahead off --io slow -c 2 capped/exif "2>slow-stats"
+        t0=$(date +%s%N); complete=no
+        if wait_for " 1/24"; then
+            sleep 0.3
+            for _ in $(seq 100); do screen | grep -q "⋯\|loading" || { complete=yes; break; }; sleep 0.1; done
+        fi
+        took=$((($(date +%s%N) - t0) / 1000000))
+        green=$(tm capture-pane -p -e -t e2e | grep -c '[34]8;5;28m\|[34]8;2;0;1[23][0-9];0m')
+        tm send-keys -t e2e q; wait_exit
+        smaller=$(sed -n 's/.*smaller than the tile, for a slow link: \([0-9]*\)/\1/p' "$WORK/slow-stats")
+        whole=$(sed -n 's/.*files read ahead of the decoders: \([0-9]*\),.*/\1/p' "$WORK/slow-stats")
+        if [ "$complete" = yes ] && [ "${smaller:-0}" -ge 4 ] && [ "${whole:-1}" = 0 ] && [ "$green" -gt 0 ]; then
+            pass "an 8 Mbit/s share with --io slow: the screen complete in $took ms from $smaller EXIF thumbnails smaller than the tiles (their green on $green lines), no file read whole"
+        else
+            fail "a slow share, --io slow" "complete: $complete after $took ms; smaller: ${smaller:-none}; read whole: ${whole:-none}; green lines: $green; $(grep -E 'link|EXIF|DCT' "$WORK/slow-stats")"
+        fi
+        start_shell 160 48
+        launch --stats --no-disk-cache --read-ahead off -c 2 capped/exif "2>auto-stats"
+        if wait_for " 1/24"; then
+            sleep 0.3
+            for _ in $(seq 150); do screen | grep -q "⋯\|loading" || break; sleep 0.1; done
+            tm send-keys -t e2e NPage
+            sleep 0.3
+            for _ in $(seq 30); do screen | grep -q "⋯\|loading" || break; sleep 0.1; done
+        fi
+        tm send-keys -t e2e q; wait_exit
+        smaller=$(sed -n 's/.*smaller than the tile, for a slow link: \([0-9]*\)/\1/p' "$WORK/auto-stats")
+        link=$(sed -n 's/^  \(link: .*\)/\1/p' "$WORK/auto-stats")
+        if grep -q "slow$" <<< "$link" && [ "${smaller:-0}" -ge 4 ]; then
+            pass "an 8 Mbit/s share measured: '$link'; $smaller tiles then from EXIF thumbnails smaller than them"
+        else
+            fail "a slow share measured" "link: ${link:-none}; smaller: ${smaller:-none}; $(screen | tail -1)"
+        fi
+        slow_mount_stop "$WORK/capped"
+    else
+        fail "a slow share: small sources" "could not mount it with sshfs"
+    fi
 else
     fail "a 40 ms share" "sshfs or sshd missing (make test-deps installs them)"
 fi

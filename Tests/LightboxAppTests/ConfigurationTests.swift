@@ -78,3 +78,10 @@ import Testing
     let wrong = Configuration(parsing: "background = beige\n")
     #expect(wrong.background == nil && wrong.problems == ["config line 1: background: 'beige' is not auto, light, dark or #rrggbb"])
 }
+
+@Test func theLinkAndIndexSettingsAreRead() {
+    let chosen = Configuration(parsing: "io = slow\nindex = read\n")
+    #expect(chosen.io == .slow && chosen.indexMode == .read && chosen.problems.isEmpty)
+    let wrong = Configuration(parsing: "io = fast\n")
+    #expect(wrong.io == nil && wrong.problems.count == 1 && wrong.problems[0].contains("fast"))
+}

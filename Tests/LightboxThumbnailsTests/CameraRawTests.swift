@@ -57,7 +57,7 @@ func decodeRaw(_ bytes: [UInt8], named name: String, box: PixelSize, in dir: Tem
 
 /// A NEF of two previews: IFD0 holds a 40x30 green JPEG, a sub-directory the 300x200 red and
 /// blue one; `orientation` in IFD0 when given.
-private func twoPreviewNEF(orientation: Int? = nil) throws -> [UInt8] {
+func twoPreviewNEF(orientation: Int? = nil) throws -> [UInt8] {
     let green = try TestImages.jpegBytes(TestImages.solid(width: 40, height: 30, 30, 200, 30), width: 40, height: 30)
     let large = try redBlue(300, 200)
     let turned: [TestRaws.Entry] = orientation.map { [.short(0x112, $0)] } ?? []

@@ -22,7 +22,10 @@ var translucentAnimation: Thumbnail {
 }
 
 @Test func messagesRoundTrip() {
-    for request in [DecodeMessage.Request.decode(someFile, PixelSize(width: 40, height: 30)), .warm(someFile, .large), .finish] {
+    for request in [
+        DecodeMessage.Request.decode(someFile, PixelSize(width: 40, height: 30)), .decode(someFile, PixelSize(width: 40, height: 30), smallerSuffices: true),
+        .warm(someFile, .large), .finish,
+    ] {
         let framed = DecodeMessage.encode(request)
         #expect(DecodeMessage.request(from: Array(framed.dropFirst(4))) == request)
     }

@@ -18,6 +18,8 @@ import LightboxThumbnails
 /// read-ahead = 5            # all, off, or screens either side of the cursor
 /// read-ahead-workers = 1    # auto (every core on mains, one on battery) or a number
 /// reads = 8                 # files read at once (as --reads)
+/// io = slow                  # small sources first on every link (as --io)
+/// index = read               # as --index
 /// sections = month          # as --sections
 /// stacks = burst            # a burst's frames one tile (as --stacks)
 /// sort = date               # as --sort
@@ -50,6 +52,10 @@ public struct Configuration: Sendable {
     public var readAheadWorkers: Int?
     /// Files read at once by the scan and the metadata reader: nil (`auto`) is many on a network mount, one on a local disk.
     public var readsInFlight: Int?
+    /// Whether the photos' link counts as slow (`io = auto|slow|normal`).
+    public var io: ReadSpeed.Mode?
+    /// Whether the index is kept and read (`index = on|read|off`).
+    public var indexMode: LibraryIndex.Mode?
     public var graphics: GraphicsChoice?
     public var bindings: [KeyBinding] = []
     /// Colours by slot name, as red, green, blue.
@@ -129,6 +135,8 @@ public struct Configuration: Sendable {
             do { readAhead = try ReadAhead.extent(setting: value) } catch { throw ConfigurationError(message: "\(key): \(error)") }
         case "reads":
             do { readsInFlight = try ReadAhead.count(setting: value) } catch { throw ConfigurationError(message: "\(key): \(error)") }
+        case "io": io = try choice(ReadSpeed.Mode.self)
+        case "index": indexMode = try choice(LibraryIndex.Mode.self)
         case "read-ahead-workers":
             do { readAheadWorkers = try ReadAhead.count(setting: value) } catch { throw ConfigurationError(message: "\(key): \(error)") }
         case "graphics": graphics = try choice(GraphicsChoice.self)

@@ -19,6 +19,46 @@ extension Thumbnail {
         return shrunk
     }
 
+    /// The image enlarged to fill `box` (aspect kept) by bilinear interpolation; unchanged when
+    /// it already reaches the box. For a reduced copy standing in on a slow link, so pixel modes
+    /// show it at the tile's size.
+    /// - Complexity: O(*w* × *h*) of the result.
+    public func upscaled(toFit box: PixelSize) -> Thumbnail {
+        let target = Self.fittedSize(width: width, height: height, in: box)
+        guard target.width > width || target.height > height else { return self }
+        var grown = Thumbnail(width: target.width, height: target.height, pixels: Self.upscaled(pixels, channels: 3, width: width, height: height, to: target))
+        grown.alpha = alpha.map { Self.upscaled($0, channels: 1, width: width, height: height, to: target) }
+        return grown
+    }
+
+    /// Interleaved `channels`-byte `pixels` of `width` x `height` interpolated up to `target`
+    /// (pixel centres aligned, edges held).
+    static func upscaled(_ pixels: [UInt8], channels: Int, width: Int, height: Int, to target: PixelSize) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: target.width * target.height * channels)
+        // Where each target column falls in the source, in 1/256ths: the two columns and the weight of the second.
+        func taps(_ count: Int, from source: Int) -> [(Int, Int, Int)] {
+            (0..<count).map { t in
+                let at = max(0, ((2 * t + 1) * source * 256 / (2 * count)) - 128)
+                let low = min(source - 1, at >> 8)
+                return (low, min(source - 1, low + 1), at & 255)
+            }
+        }
+        let xs = taps(target.width, from: width), ys = taps(target.height, from: height)
+        pixels.withUnsafeBufferPointer { source in
+            for (ty, (y0, y1, wy)) in ys.enumerated() {
+                for (tx, (x0, x1, wx)) in xs.enumerated() {
+                    for c in 0..<channels {
+                        let a = Int(source[(y0 * width + x0) * channels + c]), b = Int(source[(y0 * width + x1) * channels + c])
+                        let d = Int(source[(y1 * width + x0) * channels + c]), e = Int(source[(y1 * width + x1) * channels + c])
+                        let top = a * (256 - wx) + b * wx, bottom = d * (256 - wx) + e * wx
+                        out[(ty * target.width + tx) * channels + c] = UInt8((top * (256 - wy) + bottom * wy + (1 << 15)) >> 16)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
     /// An alpha plane averaged down to `target`, as `downscaled(_:width:height:to:)` does colours.
     static func downscaled(alpha: [UInt8], width: Int, height: Int, to target: PixelSize) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: target.width * target.height)

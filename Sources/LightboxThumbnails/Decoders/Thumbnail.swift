@@ -119,6 +119,9 @@ public struct PixelSize: Hashable, Sendable {
     /// reporting huge cells gets pictures it scales, or shows smaller).
     public static let maxSide = 4096
 
+    /// Half this size (at least a pixel a side): what is enough on a slow link.
+    public var halved: PixelSize { PixelSize(width: max(1, width / 2), height: max(1, height / 2)) }
+
     /// This size shrunk, shape kept, so neither side is over `maxSide`.
     public var limitedToMaxSide: PixelSize {
         let longest = max(width, height)

@@ -6,6 +6,8 @@ public final class DecodeStatistics: @unchecked Sendable {
     public enum Source: String, CaseIterable, Sendable {
         case diskCache = "disk cache", exif = "EXIF thumbnail", dct = "JPEG DCT-scaled", vips = "libvips", rawPreview = "RAW preview", rawDeveloped =
             "RAW developed (slow)", video = "video frame", failed = "failed"
+        /// Of those above, the ones made from a source smaller than the tile, scaled up (a slow link, `ReadSpeed`).
+        case smaller = "of them smaller than the tile, for a slow link"
     }
 
     private let lock = NSLock()

@@ -17,6 +17,8 @@ public final class FileReadStage: @unchecked Sendable {
 
     /// Reads in flight: the threads the provider runs.
     public let width: Int
+    /// Where whole-file reads say how fast they go.
+    public let speed: ReadSpeed?
     private let decoders: DispatchSemaphore
     /// Guards what follows, and wakes reads waiting for their turn.
     private let turn = NSCondition()
@@ -27,9 +29,11 @@ public final class FileReadStage: @unchecked Sendable {
     private var tickets = (given: 0, next: 0)
     private var reading = 0
 
-    /// A stage of `width` reads in flight in front of `decoders` decodes at once.
-    public init(width: Int, decoders: Int) {
+    /// A stage of `width` reads in flight in front of `decoders` decodes at once, its reads
+    /// measured by `speed`.
+    public init(width: Int, decoders: Int, speed: ReadSpeed? = nil) {
         self.width = max(1, width)
+        self.speed = speed
         self.decoders = DispatchSemaphore(value: max(1, decoders))
     }
 
@@ -49,7 +53,14 @@ public final class FileReadStage: @unchecked Sendable {
     public func read(_ file: ImageFile) -> [UInt8]? {
         guard takes(file), reserve(Int(file.byteCount)) else { return nil }
         waitForTurn()
-        let outcome = FileReader.read(file.path, limit: Self.fileLimit)
+        speed?.began(bytes: Int(file.byteCount))
+        let start = ProcessInfo.processInfo.systemUptime
+        var first = true
+        let outcome = FileReader.read(file.path, limit: Self.fileLimit) { [speed] count in
+            speed?.moved(count, firstAfter: first ? ProcessInfo.processInfo.systemUptime - start : nil)
+            first = false
+        }
+        speed?.ended()
         turn.lock()
         defer { turn.unlock() }
         reading -= 1

@@ -3,7 +3,10 @@ extension ThumbnailPipeline {
     /// box (decoded at the smallest DCT scale that does), else the largest; turned by the RAW's
     /// own orientation (the embedded JPEG usually carries none). The sensor data is read only
     /// when there is no usable preview: then LibRaw develops it at half size (counted apart).
-    func rawPreview(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
+    /// With `enough` (a slow link), the smallest that covers it will do, read instead of a larger
+    /// one (then `isSmaller`, and counted).
+    func rawPreview(_ file: ImageFile, fitting box: PixelSize, enough: PixelSize? = nil) -> (result: DecodeResult, isSmaller: Bool) {
+        var isSmaller = false
         let outcome = FileBytes.reading(file.path) { bytes -> DecodeResult in
             let (sized, orientation) = CameraRaw.sizedPreviews(in: bytes, byteLimit: limits.byteLimit)
             let usable = sized.filter { ImageHeader.pixelCount($0.width, $0.height) <= limits.pixelLimit }
@@ -11,24 +14,31 @@ extension ThumbnailPipeline {
                 if !sized.isEmpty { return .failed(.tooLarge(sized[0].width, sized[0].height, limit: limits.pixelLimit)) }
                 return develop(file, fitting: box)
             }
-            let covering = usable.filter { candidate in
+            func covers(_ candidate: CameraRaw.SizedPreview, _ box: PixelSize) -> Bool {
                 let needed = Self.neededStoredSize(width: candidate.width, height: candidate.height, orientation: orientation, box: box)
                 return candidate.width >= needed.width && candidate.height >= needed.height
             }
             let byArea = { (a: CameraRaw.SizedPreview, b: CameraRaw.SizedPreview) in
                 a.width * a.height < b.width * b.height
             }
-            let chosen = covering.min(by: byArea) ?? usable.max(by: byArea)!
+            func choice(for box: PixelSize) -> CameraRaw.SizedPreview {
+                usable.filter { covers($0, box) }.min(by: byArea) ?? usable.max(by: byArea)!
+            }
+            let chosen = choice(for: enough ?? box)
+            isSmaller = enough != nil && byArea(chosen, choice(for: box))
             guard let data = bytes.bytes(at: chosen.preview.offset, count: chosen.preview.length) else {
                 return .failed(.badFile("the RAW's preview runs past its end"))
             }
             let result = dctDecode(data, size: (chosen.width, chosen.height), orientation: orientation, fitting: box)
-            if case .decoded = result { statistics.record(.rawPreview) }
+            if case .decoded = result {
+                statistics.record(.rawPreview)
+                if isSmaller { statistics.record(.smaller) }
+            }
             return result
         }
         switch outcome {
-        case .success(let result): return result
-        case .failure(let error): return .failed(.unreadable(error.message))
+        case .success(let result): return (result, isSmaller)
+        case .failure(let error): return (.failed(.unreadable(error.message)), false)
         }
     }
 

@@ -24,6 +24,10 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     /// The file's bytes as the app read them ahead of this decode (many reads in flight on a
     /// network mount, `FileReadStage`); nil: the file is read here.
     public var contents: [UInt8]?
+    /// On a slow link (`ReadSpeed`): a source with half the box's pixels is enough (an EXIF
+    /// thumbnail, a RAW's small preview, a smaller disk cache entry), scaled up to the box, so no
+    /// whole file is read for it. Never written to the disk cache.
+    public var smallerSuffices = false
     /// Bytes read to find the EXIF thumbnail before deciding to read the whole file: first the
     /// most that cameras' header segments take, then, when they go on, up to the larger figure.
     static let (firstHeaderBytes, headerBytes) = (16 << 10, 128 << 10)
@@ -48,8 +52,10 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         // With a disk cache, decode at the standard size it stores; else straight to the box.
         let cacheSize = diskCache == nil ? nil : FreedesktopCache.Size.covering(max(box.width, box.height))
         let target = cacheSize.map { PixelSize(width: $0.rawValue, height: $0.rawValue) } ?? box
-        switch freshThumbnail(file, fitting: target, allowingExif: false) {
+        let fresh = freshThumbnail(file, fitting: target, allowingExif: false, box: box)
+        switch fresh.result {
         case .decoded(let thumbnail):
+            if fresh.isSmaller { return .decoded(thumbnail.downscaled(toFit: box).upscaled(toFit: box)) }
             if let cache = diskCache, let source, let cacheSize, deferredWrites?.keep(thumbnail, for: source, size: cacheSize) != true,
                 cache.store(thumbnail, for: source, size: cacheSize)
             {
@@ -122,13 +128,23 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     func fromDiskCache(_ source: FreedesktopCache.Source, fitting box: PixelSize, usingLibraries: Bool) -> DecodeResult? {
         guard let cache = diskCache else { return nil }
         if cache.contains(source.absolutePath) { return failed(.refused("inside the thumbnail cache: not thumbnailed")) }
-        if let png = cache.lookup(source, needing: max(box.width, box.height)) {
+        let needed = max(box.width, box.height)
+        // On a slow link an entry of half the size will do (only one made smaller than its photo: its
+        // longest side a standard size's), scaled up.
+        let found =
+            cache.lookup(source, needing: needed).map { ($0, false) }
+            ?? (smallerSuffices ? cache.lookup(source, needing: max(1, needed / 2)).map { ($0, true) } : nil)
+        if let (png, mayBeSmaller) = found {
             var thumbnail = PNGDecoder.decode(png)?.downscaled(toFit: box)
             if thumbnail == nil, usingLibraries, let codecs, case .decoded(let decoded) = codecs.decode(data: png, fitting: box, limits: limits) {
                 thumbnail = decoded
             }
-            if let thumbnail {
+            if var thumbnail {
                 statistics.record(.diskCache)
+                if mayBeSmaller, FreedesktopCache.Size(rawValue: max(thumbnail.width, thumbnail.height)) != nil {
+                    statistics.record(.smaller)
+                    thumbnail = thumbnail.upscaled(toFit: box)
+                }
                 return .decoded(thumbnail)
             }
             if !usingLibraries { return nil }
@@ -164,7 +180,7 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         if cache.contains(source.absolutePath) { return .failed("inside the thumbnail cache") }
         if cache.lookup(source, needing: size.rawValue) != nil { return .alreadyCached }
         if let reason = cache.recordedFailure(for: source) { return .failed(reason) }
-        switch freshThumbnail(file, fitting: PixelSize(width: size.rawValue, height: size.rawValue), allowingExif: true) {
+        switch freshThumbnail(file, fitting: PixelSize(width: size.rawValue, height: size.rawValue), allowingExif: true).result {
         case .decoded(let thumbnail):
             if case .failure(let failure) = cache.put(thumbnail, for: source, size: size) {
                 return .cacheUnwritable("the thumbnail cache cannot be written: " + failure.reason)
@@ -185,24 +201,31 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
             mayBeTransparent: file.format.traits.decoding.mayBeTransparent)
     }
 
-    /// A thumbnail made from the file itself (EXIF when allowed and enough, DCT, or libvips), fitted to `target`.
-    func freshThumbnail(_ file: ImageFile, fitting target: PixelSize, allowingExif: Bool) -> DecodeResult {
+    /// A thumbnail made from the file itself (EXIF when allowed and enough, DCT, or libvips),
+    /// fitted to `target`; `isSmaller` when, with `smallerSuffices`, a RAW's preview too small for
+    /// `box` (the tile's, inside `target`) was enough.
+    func freshThumbnail(_ file: ImageFile, fitting target: PixelSize, allowingExif: Bool, box: PixelSize? = nil) -> (result: DecodeResult, isSmaller: Bool) {
         let decoding = file.format.traits.decoding
         switch decoding {
         case .dctScaled:
             if allowingExif, let thumbnail = exifThumbnail(file, fitting: target) {
                 statistics.record(.exif)
-                return .decoded(thumbnail)
+                return (.decoded(thumbnail), false)
             }
-        case .embeddedPreview: return rawPreview(file, fitting: target)
+        case .embeddedPreview: return rawPreview(file, fitting: target, enough: smallerSuffices ? (box ?? target).halved : nil)
         case .video(let demuxer):
             // Never read whole: FFmpeg reads the parts it needs, from our descriptor.
-            guard let codecs else { return .failed(.needsCodecs) }
+            guard let codecs else { return (.failed(.needsCodecs), false) }
             let result = codecs.decodeVideo(file, demuxer: demuxer, fitting: target, limits: limits)
             if case .decoded = result { statistics.record(.video) }
-            return result
+            return (result, false)
         case .vips: break
         }
+        return (wholeFileThumbnail(file, fitting: target, decoding: decoding), false)
+    }
+
+    /// A thumbnail from the whole file's bytes: DCT-scaled for a JPEG libjpeg-turbo sizes, else libvips'.
+    func wholeFileThumbnail(_ file: ImageFile, fitting target: PixelSize, decoding: ImageFormat.Decoding) -> DecodeResult {
         let data: [UInt8]
         switch read(file) {
         case .success(let bytes): data = bytes
@@ -259,9 +282,12 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
             size.width <= header.width, size.height <= header.height
         else { return nil }
         let needed = Self.neededStoredSize(width: header.width, height: header.height, orientation: header.orientation, box: box)
+        let enough =
+            smallerSuffices ? Self.neededStoredSize(width: header.width, height: header.height, orientation: header.orientation, box: box.halved) : needed
         let mainAspect = Double(header.width) / Double(header.height)
         let aspect = Double(size.width) / Double(size.height)
-        guard size.width >= needed.width, size.height >= needed.height, abs(aspect - mainAspect) <= 0.02 * mainAspect else { return nil }
+        guard size.width >= enough.width, size.height >= enough.height, abs(aspect - mainAspect) <= 0.02 * mainAspect else { return nil }
+        let isSmaller = size.width < needed.width || size.height < needed.height
         let decoded: Thumbnail?
         if usingLibraries {
             let result = TurboJPEGDecoder.decode(embedded, width: size.width, height: size.height, covering: needed, pixelLimit: limits.pixelLimit)
@@ -269,7 +295,10 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
         } else {
             decoded = BaselineJPEGDecoder.decode(embedded, covering: needed)
         }
-        return decoded?.oriented(header.orientation).downscaled(toFit: box)
+        guard let shown = decoded?.oriented(header.orientation).downscaled(toFit: box) else { return nil }
+        guard isSmaller else { return shown }
+        statistics.record(.smaller)
+        return shown.upscaled(toFit: box)
     }
 
     /// The whole file: the bytes read ahead, else read now (no more than the limit).

@@ -8,7 +8,8 @@ public enum DecodeMessage {
 
     /// What the app asks a worker.
     public enum Request: Hashable, Sendable {
-        case decode(ImageFile, PixelSize)
+        /// A thumbnail fitted to the box; with `smallerSuffices`, a source of half its size will do (a slow link).
+        case decode(ImageFile, PixelSize, smallerSuffices: Bool = false)
         /// The same, with the file's bytes as the app read them ahead (`FileReadStage`).
         case decodeRead(ImageFile, PixelSize, contents: [UInt8])
         case decodeFrames(ImageFile, PixelSize)
@@ -45,8 +46,8 @@ public enum DecodeMessage {
     public static func encode(_ request: Request) -> [UInt8] {
         var out: [UInt8] = []
         switch request {
-        case .decode(let file, let box):
-            out.append(1); put32(box.width, &out); put32(box.height, &out); putFile(file, &out)
+        case .decode(let file, let box, let smallerSuffices):
+            out.append(smallerSuffices ? 10 : 1); put32(box.width, &out); put32(box.height, &out); putFile(file, &out)
         case .decodeRead(let file, let box, let contents):
             var field: [UInt8] = []
             put32(contents.count, &field)
@@ -230,9 +231,9 @@ public enum DecodeMessage {
         guard !path.isEmpty, !path.contains(0) else { return nil }
         let file = ImageFile(path: ImagePath(bytes: path), byteCount: size, modified: modified, format: ImageFormat.allCases[Int(format)])
         switch kind {
-        case 1:
+        case 1, 10:
             guard (1...PixelSize.maxSide).contains(a), (1...PixelSize.maxSide).contains(b) else { return nil }
-            return .decode(file, PixelSize(width: a, height: b))
+            return .decode(file, PixelSize(width: a, height: b), smallerSuffices: kind == 10)
         case 9:
             guard (1...PixelSize.maxSide).contains(a), (1...PixelSize.maxSide).contains(b), let contents else { return nil }
             return .decodeRead(file, PixelSize(width: a, height: b), contents: contents)

@@ -109,7 +109,10 @@ public enum DecodeWorker {
             let request = DecodeMessage.request(from: body)
             let answer: DecodeMessage.Response.Body
             switch request {
-            case .decode(let file, let box): answer = .decoded(pipeline.decode(file, fitting: box))
+            case .decode(let file, let box, let smallerSuffices):
+                var given = pipeline
+                given.smallerSuffices = smallerSuffices
+                answer = .decoded(given.decode(file, fitting: box))
             case .decodeRead(let file, let box, let contents):
                 var given = pipeline
                 given.contents = contents

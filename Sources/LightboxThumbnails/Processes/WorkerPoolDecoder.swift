@@ -37,14 +37,19 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
     /// Where files are read ahead of the workers and how many decode at once (shared by the
     /// pools of one decoder); nil: workers read their files, one per calling thread.
     public var readStage: FileReadStage?
+    /// Whether the photos' link is slow now, so smaller sources will do; nil: never.
+    public var speed: ReadSpeed?
 
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
+        let smallerSuffices = speed?.smallerSuffices(for: box) == true
+        var local = self.local
+        local?.smallerSuffices = smallerSuffices
         if let known = local?.decodeWithoutLibraries(file, fitting: box.limitedToMaxSide) { return known }
         if let stage = readStage, let contents = stage.read(file) {
             defer { stage.release(contents.count) }
             return answer(exchange(.decodeRead(file, box.limitedToMaxSide, contents: contents)))
         }
-        return answer(exchange(.decode(file, box.limitedToMaxSide)))
+        return answer(exchange(.decode(file, box.limitedToMaxSide, smallerSuffices: smallerSuffices)))
     }
 
     /// Every frame of an animation, decoded in a worker (the disk cache keeps stills only).

@@ -10,10 +10,11 @@ public enum FileReader {
         public init(message: String) { self.message = message }
     }
 
-    /// The whole file, if it is a regular file no larger than `limit` bytes.
-    public static func read(_ path: ImagePath, limit: Int) -> Result<[UInt8], Failure> {
+    /// The whole file, if it is a regular file no larger than `limit` bytes; `progress` is told
+    /// the bytes each read call brings.
+    public static func read(_ path: ImagePath, limit: Int, progress: ((Int) -> Void)? = nil) -> Result<[UInt8], Failure> {
         withRegularFile(path, limit: limit) { fd, size in
-            let data = readUpTo(fd, count: size)
+            let data = readUpTo(fd, count: size, progress: progress)
             return data.isEmpty ? .failure(Failure(message: "empty file")) : .success(data)
         }
     }
@@ -53,7 +54,7 @@ public enum FileReader {
     /// Up to `count` bytes from `offset` (`pread`: the descriptor's offset stays) or, when nil, from
     /// the current position; fewer if the file shrank.
     /// - Complexity: O(*count*), in reads of at most `chunk` bytes.
-    static func readUpTo(_ fd: Int32, count: Int, at offset: Int? = nil) -> [UInt8] {
+    static func readUpTo(_ fd: Int32, count: Int, at offset: Int? = nil, progress: ((Int) -> Void)? = nil) -> [UInt8] {
         var data = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
@@ -66,6 +67,7 @@ public enum FileReader {
             if n <= 0 { break }
             filled += n
             ReadWatch.shared.progressed()
+            progress?(n)
         }
         if filled < count { data.removeLast(count - filled) }
         return data
