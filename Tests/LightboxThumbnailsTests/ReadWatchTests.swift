@@ -53,3 +53,20 @@ import Testing
     let middle = FileBytes.reading(ImagePath(file.path)) { $0.bytes(at: FileReader.chunk - 5, count: FileReader.chunk + 10) }
     #expect((try? middle.get()) == Array(bytes[(FileReader.chunk - 5)..<(2 * FileReader.chunk + 5)]))
 }
+
+/// What a late read says of other files: whether their mount is the one not answering, and which
+/// threads wait on it (for the thumbnail provider to stand in for).
+@Test func aLateReadTellsWhichFilesAndThreadsWaitOnItsMount() {
+    let watch = ReadWatch()
+    let now = ProcessInfo.processInfo.systemUptime
+    let late = now + ReadWatch.limit + 1
+    let seen = watch.watching(ImagePath("/proc/self/status")) {
+        (
+            watch.notAnswering(holding: ImagePath("/proc/1/stat"), at: late), watch.notAnswering(holding: ImagePath("/tmp/a.jpg"), at: late),
+            watch.notAnswering(holding: ImagePath("/proc/1/stat"), at: now + 1), watch.lateThreads(at: late), watch.lateThreads(at: now + 1)
+        )
+    }
+    #expect(seen.0 == "/proc" && seen.1 == nil && seen.2 == nil, "\(seen)")
+    #expect(seen.3 == [pthread_self()] && seen.4.isEmpty)
+    #expect(watch.lateThreads(at: late).isEmpty, "ended")
+}

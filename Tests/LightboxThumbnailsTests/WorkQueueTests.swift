@@ -79,3 +79,38 @@ private struct Squares: WorkSchedule {
     #expect(Date().timeIntervalSince(start) < 2, "the end waits as long as it said, not for the disk")
     #expect(left.unwritten == [ImagePath("/x/a.jpg"), ImagePath("/x/b.jpg"), ImagePath("/x/b.CR2")] && left.kept.isEmpty)
 }
+
+/// A job stuck in a read (a mount that does not answer) gets a thread standing in for its own, so
+/// the jobs after it go on; the stuck thread ends with its job, and no more than one stands in.
+@Test func aStuckJobsThreadIsStoodInForAndEndsWithItsJob() {
+    final class Box: @unchecked Sendable {
+        let lock = NSLock()
+        var stuck: pthread_t?
+        let release = DispatchSemaphore(value: 0)
+    }
+    let box = Box()
+    let queue = WorkQueue(Squares(), threads: 1, name: "test-standin") { job, _ in
+        if job == 1 {
+            box.lock.lock(); box.stuck = pthread_self(); box.lock.unlock()
+            box.release.wait()
+        }
+        return job * 2
+    }
+    queue.change { schedule, _ in schedule.pending = [3, 2, 1] }  // 1 first
+    var stuck: pthread_t?
+    for _ in 0..<200 where stuck == nil {
+        usleep(5_000)
+        box.lock.lock(); stuck = box.stuck; box.lock.unlock()
+    }
+    guard let stuck else { Issue.record("job 1 never ran"); return }
+    #expect(queue.takeResults().isEmpty)
+    #expect(queue.standIn(for: [stuck]) == 1)
+    #expect(queue.standIn(for: [stuck]) == 0, "one stand-in a stuck thread")
+    queue.wait(timeout: 5) { _, waiting in waiting.count == 2 }
+    #expect(queue.takeResults() == [4, 6], "the jobs after it ran meanwhile")
+    box.release.signal()
+    queue.wait(timeout: 5) { _, waiting in waiting.count == 1 }
+    #expect(queue.takeResults() == [2])
+    queue.stop(waitingAtMost: 5)
+    #expect(queue.read { _, _, inHand in inHand } == 0)
+}

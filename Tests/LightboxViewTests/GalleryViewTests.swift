@@ -503,3 +503,21 @@ func decodeDemand(_ state: inout GalleryState) {
     let again = GalleryView.frame(for: state).lines.dropLast().joined(separator: "\n")
     #expect(!again.contains("offline") && again.components(separatedBy: "⋯").count - 1 == 3)
 }
+
+/// A file left because its mount was not answering is no broken tile and is not asked again
+/// (nor counted as loading) until the mount answers; then it is asked for once more.
+@Test func aFileLeftForAMountNotAnsweringIsAskedAgainWhenItAnswers() {
+    var state = GalleryState(library: library([3]), spec: spec, width: 80, height: 12)
+    let first = state.initialEffects()
+    guard case .load(let requests)? = first.first, let request = requests.first(where: { $0.id == state.library.id(at: 1) }) else {
+        Issue.record("no load: \(first)"); return
+    }
+    let here = FileManager.default.currentDirectoryPath
+    _ = state.apply(.mountsNotAnswering([here]))
+    let effects = state.apply(.decoded(request, .failed(.offline(here))))
+    #expect(state.failure(at: 1) == nil && state.loadingCount == 2, "left, not failed, not loading")
+    #expect(effects.allSatisfy { if case .load(let asked) = $0 { !asked.contains { $0.id == request.id } } else { true } })
+    #expect(GalleryView.frame(for: state).text.contains("offline"))
+    let again = state.apply(.mountsNotAnswering([]))
+    #expect(again.contains { if case .load(let asked) = $0 { asked.contains { $0.id == request.id } } else { false } }, "\(again)")
+}

@@ -11,6 +11,8 @@ public struct PictureStore: Sendable {
     /// Parts of photos (zoomed views) and clips of videos that could not be decoded: the whole
     /// picture, or the still, shows instead.
     public internal(set) var failedParts: Set<ThumbnailKey> = []
+    /// Files not tried because their mount was not answering: not asked again until it answers.
+    public internal(set) var offline: Set<ItemID> = []
     /// What is asked of the provider now, most wanted first.
     public internal(set) var demand: [DecodeRequest] = []
 
@@ -23,6 +25,9 @@ public struct PictureStore: Sendable {
         case .decoded(let thumbnail):
             cache.insert(thumbnail, for: request.key)
             return cache.takeEvicted()
+        case .failed(let failure) where failure.kind == .offline:
+            offline.insert(request.id)
+            return []
         case .failed where request.region != nil || request.clipStart != nil:
             failedParts.insert(request.key)
             return []
@@ -31,6 +36,9 @@ public struct PictureStore: Sendable {
             return []
         }
     }
+
+    /// Asks again for the files left because their mount was not answering (one answers again).
+    mutating func retryOffline() { offline.removeAll() }
 
     /// Whether the part or clip under `key` is still to be decoded: not come, and not failed.
     func isWanted(_ key: ThumbnailKey) -> Bool { cache.peek(key) == nil && !failedParts.contains(key) }

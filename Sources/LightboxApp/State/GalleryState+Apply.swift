@@ -45,8 +45,12 @@ extension GalleryState {
             message = text
             return []
         case .mountsNotAnswering(let mounts):
+            // A mount that answers again: what was left for it is asked for once more.
+            let answering = mountsNotAnswering.contains { !mounts.contains($0) }
             mountsNotAnswering = mounts
-            return []
+            guard answering, !store.offline.isEmpty else { return [] }
+            store.retryOffline()
+            return loadEffects()
         case .decisionsRead(let read):
             let known = read.filter { $0.id.rawValue < library.totalCount }
             for item in known { decisions.read(item.id, item.decision) }

@@ -6,8 +6,8 @@ extension GalleryState {
     /// direction, nearest first; cached and failed ones left out. Nil when unchanged.
     /// - Complexity: O(*v*) in the number of tiles in the window.
     mutating func updatedDemand() -> [DecodeRequest]? {
-        if preview != nil { return store.want(previewDemand) }
-        if compare != nil { return store.want(compareDemand) }
+        if preview != nil { return store.want(previewDemand.filter { !store.offline.contains($0.id) }) }
+        if compare != nil { return store.want(compareDemand.filter { !store.offline.contains($0.id) }) }
         guard !isTooSmall else { return store.want([]) }
         let visible = visibleItems
         let (layout, offset, height) = (self.layout, viewport.offset, viewportLength)
@@ -22,7 +22,7 @@ extension GalleryState {
             order += viewport.direction > 0 ? extra : extra.reversed()
         }
         var requests: [DecodeRequest] = []
-        for item in order where layout.isShown(item) && failure(at: item) == nil {
+        for item in order where layout.isShown(item) && failure(at: item) == nil && !store.offline.contains(library.id(at: item)) {
             let key = thumbnailKey(ofItem: item)
             // Cached (and, for symbols, rendered in the current set) needs nothing; this also marks it used.
             if let cached = store.cache.thumbnail(for: key), isReady(cached) { continue }

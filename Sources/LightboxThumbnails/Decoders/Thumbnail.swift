@@ -191,6 +191,9 @@ public struct DecodeFailure: Hashable, Sendable, CustomStringConvertible {
         case decoder
         /// This process has no image library for it (`DecodeFailure.needsCodecs`).
         case needsCodecs
+        /// The file's mount is not answering: not tried now (a read there would hold a thread
+        /// until it answers), asked again once it does; never remembered.
+        case offline
     }
 
     public var kind: Kind
@@ -216,6 +219,7 @@ public struct DecodeFailure: Hashable, Sendable, CustomStringConvertible {
     public static func refused(_ message: String) -> DecodeFailure { DecodeFailure(.refused, message) }
     public static func unreadable(_ message: String) -> DecodeFailure { DecodeFailure(.unreadable, message) }
     public static func decoder(_ message: String) -> DecodeFailure { DecodeFailure(.decoder, message) }
+    public static func offline(_ mount: String) -> DecodeFailure { DecodeFailure(.offline, "offline: \(mount) is not answering") }
 }
 
 /// Something that turns a file into a thumbnail; a later step may move it out of process.

@@ -122,6 +122,11 @@ public final class ThumbnailProvider: @unchecked Sendable {
     /// Results ready since the last call, in the order they finished.
     public func takeResults() -> [(DecodeRequest, DecodeResult)] { queue.takeResults() }
 
+    /// Starts threads in place of those of `stuck` that are the provider's (their reads wait on a
+    /// mount that does not answer), so the disk cache and other mounts' files go on loading.
+    @discardableResult
+    public func standIn(for stuck: Set<pthread_t>) -> Int { queue.standIn(for: stuck) }
+
     /// Requests queued or being decoded.
     public var outstandingCount: Int { queue.read { schedule, _, _ in schedule.pending.count + schedule.running.count } }
 

@@ -46,6 +46,15 @@ public final class WorkQueue<Schedule: WorkSchedule>: @unchecked Sendable {
     private let onResult: @Sendable () -> Void
     /// The worker threads' ids, once they run (for checking their priority).
     public private(set) var threadIDs: [Int32] = []
+    /// The worker threads, each with whether another now stands in for it (its job waits on a
+    /// mount that does not answer: it ends when that job does).
+    private var workers: [pthread_t: Bool] = [:]
+    /// Threads started to stand in for stuck ones, so far.
+    public private(set) var standIns = 0
+    /// The most stand-ins a queue starts: past them, a mount that never answers costs no more threads.
+    public static var mostStandIns: Int { 64 }
+    private let name: String
+    private let setUp: @Sendable () -> Void
 
     /// Starts `threads` threads named `name`, each first running `setUp` (to lower its priority,
     /// say), then doing the schedule's jobs with `perform`; `onResult` is called, outside the
@@ -57,16 +66,37 @@ public final class WorkQueue<Schedule: WorkSchedule>: @unchecked Sendable {
         self.schedule = schedule
         self.perform = perform
         self.onResult = onResult
+        self.name = name
+        self.setUp = setUp
         alive = max(1, threads)
-        for index in 0..<alive {
-            // The threads keep the queue alive until `stop` ends them.
-            let thread = Thread {
-                setUp()
-                self.work()
-            }
-            thread.name = alive == 1 ? name : "\(name)-\(index)"
-            thread.start()
+        for index in 0..<alive { startThread(named: alive == 1 ? name : "\(name)-\(index)") }
+    }
+
+    private func startThread(named threadName: String) {
+        // The threads keep the queue alive until `stop` ends them.
+        let thread = Thread { [setUp] in
+            setUp()
+            self.work()
         }
+        thread.name = threadName
+        thread.start()
+    }
+
+    /// Starts a thread in place of each of `stuck` (the queue's threads among them: ones whose
+    /// read waits on a mount that does not answer), so the work that needs no such read goes on;
+    /// each stuck thread ends when its job does. At most `mostStandIns` in all.
+    /// Returns how many were started.
+    @discardableResult
+    public func standIn(for stuck: Set<pthread_t>) -> Int {
+        condition.lock()
+        let replaced = stopped ? [] : Array(workers.filter { stuck.contains($0.key) && !$0.value }.keys.prefix(max(0, Self.mostStandIns - standIns)))
+        for thread in replaced { workers[thread] = true }
+        standIns += replaced.count
+        alive += replaced.count
+        let started = replaced.count
+        condition.unlock()
+        for _ in 0..<started { startThread(named: name + "-standin") }
+        return started
     }
 
     /// Changes the schedule (more work, a new wish list, a pause) with the results waiting to be
@@ -127,7 +157,9 @@ public final class WorkQueue<Schedule: WorkSchedule>: @unchecked Sendable {
     private func work() {
         condition.lock()
         threadIDs.append(IdlePriority.currentThreadID)
-        while true {
+        let me = pthread_self()
+        workers[me] = false
+        while workers[me] != true {
             var job: Schedule.Job?
             while !stopped {
                 job = schedule.next()
@@ -150,6 +182,7 @@ public final class WorkQueue<Schedule: WorkSchedule>: @unchecked Sendable {
                 condition.lock()
             }
         }
+        workers[me] = nil
         alive -= 1
         condition.broadcast()
         condition.unlock()

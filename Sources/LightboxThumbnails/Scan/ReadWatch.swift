@@ -56,6 +56,22 @@ public final class ReadWatch: @unchecked Sendable {
         return Set(late.map { Self.mountPoint(of: $0.absoluteBytes, among: mounts) }).sorted()
     }
 
+    /// The mount point holding `path` when a read there is older than `limit` at `now`, else nil.
+    /// - Complexity: O(*r*) for *r* reads in flight; reads the mount table only when one is late.
+    public func notAnswering(holding path: ImagePath, at now: Double = ProcessInfo.processInfo.systemUptime) -> String? {
+        let late = notAnswering(at: now)
+        guard !late.isEmpty else { return nil }
+        let bytes = path.absoluteBytes
+        return late.filter { Self.mount(Array($0.utf8), holds: bytes) }.max { $0.utf8.count < $1.utf8.count }
+    }
+
+    /// The threads whose read is older than `limit` at `now`: their work waits on a mount.
+    public func lateThreads(at now: Double = ProcessInfo.processInfo.systemUptime) -> Set<pthread_t> {
+        lock.lock()
+        defer { lock.unlock() }
+        return Set(reads.filter { now - $0.value.since > Self.limit }.keys)
+    }
+
     /// The longest of `mounts` that holds `path` (whole components), as text.
     static func mountPoint(of path: [UInt8], among mounts: [[UInt8]]) -> String {
         String(decoding: longestMount(holding: path, among: mounts).map { mounts[$0] } ?? Array("/".utf8), as: UTF8.self)
