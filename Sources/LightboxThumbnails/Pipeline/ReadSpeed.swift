@@ -1,7 +1,7 @@
 import Foundation
 
 /// How fast the photos' mount brings whole files, seen by the reads themselves, and whether that
-/// makes the link slow: then half a tile's pixels are enough (`ThumbnailPipeline.smallerSuffices`),
+/// makes the link slow: then half a tile's width and height are enough (`ThumbnailPipeline.smallerSuffices`),
 /// so tiles come from EXIF thumbnails, a RAW's small preview or a smaller disk cache entry, scaled
 /// up, instead of whole files. Safe to use from any thread.
 public final class ReadSpeed: @unchecked Sendable {
@@ -29,7 +29,7 @@ public final class ReadSpeed: @unchecked Sendable {
 
     public init(mode: Mode) { self.mode = mode }
 
-    /// Whether a source of half its pixels will do for a picture fitting `box` now.
+    /// Whether a source of half its width and height will do for a picture fitting `box` now.
     public func smallerSuffices(for box: PixelSize) -> Bool {
         max(box.width, box.height) <= Self.largestBoxServedSmaller && isSlow
     }
