@@ -157,7 +157,12 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     /// process): a disk cache entry, a recorded failure, or the EXIF thumbnail decoded by
     /// `BaselineJPEGDecoder`; nil when a decoder process must decode it.
     public func decodeWithoutLibraries(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult? {
-        if let known = fromDiskCache(file, fitting: box, usingLibraries: false) { return known }
+        fromDiskCache(file, fitting: box, usingLibraries: false) ?? exifWithoutLibraries(file, fitting: box)
+    }
+
+    /// The file's EXIF thumbnail decoded by our own `BaselineJPEGDecoder`, when it has one that
+    /// will do; nil otherwise. Reads the file's first bytes (the disk cache is not asked).
+    public func exifWithoutLibraries(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult? {
         guard file.format.traits.decoding.takesExifThumbnail, let thumbnail = exifThumbnail(file, fitting: box, usingLibraries: false) else { return nil }
         statistics.record(.exif)
         return .decoded(thumbnail)

@@ -47,7 +47,7 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         // The disk cache is on this machine: it answers even when the file's mount does not.
         if let cached = local?.fromDiskCache(file, fitting: box.limitedToMaxSide, usingLibraries: false) { return cached }
         if let mount = ReadWatch.shared.notAnswering(holding: file.path) { return .failed(.offline(mount)) }
-        if let known = local?.decodeWithoutLibraries(file, fitting: box.limitedToMaxSide) { return known }
+        if let known = local?.exifWithoutLibraries(file, fitting: box.limitedToMaxSide) { return known }
         if let stage = readStage, let contents = stage.read(file) {
             defer { stage.release(contents.count) }
             return answer(exchange(.decodeRead(file, box.limitedToMaxSide, contents: contents)))
