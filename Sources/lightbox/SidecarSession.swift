@@ -77,7 +77,7 @@ enum SidecarSession {
         guard depth < 256, let directory = folder.withCString({ opendir($0) }) else { return }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            let name = Array(DirectoryEntry.name(entry))
             if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
             let path = folder.appending(name)
             var info = stat()
@@ -98,7 +98,7 @@ enum SidecarSession {
         defer { closedir(directory) }
         let marker = Array(".xmp.lightbox-".utf8), now = time(nil)
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            let name = Array(DirectoryEntry.name(entry))
             guard name.first == UInt8(ascii: "."), name.count > marker.count + 6,
                 name[(name.count - 6 - marker.count)..<(name.count - 6)].elementsEqual(marker)
             else { continue }
@@ -114,8 +114,8 @@ enum SidecarSession {
         guard depth < 256, let directory = folder.withCString({ opendir($0) }) else { return }
         var children: [ImagePath] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            guard entry.pointee.d_type == DT_DIR, name != [UInt8(ascii: ".")], name != [UInt8(ascii: "."), UInt8(ascii: ".")] else { continue }
+            let name = Array(DirectoryEntry.name(entry))
+            guard Int(DirectoryEntry.type(entry)) == DT_DIR, name != [UInt8(ascii: ".")], name != [UInt8(ascii: "."), UInt8(ascii: ".")] else { continue }
             children.append(folder.appending(name))
         }
         closedir(directory)

@@ -284,3 +284,22 @@ func scanList(_ list: [UInt8], separator: UInt8, in dir: TemporaryDirectory) thr
     #expect(names == wide.folders.flatMap(\.files).map(\.path))
     #expect(narrow.problems.isEmpty, "\(narrow.problems)")
 }
+
+/// An entry as glibc packs it (its own length, not `dirent`'s), the last before an unmapped
+/// page: its name and type are read without touching that page (a copy of `d_name` crashed).
+@Test func aDirectoryEntryIsReadNoFurtherThanItsName() throws {
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let memory = try #require(mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+    #expect(memory != MAP_FAILED)
+    defer { munmap(memory, 2 * page) }
+    #expect(mprotect(memory + page, page, PROT_NONE) == 0)
+    let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+    let name = Array("IMG_1.JPG".utf8) + [0]
+    let length = (nameOffset + name.count + 7) / 8 * 8
+    let entry = memory + page - length
+    entry.storeBytes(of: UInt8(DT_REG), toByteOffset: MemoryLayout<dirent>.offset(of: \dirent.d_type)!, as: UInt8.self)
+    name.withUnsafeBytes { (entry + nameOffset).copyMemory(from: $0.baseAddress!, byteCount: name.count) }
+    let typed = entry.assumingMemoryBound(to: dirent.self)
+    #expect(Array(DirectoryEntry.name(typed)) == Array("IMG_1.JPG".utf8))
+    #expect(Int(DirectoryEntry.type(typed)) == DT_REG)
+}

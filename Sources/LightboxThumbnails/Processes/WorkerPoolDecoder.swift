@@ -172,7 +172,7 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         defer { closedir(folder) }
         var count = 0
         while let entry = readdir(folder) {
-            if entry.pointee.d_name.0 != CChar(UInt8(ascii: ".")) { count += 1 }  // not . or ..
+            if DirectoryEntry.name(entry).first != UInt8(ascii: ".") { count += 1 }  // not . or ..
         }
         return count
     }

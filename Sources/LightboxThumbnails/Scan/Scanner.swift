@@ -327,13 +327,8 @@ public struct Scanner: Sendable {
                     if errno != 0 { report("cannot read all of \(path): \(Scanner.errorText())", in: path) }
                     break
                 }
-                let type = entry.pointee.d_type
-                withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    let name = UnsafeBufferPointer(
-                        start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                        count: strnlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count))
-                    if let first = name.first, first != UInt8(ascii: ".") { list.append(name, type: type) }
-                }
+                let name = DirectoryEntry.name(entry)
+                if let first = name.first, first != UInt8(ascii: ".") { list.append(name, type: DirectoryEntry.type(entry)) }
             }
             closedir(dir)
 
