@@ -93,6 +93,7 @@ extension InteractiveSession {
         situation.needsAllMetadata = state.needsAllMetadata
         situation.isScanning = state.isScanning
         situation.scanBatchesAreCheap = state.scanBatchesAreCheap
+        situation.screenWaitsForPictures = state.screenWaitsForPictures
         situation.nextFrame = state.nextFrameTime
         situation.inputWait = terminal.inputWait
         situation.picturesWaiting = terminal.hasPicturesWaiting

@@ -68,6 +68,31 @@ func situation(_ changes: (inout Scheduler.Situation) -> Void = { _ in }) -> Sch
     #expect(!scheduler.takesScan(at: 9, in: situation()) && !scheduler.wait(at: 9, in: situation()).sources.contains(.scan), "finished")
 }
 
+/// While the first screen is full of items and waits for its pictures, what the scan found waits
+/// (it lands past the screen, and a large batch would hold up their paint): until a complete
+/// screen is painted, or a second after the start; after that it is taken as before.
+@Test func scanBatchesWaitForTheFirstScreensPicturesForASecondAtMost() {
+    var scheduler = Scheduler(now: 10)
+    let waiting = situation {
+        $0.isScanning = true
+        $0.scanBatchesAreCheap = true
+        $0.screenWaitsForPictures = true
+    }
+    #expect(!scheduler.takesScan(at: 10.2, in: waiting))
+    let wait = scheduler.wait(at: 10.2, in: waiting)
+    #expect(!wait.sources.contains(.scan) && abs(wait.timeout - 0.8) < 1e-9, "woken when the hold ends")
+    #expect(scheduler.takesScan(at: 11.01, in: waiting), "a second at most")
+    var fresh = Scheduler(now: 10)
+    fresh.painted(at: 10.3, complete: true)
+    #expect(fresh.takesScan(at: 10.31, in: waiting), "the first screen was complete once")
+    #expect(
+        Scheduler(now: 10).takesScan(
+            at: 10.2,
+            in: situation {
+                $0.isScanning = true; $0.scanBatchesAreCheap = true
+            }), "a screen not full")
+}
+
 @Test func theReadAheadStartsHalfASecondAfterTheLastKeyWhenNothingElseIsAsked() {
     var scheduler = Scheduler(now: 0)
     scheduler.input(at: 3)

@@ -36,6 +36,28 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
     #expect(!state.isScanning)
 }
 
+/// `G` while the scan goes on is the end of the library: the cursor stays on the last item as
+/// more come, until another key; after that, items arriving leave it where it is.
+@Test func theLastItemAskedForWhileScanningStaysTheLast() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    state.apply(.scanned([batch("a", 0..<30)], isFinished: false))
+    state.apply(.move(.last))
+    state.apply(.scanned([batch("a", 30..<50), batch("b", 0..<40)], isFinished: false))
+    #expect(state.library[state.viewport.cursor].path == ImagePath("b/IMG_39.jpg"))
+    #expect(state.viewport.offset > 0, "scrolled to it")
+    state.apply(.move(.left))
+    let cursor = state.viewport.cursor
+    state.apply(.scanned([batch("c", 0..<10)], isFinished: false))
+    #expect(state.viewport.cursor == cursor, "another key ended it")
+    state.apply([.move(.last), .toggleMark])
+    state.apply(.scanned([batch("d", 0..<10)], isFinished: false))
+    #expect(state.library[state.viewport.cursor].path == ImagePath("c/IMG_9.jpg"), "a mark ended it")
+    state.apply(.scanned([], isFinished: true))
+    state.apply(.move(.first))
+    state.apply(.move(.last))
+    #expect(state.library[state.viewport.cursor].path == ImagePath("d/IMG_9.jpg"))
+}
+
 @Test func anEmptyLibraryWaitsForTheScanAndThenShowsTheFirstScreen() {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
     #expect(state.apply(.move(.down)).isEmpty)

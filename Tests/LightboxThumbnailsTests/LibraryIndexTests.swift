@@ -334,6 +334,45 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(index.statistics.contains("files shown from it before the scan looked"))
 }
 
+/// The replay reads a folder when its turn comes: names that sort apart as bytes and in natural
+/// order (a, a.b, a0, a.jpg, a10, a9) come in the walk's order, an index without the folders'
+/// listings (an older visit cut short) gives the same batches, and a replay stopped after its
+/// first batch reads no more.
+@Test func theIndexReplaysFolderByFolderInTheWalksOrder() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["a.jpg", "a/1.jpg", "a/x/2.jpg", "a.b/3.jpg", "a0/4.jpg", "a10/5.jpg", "a9/6.jpg", "a9/deeper/er/7.jpg", "b.jpg"] {
+        try TestImages.jpeg(at: try dir.file("lib/" + name), width: 8, height: 8)
+    }
+    var scanner = Scanner()
+    scanner.index = LibraryIndex(folder: dir.path + "/cache", mode: .on)
+    let root = ImagePath(dir.path + "/lib")
+    let found = scanner.scan([root])
+    scanner.index?.flush()
+    let names = { (batches: [LightboxThumbnails.Scanner.Batch]) in
+        batches.flatMap { $0.files.map { String(decoding: $0.path.bytes.dropFirst(dir.path.utf8.count + 5), as: UTF8.self) } }
+    }
+    #expect(
+        names(found.folders.map { LightboxThumbnails.Scanner.Batch(folder: $0.path, files: $0.files) }) == [
+            "a.jpg", "b.jpg", "a/1.jpg", "a/x/2.jpg", "a.b/3.jpg", "a0/4.jpg", "a9/6.jpg", "a9/deeper/er/7.jpg", "a10/5.jpg",
+        ])
+    let index = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .read))
+    let replayed = index.replay(under: root, pairs: true)
+    #expect(replayed.map { ImageFolder(path: $0.folder, files: $0.files) } == found.folders)
+    var first: [LightboxThumbnails.Scanner.Batch] = []
+    #expect(
+        index.replay(under: root, pairs: true) {
+            first.append($0); return false
+        } == false)
+    #expect(names(first) == ["a.jpg", "b.jpg"], "stopped after the first batch")
+
+    let db = try SQLiteDatabase(path: ImagePath(dir.path + "/cache/" + LibraryIndex.fileName))
+    try db.execute("DELETE FROM folder")
+    db.close()
+    let unlisted = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .read))
+    #expect(unlisted.replay(under: root, pairs: true).map { ImageFolder(path: $0.folder, files: $0.files) } == found.folders)
+}
+
 /// A cache folder whose name is not UTF-8 holds the index under that very name (no look-alike made).
 @Test func anIndexInAFolderNamedInOtherBytesIsThere() throws {
     let dir = try TemporaryDirectory()

@@ -10,10 +10,10 @@ extension Library {
 
     /// Adds what the index remembers (`LibraryIndex.replay`), for the scan to check.
     /// - Complexity: as `append(_:)`.
-    public mutating func appendFromIndex(_ batches: [(files: [ImageFile], folder: ImagePath)]) {
+    public mutating func appendFromIndex(_ batches: [(files: [ImageFile], folder: ImagePath)], arranging: Bool = true) {
         isChecking = true
         let first = totalCount
-        append(batches)
+        append(batches, arranging: arranging)
         for id in first..<totalCount { unconfirmed[filesByID[id].path] = id }
     }
 

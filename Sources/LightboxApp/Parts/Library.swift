@@ -142,7 +142,8 @@ public struct Library: Sendable {
     /// details the filter asks; re-arranges when the order, the sections or the filter ask them.
     /// - Complexity: O(*k*), plus O(*n* log *n*) when they decide the order.
     @discardableResult
-    public mutating func record(_ results: [MetadataResult]) -> Bool {
+    /// With `arranging` false, it is left to the caller (who arranges once for several changes).
+    public mutating func record(_ results: [MetadataResult], arranging: Bool = true) -> Bool {
         for result in results where result.id.rawValue < totalCount {
             let id = result.id.rawValue
             if let size = result.size, size.width > 0 { aspectsByID[id] = UInt16(clamping: size.height * 1000 / size.width) }
@@ -155,7 +156,7 @@ public struct Library: Sendable {
         }
         let stacking = arrangement.stacks == .burst && results.contains { $0.id.rawValue < totalCount && mayStack($0.id.rawValue) }
         guard arrangement.datesDecideOrder || filter.readsDetails || stacking else { return false }
-        arrange()
+        if arranging { arrange() }
         return true
     }
 
@@ -170,10 +171,10 @@ public struct Library: Sendable {
         append(newFiles, in: folder, arranging: true)
     }
 
-    /// Adds several batches, re-arranging (when needed) once.
-    public mutating func append(_ batches: [(files: [ImageFile], folder: ImagePath)]) {
+    /// Adds several batches, re-arranging (when needed, and `arranging`) once.
+    public mutating func append(_ batches: [(files: [ImageFile], folder: ImagePath)], arranging: Bool = true) {
         for batch in batches { append(batch.files, in: batch.folder, arranging: false) }
-        if !appendsInScanOrder && batches.contains(where: { !$0.files.isEmpty }) { arrange() }
+        if arranging && !appendsInScanOrder && batches.contains(where: { !$0.files.isEmpty }) { arrange() }
     }
 
     mutating func append(_ newFiles: [ImageFile], in folder: ImagePath, keys: [Int64]? = nil, arranging: Bool) {

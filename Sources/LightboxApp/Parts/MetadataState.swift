@@ -45,12 +45,16 @@ public struct MetadataState: Sendable {
 
     /// Records what was read (never asked for again in the background); past `trimmedAt`
     /// results, only the latest `kept` stay.
+    /// - Complexity: O(*k*) for *k* results.
     mutating func record(_ newResults: [MetadataResult]) {
+        if let largest = newResults.map(\.id.rawValue).max() { requested.grow(to: largest + 1) }
         for result in newResults {
             urgent.remove(result.id)
-            requested.grow(to: result.id.rawValue + 1)
             requested.set(result.id.rawValue, marked: true)
-            if results.updateValue(result, forKey: result.id) == nil { order.append(result.id) }
+        }
+        // Those the trimming would drop at once are not kept (a replay of the index brings thousands).
+        for result in newResults.suffix(Self.kept) where results.updateValue(result, forKey: result.id) == nil {
+            order.append(result.id)
         }
         if order.count > Self.trimmedAt {
             for id in order.prefix(order.count - Self.kept) { results[id] = nil }

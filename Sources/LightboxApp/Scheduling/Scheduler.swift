@@ -32,6 +32,8 @@ public struct Scheduler: Sendable {
         public var idleWait = 1.0
         /// Seconds without a key before the read-ahead starts (or resumes).
         public var readAheadDelay = 0.5
+        /// How long after the start scan batches may wait for the first screen's pictures.
+        public var firstScreenHold = 1.0
 
         public init() {}
     }
@@ -51,6 +53,8 @@ public struct Scheduler: Sendable {
         public var picturesWaiting = false
         /// The read-ahead is idle with files left to read.
         public var readAheadWaiting = false
+        /// The screen is full of items and waits only for pictures: what the scan adds goes past it.
+        public var screenWaitsForPictures = false
 
         public init() {}
     }
@@ -75,9 +79,13 @@ public struct Scheduler: Sendable {
     private var metadataInterval: Double
     private var lastScan = -Double.infinity
     private var scanInterval: Double
+    /// When the loop began, and whether a paint has shown a complete screen since.
+    private let start: Double
+    private var everPaintedComplete = false
 
     public init(pacing: Pacing = Pacing(), now: Double) {
         self.pacing = pacing
+        start = now
         lastInput = now
         metadataInterval = pacing.metadataInterval
         scanInterval = pacing.scanInterval
@@ -92,7 +100,8 @@ public struct Scheduler: Sendable {
         let metadataWait = metadataDue(in: situation) - now
         if metadataWait > 0 { timeout = min(timeout, metadataWait) } else { sources.insert(.metadata) }
         if situation.isScanning {
-            let scanWait = situation.scanBatchesAreCheap ? 0 : lastScan + scanInterval - now
+            let scanWait = max(
+                situation.scanBatchesAreCheap ? 0 : lastScan + scanInterval - now, holdsScan(at: now, in: situation) ? start + pacing.firstScreenHold - now : 0)
             if scanWait > 0 { timeout = min(timeout, scanWait) } else { sources.insert(.scan) }
         }
         if let due = situation.nextFrame { timeout = min(timeout, max(0, due - now)) }
@@ -114,7 +123,13 @@ public struct Scheduler: Sendable {
 
     /// Whether a scan batch is taken now: as it comes when cheap, else once an interval.
     public func takesScan(at now: Double, in situation: Situation) -> Bool {
-        situation.isScanning && (situation.scanBatchesAreCheap || now - lastScan >= scanInterval)
+        situation.isScanning && (situation.scanBatchesAreCheap || now - lastScan >= scanInterval) && !holdsScan(at: now, in: situation)
+    }
+
+    /// Whether scan batches wait for the first screen's pictures: taking a large one (a replayed
+    /// index's thousands) would hold up their paint; for a second at most.
+    func holdsScan(at now: Double, in situation: Situation) -> Bool {
+        situation.screenWaitsForPictures && !everPaintedComplete && now - start < pacing.firstScreenHold
     }
 
     /// A scan batch was taken from `start` to `end`: the next waits ten times what it cost.
@@ -146,6 +161,7 @@ public struct Scheduler: Sendable {
         lastPaint = now
         isDirty = false
         paintedComplete = complete
+        if complete { everPaintedComplete = true }
     }
 
     /// Whether the read-ahead starts (or resumes): no key for a moment and nothing else asked.

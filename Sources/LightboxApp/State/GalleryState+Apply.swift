@@ -8,6 +8,7 @@ extension GalleryState {
     /// that does it is the preview's, the help's or the grid's.
     public mutating func apply(_ command: Command) -> [Effect] {
         let traits = command.traits
+        followsEnd = false
         if !traits.contains(.keepsMessage) { message = nil }
         if case .pasted(let text) = command { return applyPaste(text) }
         if traits.contains(.editsFilter) { return applyFilter(command) }

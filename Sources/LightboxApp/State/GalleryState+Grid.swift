@@ -85,7 +85,9 @@ extension GalleryState {
             moveCursor(to: library.position(of: origin))
         case .move(.up): moveVertically(.up)
         case .move(.down): moveVertically(.down)
-        case .move(let movement): moveCursor(to: layout.destination(from: viewport.cursor, movement))
+        case .move(let movement):
+            moveCursor(to: layout.destination(from: viewport.cursor, movement))
+            if movement == .last, isScanning { followsEnd = true }
         case .pageDown: moveVertically(.rowsDown(rowsPerPage))
         case .pageUp: moveVertically(.rowsUp(rowsPerPage))
         case .halfPageDown: moveVertically(.rowsDown(max(1, rowsPerPage / 2)))
@@ -195,6 +197,7 @@ extension GalleryState {
         let firstNew = ItemID(library.totalCount)  // ids are numbered in the order found
         defer {
             markPending(fromID: firstNew)
+            if followsEnd, !library.isEmpty { moveCursor(to: layout.destination(from: viewport.cursor, .last)) }
             // --slideshow before anything was found: it starts with the first photos.
             if slideshowIsPending, !library.isEmpty {
                 slideshowIsPending = false
@@ -221,18 +224,11 @@ extension GalleryState {
     }
 
     /// Shows what the index remembers of the library, with its metadata, before the walk checks it.
+    /// Arranged once for the files and their metadata (twice cost a 100,000-photo replay by date twice as much).
     mutating func addFromIndex(_ batches: [Scanner.Batch]) {
-        let first = library.totalCount
         let added = batches.map { (files: $0.files, folder: $0.folder) }
-        if library.arrangement.keepsScanOrder {
-            library.appendFromIndex(added)
-            selection.marks.grow(to: library.count)
-            rebuildLayout()
-        } else {
-            rearrange { $0.appendFromIndex(added) }
-        }
         var results: [MetadataResult] = []
-        var id = first
+        var id = library.totalCount
         for batch in batches {
             if batch.indexed.count == batch.files.count {
                 for (offset, kept) in batch.indexed.enumerated() {
@@ -241,7 +237,19 @@ extension GalleryState {
             }
             id += batch.files.count
         }
-        if !results.isEmpty { addMetadata(results) }
+        if library.arrangement.keepsScanOrder {
+            library.appendFromIndex(added)
+            selection.marks.grow(to: library.count)
+            rebuildLayout()
+            if !results.isEmpty { addMetadata(results) }
+        } else {
+            rearrange { library in
+                library.appendFromIndex(added, arranging: false)
+                _ = library.record(results, arranging: false)
+                library.arrange()
+            }
+            if !results.isEmpty { addMetadata(results, recorded: true) }
+        }
     }
 
     /// Marks the files from id `first` on whose paths `--mark-from` listed.

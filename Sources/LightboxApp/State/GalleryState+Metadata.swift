@@ -52,7 +52,8 @@ extension GalleryState {
     /// Records metadata read in the background: shapes, dates and the filter's details go to
     /// the library (which re-arranges when they decide the order or the filter), the whole of it
     /// to the metadata part for the info panel.
-    mutating func addMetadata(_ results: [MetadataResult]) {
+    /// `recorded`: the library has them already, arranged (`addFromIndex`).
+    mutating func addMetadata(_ results: [MetadataResult], recorded: Bool = false) {
         metadataState.record(results)
         // 100% waited for the photo's size.
         if wantsActualSize, preview != nil, !library.isEmpty, results.contains(where: { $0.id == library.id(at: viewport.cursor) }) {
@@ -63,7 +64,9 @@ extension GalleryState {
         }
         // The photos looked at full-screen or compared stay in view if they go into a stack.
         let looking = library.isEmpty ? [] : preview != nil ? [library.id(at: viewport.cursor)] : compare?.shown ?? []
-        if needsDetails {
+        if recorded {
+            if layoutState.mode == .masonry { settleLayout() }
+        } else if needsDetails {
             rearrange { $0.record(results) }
         } else if library.arrangement.stacks == .burst {
             // Frames that make a burst become one stack: arranged only then.

@@ -99,6 +99,9 @@ public struct GalleryState: Sendable {
     public internal(set) var advances = true
     /// Whether the user has acted yet; until then re-sorting keeps the view at the top.
     var hasUserActed = false
+    /// Whether the cursor goes on to the last item as the scan adds more: `G` before the scan
+    /// ended asks for the end of the library, not of what was found by then. Any other command ends it.
+    var followsEnd = false
 
     /// What the options, the settings file and the terminal decide before the gallery opens.
     /// The state starts from them; what changes later (the mode with `t`, the cell size on a
@@ -231,6 +234,12 @@ public struct GalleryState: Sendable {
         visibleItems.allSatisfy { item in
             !isOnScreen(item) || failure(at: item) != nil || store.cache.peek(thumbnailKey(ofItem: item)) != nil
         }
+    }
+
+    /// Whether the screen is full of items (more are past it) and only its pictures are missing.
+    /// - Complexity: O(*v*) in the tiles in the window.
+    public var screenWaitsForPictures: Bool {
+        !library.isEmpty && !isTooSmall && visibleItems.upperBound < layout.itemCount && !isScreenComplete
     }
 
     /// Items the provider was asked for (on screen, then the ring ahead) still waiting for their thumbnail.

@@ -1,45 +1,60 @@
 extension LibraryIndex {
-    /// What earlier visits found under the folder `root`, as a scan of it would hand it out: a
-    /// batch a folder, in the walk's order (a folder's images in natural order, then its
-    /// subfolders'), each image with the metadata kept for it. Nothing on `root`'s mount is looked
-    /// at; the scan that follows says what changed (see `Library.appendFromIndex`).
-    /// - Complexity: O(*k* log *k*) for *k* images kept under `root`.
-    public func replay(under root: ImagePath, pairs: Bool) -> [Scanner.Batch] {
+    /// What earlier visits found under the folder `root`, handed to `emit` as a scan of it would
+    /// hand it out: a batch a folder, in the walk's order (a folder's images in natural order,
+    /// then its subfolders'), each image with the metadata kept for it. A folder is read from the
+    /// database when its turn comes, so the first folders' batches come at once however large the
+    /// index. Nothing on `root`'s mount is looked at; the scan that follows says what changed
+    /// (see `Library.appendFromIndex`). Whether `emit` took them all (false: it stopped).
+    /// - Complexity: O(*k* log *n*) for *k* images and folders kept under `root`.
+    @discardableResult
+    public func replay(under root: ImagePath, pairs: Bool, emit: (Scanner.Batch) -> Bool) -> Bool {
         let slash = UInt8(ascii: "/")
         var key = root.absoluteBytes
         while key.count > 1, key.last == slash { key.removeLast() }
-        let found = images(under: key)
-        guard !found.isEmpty else { return [] }
-        let skipped = key.count == 1 ? 1 : key.count + 1
-        var byFolder: [[UInt8]: NameList] = [:]
-        var records: [[UInt8]: Record] = [:]
-        for (path, record) in found {
-            let relative = path.dropFirst(skipped)
-            let cut = relative.lastIndex(of: slash)
-            let folder = cut.map { Array(relative[..<$0]) } ?? []
-            let name = cut.map { relative[relative.index(after: $0)...] } ?? relative
-            name.withUnsafeBufferPointer { byFolder[folder, default: NameList()].append($0, type: 0) }
-            records[Array(relative)] = record
+        let below = key.count == 1 ? key : key + [slash]
+        // The folders the index listed, as each one's subfolders' names.
+        var children: [[UInt8]: Set<[UInt8]>] = [:]
+        for folder in folders(under: key) where folder.count > below.count {
+            let cut = folder.lastIndex(of: slash)!
+            children[cut == 0 ? [slash] : Array(folder[..<cut]), default: []].insert(Array(folder[(cut + 1)...]))
         }
-        // Folders in the walk's order: depth first, each level in natural order.
-        let folders = byFolder.keys.map { folder in (folder, folder.split(separator: slash).map { Self.naturalKey(Array($0)) }) }
-            .sorted { a, b in a.1.lexicographicallyPrecedes(b.1) { $0.lexicographicallyPrecedes($1) } }
-        var batches: [Scanner.Batch] = []
-        for (folder, _) in folders {
-            var path = root
-            for component in folder.split(separator: slash) { path = path.appending(Array(component)) }
-            let names = byFolder[folder]!
-            var files: [ImageFile] = []
-            var metadata: [[UInt8]: IndexedMetadata] = [:]
-            for i in names.naturalOrder() {
-                let name = Array(names.name(i))
-                guard let record = records[folder.isEmpty ? name : folder + [slash] + name], let format = record.format else { continue }
-                let file = ImageFile(path: path.appending(name), byteCount: record.byteCount, modified: record.modified, format: format)
-                files.append(file)
-                if let known = record.metadata { metadata[file.path.bytes] = known }
+        // Depth first, each level in natural order: the walk's.
+        var stack: [(folder: [UInt8], path: ImagePath)] = [(key, root)]
+        while let (folder, path) = stack.popLast() {
+            let known = children[folder] ?? []
+            let (images, others) = images(in: folder, skipping: Array(known))
+            if !images.isEmpty {
+                var names = NameList()
+                for (name, _) in images { name.withUnsafeBufferPointer { names.append($0, type: 0) } }
+                var files: [ImageFile] = [], metadata: [IndexedMetadata?] = []
+                for i in names.naturalOrder() {
+                    let record = images[i].record
+                    guard let format = record.format else { continue }
+                    files.append(ImageFile(path: path.appending(images[i].name), byteCount: record.byteCount, modified: record.modified, format: format))
+                    metadata.append(record.metadata)
+                }
+                if pairs {
+                    var byPath: [[UInt8]: IndexedMetadata] = [:]
+                    for (file, known) in zip(files, metadata) { if let known { byPath[file.path.bytes] = known } }
+                    files = Pairing.group(files)
+                    metadata = files.map { byPath[$0.path.bytes] }
+                }
+                guard emit(Scanner.Batch(folder: path, files: files, indexed: metadata)) else { return false }
             }
-            if pairs { files = Pairing.group(files) }
-            batches.append(Scanner.Batch(folder: path, files: files, indexed: files.map { metadata[$0.path.bytes] }))
+            let subfolders = known.union(others).map { ($0, Self.naturalKey($0)) }.sorted { $0.1.lexicographicallyPrecedes($1.1) }
+            for (name, _) in subfolders.reversed() {
+                stack.append((folder.count == 1 ? folder + name : folder + [slash] + name, path.appending(name)))
+            }
+        }
+        return true
+    }
+
+    /// All of `replay(under:pairs:emit:)`'s batches at once.
+    /// - Complexity: as `replay(under:pairs:emit:)`.
+    public func replay(under root: ImagePath, pairs: Bool) -> [Scanner.Batch] {
+        var batches: [Scanner.Batch] = []
+        replay(under: root, pairs: pairs) {
+            batches.append($0); return true
         }
         return batches
     }

@@ -364,29 +364,71 @@ public final class LibraryIndex: @unchecked Sendable {
         }
     }
 
-    /// The images the index holds at or under the absolute path `key` (what waits to be written
-    /// included): each one's absolute path and record.
-    /// - Complexity: O(*k* log *n*) for *k* files there.
-    func images(under key: [UInt8]) -> [(path: [UInt8], record: Record)] {
+    /// The folders at or under the absolute path `key` whose listings the index holds (those
+    /// waiting to be written included).
+    /// - Complexity: O(*f* log *n*) for *f* folders there.
+    func folders(under key: [UInt8]) -> [[UInt8]] {
         let below = key == [UInt8(ascii: "/")] ? key : key + [UInt8(ascii: "/")]
         let end = below.dropLast() + [UInt8(ascii: "0")]  // "0" follows "/"
         return lock.withLock {
-            var found: [[UInt8]: Record] = [:]
+            var found: Set<[UInt8]> = [key]
             _ = perform { db in
-                try db.run(
-                    "SELECT path, size, mtime, kind, metadata FROM file WHERE path >= ? AND path < ? AND kind != '-'", [.blob(below), .blob(Array(end))]
-                ) { row in
-                    guard case .blob(let path) = row[0], case .integer(let size) = row[1], case .integer(let modified) = row[2], case .blob(let kind) = row[3],
-                        let format = ImageFormat(rawValue: String(decoding: kind, as: UTF8.self))
-                    else { return }
-                    var metadata: IndexedMetadata?
-                    if case .blob(let bytes) = row[4] { metadata = IndexedMetadata(encoded: bytes) }
-                    found[path] = Record(byteCount: size, modified: modified, format: format, metadata: metadata)
+                try db.run("SELECT path FROM folder WHERE path >= ? AND path < ?", [.blob(below), .blob(Array(end))]) { row in
+                    if case .blob(let path) = row[0] { found.insert(path) }
                 }
             }
-            for (path, record) in pending where path.starts(with: below) { found[path] = record.format == nil ? nil : record }
+            for path in pendingFolders.keys where path.starts(with: below) { found.insert(path) }
+            return Array(found)
+        }
+    }
+
+    /// The images the index holds directly in the folder at the absolute path `key`, by name;
+    /// the rows of the subfolders named in `skipping` are not read, and the names of other
+    /// subfolders holding images are in `others` (for their own call).
+    /// - Complexity: O((*k* + *s*) log *n*) for *k* files there and *s* subfolders skipped, plus the
+    ///   rows of subfolders not skipped.
+    func images(in key: [UInt8], skipping subfolders: [[UInt8]]) -> (images: [(name: [UInt8], record: Record)], others: Set<[UInt8]>) {
+        let slash = UInt8(ascii: "/")
+        let below = key == [slash] ? key : key + [slash]
+        // The ranges between the subfolders' own (a subfolder's rows start with "name/" and end before "name0").
+        var bounds: [([UInt8], [UInt8])] = []
+        var from = below
+        for name in subfolders.map({ below + $0 + [slash] }).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            bounds.append((from, name))
+            from = name.dropLast() + [UInt8(ascii: "0")]
+        }
+        bounds.append((from, below.dropLast() + [UInt8(ascii: "0")]))
+        var found: [[UInt8]: Record] = [:]
+        var others: Set<[UInt8]> = []
+        let take = { (path: [UInt8], record: Record?) in
+            let name = Array(path[below.count...])
+            if let cut = name.firstIndex(of: slash) {
+                others.insert(Array(name[..<cut]))
+            } else {
+                found[name] = record
+            }
+        }
+        return lock.withLock {
+            _ = perform { db in
+                for (low, high) in bounds where low.lexicographicallyPrecedes(high) {
+                    try db.run(
+                        "SELECT path, size, mtime, kind, metadata FROM file WHERE path >= ? AND path < ? AND kind != '-'", [.blob(low), .blob(high)]
+                    ) { row in
+                        guard case .blob(let path) = row[0], path.count > below.count, case .integer(let size) = row[1], case .integer(let modified) = row[2],
+                            case .blob(let kind) = row[3], let format = ImageFormat(rawValue: String(decoding: kind, as: UTF8.self))
+                        else { return }
+                        var metadata: IndexedMetadata?
+                        if case .blob(let bytes) = row[4] { metadata = IndexedMetadata(encoded: bytes) }
+                        take(path, Record(byteCount: size, modified: modified, format: format, metadata: metadata))
+                    }
+                }
+            }
+            for (path, record) in pending where path.count > below.count && path.starts(with: below) {
+                take(path, record.format == nil ? nil : record)
+            }
+            others.subtract(subfolders)
             replayed += found.count
-            return found.map { ($0.key, $0.value) }
+            return (found.map { ($0.key, $0.value) }, others)
         }
     }
 

@@ -71,7 +71,8 @@ public final class BackgroundScan: @unchecked Sendable {
 
     /// Starts scanning `source`. Each batch passes through `transform` on the scan's thread (to
     /// drop files that cannot be shown). With `replaying`, what that index holds under the paths
-    /// on network mounts comes first (`LibraryIndex.replay`), before the walk looks at anything on their mounts.
+    /// on network mounts comes first, a folder at a time (`LibraryIndex.replay`), before the walk
+    /// looks at anything on their mounts.
     public init(
         source: Source, scanner: Scanner = Scanner(), replaying index: LibraryIndex? = nil,
         transform: @escaping @Sendable (Scanner.Batch) -> Scanner.Batch = { $0 }
@@ -85,12 +86,13 @@ public final class BackgroundScan: @unchecked Sendable {
                 switch source {
                 case .paths(let paths):
                     let pairs = scanner.pairing != .apart
-                    // Only where a look costs a round trip: on a local disk the walk itself is quicker
-                    // to a first screen than a large index's replay (100,000 photos: 2 s against 0.15 s).
-                    let remote = paths.filter(ParallelReads.isOnNetworkMount)
-                    let known = index.map { index in remote.flatMap { index.replay(under: $0, pairs: pairs) } } ?? []
-                    for batch in known where !batch.files.isEmpty {
-                        guard hand(transform(batch)) else { return nil }
+                    // Only where a look costs a round trip: on a local disk the walk, which asks the
+                    // index of each file it lists, finds 100,000 photos sooner (1.4-1.8 s against
+                    // 1.8-2.3 s for the replay), and the replay's reads slow the first screen's pictures.
+                    if let index {
+                        for path in paths where ParallelReads.isOnNetworkMount(path) {
+                            guard index.replay(under: path, pairs: pairs, emit: emit) else { return nil }
+                        }
                     }
                     scanner.scan(paths, emit: emit)
                 case .list(let fd, let separator): scanner.scan(listIn: fd, separator: separator, emit: emit)
