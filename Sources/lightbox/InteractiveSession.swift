@@ -129,6 +129,7 @@ struct InteractiveSession {
                 if isKept { stored.append(Decisions.Storage(id: id, isKept: true)) }
             case .stored(let id, let reason): stored.append(Decisions.Storage(id: id, isKept: reason != nil, reason: reason))
             case .problem(let text): problems.append(text)
+            case .unanswered: break  // asked again by the keeper, never handed out
             }
         }
         if !read.isEmpty, let outcome = send(.decisionsRead(read)) { return outcome }

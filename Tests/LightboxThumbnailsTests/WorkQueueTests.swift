@@ -1,7 +1,8 @@
 import Foundation
-import LightboxThumbnails
 import Synchronization
 import Testing
+
+@testable import LightboxThumbnails
 
 /// Numbers to square, largest first; odd results are dropped, and a job of 0 hands 1, 2, 3 as it goes.
 private struct Squares: WorkSchedule {
@@ -113,4 +114,39 @@ private struct Squares: WorkSchedule {
     #expect(queue.takeResults() == [2])
     queue.stop(waitingAtMost: 5)
     #expect(queue.read { _, _, inHand in inHand } == 0)
+}
+
+/// A sidecar read the decoder does not answer in time is asked again after the others (a share
+/// busy with other reads says nothing of the sidecar), and is a problem only the third time.
+@Test func aSidecarReadWithoutAnAnswerIsAskedAgainAfterTheOthers() {
+    let a = DecisionKeeper.Read(id: ItemID(0), file: ImageFile(path: ImagePath("/x/a.jpg"), byteCount: 1, modified: 0, format: .jpeg))
+    let b = DecisionKeeper.Read(id: ItemID(1), file: ImageFile(path: ImagePath("/x/b.jpg"), byteCount: 1, modified: 0, format: .jpeg))
+    var schedule = DecisionKeeper.Schedule()
+    schedule.reads = [a, b]
+    guard case .read(let first)? = schedule.next() else { return #expect(Bool(false)) }
+    #expect(first.id == a.id)
+    let handed = schedule.finished(.read(first), with: .unanswered(first))
+    #expect(!handed, "not handed out")
+    guard case .read(let second)? = schedule.next() else { return #expect(Bool(false)) }
+    #expect(second.id == b.id)
+    let read = schedule.finished(.read(second), with: .read(b.id, Decision(rating: 2), isKept: false))
+    #expect(read)
+    guard case .read(let again)? = schedule.next() else { return #expect(Bool(false)) }
+    #expect(again.id == a.id && again.unanswered == 1)
+    let none = schedule.next()
+    #expect(none == nil)
+
+    // A decoder that never answers: three tries, then one problem.
+    let pool = WorkerPoolDecoder(command: ["/bin/sh", "-c", "exec sleep 30"], timeLimit: 0.2)
+    defer { pool.shutdown() }
+    let keeper = DecisionKeeper(pool: pool, policy: SidecarPolicy(mode: .appended)) {}
+    keeper.read([a])
+    var results: [DecisionKeeper.Result] = []
+    for _ in 0..<100 where results.isEmpty {
+        usleep(20_000)
+        results = keeper.takeResults()
+    }
+    usleep(300_000)
+    results += keeper.takeResults()
+    #expect(results == [.problem("its XMP: timed out after 0 s")])
 }

@@ -139,6 +139,9 @@ public struct DecisionRead: Hashable, Sendable {
     public var decision: Decision?
     public var problem: String?
     public var isKept = false
+    /// The decoder gave no answer in time (a share busy with other reads, or stalled), so
+    /// nothing is known of the sidecar: worth asking again.
+    public var isUnanswered = false
 
     public init(decision: Decision?, problem: String? = nil, isKept: Bool = false) {
         self.decision = decision

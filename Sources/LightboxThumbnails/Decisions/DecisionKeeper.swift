@@ -9,6 +9,8 @@ public final class DecisionKeeper: @unchecked Sendable {
     public struct Read: Hashable, Sendable {
         public var id: ItemID
         public var file: ImageFile
+        /// Times it was asked and got no answer in time.
+        var unanswered = 0
 
         public init(id: ItemID, file: ImageFile) {
             self.id = id
@@ -24,7 +26,14 @@ public final class DecisionKeeper: @unchecked Sendable {
         case stored(ItemID, keptBecause: String?)
         /// A sidecar that could not be read or written, and why.
         case problem(String)
+        /// A read that got no answer in time: asked again after the others (never handed out).
+        case unanswered(Read)
     }
+
+    /// Times a read without an answer is asked again before it is a problem: on a share busy
+    /// with the scan's and the thumbnails' reads, a sidecar's few round trips can wait past the
+    /// decoder's limit (seen at a 40 ms round trip), which says nothing of the sidecar.
+    public static let readAttempts = 3
 
     /// One file's decision to write, for an item.
     typealias Write = (id: ItemID, path: ImagePath, decision: Decision, fields: DecisionFields)
@@ -66,6 +75,11 @@ public final class DecisionKeeper: @unchecked Sendable {
             case .write(let write): if let index = writing.firstIndex(where: { $0.path == write.path }) { writing.remove(at: index) }
             case .read: isReading = false
             }
+            if case .unanswered(var read)? = result {
+                read.unanswered += 1
+                reads.append(read)
+                return false
+            }
             return result != nil
         }
 
@@ -105,6 +119,7 @@ public final class DecisionKeeper: @unchecked Sendable {
                     }
                 case .read(let read):
                     let answer = pool.readDecision(read.file, keptIn: policy.keptRoot)
+                    if answer.isUnanswered, read.unanswered + 1 < Self.readAttempts { return .unanswered(read) }
                     if let problem = answer.problem { return .problem(problem) }
                     return answer.decision.map { .read(read.id, $0, isKept: answer.isKept) }
                 }

@@ -98,7 +98,10 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         case .success(let response):
             if case .decisionRead(let read) = response.body { return read }
             return DecisionRead(decision: nil, problem: "decoder answered out of turn")
-        case .failure(let failure): return DecisionRead(decision: nil, problem: "its XMP: " + failure.reason)
+        case .failure(let failure):
+            var read = DecisionRead(decision: nil, problem: "its XMP: " + failure.reason)
+            read.isUnanswered = failure.isTimeout
+            return read
         }
     }
 
@@ -112,7 +115,10 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         }
     }
 
-    struct Failure: Error { var reason: String }
+    struct Failure: Error {
+        var reason: String
+        var isTimeout = false
+    }
 
     func exchange(_ request: DecodeMessage.Request) -> Result<DecodeMessage.Response, Failure> {
         guard let stage = readStage else { return exchangeNow(request) }
@@ -143,7 +149,7 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
             return .success(response)
         case .failure(.timedOut):
             worker.kill()
-            return .failure(Failure(reason: "timed out after \(Int(timeLimit)) s"))
+            return .failure(Failure(reason: "timed out after \(Int(timeLimit)) s", isTimeout: true))
         case .failure:
             return .failure(Failure(reason: "decoder crashed (\(worker.reap()))"))
         }
