@@ -42,6 +42,8 @@ struct InteractiveSession {
     var timeline: Timeline
     /// What `--stats` prints once the terminal is restored.
     var report: String?
+    /// The index's problems shown in the status line so far.
+    var indexProblemsShown = 0
 
     /// Runs until an effect or a signal ends the session.
     mutating func loop() -> Outcome {
@@ -49,6 +51,7 @@ struct InteractiveSession {
         for problem in options.index?.takeProblems() ?? [] {
             if let outcome = send(.notice(problem)) { return outcome }
         }
+        indexProblemsShown = options.index?.problemsMetCount().count ?? 0
         if let outcome = perform(batch.take()) { return outcome }
         paint()
         timeline.mark("first paint")
@@ -100,6 +103,11 @@ struct InteractiveSession {
             let start = Self.now
             if let outcome = send(.metadataRead(reader.take())) { return outcome }
             scheduler.tookMetadata(from: start, to: Self.now)
+        }
+        // The index's troubles as they happen (a disk filling up mid-session), besides the end's list.
+        if let met = options.index?.problemsMetCount(), met.count > indexProblemsShown, let last = met.last {
+            indexProblemsShown = met.count
+            if let outcome = send(.notice(last)) { return outcome }
         }
         if let outcome = perform(batch.take()) { return outcome }
         let waiting = terminal.pictures.picturesWaiting, measured = terminal.throughput.kilobitsPerSecond

@@ -100,7 +100,11 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     try TestImages.bytes(Array(repeating: 0x5A, count: 8192), at: location)
     let damaged = try #require(LibraryIndex(folder: dir.path, mode: .on))
     #expect(damaged.isOpen)
+    // The status line sees it as it happens; the end's list still has it.
+    let met = damaged.problemsMetCount()
+    #expect(met.count == 1 && met.last?.contains("made anew") == true)
     #expect(damaged.takeProblems().contains { $0.contains("moved to index.sqlite.bad and made anew") })
+    #expect(damaged.problemsMetCount().count == 1 && damaged.problemsMetCount().last == nil && damaged.takeProblems().isEmpty)
     #expect(FileManager.default.contents(atPath: location + ".bad") == Data(repeating: 0x5A, count: 8192), "what was there is kept beside")
     damaged.remember(indexed("/p/a.jpg"))
     damaged.flush()

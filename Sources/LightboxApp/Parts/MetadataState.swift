@@ -23,8 +23,11 @@ public struct MetadataState: Sendable {
     public var requestedCount: Int { requested.count }
 
     /// A request to read `file` (id `id`) first, unless it was read or asked for already.
+    /// It counts as asked in the background too, so the background does not read it again.
     mutating func urgentRequest(for id: ItemID, file: ImageFile) -> MetadataRequest? {
         guard results[id] == nil, urgent.insert(id).inserted else { return nil }
+        requested.grow(to: id.rawValue + 1)
+        requested.set(id.rawValue, marked: true)
         return MetadataRequest(id: id, file: file)
     }
 

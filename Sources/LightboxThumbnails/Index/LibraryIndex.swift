@@ -67,7 +67,19 @@ public final class LibraryIndex: @unchecked Sendable {
     private var replayed = 0
     /// Files found in the index today whose last use was another day: their day is written with the next batch.
     private var touched: Set<[UInt8]> = []
-    private var problems: [String] = []
+    /// What went wrong, under a lock of its own: the UI asks for it each turn, and the index's
+    /// lock can be held by a write waiting for another process's (half a second).
+    private let problemsLock = NSLock()
+    private var problemList: [String] = []
+    /// Problems met since the start: `problemList` holds those since the last `takeProblems()`.
+    private var problemsMet = 0
+
+    private func note(_ problem: String) {
+        problemsLock.withLock {
+            problemList.append(problem)
+            problemsMet += 1
+        }
+    }
     private let today: Int64
 
     /// The index in `folder` (made when missing, 0700), used as `mode` says; nil when off. What
@@ -99,10 +111,16 @@ public final class LibraryIndex: @unchecked Sendable {
     public var isOpen: Bool { lock.withLock { database != nil } }
 
     /// What went wrong since the last call, for the status line or standard error.
+    /// How many problems were met since the start, and the newest of them (for the status line,
+    /// while `takeProblems()` still has them for the end).
+    public func problemsMetCount() -> (count: Int, last: String?) {
+        problemsLock.withLock { (problemsMet, problemList.last) }
+    }
+
     public func takeProblems() -> [String] {
-        lock.withLock {
-            defer { problems = [] }
-            return problems
+        problemsLock.withLock {
+            defer { problemList = [] }
+            return problemList
         }
     }
 
@@ -124,7 +142,7 @@ public final class LibraryIndex: @unchecked Sendable {
         } catch let failure as SQLiteDatabase.Failure where failure.isDamage {
             moveAside(because: failure.message)
         } catch {
-            problems.append("the index \(location) cannot be used (\(error)): going on without it")
+            note("the index \(location) cannot be used (\(error)): going on without it")
             database = nil
         }
     }
@@ -174,7 +192,7 @@ public final class LibraryIndex: @unchecked Sendable {
         database?.close()
         database = nil
         guard mode == .on else {
-            problems.append("the index \(location) cannot be read (\(reason)): going on without it")
+            note("the index \(location) cannot be read (\(reason)): going on without it")
             return
         }
         let bad = ImagePath(bytes: file.bytes + Array(".bad".utf8))
@@ -182,9 +200,9 @@ public final class LibraryIndex: @unchecked Sendable {
         for suffix in ["-wal", "-shm"] { _ = ImagePath(bytes: file.bytes + Array(suffix.utf8)).withCString { unlink($0) } }
         do {
             database = try connect()
-            problems.append("the index \(location) was damaged or not Lightbox's (\(reason)): moved to \(Self.fileName).bad and made anew")
+            note("the index \(location) was damaged or not Lightbox's (\(reason)): moved to \(Self.fileName).bad and made anew")
         } catch {
-            problems.append("the index \(location) cannot be made anew (\(error)): going on without it")
+            note("the index \(location) cannot be made anew (\(error)): going on without it")
         }
     }
 
@@ -464,11 +482,11 @@ public final class LibraryIndex: @unchecked Sendable {
             if failure.isDamage {
                 moveAside(because: failure.message)
             } else if failure.isFull {
-                problems.append("the index \(location) cannot be written: the disk is full; going on without it")
+                note("the index \(location) cannot be written: the disk is full; going on without it")
                 db.close()
                 database = nil
-            } else if !problems.contains(where: { $0.contains(failure.message) }) {
-                problems.append("the index \(location): \(failure.message)")
+            } else if !problemsLock.withLock({ problemList.contains { $0.contains(failure.message) } }) {
+                note("the index \(location): \(failure.message)")
             }
             return nil
         } catch {
