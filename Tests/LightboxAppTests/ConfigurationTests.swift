@@ -85,3 +85,18 @@ import Testing
     let wrong = Configuration(parsing: "io = fast\n")
     #expect(wrong.io == nil && wrong.problems.count == 1 && wrong.problems[0].contains("fast"))
 }
+
+/// The table is the settings file's keys: each example line the README shows reads without a
+/// problem, a key not in the table is unknown, and a colour's family takes its slots only.
+@Test func everySettingTheTableListsReadsAndNoOtherIs() {
+    for row in SettingTable.rows {
+        for example in row.examples {
+            let read = Configuration(parsing: example.line)
+            #expect(read.problems.isEmpty, "\(example.line): \(read.problems)")
+        }
+    }
+    #expect(Configuration(parsing: "colour = #ffffff").problems == ["config line 1: unknown setting 'colour'"])
+    #expect(Configuration(parsing: "color. = #ffffff").problems == ["config line 1: unknown setting 'color.'"])
+    #expect(Configuration(parsing: "color.accent = #102030").colors["accent"]! == (0x10, 0x20, 0x30))
+    #expect(SettingTable.example.contains("stacks = burst") && SettingTable.example.hasPrefix("```\n"))
+}

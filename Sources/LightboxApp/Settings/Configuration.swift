@@ -5,32 +5,8 @@ import LightboxThumbnails
 
 /// The settings file, `$XDG_CONFIG_HOME/lightbox/config`: one `key = value` a line, `#` starts a
 /// comment. Command-line options win over it. A line that cannot be read is reported with its
-/// number and skipped; nothing in the file can stop Lightbox from starting.
-///
-/// ```
-/// columns = adaptive:18-26
-/// spacing = 1,2
-/// layout = masonry          # as --layout (its choices are OptionTable's)
-/// pairs = picture            # together, picture or apart
-/// sidecar = replaced         # as --sidecar
-/// advance = no              # stay on a photo after a decision (as --no-advance)
-/// clipping = 3,252          # levels E marks as clipped: shadows, highlights (as --clipping)
-/// read-ahead = 5            # all, off, or screens either side of the cursor
-/// read-ahead-workers = 1    # auto (every core on mains, one on battery) or a number
-/// reads = 8                 # files read at once (as --reads)
-/// io = slow                  # small sources first on every link (as --io)
-/// index = read               # as --index
-/// sections = month          # as --sections
-/// stacks = burst            # a burst's frames one tile (as --stacks)
-/// sort = date               # as --sort
-/// reverse = no
-/// footers = yes
-/// graphics = auto           # as --graphics
-/// bind = J:next-section     # any key to any command (see `CommandTable`)
-/// bind = x:exec:gimp {+}    # or to a command
-/// color.accent = #78beff    # accent, mark, header, status, overlay (NO_COLOR turns text colour off)
-/// background = #fdf6e3      # the terminal's: auto (asked), light, dark or #rrggbb
-/// ```
+/// number and skipped; nothing in the file can stop Lightbox from starting. Its keys, with an
+/// example of each, are `SettingTable`'s.
 public struct Configuration: Sendable {
     public var spec: GridSpec?
     public var layoutMode: LayoutMode?
@@ -94,6 +70,7 @@ public struct Configuration: Sendable {
         guard let equals = line.firstIndex(of: "=") else { throw ConfigurationError(message: "not key = value: '\(line)'") }
         let key = line[..<equals].trimmingCharacters(in: .whitespaces)
         let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        guard SettingTable.row(of: key) != nil else { throw ConfigurationError(message: "unknown setting '\(key)'") }
         func choice<T: RawRepresentable & CaseIterable>(_: T.Type) throws -> T where T.RawValue == String {
             guard let parsed = T(rawValue: value) else {
                 throw ConfigurationError(message: "\(key): '\(value)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -13,6 +13,7 @@ extension Documentation {
             ("bind-names", CommandTable.rows.filter { $0.traits.contains(.bindable) }.map { "`\($0.name)`" }.joined(separator: " ")),
             ("kinds", kindsTable),
             ("filter-fields", filterFieldsTable),
+            ("settings", SettingTable.example),
         ]
     }
 
