@@ -67,8 +67,15 @@ struct InteractiveSession {
         if scheduler.isFrameDue(at: Self.now, in: situation), let outcome = send(.tick(Self.now)) { return outcome }
         // Reads that wait too long name their mount (the loop wakes at least once a second).
         let stalled = ReadWatch.shared.notAnswering()
-        if !stalled.isEmpty { provider.standIn(for: ReadWatch.shared.lateThreads()) }
-        if stalled != state.mountsNotAnswering, let outcome = send(.mountsNotAnswering(stalled)) { return outcome }
+        if !stalled.isEmpty {
+            let late = ReadWatch.shared.lateThreads()
+            provider.standIn(for: late)
+            reader.standIn(for: late)
+        }
+        if stalled != state.mountsNotAnswering {
+            if state.mountsNotAnswering.contains(where: { !stalled.contains($0) }) { reader.retryParked() }  // one answers again
+            if let outcome = send(.mountsNotAnswering(stalled)) { return outcome }
+        }
         for signal in Signals.drain(signals) {
             scheduler.changed()
             switch signal {

@@ -1,4 +1,5 @@
 import Foundation
+import LightboxTestSupport
 import Testing
 
 @testable import LightboxThumbnails
@@ -69,4 +70,45 @@ import Testing
     #expect(seen.0 == "/proc" && seen.1 == nil && seen.2 == nil, "\(seen)")
     #expect(seen.3 == [pthread_self()] && seen.4.isEmpty)
     #expect(watch.lateThreads(at: late).isEmpty, "ended")
+}
+
+/// The metadata reader does not send a thread into a mount that stopped answering: its files
+/// there wait (parked) while others are read, and are read once it is asked again.
+@Test func theMetadataReaderParksFilesOfAMountThatDoesNotAnswer() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = dir.path + "/a.jpg"
+    try TestImages.jpeg(at: photo, width: 8, height: 8)
+    let watch = ReadWatch()
+    let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        watch.watching(ImagePath("/proc/self/status")) {
+            inside.signal()
+            release.wait()
+        }
+    }
+    inside.wait()
+    Thread.sleep(forTimeInterval: ReadWatch.limit + 0.2)  // the read on /proc is late now
+    let reader = MetadataReader(threads: 1, watch: watch)
+    defer { reader.stop() }
+    reader.enqueue([
+        MetadataRequest(id: ItemID(0), file: ImageFile(path: ImagePath("/proc/self/stat"), byteCount: 1, modified: 0, format: .jpeg)),
+        MetadataRequest(id: ItemID(1), file: ImageFile(path: ImagePath(photo), byteCount: 1, modified: 0, format: .jpeg)),
+    ])
+    var read: [MetadataResult] = []
+    for _ in 0..<200 where read.isEmpty || reader.parkedCount == 0 {
+        usleep(10_000)
+        read += reader.take()
+    }
+    #expect(read.map(\.id) == [ItemID(1)] && read[0].size == PixelSize(width: 8, height: 8))
+    #expect(reader.parkedCount == 1)
+    release.signal()
+    for _ in 0..<200 where !watch.notAnswering().isEmpty { usleep(10_000) }  // the mount answers: asked again
+    reader.retryParked()
+    var again: [MetadataResult] = []
+    for _ in 0..<200 where again.isEmpty {
+        usleep(10_000)
+        again += reader.take()
+    }
+    #expect(again.map(\.id) == [ItemID(0)] && reader.parkedCount == 0)
 }

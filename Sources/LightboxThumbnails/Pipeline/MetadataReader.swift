@@ -37,6 +37,8 @@ public final class MetadataReader: @unchecked Sendable {
         /// How many of `queue` were taken (the rest are read in order).
         var taken = 0
         var urgent: [MetadataRequest] = []
+        /// Files of a mount that did not answer, not read: asked again once it answers (`retryParked`).
+        var parked: [MetadataRequest] = []
 
         mutating func next() -> MetadataRequest? {
             if !urgent.isEmpty { return urgent.removeFirst() }
@@ -48,10 +50,20 @@ public final class MetadataReader: @unchecked Sendable {
             return queue[taken]
         }
 
+        /// No result: the file's mount was not answering, so it waits with the parked ones.
+        mutating func finished(_ job: MetadataRequest, with result: MetadataResult?) -> Bool {
+            guard result != nil else {
+                parked.append(job)
+                return false
+            }
+            return true
+        }
+
         mutating func removeAll() {
             queue.removeAll()
             taken = 0
             urgent.removeAll()
+            parked.removeAll()
         }
     }
 
@@ -63,14 +75,34 @@ public final class MetadataReader: @unchecked Sendable {
 
     /// A reader of `threads` files at once (more than one where each read waits on a network),
     /// taking from `index` what it knows of a file at its size and time, and keeping there what
-    /// it reads.
-    public init(threads: Int = 1, index: LibraryIndex? = nil) {
+    /// it reads. A file on a mount `watch` says is not answering is not read (its thread would
+    /// wait with the others there) but parked until `retryParked()`; the index still answers for it.
+    public init(threads: Int = 1, index: LibraryIndex? = nil, watch: ReadWatch = .shared) {
         let wake = WakePipe()
         self.wake = wake
         queue = WorkQueue(
             Schedule(), threads: threads, name: "lightbox-metadata", onResult: { wake.signal() },
-            perform: { request, _ in Self.read(request, index: index) })
+            perform: { request, _ in
+                if watch.notAnswering(holding: request.file.path) != nil, index?.metadata(of: request.file) == nil { return nil }
+                return Self.read(request, index: index)
+            })
     }
+
+    /// Asks again for the files parked while their mount did not answer (call when one answers again).
+    public func retryParked() {
+        queue.change { schedule, _ in
+            schedule.urgent += schedule.parked
+            schedule.parked.removeAll()
+        }
+    }
+
+    /// Files parked on a mount that does not answer.
+    public var parkedCount: Int { queue.read { schedule, _, _ in schedule.parked.count } }
+
+    /// Starts a thread in place of each of the reader's among `stuck` (caught in a read of a mount
+    /// that stopped answering), so the files elsewhere and those the index knows go on.
+    @discardableResult
+    public func standIn(for stuck: Set<pthread_t>) -> Int { queue.standIn(for: stuck) }
 
     deinit { wake.close() }
 
