@@ -141,8 +141,8 @@ public struct Library: Sendable {
     /// Takes what was read of files' metadata: their shapes (for masonry), dates taken and the
     /// details the filter asks; re-arranges when the order, the sections or the filter ask them.
     /// - Complexity: O(*k*), plus O(*n* log *n*) when they decide the order.
-    @discardableResult
     /// With `arranging` false, it is left to the caller (who arranges once for several changes).
+    @discardableResult
     public mutating func record(_ results: [MetadataResult], arranging: Bool = true) -> Bool {
         for result in results where result.id.rawValue < totalCount {
             let id = result.id.rawValue

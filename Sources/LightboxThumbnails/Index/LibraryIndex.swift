@@ -110,13 +110,13 @@ public final class LibraryIndex: @unchecked Sendable {
     /// Whether the database is open (false once it failed for good).
     public var isOpen: Bool { lock.withLock { database != nil } }
 
-    /// What went wrong since the last call, for the status line or standard error.
     /// How many problems were met since the start, and the newest of them (for the status line,
     /// while `takeProblems()` still has them for the end).
     public func problemsMetCount() -> (count: Int, last: String?) {
         problemsLock.withLock { (problemsMet, problemList.last) }
     }
 
+    /// What went wrong since the last call, for the status line or standard error.
     public func takeProblems() -> [String] {
         problemsLock.withLock {
             defer { problemList = [] }

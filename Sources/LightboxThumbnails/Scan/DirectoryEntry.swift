@@ -21,5 +21,4 @@ public enum DirectoryEntry {
         let at = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_type)!
         return at.load(as: UInt8.self)
     }
-
 }
