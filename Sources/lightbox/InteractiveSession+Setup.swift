@@ -68,7 +68,7 @@ extension InteractiveSession {
         let sidecars = WorkerPoolDecoder(
             command: [Options.decoderPath.bytes] + DecoderSettings(pixelLimit: options.pixelLimit, cacheRoot: nil).arguments, timeLimit: options.decodeTimeLimit
         )
-        let keeper = DecisionKeeper(pool: sidecars, policy: options.sidecarPolicy) { wake.signal() }
+        let keeper = DecisionKeeper(pool: sidecars, policy: options.sidecarPolicy, index: options.index) { wake.signal() }
         self.init(
             options: options, environment: environment, scan: scan, firstBatch: first, pipeline: pipeline, terminal: terminal,
             terminalReport: terminalReport, capture: StderrCapture(), signals: signals, wake: wake, provider: provider,

@@ -90,6 +90,7 @@ struct InteractiveSession {
         terminal.takeReadyPictures()
         if let done = readAhead?.takeResults(), !done.isEmpty, let outcome = send(.readAheadDone(done)) { return outcome }  // its progress shows
         if let outcome = takeDecisions() { return outcome }
+        if !state.isScanning, !state.library.isEmpty, keeper.isIdle { timeline.mark("decisions read") }
         for (request, result) in provider.takeResults() {
             if let outcome = send(.decoded(request, result)) { return outcome }
             timeline.mark("first thumbnail")
@@ -139,9 +140,11 @@ struct InteractiveSession {
         var read: [Decisions.ItemChange] = [], stored: [Decisions.Storage] = [], problems: [String] = []
         for result in keeper.takeResults() {
             switch result {
-            case .read(let id, let decision, let isKept):
-                read.append(Decisions.ItemChange(id: id, decision: decision))
-                if isKept { stored.append(Decisions.Storage(id: id, isKept: true)) }
+            case .read(let items):
+                for item in items {
+                    read.append(Decisions.ItemChange(id: item.id, decision: item.decision))
+                    if item.isKept { stored.append(Decisions.Storage(id: item.id, isKept: true)) }
+                }
             case .stored(let id, let reason): stored.append(Decisions.Storage(id: id, isKept: reason != nil, reason: reason))
             case .problem(let text): problems.append(text)
             case .unanswered: break  // asked again by the keeper, never handed out

@@ -37,18 +37,18 @@ enum ListSession {
                 command: [Options.decoderPath.bytes] + DecoderSettings(pixelLimit: options.pixelLimit, cacheRoot: nil).arguments,
                 timeLimit: options.decodeTimeLimit)
             defer { pool.shutdown() }
-            let read = ParallelReads.map(ids.count, width: ProcessInfo.processInfo.activeProcessorCount) { index -> Decision? in
-                let id = ids[index]
-                // Every member of a pair: a later answer (the RAW's sidecar) wins, as in the gallery.
-                var found: Decision?
-                for path in files[id.rawValue].memberPaths {
-                    var member = files[id.rawValue]
+            // Every member of a pair: a later answer (the RAW's sidecar) wins, as in the gallery;
+            // what the index holds stands for files unchanged since.
+            let read = ParallelReads.map(ids.count, width: max(ProcessInfo.processInfo.activeProcessorCount, DecisionKeeper.readsInFlight)) { index in
+                let id = ids[index], file = files[id.rawValue]
+                let members = file.memberPaths.map { path in
+                    var member = file
                     member.path = path
-                    let answer = pool.readDecision(member, keptIn: options.sidecarPolicy.keptRoot)
-                    if let problem = answer.problem { Output.error(problem) }
-                    if let decision = answer.decision { found = decision }
+                    return member
                 }
-                return found
+                return DecisionKeeper.readNow(
+                    DecisionKeeper.Read(id: id, files: members), pool: pool, policy: options.sidecarPolicy, index: options.index,
+                    problem: { Output.error($0) })?.now.decision
             }
             library.setDecisions(zip(ids, read).compactMap { id, decision in decision.map { Decisions.ItemChange(id: id, decision: $0) } })
         }

@@ -1708,17 +1708,21 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         else
             fail "--index-forget" "$code: $forgot / $again"
         fi
-        # The gallery twice: the second's --stats say its files and their metadata came from the index.
+        # The gallery twice: the second's --stats say its files and their metadata came from the
+        # index, and a rating a sidecar gave (exiftool's) shows on the first screen from it.
+        exiftool -q -o "$WORK/idx-src/renamed/IMG_2.JPG.xmp" -XMP-xmp:Rating=4
         for run in 1 2; do
             start_shell 160 30
             launch --stats --sections date --read-ahead off idx "2>idx-stats-$run"
-            wait_for "1/300 " && sleep 2
+            wait_for "1/300 " && wait_for "★4 IMG_2.JPG" && sleep 1
+            [ "$run" = 2 ] && first_star=$(screen | grep -c "★4 IMG_2.JPG")
             tm send-keys -t e2e q; wait_exit
         done
-        if grep -q "index: 300 files shown from it before the scan looked, 300 files recognised from it" "$WORK/idx-stats-2" && grep -q "index: 0 files recognised" "$WORK/idx-stats-1"; then
-            pass "the index: the gallery's second visit: $(grep -o 'index: [0-9]* files shown from it before the scan looked, [0-9]* files recognised from it' "$WORK/idx-stats-2"), $(grep -o 'screen complete [0-9.]* ms' "$WORK/idx-stats-2")"
+        if grep -q "index: 300 files shown from it before the scan looked, 300 files recognised from it" "$WORK/idx-stats-2" && grep -q "index: 0 files recognised" "$WORK/idx-stats-1" \
+            && grep -q "decisions shown from it for 1 photo " "$WORK/idx-stats-2" && [ "$first_star" = 1 ]; then
+            pass "the index: the gallery's second visit: $(grep -o 'index: [0-9]* files shown from it before the scan looked, [0-9]* files recognised from it.*decisions shown from it for [0-9]* photo' "$WORK/idx-stats-2"), $(grep -o 'screen complete [0-9.]* ms' "$WORK/idx-stats-2")"
         else
-            fail "the gallery and the index" "$(grep -h 'index:\|timeline' "$WORK/idx-stats-1" "$WORK/idx-stats-2")"
+            fail "the gallery and the index" "star on screen ${first_star:-0}; $(grep -h 'index:\|timeline' "$WORK/idx-stats-1" "$WORK/idx-stats-2")"
         fi
         # A visit while the server does not answer: the grid, its date sections and the cached
         # pictures come from the index and the disk cache at once; keys move the cursor, the

@@ -82,7 +82,9 @@ private func writes(_ effects: [Effect]) -> [DecisionWrite] {
     jpeg.companions = [raw]
     let effects = state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: [jpeg])], isFinished: true))
     guard case .readDecisions(let reads) = effects.last else { return #expect(Bool(false), "no reads") }
-    #expect(reads.map(\.file.path) == [ImagePath("f/IMG_1.JPG"), ImagePath("f/IMG_1.CR2")], "the picture, then the RAW")
+    #expect(
+        reads.map(\.id) == [ItemID(0)] && reads.first?.files.map(\.path) == [ImagePath("f/IMG_1.JPG"), ImagePath("f/IMG_1.CR2")],
+        "one item: the picture, then the RAW")
     state.apply(.decisionsRead([Decisions.ItemChange(id: ItemID(0), decision: Decision(rating: 2, labels: [.purple]))]))
     #expect(state.decisions[ItemID(0)] == Decision(rating: 2, labels: [.purple]))
     #expect(state.apply(.undo).isEmpty, "what was read is no change of the user's")

@@ -391,3 +391,49 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).count == 1, "one folder, the one named")
     #expect(LibraryIndex(folder: odd, mode: .read)?.record(of: ImagePath("/photos/a.jpg")) != nil)
 }
+
+/// A decision kept in the index reads back as it was; a value Lightbox never writes is none
+/// known, and an index of the first layout gains the decisions keeping what it holds.
+@Test func decisionsAreKeptAndTheFirstLayoutGainsThem() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for rating in -1...5 {
+        for labels: Set<ColorLabel> in [[], [.red], [.yellow, .purple], Set(ColorLabel.allCases)] {
+            for isKept in [false, true] {
+                let known = LibraryIndex.KnownDecision(stamp: 77, decision: Decision(rating: rating, labels: labels), isKept: isKept)
+                #expect(LibraryIndex.KnownDecision(stamp: 77, encoded: known.encoded) == known)
+            }
+        }
+    }
+    let none = LibraryIndex.KnownDecision(stamp: 9, decision: nil, isKept: false)
+    #expect(LibraryIndex.KnownDecision(stamp: 9, encoded: none.encoded) == none)
+    for foreign: Int64 in [0, 2, 7 << 2, 1 << 13, -1] { #expect(LibraryIndex.KnownDecision(stamp: 9, encoded: foreign) == nil, "\(foreign)") }
+    #expect(LibraryIndex.KnownDecision(stamp: 0, encoded: none.encoded) == nil, "no stamp, nothing known")
+
+    // The first layout, as a Lightbox of then made it, with one photo in it.
+    let location = dir.path + "/" + LibraryIndex.fileName
+    let older = try SQLiteDatabase(path: ImagePath(location))
+    try older.execute(
+        """
+        CREATE TABLE file (path BLOB PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL, kind TEXT NOT NULL, metadata BLOB, used INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE INDEX file_used ON file (used);
+        CREATE TABLE folder (path BLOB PRIMARY KEY, mtime INTEGER NOT NULL, listing INTEGER NOT NULL, used INTEGER NOT NULL) WITHOUT ROWID;
+        INSERT INTO file VALUES (CAST('/p/a.jpg' AS BLOB), 1000, 5, 'jpeg', NULL, 20000);
+        PRAGMA application_id = \(LibraryIndex.applicationID);
+        PRAGMA user_version = 1;
+        """)
+    older.close()
+    let index = try #require(LibraryIndex(folder: dir.path, mode: .on))
+    #expect(index.takeProblems().isEmpty && index.count == 1, "what it held is kept")
+    #expect(index.format(of: ImagePath("/p/a.jpg"), byteCount: 1000, modified: 5) == .jpeg)
+    #expect(index.decisions(of: [ImagePath("/p/a.jpg")]) == [nil])
+    let known = LibraryIndex.KnownDecision(stamp: 12, decision: Decision(rating: 2), isKept: false)
+    index.rememberDecision(known, of: ImagePath("/p/a.jpg"))
+    index.rememberDecision(known, of: ImagePath("/p/not-in-it.jpg"))
+    #expect(index.decisions(of: [ImagePath("/p/a.jpg")]) == [known], "waiting to be written, it is known")
+    index.flush()
+    let again = try #require(LibraryIndex(folder: dir.path, mode: .read))
+    #expect(again.decisions(of: [ImagePath("/p/a.jpg"), ImagePath("/p/not-in-it.jpg")]) == [known, nil])
+    #expect(index.forget(under: ImagePath("/p")) == 1)
+    #expect(index.decisions(of: [ImagePath("/p/a.jpg")]) == [nil])
+}

@@ -119,8 +119,8 @@ private struct Squares: WorkSchedule {
 /// A sidecar read the decoder does not answer in time is asked again after the others (a share
 /// busy with other reads says nothing of the sidecar), and is a problem only the third time.
 @Test func aSidecarReadWithoutAnAnswerIsAskedAgainAfterTheOthers() {
-    let a = DecisionKeeper.Read(id: ItemID(0), file: ImageFile(path: ImagePath("/x/a.jpg"), byteCount: 1, modified: 0, format: .jpeg))
-    let b = DecisionKeeper.Read(id: ItemID(1), file: ImageFile(path: ImagePath("/x/b.jpg"), byteCount: 1, modified: 0, format: .jpeg))
+    let a = DecisionKeeper.Read(id: ItemID(0), files: [ImageFile(path: ImagePath("/x/a.jpg"), byteCount: 1, modified: 0, format: .jpeg)])
+    let b = DecisionKeeper.Read(id: ItemID(1), files: [ImageFile(path: ImagePath("/x/b.jpg"), byteCount: 1, modified: 0, format: .jpeg)])
     var schedule = DecisionKeeper.Schedule()
     schedule.reads = [a, b]
     guard case .read(let first)? = schedule.next() else { return #expect(Bool(false)) }
@@ -129,7 +129,7 @@ private struct Squares: WorkSchedule {
     #expect(!handed, "not handed out")
     guard case .read(let second)? = schedule.next() else { return #expect(Bool(false)) }
     #expect(second.id == b.id)
-    let read = schedule.finished(.read(second), with: .read(b.id, Decision(rating: 2), isKept: false))
+    let read = schedule.finished(.read(second), with: .read([DecisionKeeper.Known(id: b.id, decision: Decision(rating: 2))]))
     #expect(read)
     guard case .read(let again)? = schedule.next() else { return #expect(Bool(false)) }
     #expect(again.id == a.id && again.unanswered == 1)

@@ -356,3 +356,124 @@ private let darktableSidecar = """
         #expect(XMPSidecar.read(photo: ImagePath(path)).decision == Decision(rating: rating, labels: [.green]), "\(path)")
     }
 }
+
+/// `lightbox-decode` as built beside the tests.
+private func builtDecoder() throws -> String {
+    let tests = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    let decoder = URL(fileURLWithPath: tests).deletingLastPathComponent().appendingPathComponent("lightbox-decode").path
+    try #require(FileManager.default.isExecutableFile(atPath: decoder), "lightbox-decode is built beside the tests")
+    return decoder
+}
+
+/// One visit's reading of decisions with the index in `cache`: what came back, in order.
+private func readDecisions(_ reads: [DecisionKeeper.Read], writing writes: [DecisionWrite] = [], decoder: String, cache: String) throws
+    -> [DecisionKeeper.Result]
+{
+    let index = try #require(LibraryIndex(folder: cache, mode: .on))
+    // The scan's part: the photos are in the index (a decision is kept with its photo's row).
+    for file in reads.flatMap(\.files) { index.remember(file) }
+    let pool = WorkerPoolDecoder(command: [Array(decoder.utf8)] + DecoderSettings(pixelLimit: 1 << 24, cacheRoot: nil).arguments, timeLimit: 10)
+    defer { pool.shutdown() }
+    let keeper = DecisionKeeper(pool: pool, policy: SidecarPolicy(mode: .appended), index: index) {}
+    keeper.write(writes)
+    keeper.read(reads)
+    var results: [DecisionKeeper.Result] = []
+    for _ in 0..<1000 {
+        results += keeper.takeResults()
+        if keeper.isIdle { break }
+        usleep(10_000)
+    }
+    results += keeper.takeResults()
+    _ = keeper.finish(waitingAtMost: 5)
+    index.flush()
+    #expect(index.takeProblems().isEmpty)
+    return results
+}
+
+/// The decisions items were said to have, by id, in the order said (a later saying wins).
+private func said(_ results: [DecisionKeeper.Result]) -> [Int: Decision] {
+    var decisions: [Int: Decision] = [:]
+    for case .read(let items) in results { for item in items { decisions[item.id.rawValue] = item.decision } }
+    return decisions
+}
+
+/// The index keeps what sidecars said: the next visit shows it at once, before any sidecar is
+/// read; only photos whose files changed since are read again (a sidecar exiftool rewrote
+/// keeping its time, one removed, a rating embedded in the photo), and a decision written
+/// shows from the index the visit after.
+@Test func theIndexShowsDecisionsAtOnceAndOnlyChangedOnesAreReadAgain() throws {
+    let decoder = try builtDecoder()
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let cache = try dir.file("cache")
+    var reads: [DecisionKeeper.Read] = []
+    for (number, name) in ["a.jpg", "b.jpg", "c.jpg"].enumerated() {
+        let photo = try dir.file(name)
+        try TestImages.jpeg(at: photo, width: 16, height: 16)
+        reads.append(DecisionKeeper.Read(id: ItemID(number), files: [ImageFile(path: ImagePath(photo), byteCount: 0, modified: 0, format: .jpeg)]))
+    }
+    // A pair: its RAW's sidecar (darktable's name) says what the item has.
+    let pairJPEG = try dir.file("d.jpg"), pairRAW = try dir.file("d.nef")
+    try TestImages.jpeg(at: pairJPEG, width: 16, height: 16)
+    FileManager.default.createFile(atPath: pairRAW, contents: Data([1]))
+    reads.append(
+        DecisionKeeper.Read(
+            id: ItemID(3),
+            files: [pairJPEG, pairRAW].map { ImageFile(path: ImagePath($0), byteCount: 0, modified: 0, format: .jpeg) }))
+    try runTool(["exiftool", "-q", "-o", try dir.file("a.jpg.xmp"), "-XMP-xmp:Rating=3"])
+    try runTool(["exiftool", "-q", "-o", try dir.file("b.xmp"), "-XMP-xmp:Label=Green"])  // Lightroom's name
+    try runTool(["exiftool", "-q", "-o", try dir.file("d.nef.xmp"), "-XMP-xmp:Rating=2"])
+
+    let first = try readDecisions(reads, decoder: decoder, cache: cache)
+    let expected: [Int: Decision] = [0: Decision(rating: 3), 1: Decision(labels: [.green]), 3: Decision(rating: 2)]
+    #expect(said(first) == expected, "\(first)")
+
+    // Nothing changed: all of it at once, in one result, and nothing read again.
+    let second = try readDecisions(reads, decoder: decoder, cache: cache)
+    #expect(second.count == 1 && said(second) == expected, "\(second)")
+
+    // Changed behind Lightbox's back: a's sidecar rewritten with its time kept (-P), b's removed,
+    // a rating put into c itself.
+    try runTool(["exiftool", "-q", "-P", "-overwrite_original", "-XMP-xmp:Rating=5", try dir.file("a.jpg.xmp")])
+    unlink(try dir.file("b.xmp"))
+    try runTool(["exiftool", "-q", "-overwrite_original", "-XMP-xmp:Rating=4", try dir.file("c.jpg")])
+    let third = try readDecisions(reads, decoder: decoder, cache: cache)
+    #expect(said(Array(third.prefix(1))) == expected, "the index's copy first: \(third)")
+    #expect(said(third) == [0: Decision(rating: 5), 1: .none, 2: Decision(rating: 4), 3: Decision(rating: 2)], "\(third)")
+    #expect(third.count == 4, "the unchanged pair is not said again: \(third)")
+
+    // A decision written is what the index says the visit after, and it is not read again.
+    let write = DecisionWrite(id: ItemID(1), paths: [ImagePath(try dir.file("b.jpg"))], decision: Decision(rating: 1, labels: [.red]))
+    _ = try readDecisions([], writing: [write], decoder: decoder, cache: cache)
+    let fourth = try readDecisions(reads, decoder: decoder, cache: cache)
+    #expect(
+        fourth.count == 1 && said(fourth) == [0: Decision(rating: 5), 1: Decision(rating: 1, labels: [.red]), 2: Decision(rating: 4), 3: Decision(rating: 2)],
+        "\(fourth)")
+}
+
+/// A JPEG's embedded rating is read from its headers in one go; one whose headers run past
+/// what is read at once (comments of 320 KB before its XMP) is read whole by Exempi, the same.
+@Test func aJPEGsEmbeddedXMPIsReadFromItsHeadersWhateverTheirLength() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = try dir.file("a.jpg")
+    try TestImages.jpeg(at: photo, width: 16, height: 16)
+    try runTool(["exiftool", "-q", "-overwrite_original", "-XMP-xmp:Rating=3", "-XMP-xmp:Label=Red", photo])
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo)))
+    let header = try #require(JPEGHeader(parsing: bytes))
+    let packet = try #require(header.xmpPacket)
+    #expect(header.headersAreWhole && String(decoding: bytes[packet], as: UTF8.self).contains("Rating") == true)
+    #expect(XMPSidecar.read(photo: ImagePath(photo)).decision == Decision(rating: 3, labels: [.red]))
+
+    let comment: [UInt8] = [0xFF, 0xFE, 0xFF, 0xFF] + Array(repeating: UInt8(ascii: "c"), count: 65533)
+    let long = try dir.file("long.jpg")
+    try TestImages.bytes(Array(bytes[..<2]) + Array(repeating: comment, count: 5).joined() + Array(bytes[2...]), at: long)
+    let longHeader = try #require(JPEGHeader(parsing: Array([UInt8](try Data(contentsOf: URL(fileURLWithPath: long))).prefix(XMPSidecar.headerReadLimit))))
+    #expect(!longHeader.headersAreWhole && longHeader.xmpPacket == nil, "past what is read at once")
+    #expect(XMPSidecar.read(photo: ImagePath(long)).decision == Decision(rating: 3, labels: [.red]))
+    // A JPEG without XMP says nothing, and no Exempi is needed to know it.
+    let plain = try dir.file("plain.jpg")
+    try TestImages.jpeg(at: plain, width: 16, height: 16)
+    #expect(JPEGHeader(parsing: [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain))))?.headersAreWhole == true)
+    #expect(XMPSidecar.read(photo: ImagePath(plain)).decision == nil)
+}

@@ -48,13 +48,14 @@ extension GalleryState {
     /// the picture first (a later answer, a RAW's, wins).
     func decisionReads(from first: Int) -> [Effect] {
         guard first < library.totalCount else { return [] }
-        let reads = (first..<library.totalCount).flatMap { number in
+        let reads = (first..<library.totalCount).map { number in
             let file = library.file(ItemID(number))
-            return file.memberPaths.map { path in
+            let members = file.memberPaths.map { path in
                 var member = file
                 member.path = path
-                return DecisionKeeper.Read(id: ItemID(number), file: member)
+                return member
             }
+            return DecisionKeeper.Read(id: ItemID(number), files: members)
         }
         return [.readDecisions(reads)]
     }

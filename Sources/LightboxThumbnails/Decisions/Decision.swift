@@ -142,6 +142,10 @@ public struct DecisionRead: Hashable, Sendable {
     /// The decoder gave no answer in time (a share busy with other reads, or stalled), so
     /// nothing is known of the sidecar: worth asking again.
     public var isUnanswered = false
+    /// The stamp of the files it was read from (`DecisionStamp`; 0: none taken).
+    public var stamp: Int64 = 0
+    /// The files had the stamp asked about: nothing was read, the copy that has it stands.
+    public var isUnchanged = false
 
     public init(decision: Decision?, problem: String? = nil, isKept: Bool = false) {
         self.decision = decision

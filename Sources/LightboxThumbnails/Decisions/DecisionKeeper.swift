@@ -1,27 +1,44 @@
 import Foundation
 import Synchronization
 
-/// Reads and writes photos' decisions off the UI thread, through a decoder process (Exempi runs
-/// there only): writes first, in the order made, then reads, in the order asked. Results are
-/// taken with `takeResults()` after `onResult` says there are some.
+/// Reads and writes photos' decisions off the UI thread, through decoder processes (Exempi runs
+/// there only): writes first, in the order made, then reads, in the order asked. With an index,
+/// what it knows of the photos asked for comes first, at once; then each photo's files are
+/// looked at, and only those changed since are read again. Results are taken with
+/// `takeResults()` after `onResult` says there are some.
 public final class DecisionKeeper: @unchecked Sendable {
-    /// A photo whose decision is to be read, by the item's id.
+    /// An item whose decision is to be read: its files (a pair's members), the picture first
+    /// (a later file's decision, a RAW's, wins).
     public struct Read: Hashable, Sendable {
         public var id: ItemID
-        public var file: ImageFile
+        public var files: [ImageFile]
         /// Times it was asked and got no answer in time.
         var unanswered = 0
 
-        public init(id: ItemID, file: ImageFile) {
+        public init(id: ItemID, files: [ImageFile]) {
             self.id = id
-            self.file = file
+            self.files = files
+        }
+    }
+
+    /// An item's decision, and whether it was kept in the state folder, not beside the photo.
+    public struct Known: Hashable, Sendable {
+        public var id: ItemID
+        public var decision: Decision
+        public var isKept: Bool
+
+        public init(id: ItemID, decision: Decision, isKept: Bool = false) {
+            self.id = id
+            self.decision = decision
+            self.isKept = isKept
         }
     }
 
     /// What came back.
     public enum Result: Hashable, Sendable {
-        /// What an item's XMP says, and whether it was kept in the state folder, not beside it.
-        case read(ItemID, Decision, isKept: Bool)
+        /// What items' XMP says (the index's copy, or read now: then only when it differs from
+        /// what the index said, or says something).
+        case read([Known])
         /// A decision stored: beside the photo (nil), or kept in the state folder, and why.
         case stored(ItemID, keptBecause: String?)
         /// A sidecar that could not be read or written, and why.
@@ -40,19 +57,26 @@ public final class DecisionKeeper: @unchecked Sendable {
 
     enum Job {
         case write(Write)
+        /// What the index knows of these items' decisions.
+        case recall([Read])
         case read(Read)
     }
 
     struct Schedule: WorkSchedule {
         typealias Result = DecisionKeeper.Result
         var writes: [Write] = []
+        /// Batches of reads whose index copies are to be shown first.
+        var recalls: [[Read]] = []
         var reads: [Read] = []
         var readsTaken = 0
         /// The writes in hand: one a photo at a time, so its decisions land in the order made.
         var writing: [Write] = []
-        /// Whether a read is in hand: reads go one at a time (one decoder process), so that the
-        /// start's reading of every sidecar never crowds the first screen's decoding.
-        var isReading = false
+        /// Whether a recall is in hand: no read starts meanwhile, so an older copy never lands
+        /// after what was read now.
+        var isRecalling = false
+        /// Reads in hand: a few, so that on a share their round trips overlap, and few, so that
+        /// the start's reading of every sidecar never crowds the first screen's decoding.
+        var reading = 0
 
         mutating func next() -> Job? {
             if let index = writes.firstIndex(where: { write in !writing.contains { $0.path == write.path } }) {
@@ -61,8 +85,13 @@ public final class DecisionKeeper: @unchecked Sendable {
                 return .write(write)
             }
             // Reads once every write has begun (they are the start's, writes the user's).
-            guard writes.isEmpty, !isReading, readsTaken < reads.count else { return nil }
-            isReading = true
+            guard writes.isEmpty, !isRecalling else { return nil }
+            if !recalls.isEmpty {
+                isRecalling = true
+                return .recall(recalls.removeFirst())
+            }
+            guard reading < DecisionKeeper.readsInFlight, readsTaken < reads.count else { return nil }
+            reading += 1
             defer {
                 readsTaken += 1
                 if readsTaken == reads.count { reads.removeAll(); readsTaken = 0 }
@@ -73,7 +102,8 @@ public final class DecisionKeeper: @unchecked Sendable {
         mutating func finished(_ job: Job, with result: Result?) -> Bool {
             switch job {
             case .write(let write): if let index = writing.firstIndex(where: { $0.path == write.path }) { writing.remove(at: index) }
-            case .read: isReading = false
+            case .recall: isRecalling = false
+            case .read: reading -= 1
             }
             if case .unanswered(var read)? = result {
                 read.unanswered += 1
@@ -85,6 +115,7 @@ public final class DecisionKeeper: @unchecked Sendable {
 
         mutating func removeAll() {
             writes.removeAll()
+            recalls.removeAll()
             reads.removeAll()
             readsTaken = 0
         }
@@ -94,36 +125,111 @@ public final class DecisionKeeper: @unchecked Sendable {
 
     private let pool: WorkerPoolDecoder
     private let policy: SidecarPolicy
+    private let index: LibraryIndex?
 
     /// Writes in flight at once: on a share each costs many round trips, which overlap.
     public static let writesInFlight = 4
+    /// Reads in flight at once (each a decoder process).
+    public static let readsInFlight = 4
 
     /// Keeps decisions with `pool` (a pool of `lightbox-decode` processes): a photo without a
     /// sidecar gets one named as `policy` says; one that cannot have it beside, in the policy's
-    /// state folder.
-    public init(pool: WorkerPoolDecoder, policy: SidecarPolicy, onResult: @escaping @Sendable () -> Void) {
+    /// state folder. What is read is kept in `index`, and what it knows shown first.
+    public init(pool: WorkerPoolDecoder, policy: SidecarPolicy, index: LibraryIndex? = nil, onResult: @escaping @Sendable () -> Void) {
         self.pool = pool
         self.policy = policy
+        self.index = index
         queue = WorkQueue(
-            Schedule(), threads: Self.writesInFlight, name: "lightbox-sidecars", onResult: onResult,
-            perform: { job, _ in
+            Schedule(), threads: max(Self.writesInFlight, Self.readsInFlight), name: "lightbox-sidecars", onResult: onResult,
+            perform: { job, hand in
                 switch job {
-                case .write(let write):
-                    let file = ImageFile(path: write.path, byteCount: 0, modified: 0, format: .jpeg)
-                    switch pool.writeDecision(write.decision, fields: write.fields, for: file, policy: policy) {
-                    case .written, .unchanged: return .stored(write.id, keptBecause: nil)
-                    case .kept(let reason): return .stored(write.id, keptBecause: reason)
-                    case .failed(let reason):
-                        let name = write.path.lastComponent.isEmpty ? write.path.description : String(decoding: write.path.lastComponent, as: UTF8.self)
-                        return .problem("\(name): \(reason)")
-                    }
-                case .read(let read):
-                    let answer = pool.readDecision(read.file, keptIn: policy.keptRoot)
-                    if answer.isUnanswered, read.unanswered + 1 < Self.readAttempts { return .unanswered(read) }
-                    if let problem = answer.problem { return .problem(problem) }
-                    return answer.decision.map { .read(read.id, $0, isKept: answer.isKept) }
+                case .write(let write): return Self.perform(write, pool: pool, policy: policy, index: index)
+                case .recall(let reads): return Self.recall(reads, index: index)
+                case .read(let read): return Self.perform(read, pool: pool, policy: policy, index: index, hand: hand)
                 }
             })
+    }
+
+    /// Writes a decision; then reads the sidecar again for the index (it may hold other
+    /// programs' fields too), so its copy is never older than the file.
+    static func perform(_ write: Write, pool: WorkerPoolDecoder, policy: SidecarPolicy, index: LibraryIndex?) -> Result {
+        let file = ImageFile(path: write.path, byteCount: 0, modified: 0, format: .jpeg)
+        let result: Result
+        switch pool.writeDecision(write.decision, fields: write.fields, for: file, policy: policy) {
+        case .written, .unchanged: result = .stored(write.id, keptBecause: nil)
+        case .kept(let reason): result = .stored(write.id, keptBecause: reason)
+        case .failed(let reason):
+            let name = write.path.lastComponent.isEmpty ? write.path.description : String(decoding: write.path.lastComponent, as: UTF8.self)
+            return .problem("\(name): \(reason)")
+        }
+        if let index {
+            let answer = pool.readDecision(file, keptIn: policy.keptRoot)
+            if answer.problem == nil, answer.stamp != 0 {
+                index.rememberDecision(LibraryIndex.KnownDecision(stamp: answer.stamp, decision: answer.decision, isKept: answer.isKept), of: write.path)
+            }
+        }
+        return result
+    }
+
+    /// What the index knows of these items' decisions: those it knows for every file of the
+    /// item, and that say something.
+    static func recall(_ reads: [Read], index: LibraryIndex?) -> Result? {
+        guard let index else { return nil }
+        var known = index.decisions(of: reads.flatMap { $0.files.map(\.path) })[...]
+        var shown: [Known] = []
+        for read in reads {
+            let copies = known.prefix(read.files.count)
+            known = known.dropFirst(read.files.count)
+            guard copies.allSatisfy({ $0 != nil }) else { continue }
+            let item = combined(read.id, copies.map { ($0!.decision, $0!.isKept) })
+            if !item.decision.isEmpty { shown.append(item) }
+        }
+        index.countDecisionsShown(shown.count)
+        return shown.isEmpty ? nil : .read(shown)
+    }
+
+    /// An item's decision from its files': the last that says one wins.
+    static func combined(_ id: ItemID, _ files: [(decision: Decision?, isKept: Bool)]) -> Known {
+        guard let last = files.last(where: { $0.decision != nil }) else { return Known(id: id, decision: .none) }
+        return Known(id: id, decision: last.decision!, isKept: last.isKept)
+    }
+
+    /// Reads an item's files' decisions (those the index has a copy of, only when their files
+    /// changed since), keeps what was read in the index, and says the item's decision when it
+    /// differs from what the index said of it (a problem is handed on as it is met).
+    static func perform(_ read: Read, pool: WorkerPoolDecoder, policy: SidecarPolicy, index: LibraryIndex?, hand: (Result) -> Bool) -> Result? {
+        let retries = read.unanswered + 1 < Self.readAttempts
+        guard let found = readNow(read, pool: pool, policy: policy, index: index, stoppingUnanswered: retries, problem: { _ = hand(.problem($0)) })
+        else { return .unanswered(read) }
+        return found.now == found.indexed ? nil : .read([found.now])
+    }
+
+    /// An item's decision read now, and what the index said of it (its copy when it had one for
+    /// every file, else none): a file the index has a copy of is read only when it changed
+    /// since, and what is read is kept in the index. Nil when a read got no answer in time and
+    /// `stoppingUnanswered` (to be asked again); else that is a problem like any.
+    /// - Complexity: one decoder exchange a file (a few `lstat` calls for one unchanged).
+    public static func readNow(
+        _ read: Read, pool: WorkerPoolDecoder, policy: SidecarPolicy, index: LibraryIndex?, stoppingUnanswered: Bool = false,
+        problem: (String) -> Void
+    ) -> (now: Known, indexed: Known)? {
+        let copies = index?.decisions(of: read.files.map(\.path)) ?? read.files.map { _ in nil }
+        var now: [(decision: Decision?, isKept: Bool)] = []
+        for (file, copy) in zip(read.files, copies) {
+            let answer = pool.readDecision(file, keptIn: policy.keptRoot, unless: copy?.stamp ?? 0)
+            if answer.isUnanswered, stoppingUnanswered { return nil }
+            if let text = answer.problem { problem(text) }
+            if answer.isUnchanged, let copy {
+                now.append((copy.decision, copy.isKept))
+                continue
+            }
+            now.append((answer.decision, answer.isKept))
+            if answer.problem == nil, answer.stamp != 0 {
+                index?.rememberDecision(LibraryIndex.KnownDecision(stamp: answer.stamp, decision: answer.decision, isKept: answer.isKept), of: file.path)
+            }
+        }
+        let indexed = copies.allSatisfy { $0 != nil } ? combined(read.id, copies.map { ($0!.decision, $0!.isKept) }) : Known(id: read.id, decision: .none)
+        return (combined(read.id, now), indexed)
     }
 
     /// Writes these decisions, before any read still waiting.
@@ -133,13 +239,22 @@ public final class DecisionKeeper: @unchecked Sendable {
         }
     }
 
-    /// Reads these photos' decisions, after what was asked before.
+    /// Reads these items' decisions, after what was asked before (what the index knows of
+    /// them before any read).
     public func read(_ reads: [Read]) {
         guard !reads.isEmpty else { return }
-        queue.change { schedule, _ in schedule.reads += reads }
+        queue.change { schedule, _ in
+            if index != nil { schedule.recalls.append(reads) }
+            schedule.reads += reads
+        }
     }
 
     public func takeResults() -> [Result] { queue.takeResults() }
+
+    /// Whether nothing is asked, in hand or waiting to be taken.
+    public var isIdle: Bool {
+        queue.read { schedule, waiting, inHand in schedule.writes.isEmpty && schedule.reads.isEmpty && inHand == 0 && waiting.isEmpty }
+    }
 
     /// What became of the decisions still being written at the end.
     public struct Leftovers: Hashable, Sendable {

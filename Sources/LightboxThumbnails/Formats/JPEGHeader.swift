@@ -9,6 +9,14 @@ public struct JPEGHeader: Hashable, Sendable {
     public var exifThumbnail: Range<Int>?
     /// Byte range of the EXIF block's TIFF structure within the data parsed.
     public var exifBlock: Range<Int>?
+    /// Byte range of the XMP packet (the standard XMP segment's body) within the data parsed.
+    public var xmpPacket: Range<Int>?
+    /// Whether the data parsed held every header segment, up to the scan: then an XMP packet
+    /// not found is in no header.
+    public var headersAreWhole = false
+
+    /// What begins a standard XMP segment's body, before the packet.
+    static let xmpNamespace = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
 
     /// Parses `data`, the start of a JPEG file (the header segments need not be followed by the scan).
     /// Returns nil when it is not a JPEG.
@@ -22,13 +30,18 @@ public struct JPEGHeader: Hashable, Sendable {
             let marker = data[i + 1]
             if marker == 0xFF { i += 1; continue }  // fill byte
             if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { i += 2; continue }
-            if marker == 0xDA || marker == 0xD9 { return }  // start of scan or end: headers are over
+            if marker == 0xDA || marker == 0xD9 {  // start of scan or end: headers are over
+                headersAreWhole = true
+                return
+            }
             let length = Int(data[i + 2]) << 8 | Int(data[i + 3])
             guard length >= 2 else { return }
             let body = (i + 4)..<min(data.count, i + 2 + length)
             if marker == 0xE1, !sawExif, body.count >= 6, Array(data[body.lowerBound..<(body.lowerBound + 6)]) == Array("Exif\0\0".utf8) {
                 sawExif = true  // only the first EXIF block counts
                 readExif(data, tiff: (body.lowerBound + 6)..<body.upperBound)
+            } else if marker == 0xE1, xmpPacket == nil, i + 2 + length <= data.count, data[body].starts(with: Self.xmpNamespace) {
+                xmpPacket = (body.lowerBound + Self.xmpNamespace.count)..<body.upperBound
             } else if Self.isStartOfFrame(marker), body.count >= 5 {
                 height = Int(data[body.lowerBound + 1]) << 8 | Int(data[body.lowerBound + 2])
                 width = Int(data[body.lowerBound + 3]) << 8 | Int(data[body.lowerBound + 4])

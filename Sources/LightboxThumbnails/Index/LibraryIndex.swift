@@ -28,7 +28,7 @@ public final class LibraryIndex: @unchecked Sendable {
     /// The kind kept for a file that is not an image.
     static let notAnImage = Array("-".utf8)
     /// Its layout's version (`PRAGMA user_version`): an index of another is made anew.
-    static let schemaVersion: Int64 = 1
+    static let schemaVersion: Int64 = 2
     /// Says the file is Lightbox's (`PRAGMA application_id`: "LBix").
     static let applicationID: Int64 = 0x4C42_6978
     /// The most the database may grow to; past it the files used longest ago are forgotten.
@@ -49,6 +49,37 @@ public final class LibraryIndex: @unchecked Sendable {
         public var metadata: IndexedMetadata?
     }
 
+    /// A photo's decision as last read from its XMP, with the stamp its files had then
+    /// (`DecisionStamp`): it stands while they have it still.
+    public struct KnownDecision: Hashable, Sendable {
+        public var stamp: Int64
+        /// Nil: its XMP said nothing.
+        public var decision: Decision?
+        /// Read from the copy kept in Lightbox's state folder.
+        public var isKept: Bool
+
+        public init(stamp: Int64, decision: Decision?, isKept: Bool) {
+            self.stamp = stamp
+            self.decision = decision
+            self.isKept = isKept
+        }
+
+        /// As a column: bit 0 set when there is a decision, bit 1 when kept, the rating + 1 from
+        /// bit 2, the labels from bit 8.
+        var encoded: Int64 {
+            Int64(decision == nil ? 0 : 1) | (isKept ? 2 : 0) | Int64((decision?.rating ?? 0) + 1) << 2 | Int64(decision?.labelBits ?? 0) << 8
+        }
+
+        /// From its columns; nil for a value Lightbox never writes.
+        init?(stamp: Int64, encoded: Int64) {
+            let rating = Int(encoded >> 2 & 0x3F) - 1, labels = encoded >> 8
+            guard stamp != 0, (-1...5).contains(rating), (0..<0x20).contains(labels), encoded & 1 == 1 || encoded >> 2 == 1 else { return nil }
+            var decision = Decision(rating: rating)
+            decision.labelBits = UInt8(labels)
+            self.init(stamp: stamp, decision: encoded & 1 == 1 ? decision : nil, isKept: encoded & 2 != 0)
+        }
+    }
+
     public let mode: Mode
     /// Where the database is, as bytes (a cache folder whose name is not UTF-8 is the one it names).
     public let file: ImagePath
@@ -61,10 +92,13 @@ public final class LibraryIndex: @unchecked Sendable {
     private var pending: [[UInt8]: Record] = [:]
     /// Folders to write: by absolute path, what their listing was.
     private var pendingFolders: [[UInt8]: FolderListing] = [:]
+    /// Decisions to write: by the photo's absolute path.
+    private var pendingDecisions: [[UInt8]: KnownDecision] = [:]
     /// Files recognised from the index, and files whose metadata came from it, this run.
     private var recognised = 0, metadataHits = 0
-    /// Images shown from the index before the scan looked (`replay`), this run.
-    private var replayed = 0
+    /// Images shown from the index before the scan looked (`replay`), and items whose
+    /// decisions it showed before their sidecars were looked at, this run.
+    private var replayed = 0, decisionsShown = 0
     /// Files found in the index today whose last use was another day: their day is written with the next batch.
     private var touched: Set<[UInt8]> = []
     /// What went wrong, under a lock of its own: the UI asks for it each turn, and the index's
@@ -155,6 +189,18 @@ public final class LibraryIndex: @unchecked Sendable {
         let version = try db.integer("PRAGMA user_version") ?? 0
         let tables = try db.integer("SELECT count(*) FROM sqlite_master") ?? 0
         if application == Self.applicationID, version == Self.schemaVersion { return try ready(db) }
+        if application == Self.applicationID, version == 1, mode == .on {
+            // The first layout lacked the decisions: added, what it holds kept.
+            try db.execute(
+                """
+                BEGIN IMMEDIATE;
+                ALTER TABLE file ADD COLUMN decision_stamp INTEGER;
+                ALTER TABLE file ADD COLUMN decision INTEGER;
+                PRAGMA user_version = \(Self.schemaVersion);
+                COMMIT;
+                """)
+            return try ready(db)
+        }
         if tables > 0, application != Self.applicationID {
             throw SQLiteDatabase.Failure(code: 26, message: "it is not Lightbox's index")  // SQLITE_NOTADB
         }
@@ -167,7 +213,7 @@ public final class LibraryIndex: @unchecked Sendable {
             DROP TABLE IF EXISTS file;
             CREATE TABLE file (
                 path BLOB PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
-                kind TEXT NOT NULL, metadata BLOB, used INTEGER NOT NULL
+                kind TEXT NOT NULL, metadata BLOB, used INTEGER NOT NULL, decision_stamp INTEGER, decision INTEGER
             ) WITHOUT ROWID;
             CREATE INDEX file_used ON file (used);
             DROP TABLE IF EXISTS folder;
@@ -245,11 +291,33 @@ public final class LibraryIndex: @unchecked Sendable {
         return known.metadata
     }
 
+    /// The decisions last read of the photos at `paths`, in their order (nil: none known).
+    /// - Complexity: O(*k* log *n*) for *k* paths.
+    public func decisions(of paths: [ImagePath]) -> [KnownDecision?] {
+        lock.withLock {
+            paths.map { path in
+                let key = path.absoluteBytes
+                if let waiting = pendingDecisions[key] { return waiting }
+                return perform { db -> KnownDecision? in
+                    guard let row = try db.rows("SELECT decision_stamp, decision FROM file WHERE path = ?", [.blob(key)]).first,
+                        case .integer(let stamp) = row[0], case .integer(let encoded) = row[1]
+                    else { return nil }
+                    return KnownDecision(stamp: stamp, encoded: encoded)
+                } ?? nil
+            }
+        }
+    }
+
+    /// Counts items whose decisions were shown from the index (for `--stats`).
+    public func countDecisionsShown(_ count: Int) { lock.withLock { decisionsShown += count } }
+
     /// What this run took from the index, for `--stats`.
     public var statistics: String {
         lock.withLock {
             let shown = replayed > 0 ? "\(replayed) files shown from it before the scan looked, " : ""
-            return "index: \(shown)\(recognised) files recognised from it, metadata taken from it \(metadataHits) times (\(location), \(mode.rawValue))"
+            let decided = decisionsShown > 0 ? ", decisions shown from it for \(decisionsShown) photo\(decisionsShown == 1 ? "" : "s")" : ""
+            return
+                "index: \(shown)\(recognised) files recognised from it, metadata taken from it \(metadataHits) times\(decided) (\(location), \(mode.rawValue))"
         }
     }
 
@@ -278,6 +346,17 @@ public final class LibraryIndex: @unchecked Sendable {
             }
             pending[key] = record
             return pending.count + touched.count >= Self.writeBatch
+        }
+        if full { flush() }
+    }
+
+    /// Keeps the decision read of the photo at `path`; written with the next batch (to a photo
+    /// the index holds: it is a photo's part).
+    public func rememberDecision(_ known: KnownDecision, of path: ImagePath) {
+        guard mode == .on else { return }
+        let full = lock.withLock {
+            pendingDecisions[path.absoluteBytes] = known
+            return pending.count + pendingDecisions.count + touched.count >= Self.writeBatch
         }
         if full { flush() }
     }
@@ -321,15 +400,17 @@ public final class LibraryIndex: @unchecked Sendable {
     /// database has grown past its limit.
     public func flush() {
         lock.withLock {
-            guard !pending.isEmpty || !touched.isEmpty || !pendingFolders.isEmpty, database != nil else {
+            guard !pending.isEmpty || !touched.isEmpty || !pendingFolders.isEmpty || !pendingDecisions.isEmpty, database != nil else {
                 pending = [:]
                 pendingFolders = [:]
+                pendingDecisions = [:]
                 touched = []
                 return
             }
-            let batch = pending, uses = touched, folders = pendingFolders
+            let batch = pending, uses = touched, folders = pendingFolders, decided = pendingDecisions
             pending = [:]
             pendingFolders = [:]
+            pendingDecisions = [:]
             touched = []
             let wrote = perform { db -> Bool in
                 try db.execute("BEGIN IMMEDIATE")
@@ -355,6 +436,10 @@ public final class LibraryIndex: @unchecked Sendable {
                             [.blob(key), .integer(listing.modified), .integer(listing.fingerprint), .integer(today)])
                     }
                     for key in uses where batch[key] == nil { try db.run("UPDATE file SET used = ? WHERE path = ?", [.integer(today), .blob(key)]) }
+                    for (key, known) in decided {
+                        try db.run(
+                            "UPDATE file SET decision_stamp = ?, decision = ? WHERE path = ?", [.integer(known.stamp), .integer(known.encoded), .blob(key)])
+                    }
                     try db.execute("COMMIT")
                 } catch {
                     try? db.execute("ROLLBACK")
@@ -374,6 +459,7 @@ public final class LibraryIndex: @unchecked Sendable {
         return lock.withLock {
             pending = pending.filter { $0.key != key && !$0.key.starts(with: below) }
             pendingFolders = pendingFolders.filter { $0.key != key && !$0.key.starts(with: below) }
+            pendingDecisions = pendingDecisions.filter { $0.key != key && !$0.key.starts(with: below) }
             return perform {
                 try $0.run("DELETE FROM folder WHERE path = ? OR (path >= ? AND path < ?)", [.blob(key), .blob(below), .blob(end)])
                 try $0.run("DELETE FROM file WHERE path = ? OR (path >= ? AND path < ?)", [.blob(key), .blob(below), .blob(end)])

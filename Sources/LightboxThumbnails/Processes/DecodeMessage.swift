@@ -18,8 +18,9 @@ public enum DecodeMessage {
         /// A video's frames to play from `start` milliseconds on, fitted to the box.
         case decodeClip(ImageFile, PixelSize, start: Int)
         case warm(ImageFile, FreedesktopCache.Size)
-        /// What the photo's XMP (or its decision kept under the root) says was decided of it.
-        case readDecision(ImageFile, keptIn: ImagePath?)
+        /// What the photo's XMP (or its decision kept under the root) says was decided of it;
+        /// only that its files are unchanged when they still have the stamp `unless` (0: any).
+        case readDecision(ImageFile, keptIn: ImagePath?, unless: Int64)
         /// Keep a decision's fields in the photo's sidecar, else where the policy says.
         case writeDecision(ImageFile, Decision, DecisionFields, SidecarPolicy)
         /// Say what was counted since the last answer (cache entries written between requests)
@@ -66,8 +67,9 @@ public enum DecodeMessage {
             out.append(8); put32(box.width, &out); put32(box.height, &out); putFile(file, &out, fields: at)
         case .finish:
             out.append(4)
-        case .readDecision(let file, let keptRoot):
-            out.append(5); put32(0, &out); put32(0, &out); putFile(file, &out, fields: rootField(keptRoot))
+        case .readDecision(let file, let keptRoot, let stamp):
+            let bits = UInt64(bitPattern: stamp)
+            out.append(5); put32(Int(bits >> 32), &out); put32(Int(bits & 0xFFFF_FFFF), &out); putFile(file, &out, fields: rootField(keptRoot))
         case .writeDecision(let file, let decision, let fields, let policy):
             out.append(6); put32(decision.rating + 1, &out)
             put32(
@@ -103,8 +105,9 @@ public enum DecodeMessage {
         case .warmed(.cacheUnwritable(let reason)): fields.append(8); fields += Array(reason.utf8.prefix(1000))
         case .finished: fields.append(7)
         case .decisionRead(let read):
-            fields.append(9); fields.append(read.decision == nil ? 0 : read.isKept ? 2 : 1); put32((read.decision?.rating ?? 0) + 1, &fields)
-            fields.append(read.decision?.labelBits ?? 0); fields += Array((read.problem ?? "").utf8.prefix(1000))
+            fields.append(9); fields.append(read.isUnchanged ? 3 : read.decision == nil ? 0 : read.isKept ? 2 : 1)
+            put32((read.decision?.rating ?? 0) + 1, &fields)
+            fields.append(read.decision?.labelBits ?? 0); put64(read.stamp, &fields); fields += Array((read.problem ?? "").utf8.prefix(1000))
         case .decisionWritten(.written): fields += [10, 0]
         case .decisionWritten(.unchanged): fields += [10, 1]
         case .decisionWritten(.failed(let reason)): fields += [10, 2]; fields += Array(reason.utf8.prefix(1000))
@@ -249,7 +252,7 @@ public enum DecodeMessage {
         case 8:
             guard (1...PixelSize.maxSide).contains(a), (1...PixelSize.maxSide).contains(b), let start else { return nil }
             return .decodeClip(file, PixelSize(width: a, height: b), start: start)
-        case 5: return .readDecision(file, keptIn: keptRoot)
+        case 5: return .readDecision(file, keptIn: keptRoot, unless: Int64(bitPattern: UInt64(a) << 32 | UInt64(b)))
         case 6:
             let fields = DecisionFields(rawValue: UInt8(b >> 16 & 0xFF))
             guard (0...6).contains(a), b & 0xE0 == 0, b >> 8 & 0xFF < SidecarMode.allCases.count, !fields.isEmpty, DecisionFields.all.isSuperset(of: fields),
@@ -314,11 +317,15 @@ public enum DecodeMessage {
         case 4 where pixels.isEmpty: return Response(body: .warmed(.failed(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
         case 8 where pixels.isEmpty: return Response(body: .warmed(.cacheUnwritable(String(decoding: r.rest(), as: UTF8.self))), counts: counts)
         case 9 where pixels.isEmpty:
-            guard let found = r.u8(), found <= 2, let rating = r.u32(), (0...6).contains(rating), let labels = r.u8(), labels & 0xE0 == 0 else { return nil }
+            guard let found = r.u8(), found <= 3, let rating = r.u32(), (0...6).contains(rating), let labels = r.u8(), labels & 0xE0 == 0,
+                let stamp = r.i64()
+            else { return nil }
             var decision = Decision(rating: rating - 1)
             decision.labelBits = labels
             let problem = String(decoding: r.rest(), as: UTF8.self)
-            let read = DecisionRead(decision: found > 0 ? decision : nil, problem: problem.isEmpty ? nil : problem, isKept: found == 2)
+            var read = DecisionRead(decision: found == 1 || found == 2 ? decision : nil, problem: problem.isEmpty ? nil : problem, isKept: found == 2)
+            read.stamp = stamp
+            read.isUnchanged = found == 3
             return Response(body: .decisionRead(read), counts: counts)
         case 10 where pixels.isEmpty:
             switch r.u8() {

@@ -122,10 +122,19 @@ public enum DecodeWorker {
             case .decodeClip(let file, let box, let start): answer = .decoded(pipeline.decodeClip(file, from: start, fitting: box))
             case .warm(let file, let size): answer = .warmed(pipeline.warm(file, size: size))
             case .finish: answer = .finished
-            case .readDecision(let file, let keptRoot):
-                answer = .decisionRead(
-                    pipeline.codecs?.readDecision(photo: file.path, keptIn: keptRoot) ?? DecisionRead(decision: nil, problem: "this decoder has no XMP library")
-                )
+            case .readDecision(let file, let keptRoot, let unless):
+                // The stamp before the read: a change made meanwhile makes the next stamp differ.
+                let stamp = DecisionStamp.of(photo: file.path, keptIn: keptRoot)
+                var read = DecisionRead(decision: nil)
+                if stamp == unless {
+                    read.isUnchanged = true
+                } else {
+                    read =
+                        pipeline.codecs?.readDecision(photo: file.path, keptIn: keptRoot)
+                        ?? DecisionRead(decision: nil, problem: "this decoder has no XMP library")
+                }
+                read.stamp = stamp
+                answer = .decisionRead(read)
             case .writeDecision(let file, let decision, let fields, let policy):
                 answer = .decisionWritten(
                     pipeline.codecs?.writeDecision(decision, fields: fields, photo: file.path, policy: policy) ?? .failed("this decoder has no XMP library"))

@@ -93,8 +93,8 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
     }
 
     /// What a photo's XMP says was decided of it, read in a worker (Exempi runs there only).
-    public func readDecision(_ file: ImageFile, keptIn keptRoot: ImagePath? = nil) -> DecisionRead {
-        switch exchange(.readDecision(file, keptIn: keptRoot)) {
+    public func readDecision(_ file: ImageFile, keptIn keptRoot: ImagePath? = nil, unless stamp: Int64 = 0) -> DecisionRead {
+        switch exchange(.readDecision(file, keptIn: keptRoot, unless: stamp)) {
         case .success(let response):
             if case .decisionRead(let read) = response.body { return read }
             return DecisionRead(decision: nil, problem: "decoder answered out of turn")
