@@ -23,6 +23,7 @@ extension Options {
         settings.pendingMarks = try marksToResume()
         settings.theme = theme
         settings.cullKeys = cullKeys
+        settings.selectsOnlyItem = selectsOnlyItem
         settings.advances = advances
         settings.clipping = clipping
         if let slideshowDelay {

@@ -18,7 +18,11 @@ struct Options {
     var markLimit: Int? = nil
     /// `--no-multi`: no marks; Enter returns the cursor item.
     var allowsMarks = true
+    /// `--select-1`: one image found is printed; see `selectOneWait`.
     var selectsOnlyItem = false
+    /// Seconds `--select-1` waits for the scan before the UI opens (a scan that ends with one
+    /// image later, before any key, still prints it).
+    static let selectOneWait = 1.0
     var exitsQuietlyWhenEmpty = false
     var markFrom: ImagePath? = nil
     var marksFile: ImagePath? = nil

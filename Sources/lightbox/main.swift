@@ -144,9 +144,12 @@ func main() -> Int32 {
     scan.waitForImages(timeout: 0.5)
     var first = scan.take()
     if options.selectsOnlyItem {
-        // --select-1: the scan must end (or find a second image) before the UI may open.
-        while !first.isFinished && first.batches.reduce(0, { $0 + $1.files.count }) < 2 {
-            scan.waitForBatches(timeout: 1)
+        // --select-1: the scan ends, or finds a second image, before the UI opens, for a moment
+        // at most (a large tree, a mount that does not answer): then the UI opens, and a scan
+        // that ends with one image, before any key, still prints it.
+        let deadline = InteractiveSession.now + Options.selectOneWait
+        while !first.isFinished && first.batches.reduce(0, { $0 + $1.files.count }) < 2 && InteractiveSession.now < deadline {
+            scan.waitForBatches(timeout: max(0.01, deadline - InteractiveSession.now))
             let more = scan.take()
             first = BackgroundScan.Progress(batches: first.batches + more.batches, isFinished: more.isFinished)
         }

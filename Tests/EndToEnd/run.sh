@@ -1791,6 +1791,28 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
     else
         fail "the index" "could not mount a share with sshfs"
     fi
+    # --select-1 on a share whose server stopped: the UI opens after a second (not a blank
+    # terminal until the server answers), and once it answers, the one image is printed.
+    mkdir -p "$WORK/one-src"
+    cp "$WORK/many.jpg" "$WORK/one-src/IMG_1.JPG"
+    if slow_mount_start "$WORK/one-src" "$WORK/one" 5 && ls "$WORK/one" > /dev/null; then
+        server=$(cat "$SLOW_MOUNT_STATE/sshd.pid")
+        stopped="$server $(pgrep -P "$server") $(for child in $(pgrep -P "$server"); do pgrep -P "$child"; done)"
+        kill -STOP $stopped
+        start_shell 100 20
+        launch --select-1 one
+        wait_for "Looking for images" && opened=yes || opened=no
+        kill -CONT $stopped
+        wait_exit
+        if [ "$opened" = yes ] && [ "$(cat "$WORK/rc")" = 0 ] && [ "$(cat "$WORK/out")" = "one/IMG_1.JPG" ]; then
+            pass "--select-1 with the server stopped: the UI opened, and once the server answered the one image was printed"
+        else
+            fail "--select-1 on a stalled share" "opened $opened, rc $(cat "$WORK/rc" 2>/dev/null), out '$(cat "$WORK/out" 2>/dev/null)'; $(screen | tail -3)"
+        fi
+        slow_mount_stop "$WORK/one"
+    else
+        fail "--select-1 on a stalled share" "could not mount a share with sshfs"
+    fi
     # A slow but moving link (8 Mbit/s): files that take seconds each to arrive, read whole 8 at
     # once, are not taken for a mount that stopped answering (each read call that returns counts).
     mkdir -p "$WORK/capped-src/big"

@@ -80,3 +80,23 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
     state.apply(.scanned([batch("a", 9..<12)], isFinished: true))
     #expect(state.message != nil)
 }
+
+/// `--select-1` once the UI opened (the scan took longer than its wait): a scan that ends with
+/// one item, before any key, accepts it, as fzf does; a key first, or a second item, keeps the UI.
+@Test func aScanEndingWithOneItemBeforeAnyKeyAcceptsIt() {
+    let selecting = settings { $0.selectsOnlyItem = true }
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true, settings: selecting)
+    #expect(!state.apply(.scanned([batch("a", 0..<1)], isFinished: false)).contains { if case .accept = $0 { true } else { false } })
+    #expect(state.apply(.scanned([], isFinished: true)) == [.accept([state.library[0].path])])
+
+    var typed = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true, settings: selecting)
+    typed.apply(.scanned([batch("a", 0..<1)], isFinished: false))
+    typed.apply(.move(.right))
+    #expect(!typed.apply(.scanned([], isFinished: true)).contains { if case .accept = $0 { true } else { false } }, "a key made it the user's")
+
+    var two = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true, settings: selecting)
+    #expect(!two.apply(.scanned([batch("a", 0..<2)], isFinished: true)).contains { if case .accept = $0 { true } else { false } })
+
+    var plain = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    #expect(!plain.apply(.scanned([batch("a", 0..<1)], isFinished: true)).contains { if case .accept = $0 { true } else { false } }, "without --select-1")
+}

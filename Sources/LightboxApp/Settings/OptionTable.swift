@@ -95,7 +95,9 @@ public enum OptionTable {
                     details: "allow marking (the default), at most MAX items: more is refused with a message", "allow marking (the default), at most MAX items"),
                 OptionSpec("no-multi", details: "no marking: Enter prints the photo under the cursor", "no marking: Enter prints the photo under the cursor"),
                 OptionSpec(
-                    "select-1", short: "1", details: "with exactly one image, print it at once without opening the UI",
+                    "select-1", short: "1",
+                    details:
+                        "with exactly one image, print it at once without opening the UI (when the scan takes over a second, the UI opens, and a scan that ends with one image before any key still prints it, as fzf does)",
                     "with exactly one image, print it at once without the UI"),
                 OptionSpec("exit-0", details: "with no images, exit 1 at once and say nothing", "with no images, exit 1 at once without a message"),
                 OptionSpec(

@@ -9,6 +9,7 @@ extension GalleryState {
     public mutating func apply(_ command: Command) -> [Effect] {
         let traits = command.traits
         followsEnd = false
+        selectsOnlyItem = false
         if !traits.contains(.keepsMessage) { message = nil }
         if case .pasted(let text) = command { return applyPaste(text) }
         if traits.contains(.editsFilter) { return applyFilter(command) }
@@ -88,6 +89,8 @@ extension GalleryState {
         case .scanned(let batches, let isFinished):
             let firstNew = library.totalCount
             addScanned(batches, isFinished: isFinished)
+            // --select-1 as fzf has it: the only item, found before any key, is the pick.
+            if selectsOnlyItem, !isScanning, library.totalCount == 1, library.count == 1 { return [.accept(acceptedPaths)] }
             return loadEffects() + metadataEffects() + decisionReads(from: firstNew)
         case .metadataRead(let results):
             addMetadata(results)

@@ -99,6 +99,8 @@ public struct GalleryState: Sendable {
     public internal(set) var advances = true
     /// Whether the user has acted yet; until then re-sorting keeps the view at the top.
     var hasUserActed = false
+    /// Whether the scan's end accepts a library of one item: until any command (`--select-1`).
+    var selectsOnlyItem = false
     /// Whether the cursor goes on to the last item as the scan adds more: `G` before the scan
     /// ended asks for the end of the library, not of what was found by then. Any other command ends it.
     var followsEnd = false
@@ -138,6 +140,9 @@ public struct GalleryState: Sendable {
         /// The levels clipping marks start at (`--clipping`).
         public var clipping = ClippingThresholds()
         public var startsSlideshow = false
+        /// Whether a library that turns out to hold one item, before any key, is that item
+        /// accepted (`--select-1` when the scan took longer than its wait before the UI).
+        public var selectsOnlyItem = false
 
         public init() {}
     }
@@ -167,6 +172,7 @@ public struct GalleryState: Sendable {
         message = settings.notice
         theme = settings.theme
         cullKeys = settings.cullKeys
+        selectsOnlyItem = settings.selectsOnlyItem
         advances = settings.advances
         slideshowDelay = settings.slideshowDelay
         exposure.thresholds = settings.clipping
