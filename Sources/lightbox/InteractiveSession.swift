@@ -73,7 +73,10 @@ struct InteractiveSession {
             reader.standIn(for: late)
         }
         if stalled != state.mountsNotAnswering {
-            if state.mountsNotAnswering.contains(where: { !stalled.contains($0) }) { reader.retryParked() }  // one answers again
+            if state.mountsNotAnswering.contains(where: { !stalled.contains($0) }) {  // one answers again
+                reader.retryParked()
+                keeper.retryParked()
+            }
             if let outcome = send(.mountsNotAnswering(stalled)) { return outcome }
         }
         for signal in Signals.drain(signals) {
@@ -147,7 +150,7 @@ struct InteractiveSession {
                 }
             case .stored(let id, let reason): stored.append(Decisions.Storage(id: id, isKept: reason != nil, reason: reason))
             case .problem(let text): problems.append(text)
-            case .unanswered: break  // asked again by the keeper, never handed out
+            case .unanswered, .parked: break  // asked again by the keeper, never handed out
             }
         }
         if !read.isEmpty, let outcome = send(.decisionsRead(read)) { return outcome }

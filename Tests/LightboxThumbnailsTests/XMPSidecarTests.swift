@@ -1,8 +1,9 @@
 import Foundation
 import LightboxCodecs
 import LightboxTestSupport
-import LightboxThumbnails
 import Testing
+
+@testable import LightboxThumbnails
 
 #if canImport(Glibc)
     import Glibc
@@ -476,4 +477,44 @@ private func said(_ results: [DecisionKeeper.Result]) -> [Int: Decision] {
     try TestImages.jpeg(at: plain, width: 16, height: 16)
     #expect(JPEGHeader(parsing: [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain))))?.headersAreWhole == true)
     #expect(XMPSidecar.read(photo: ImagePath(plain)).decision == nil)
+}
+
+/// Sidecar reads send nothing to a mount that stopped answering: its photos' reads wait,
+/// parked, with no problem said, while other mounts' are read, and go once it is asked again.
+@Test func sidecarReadsOfAMountThatDoesNotAnswerWaitParked() throws {
+    let decoder = try builtDecoder()
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = try dir.file("a.jpg")
+    try TestImages.jpeg(at: photo, width: 16, height: 16)
+    try runTool(["exiftool", "-q", "-o", try dir.file("a.jpg.xmp"), "-XMP-xmp:Rating=2"])
+    let watch = ReadWatch()
+    let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        watch.watching(ImagePath("/proc/self/status")) {
+            inside.signal()
+            release.wait()
+        }
+    }
+    inside.wait()
+    Thread.sleep(forTimeInterval: ReadWatch.limit + 0.2)  // the read on /proc is late now
+    let pool = WorkerPoolDecoder(command: [Array(decoder.utf8)] + DecoderSettings(pixelLimit: 1 << 24, cacheRoot: nil).arguments, timeLimit: 10)
+    defer { pool.shutdown() }
+    let keeper = DecisionKeeper(pool: pool, policy: SidecarPolicy(mode: .appended), watch: watch) {}
+    let file = { (path: String) in ImageFile(path: ImagePath(path), byteCount: 1, modified: 0, format: .jpeg) }
+    keeper.read([DecisionKeeper.Read(id: ItemID(0), files: [file("/proc/self/stat")]), DecisionKeeper.Read(id: ItemID(1), files: [file(photo)])])
+    var results: [DecisionKeeper.Result] = []
+    for _ in 0..<500 where !keeper.isIdle {
+        usleep(10_000)
+        results += keeper.takeResults()
+    }
+    results += keeper.takeResults()
+    #expect(results == [.read([DecisionKeeper.Known(id: ItemID(1), decision: Decision(rating: 2))])], "\(results)")
+    #expect(keeper.parkedCount == 1)
+    release.signal()
+    usleep(50_000)
+    keeper.retryParked()
+    #expect(keeper.parkedCount == 0)
+    for _ in 0..<500 where !keeper.isIdle { usleep(10_000) }
+    #expect(keeper.isIdle && keeper.takeResults().isEmpty, "read, and nothing to say of it")
 }

@@ -45,6 +45,8 @@ public final class DecisionKeeper: @unchecked Sendable {
         case problem(String)
         /// A read that got no answer in time: asked again after the others (never handed out).
         case unanswered(Read)
+        /// A read not sent: its mount does not answer; asked again once it does (never handed out).
+        case parked(Read)
     }
 
     /// Times a read without an answer is asked again before it is a problem: on a share busy
@@ -69,6 +71,8 @@ public final class DecisionKeeper: @unchecked Sendable {
         var recalls: [[Read]] = []
         var reads: [Read] = []
         var readsTaken = 0
+        /// Reads of a mount that did not answer, not sent: asked again once it answers (`retryParked`).
+        var parked: [Read] = []
         /// The writes in hand: one a photo at a time, so its decisions land in the order made.
         var writing: [Write] = []
         /// Whether a recall is in hand: no read starts meanwhile, so an older copy never lands
@@ -110,6 +114,10 @@ public final class DecisionKeeper: @unchecked Sendable {
                 reads.append(read)
                 return false
             }
+            if case .parked(let read)? = result {
+                parked.append(read)
+                return false
+            }
             return result != nil
         }
 
@@ -117,6 +125,7 @@ public final class DecisionKeeper: @unchecked Sendable {
             writes.removeAll()
             recalls.removeAll()
             reads.removeAll()
+            parked.removeAll()
             readsTaken = 0
         }
     }
@@ -135,7 +144,13 @@ public final class DecisionKeeper: @unchecked Sendable {
     /// Keeps decisions with `pool` (a pool of `lightbox-decode` processes): a photo without a
     /// sidecar gets one named as `policy` says; one that cannot have it beside, in the policy's
     /// state folder. What is read is kept in `index`, and what it knows shown first.
-    public init(pool: WorkerPoolDecoder, policy: SidecarPolicy, index: LibraryIndex? = nil, onResult: @escaping @Sendable () -> Void) {
+    /// A read is watched as the app's own are (`watch`): a mount that stops answering is seen
+    /// and named even when only sidecars are being read, and its reads wait, parked, until it
+    /// answers (`retryParked`), instead of each timing out three times.
+    public init(
+        pool: WorkerPoolDecoder, policy: SidecarPolicy, index: LibraryIndex? = nil, watch: ReadWatch = .shared,
+        onResult: @escaping @Sendable () -> Void
+    ) {
         self.pool = pool
         self.policy = policy
         self.index = index
@@ -145,7 +160,7 @@ public final class DecisionKeeper: @unchecked Sendable {
                 switch job {
                 case .write(let write): return Self.perform(write, pool: pool, policy: policy, index: index)
                 case .recall(let reads): return Self.recall(reads, index: index)
-                case .read(let read): return Self.perform(read, pool: pool, policy: policy, index: index, hand: hand)
+                case .read(let read): return Self.perform(read, pool: pool, policy: policy, index: index, watch: watch, hand: hand)
                 }
             })
     }
@@ -197,10 +212,19 @@ public final class DecisionKeeper: @unchecked Sendable {
     /// Reads an item's files' decisions (those the index has a copy of, only when their files
     /// changed since), keeps what was read in the index, and says the item's decision when it
     /// differs from what the index said of it (a problem is handed on as it is met).
-    static func perform(_ read: Read, pool: WorkerPoolDecoder, policy: SidecarPolicy, index: LibraryIndex?, hand: (Result) -> Bool) -> Result? {
-        let retries = read.unanswered + 1 < Self.readAttempts
-        guard let found = readNow(read, pool: pool, policy: policy, index: index, stoppingUnanswered: retries, problem: { _ = hand(.problem($0)) })
-        else { return .unanswered(read) }
+    static func perform(
+        _ read: Read, pool: WorkerPoolDecoder, policy: SidecarPolicy, index: LibraryIndex?, watch: ReadWatch, hand: (Result) -> Bool
+    ) -> Result? {
+        guard let photo = read.files.first?.path else { return nil }
+        if watch.notAnswering(holding: photo) != nil { return .parked(read) }
+        let found = watch.watching(photo) {
+            readNow(read, pool: pool, policy: policy, index: index, stoppingUnanswered: true, problem: { _ = hand(.problem($0)) })
+        }
+        guard let found else {
+            if watch.notAnswering(holding: photo) != nil { return .parked(read) }
+            if read.unanswered + 1 < Self.readAttempts { return .unanswered(read) }
+            return .problem("its XMP: timed out after \(Int(pool.timeLimit)) s")
+        }
         return found.now == found.indexed ? nil : .read([found.now])
     }
 
@@ -231,6 +255,17 @@ public final class DecisionKeeper: @unchecked Sendable {
         let indexed = copies.allSatisfy { $0 != nil } ? combined(read.id, copies.map { ($0!.decision, $0!.isKept) }) : Known(id: read.id, decision: .none)
         return (combined(read.id, now), indexed)
     }
+
+    /// Asks again for the reads parked while their mount did not answer (call when one answers again).
+    public func retryParked() {
+        queue.change { schedule, _ in
+            schedule.reads.insert(contentsOf: schedule.parked, at: schedule.readsTaken)
+            schedule.parked.removeAll()
+        }
+    }
+
+    /// Reads parked on a mount that does not answer.
+    public var parkedCount: Int { queue.read { schedule, _, _ in schedule.parked.count } }
 
     /// Writes these decisions, before any read still waiting.
     public func write(_ writes: [DecisionWrite]) {
