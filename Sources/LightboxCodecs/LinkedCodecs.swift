@@ -29,7 +29,9 @@ public struct LinkedCodecs: ImageCodecs {
         VideoDecoder(pixelLimit: limits.pixelLimit).decodeClip(file, demuxer: demuxer, from: start, fitting: box)
     }
 
-    public func readDecision(photo: ImagePath, keptIn keptRoot: ImagePath?) -> DecisionRead { XMPSidecar.read(photo: photo, keptIn: keptRoot) }
+    public func readDecision(photo: ImagePath, keptIn keptRoot: ImagePath?, found: DecisionStamp.Found?) -> DecisionRead {
+        XMPSidecar.read(photo: photo, keptIn: keptRoot, found: found)
+    }
 
     public func writeDecision(_ decision: Decision, fields: DecisionFields, photo: ImagePath, policy: SidecarPolicy) -> SidecarWrite {
         XMPSidecar.write(decision, fields: fields, photo: photo, policy: policy)

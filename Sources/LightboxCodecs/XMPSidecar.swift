@@ -45,12 +45,13 @@ public enum XMPSidecar {
     /// A photo's decision: the one Lightbox keeps for it in its state folder (under `keptRoot`:
     /// written there when it could not go beside the photo), else its sidecar's, else its
     /// embedded XMP's; nil with no XMP that says one, and the reason when an XMP could not be read.
-    public static func read(photo: ImagePath, keptIn keptRoot: ImagePath? = nil) -> DecisionRead {
+    /// With `found`, which of those files are there is taken from it, not looked at again.
+    public static func read(photo: ImagePath, keptIn keptRoot: ImagePath? = nil, found: DecisionStamp.Found? = nil) -> DecisionRead {
         guard started else { return DecisionRead(decision: nil, problem: "Exempi did not start") }
         var problem: String?
         if let keptRoot {
             let kept = photo.keptSidecar(in: keptRoot)
-            if exists(kept) {
+            if found?.hasKept ?? exists(kept) {
                 switch parse(kept) {
                 case .success(let xmp):
                     defer { xmp_free(xmp) }
@@ -59,7 +60,7 @@ public enum XMPSidecar {
                 }
             }
         }
-        if let sidecar = existing(of: photo) {
+        if let sidecar = found == nil ? existing(of: photo) : found?.sidecar {
             switch parse(sidecar) {
             case .success(let xmp):
                 defer { xmp_free(xmp) }
@@ -81,27 +82,33 @@ public enum XMPSidecar {
         return DecisionRead(decision: decision(in: xmp), problem: problem)
     }
 
-    /// The most of a photo read for its JPEG headers in one go.
+    /// What of a photo is read first for its JPEG headers (most cameras' fit), and the most.
+    static let headerReadFirst = 64 << 10
     public static let headerReadLimit = 256 << 10
 
-    /// A JPEG's headers read in one go, when the photo is a JPEG whose headers all fit in
-    /// `headerReadLimit` (Exempi's own reading takes a few bytes at a time, each a round trip
+    /// A JPEG's headers read in a call or two (`headerReadFirst`, then up to `headerReadLimit`),
+    /// when the photo is a JPEG whose headers all fit (Exempi's own reading takes a few bytes at a time, each a round trip
     /// on a share without a cache); nil otherwise, for Exempi to read.
     static func jpegHeader(of photo: ImagePath) -> (bytes: [UInt8], xmpPacket: Range<Int>?)? {
         let fd = photo.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: headerReadLimit)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            done += n
+        var done = 0, wanted = headerReadFirst
+        while true {
+            while done < wanted {
+                let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, wanted - done) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                done += n
+            }
+            let header = JPEGHeader(parsing: Array(bytes[..<done]))
+            guard let header else { return nil }
+            if header.headersAreWhole { return (Array(bytes[..<done]), header.xmpPacket) }
+            // Headers longer than the first read: the rest, once (a file that ended says no more).
+            guard done == wanted, wanted < headerReadLimit else { return nil }
+            wanted = headerReadLimit
         }
-        bytes.removeSubrange(done...)
-        guard let header = JPEGHeader(parsing: bytes), header.headersAreWhole else { return nil }
-        return (bytes, header.xmpPacket)
     }
 
     /// Writes `decision`'s `fields` beside the photo: into its sidecar that exists (re-read now,

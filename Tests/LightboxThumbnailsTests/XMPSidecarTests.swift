@@ -518,3 +518,25 @@ private func said(_ results: [DecisionKeeper.Result]) -> [Int: Decision] {
     for _ in 0..<500 where !keeper.isIdle { usleep(10_000) }
     #expect(keeper.isIdle && keeper.takeResults().isEmpty, "read, and nothing to say of it")
 }
+
+/// The stamp's look says which decision files are there (the newer of two sidecars, a kept
+/// copy), and the read takes that from it instead of looking again.
+@Test func theStampsLookIsWhatTheReadTakes() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = try dir.file("a.jpg")
+    try TestImages.jpeg(at: photo, width: 16, height: 16)
+    let older = try dir.file("a.xmp"), newer = try dir.file("a.jpg.xmp")
+    try runTool(["exiftool", "-q", "-o", older, "-XMP-xmp:Rating=1"])
+    try runTool(["exiftool", "-q", "-o", newer, "-XMP-xmp:Rating=5"])
+    try runTool(["touch", "-d", "2001-01-01", older])
+    let keptRoot = ImagePath(try dir.file("state"))
+    let look = DecisionStamp.look(photo: ImagePath(photo), keptIn: keptRoot)
+    #expect(look.found == DecisionStamp.Found(hasKept: false, sidecar: ImagePath(newer)))
+    #expect(look.stamp == DecisionStamp.of(photo: ImagePath(photo), keptIn: keptRoot), "the same files, the same stamp")
+    #expect(XMPSidecar.read(photo: ImagePath(photo), keptIn: keptRoot, found: look.found).decision == Decision(rating: 5))
+    // What the look found is what is read: told of no sidecar, none is read.
+    #expect(XMPSidecar.read(photo: ImagePath(photo), keptIn: keptRoot, found: DecisionStamp.Found()).decision == nil)
+    try runTool(["touch", "-d", "2002-01-01", newer])
+    #expect(DecisionStamp.of(photo: ImagePath(photo), keptIn: keptRoot) != look.stamp, "a sidecar's time changed")
+}

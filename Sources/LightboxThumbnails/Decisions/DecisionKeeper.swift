@@ -144,8 +144,7 @@ public final class DecisionKeeper: @unchecked Sendable {
     /// Keeps decisions with `pool` (a pool of `lightbox-decode` processes): a photo without a
     /// sidecar gets one named as `policy` says; one that cannot have it beside, in the policy's
     /// state folder. What is read is kept in `index`, and what it knows shown first.
-    /// A read is watched as the app's own are (`watch`): a mount that stops answering is seen
-    /// and named even when only sidecars are being read, and its reads wait, parked, until it
+    /// Reads of a mount `watch` says is not answering are not sent: they wait, parked, until it
     /// answers (`retryParked`), instead of each timing out three times.
     public init(
         pool: WorkerPoolDecoder, policy: SidecarPolicy, index: LibraryIndex? = nil, watch: ReadWatch = .shared,
@@ -217,10 +216,10 @@ public final class DecisionKeeper: @unchecked Sendable {
     ) -> Result? {
         guard let photo = read.files.first?.path else { return nil }
         if watch.notAnswering(holding: photo) != nil { return .parked(read) }
-        let found = watch.watching(photo) {
-            readNow(read, pool: pool, policy: policy, index: index, stoppingUnanswered: true, problem: { _ = hand(.problem($0)) })
-        }
-        guard let found else {
+        // Not itself watched: a decoder's read says nothing while it moves, and one slowed by a
+        // busy link is no stall (the thumbnails' and the dates' reads tell which mount stalls).
+        guard let found = readNow(read, pool: pool, policy: policy, index: index, stoppingUnanswered: true, problem: { _ = hand(.problem($0)) })
+        else {
             if watch.notAnswering(holding: photo) != nil { return .parked(read) }
             if read.unanswered + 1 < Self.readAttempts { return .unanswered(read) }
             return .problem("its XMP: timed out after \(Int(pool.timeLimit)) s")

@@ -16,8 +16,9 @@ public protocol ImageCodecs: Sendable {
     func decodeVideo(_ file: ImageFile, demuxer: String, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
     /// A video's frames to play from `start` milliseconds on (see `ThumbnailDecoding.decodeClip`).
     func decodeVideoClip(_ file: ImageFile, demuxer: String, from start: Int, fitting box: PixelSize, limits: DecodeLimits) -> DecodeResult
-    /// What a photo's kept decision, sidecar or embedded XMP says was decided of it (see `DecisionRead`).
-    func readDecision(photo: ImagePath, keptIn keptRoot: ImagePath?) -> DecisionRead
+    /// What a photo's kept decision, sidecar or embedded XMP says was decided of it (see
+    /// `DecisionRead`); with `found`, those files are as a look just now found them.
+    func readDecision(photo: ImagePath, keptIn keptRoot: ImagePath?, found: DecisionStamp.Found?) -> DecisionRead
     /// Keeps a decision's fields in a photo's sidecar, else where the policy says.
     func writeDecision(_ decision: Decision, fields: DecisionFields, photo: ImagePath, policy: SidecarPolicy) -> SidecarWrite
 }

@@ -124,13 +124,13 @@ public enum DecodeWorker {
             case .finish: answer = .finished
             case .readDecision(let file, let keptRoot, let unless):
                 // The stamp before the read: a change made meanwhile makes the next stamp differ.
-                let stamp = DecisionStamp.of(photo: file.path, keptIn: keptRoot)
+                let (stamp, found) = DecisionStamp.look(photo: file.path, keptIn: keptRoot)
                 var read = DecisionRead(decision: nil)
                 if stamp == unless {
                     read.isUnchanged = true
                 } else {
                     read =
-                        pipeline.codecs?.readDecision(photo: file.path, keptIn: keptRoot)
+                        pipeline.codecs?.readDecision(photo: file.path, keptIn: keptRoot, found: found)
                         ?? DecisionRead(decision: nil, problem: "this decoder has no XMP library")
                 }
                 read.stamp = stamp
