@@ -3,6 +3,7 @@
 # optionally a cap in kbit/s), and sshfs mounting it. Sourced by bench/run.sh and the tests:
 #   slow_mount_start FOLDER MOUNTPOINT DELAY_MS [KBIT_S]   (needs root, sshd and sshfs)
 #   slow_mount_stop MOUNTPOINT
+#   kill -STOP $(slow_mount_server_pids)   (a server that stops answering; -CONT resumes it)
 # Every mount made is unmounted by slow_mount_stop_all (call it from an EXIT trap).
 
 SLOW_MOUNT_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -46,6 +47,14 @@ slow_mount_start() {
         -o IdentityFile="$SLOW_MOUNT_STATE/client" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
         -o LogLevel=ERROR -o cache=no -o attr_timeout=0 -o entry_timeout=0 -o negative_timeout=0 || return 1
     SLOW_MOUNTS+=("$mountpoint")
+}
+
+# The server's processes: sshd, its sessions and their sftp servers.
+slow_mount_server_pids() {
+    local server child
+    server=$(cat "$SLOW_MOUNT_STATE/sshd.pid") || return 1
+    echo "$server"
+    for child in $(pgrep -P "$server"); do echo "$child"; pgrep -P "$child"; done
 }
 
 slow_mount_stop() {

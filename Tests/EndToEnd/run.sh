@@ -1613,8 +1613,7 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         rm -f "$WORK/out" "$WORK/rc" "$WORK/stty"
         tm send-keys -t e2e "clear; $BIN --index off --read-ahead off many/many | cat > out; echo \${PIPESTATUS[0]} > rc; stty -a > stty" Enter
         if wait_for " 1/[0-9]* found, scanning"; then
-            server=$(cat "$SLOW_MOUNT_STATE/sshd.pid")
-            stopped="$server $(pgrep -P "$server") $(for child in $(pgrep -P "$server"); do pgrep -P "$child"; done)"
+            stopped=$(slow_mount_server_pids)
             kill -STOP $stopped
             sleep 1
             tm send-keys -t e2e Space
@@ -1727,8 +1726,7 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         # A visit while the server does not answer: the grid, its date sections and the cached
         # pictures come from the index and the disk cache at once; keys move the cursor, the
         # status line names the share, and q ends at once.
-        server=$(cat "$SLOW_MOUNT_STATE/sshd.pid")
-        stopped="$server $(pgrep -P "$server") $(for child in $(pgrep -P "$server"); do pgrep -P "$child"; done)"
+        stopped=$(slow_mount_server_pids)
         kill -STOP $stopped
         start_shell 160 30
         launch --stats --sections date --read-ahead off idx "2>idx-stats-3"
@@ -1787,6 +1785,35 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         else
             fail "the index: changes applied while checking: no grid" "$(screen)"
         fi
+        # A visit whose only reads of the share are its sidecars' (its folders checked, its
+        # pictures and dates known): the server stops, and the status line names the share (a
+        # read without an answer has the share looked at), none of those reads said to have
+        # timed out; once it answers they are read.
+        start_shell 160 30
+        launch --stats --read-ahead off idx "2>idx-stats-4"
+        if wait_for " 1/301 "; then
+            for _ in $(seq 100); do screen | tail -1 | grep -q "scanning" || break; sleep 0.1; done
+            stopped=$(slow_mount_server_pids)
+            kill -STOP $stopped
+            start=$(date +%s.%N)
+            said=no
+            for _ in $(seq 250); do screen | grep -q "▲ $WORK/idx not answering" && { said=$(since "$start"); break; }; sleep 0.1; done
+            kill -CONT $stopped
+            answered=no
+            for _ in $(seq 100); do screen | grep -q "not answering" || { answered=yes; break; }; sleep 0.1; done
+            for _ in $(seq 30); do screen | grep -q "timed out" && break; sleep 0.5; done
+            shown=$(screen | tail -1)
+            tm send-keys -t e2e q
+            wait_exit
+            if [ "$said" != no ] && [ "$answered" = yes ] && [[ "$shown" != *"timed out"* ]] && ! grep -q "timed out" "$WORK/idx-stats-4" \
+                && grep -q "decisions read" "$WORK/idx-stats-4"; then
+                pass "the index: a share whose only reads were its sidecars', stopped: named after $said s, then its decisions read, no read said to have timed out"
+            else
+                fail "the index: a stall during the sidecar reads" "said $said, answered again $answered; $shown; $(grep -h 'timed out\|timeline' "$WORK/idx-stats-4")"
+            fi
+        else
+            fail "the index: a stall during the sidecar reads: no grid" "$(screen)"
+        fi
         slow_mount_stop "$WORK/idx"
     else
         fail "the index" "could not mount a share with sshfs"
@@ -1796,8 +1823,7 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
     mkdir -p "$WORK/one-src"
     cp "$WORK/many.jpg" "$WORK/one-src/IMG_1.JPG"
     if slow_mount_start "$WORK/one-src" "$WORK/one" 5 && ls "$WORK/one" > /dev/null; then
-        server=$(cat "$SLOW_MOUNT_STATE/sshd.pid")
-        stopped="$server $(pgrep -P "$server") $(for child in $(pgrep -P "$server"); do pgrep -P "$child"; done)"
+        stopped=$(slow_mount_server_pids)
         kill -STOP $stopped
         start_shell 100 20
         launch --select-1 one

@@ -112,3 +112,37 @@ import Testing
     }
     #expect(again.map(\.id) == [ItemID(0)] && reader.parkedCount == 0)
 }
+
+/// A late read does not name its mount while another read there got an answer within the limit
+/// (a busy link is slow, not stalled); one on another mount does not count.
+@Test func aMountAnsweringOtherReadsIsNotNamed() {
+    let watch = ReadWatch()
+    let now = ProcessInfo.processInfo.systemUptime
+    let answerAt = { (path: String, time: Double) in
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            watch.watching(ImagePath(path)) { watch.progressed(at: time) }
+            done.signal()
+        }
+        done.wait()
+    }
+    let seen = watch.watching(ImagePath("/proc/self/status")) {
+        answerAt("/tmp/lightbox-watch/a.jpg", now + ReadWatch.limit)
+        let otherMount = watch.notAnswering(at: now + ReadWatch.limit + 1)
+        answerAt("/proc/1/stat", now + ReadWatch.limit)
+        return (otherMount, watch.notAnswering(at: now + ReadWatch.limit + 1), watch.notAnswering(at: now + 2 * ReadWatch.limit + 1))
+    }
+    #expect(seen.0 == ["/proc"], "an answer from another mount: still named")
+    #expect(seen.1.isEmpty, "another read there answered a second ago")
+    #expect(seen.2 == ["/proc"], "that answer is older than the limit too")
+}
+
+/// A mount that answers a look says so at once, and the look leaves nothing in flight.
+@Test func aMountThatAnswersALookSaysSoAtOnce() {
+    let watch = ReadWatch()
+    let start = ProcessInfo.processInfo.systemUptime
+    #expect(watch.answers(ImagePath("/proc/self/status")))
+    #expect(watch.answers(ImagePath("/tmp/no such file/a.jpg")), "a file not there is an answer too")
+    #expect(ProcessInfo.processInfo.systemUptime - start < 1)
+    #expect(watch.lateThreads(at: start + 10 * ReadWatch.limit).isEmpty)
+}

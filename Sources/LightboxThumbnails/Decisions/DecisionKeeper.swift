@@ -217,10 +217,11 @@ public final class DecisionKeeper: @unchecked Sendable {
         guard let photo = read.files.first?.path else { return nil }
         if watch.notAnswering(holding: photo) != nil { return .parked(read) }
         // Not itself watched: a decoder's read says nothing while it moves, and one slowed by a
-        // busy link is no stall (the thumbnails' and the dates' reads tell which mount stalls).
+        // busy link is no stall (a look at the mount tells, when the read gets no answer).
         guard let found = readNow(read, pool: pool, policy: policy, index: index, stoppingUnanswered: true, problem: { _ = hand(.problem($0)) })
         else {
-            if watch.notAnswering(holding: photo) != nil { return .parked(read) }
+            // No answer: the mount is looked at, and named if it does not answer that either.
+            if watch.notAnswering(holding: photo) != nil || !watch.answers(photo) { return .parked(read) }
             if read.unanswered + 1 < Self.readAttempts { return .unanswered(read) }
             return .problem("its XMP: timed out after \(Int(pool.timeLimit)) s")
         }

@@ -144,7 +144,9 @@ final class DecoderFactory: @unchecked Sendable {
             pids[index] = max(child, 0)
         }
         var request = [UInt8](repeating: 0, count: 3)
+        var leftBehind: [pid_t] = []
         while MessageChannel.fill(&request, from: control, deadline: nil) == nil {
+            leftBehind.removeAll { WorkerProcess.collect($0, within: 0) != nil }
             let index = Int(request[1])
             guard pids.indices.contains(index), let kind = Request(rawValue: request[0]) else {
                 if request[0] != Request.signal.rawValue && request[0] != Request.start.rawValue {
@@ -165,8 +167,19 @@ final class DecoderFactory: @unchecked Sendable {
                     channels[index] = nil
                     status = 0
                 } else if pids[index] > 0 {
-                    if kind == .kill { kill(pids[index], SIGKILL) }
-                    while waitpid(pids[index], &status, 0) < 0 && errno == EINTR {}
+                    if kind == .kill {
+                        kill(pids[index], SIGKILL)
+                        // Killed inside a read of a mount that stopped answering, it ends when
+                        // the read does: collected later, its end said now.
+                        if let ended = WorkerProcess.collect(pids[index], within: WorkerProcess.killWait) {
+                            status = ended
+                        } else {
+                            leftBehind.append(pids[index])
+                            status = SIGKILL
+                        }
+                    } else {
+                        while waitpid(pids[index], &status, 0) < 0 && errno == EINTR {}
+                    }
                     pids[index] = 0
                 }
                 let bits = UInt32(bitPattern: status)

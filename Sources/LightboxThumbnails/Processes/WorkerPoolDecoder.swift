@@ -280,7 +280,24 @@ final class WorkerProcess {
         isStarted = true
     }
 
-    /// Kills the process and collects it.
+    /// Seconds a killed decoder is waited for before it is left to end on its own.
+    static let killWait = 0.05
+
+    /// The wait status of child `pid` once it ended (-1 if it is not one), looked at for `seconds` at
+    /// most; nil if it has not ended.
+    static func collect(_ pid: pid_t, within seconds: Double) -> Int32? {
+        var status: Int32 = 0
+        let deadline = MessageChannel.now() + seconds
+        while true {
+            let ended = waitpid(pid, &status, WNOHANG)
+            if ended == pid { return status }
+            if ended < 0 && errno != EINTR { return -1 }
+            if MessageChannel.now() >= deadline { return nil }
+            usleep(1000)
+        }
+    }
+
+    /// Kills the process and collects it (or leaves it to end, when it cannot yet).
     func kill() {
         guard !ended else { return }
         _ = reap(killing: true)
@@ -304,8 +321,21 @@ final class WorkerProcess {
             guard isStarted else { return "never started" }  // its factory has nothing to collect
             guard let ended = factory.end(index, killing: killing), ended != -1 else { return "status unknown: its factory has gone" }
             status = ended
+        } else if killing {
+            Glibc.kill(pid, SIGKILL)
+            // One killed inside a read of a mount that stopped answering ends only when it
+            // answers: it is collected then, by a thread of its own, not waited for.
+            guard let ended = Self.collect(pid, within: Self.killWait) else {
+                let child = pid
+                Thread.detachNewThread {
+                    var status: Int32 = 0
+                    while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+                }
+                return "signal \(SIGKILL), killed (it ends when its read does)"
+            }
+            guard ended != -1 else { return "status unknown" }
+            status = ended
         } else {
-            if killing { Glibc.kill(pid, SIGKILL) }
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         }
         let signal = status & 0x7F

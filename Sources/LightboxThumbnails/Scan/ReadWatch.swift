@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// The app's reads of users' files in flight, and since when, so a mount that stops answering is
-/// noticed: a read there older than `limit` names its mount (`notAnswering`). The reads are
+/// noticed: a read there older than `limit` names its mount (`notAnswering`), unless another read
+/// there got an answer within `limit` (a busy link is slow, not stalled). The reads are
 /// never cut short (one sent to a server cannot be called back); the gallery says why its tiles
 /// wait, and quitting never waits for them (`ExitWatcher`).
 public final class ReadWatch: @unchecked Sendable {
@@ -18,6 +19,11 @@ public final class ReadWatch: @unchecked Sendable {
     /// Each thread's read (a watched read inside another counts as the outer one) and since when
     /// it last moved.
     private var reads: [pthread_t: (path: ImagePath, since: Double, depth: Int)] = [:]
+    /// When a read in each folder last got an answer (it moved or ended).
+    private var answered: [ImagePath: Double] = [:]
+    /// Folders `answered` holds at most before the old answers are let go.
+    static let answersKept = 512
+
     /// `body` as a read of `path`, watched while it runs.
     public func watching<T>(_ path: ImagePath, _ body: () -> T) -> T {
         let thread = pthread_self()
@@ -32,28 +38,77 @@ public final class ReadWatch: @unchecked Sendable {
         defer {
             lock.lock()
             if let read = reads[thread], read.depth > 1 { reads[thread]?.depth = read.depth - 1 } else { reads[thread] = nil }
+            noteAnswer(in: path, at: ProcessInfo.processInfo.systemUptime)
             lock.unlock()
         }
         return body()
+    }
+
+    /// Keeps when a read of `path` got an answer (the lock held). When many folders answer at
+    /// once (a fast walk), the older answers are let go; all of them when that frees too little.
+    /// - Complexity: amortized O(1).
+    private func noteAnswer(in path: ImagePath, at now: Double) {
+        if answered.count >= Self.answersKept {
+            answered = answered.filter { now - $0.value <= Self.limit }
+            if answered.count > Self.answersKept / 2 { answered.removeAll(keepingCapacity: true) }
+        }
+        answered[path.parent] = max(now, answered[path.parent] ?? now)
+    }
+
+    /// Mounts a look (`answers`) is in flight on.
+    private var looking: Set<String> = []
+
+    /// Whether `path`'s mount answers a look at `path` (an `lstat` of it, itself a watched read)
+    /// within `limit` and a half second: asked when a read elsewhere (a decoder's) got no
+    /// answer, so that a mount whose only traffic is such reads is named too. A look without an
+    /// answer is left waiting on a thread of its own (one a mount), and names the mount until
+    /// it answers. Blocks for that long at most.
+    public func answers(_ path: ImagePath) -> Bool {
+        let mount = Self.mountPoint(of: path.absoluteBytes, among: Self.mountPoints())
+        lock.lock()
+        let starts = looking.insert(mount).inserted
+        lock.unlock()
+        let wait = Self.limit + 0.5
+        if starts {
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread { [self] in
+                var info = stat()
+                _ = watching(path) { path.withCString { lstat($0, &info) } }
+                lock.lock()
+                looking.remove(mount)
+                lock.unlock()
+                done.signal()
+            }
+            if done.wait(timeout: .now() + wait) == .success { return true }
+        } else {
+            Thread.sleep(forTimeInterval: wait)
+        }
+        return notAnswering(holding: path) == nil
     }
 
     /// Says this thread's read has moved (a read call returned): its wait starts again at `now`.
     public func progressed(at now: Double = ProcessInfo.processInfo.systemUptime) {
         let thread = pthread_self()
         lock.lock()
-        if reads[thread] != nil { reads[thread]?.since = now }
+        if let read = reads[thread] {
+            reads[thread]?.since = now
+            noteAnswer(in: read.path, at: now)
+        }
         lock.unlock()
     }
 
-    /// The mount points holding a read older than `limit` at `now`, in order.
-    /// - Complexity: O(*r* · *m*) for *r* reads in flight and *m* mounts, reading the mount table when a read is late.
+    /// The mount points holding a read older than `limit` at `now` and none that got an answer
+    /// within `limit`, in order.
+    /// - Complexity: O((*r* + *a*) · *m*) for *r* reads in flight, *a* folders answered and *m* mounts, reading the mount table when a read is late.
     public func notAnswering(at now: Double = ProcessInfo.processInfo.systemUptime) -> [String] {
         lock.lock()
         let late = reads.values.filter { now - $0.since > Self.limit }.map(\.path)
+        let recent = late.isEmpty ? [] : answered.filter { now - $0.value <= Self.limit }.map(\.key)
         lock.unlock()
         guard !late.isEmpty else { return [] }
         let mounts = Self.mountPoints()
-        return Set(late.map { Self.mountPoint(of: $0.absoluteBytes, among: mounts) }).sorted()
+        let answering = Set(recent.map { Self.mountPoint(of: $0.absoluteBytes, among: mounts) })
+        return Set(late.map { Self.mountPoint(of: $0.absoluteBytes, among: mounts) }).subtracting(answering).sorted()
     }
 
     /// The mount point holding `path` when a read there is older than `limit` at `now`, else nil.
