@@ -72,3 +72,6 @@ visit jump
 echo "- $COUNT local photos, the second visit (the first's screen complete at ${cold:-?} s): $second;" \
     "a third, G pressed at the first photo: on the last after $followed s (all $COUNT known $known s after the launch)," \
     "then G from the first photo $jumped s; find of the tree $listing s"
+# The replay and the checking walk alone, outside the gallery (what the threads beside them cost it).
+BENCH=$(dirname "$BIN")/lightbox-bench
+[ -x "$BENCH" ] && echo "  $("$BENCH" replay "$WORK/cache/lightbox" "$WORK/lib")"

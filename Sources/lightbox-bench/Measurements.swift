@@ -282,3 +282,31 @@ enum Measurements {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
+
+extension Measurements {
+    /// The index's replay of a library an earlier visit found, and the walk that checks it, each
+    /// alone (no gallery), with the index in INDEX (the folder holding `index.sqlite`).
+    static func replay(index folder: String, library: String) -> String {
+        guard let index = LibraryIndex(folder: ImagePath(folder), mode: .read) else { return "no index in \(folder)" }
+        var start = now()
+        var replayed = 0, firstFolder: Double?
+        index.replay(under: ImagePath(library), pairs: true) { batch in
+            replayed += batch.files.count
+            if firstFolder == nil { firstFolder = Double(now() - start) / 1e9 }
+            return true
+        }
+        let replay = Double(now() - start) / 1e9
+        var scanner = Scanner()
+        scanner.index = index
+        start = now()
+        var walked = 0
+        scanner.scan([ImagePath(library)]) { batch in
+            walked += batch.files.count
+            return true
+        }
+        let walk = Double(now() - start) / 1e9
+        return String(
+            format: "the index's replay of %d files: the first folder after %.3f s, all after %.3f s; the walk of %d files with the index: %.3f s",
+            replayed, firstFolder ?? 0, replay, walked, walk)
+    }
+}

@@ -100,11 +100,12 @@ struct InteractiveSession {
         }
         // Then what the scan found: it lands after everything shown, so nothing moves.
         if scheduler.takesScan(at: Self.now, in: situation) {
-            let start = Self.now, progress = scan.take()
+            let start = Self.now, progress = scan.take(filesAtMost: scheduler.pacing.scanTakeLimit)
             if !progress.batches.isEmpty || progress.isFinished, let outcome = send(.scanned(progress.batches, isFinished: progress.isFinished)) {
                 return outcome
             }
-            scheduler.tookScan(from: start, to: Self.now)
+            scheduler.tookScan(from: start, to: Self.now, fromIndex: progress.batches.contains { $0.isFromIndex })
+            if !state.isScanning { timeline.mark("scan over") }
             if !state.library.isEmpty { timeline.mark("scan's first batch") }
             if !state.isScanning && state.library.totalCount == 0 {
                 return finish(.nothingFound(state.scanProblems, unlisted: state.unlistedScanProblems))

@@ -153,6 +153,30 @@ func makeTreeDeeperThanPathMax(in dir: TemporaryDirectory) throws -> ImagePath {
     #expect(progress.isFinished && progress.batches.isEmpty)
 }
 
+/// A scan's batches are taken a part at a time when asked (a replayed index's thousands): each
+/// take holds whole batches up to the limit, the first whatever its size, what is left wakes the
+/// loop again, and the scan is over only once the last is taken.
+@Test func aBackgroundScansBatchesAreTakenAPartAtATime() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let jpeg = try TestImages.jpegBytes(TestImages.solid(width: 8, height: 8, 200, 60, 40), width: 8, height: 8)
+    for folder in 0..<6 { for i in 0..<3 { try TestImages.bytes(jpeg, at: try dir.file("f\(folder)/\(i).jpg")) } }
+    let scan = BackgroundScan(paths: [ImagePath(dir.path)])
+    scan.waitForBatches(timeout: 5)
+    usleep(300_000)  // the walk of 18 files is over by then: all six folders' batches wait
+    var takes: [[Int]] = []
+    var finished = false
+    while !finished, takes.count < 20 {
+        var ready = pollfd(fd: scan.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 5000) == 1, "what is left wakes the loop")
+        let progress = scan.take(filesAtMost: 7)
+        takes.append(progress.batches.map(\.files.count))
+        finished = progress.isFinished
+    }
+    #expect(takes.allSatisfy { $0.reduce(0, +) <= 7 }, "\(takes)")
+    #expect(takes == [[3, 3], [3, 3], [3, 3]], "\(takes)")
+}
+
 @Test func aScanStuckInAReadNeverHoldsUpItsCaller() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }

@@ -432,6 +432,10 @@ private func said(_ results: [DecisionKeeper.Result]) -> [Int: Decision] {
     // Nothing changed: all of it at once, in one result, and nothing read again.
     let second = try readDecisions(reads, decoder: decoder, cache: cache)
     #expect(second.count == 1 && said(second) == expected, "\(second)")
+    // On a local disk an unchanged photo's stamp is taken in the app: no decoder is asked (here
+    // there is none that answers).
+    let withoutDecoder = try readDecisions(reads, decoder: "/bin/false", cache: cache)
+    #expect(withoutDecoder.count == 1 && said(withoutDecoder) == expected, "\(withoutDecoder)")
 
     // Changed behind Lightbox's back: a's sidecar rewritten with its time kept (-P), b's removed,
     // a rating put into c itself.

@@ -26,8 +26,14 @@ public struct Scheduler: Sendable {
         public var metadataInterval = 0.25
         /// ...and scan batches that re-arrange it this often...
         public var scanInterval = 0.1
-        /// ...or this many times as long as the last one took, so keys stay quick.
+        /// ...or this many times as long as the last one took, so keys stay quick...
         public var costFactor = 10.0
+        /// ...or as long again when it was the index's (a library known from an earlier visit,
+        /// taken a part at a time: `scanTakeLimit`), so the whole of it is there in a moment.
+        public var indexCostFactor = 1.0
+        /// The most files a scan batch taken at once holds (the first folder's whatever its size):
+        /// a key waits for one such part (about 50 ms for 20,000 of the index's, by date).
+        public var scanTakeLimit = 20_000
         /// The longest wait for input when nothing else is due.
         public var idleWait = 1.0
         /// Seconds without a key before the read-ahead starts (or resumes).
@@ -132,10 +138,11 @@ public struct Scheduler: Sendable {
         situation.screenWaitsForPictures && !everPaintedComplete && now - start < pacing.firstScreenHold
     }
 
-    /// A scan batch was taken from `start` to `end`: the next waits ten times what it cost.
-    public mutating func tookScan(from start: Double, to end: Double) {
+    /// A scan batch was taken from `start` to `end`: the next waits ten times what it cost (as
+    /// long again for the index's, `fromIndex`).
+    public mutating func tookScan(from start: Double, to end: Double, fromIndex: Bool = false) {
         lastScan = end
-        scanInterval = max(pacing.scanInterval, pacing.costFactor * (end - start))
+        scanInterval = max(pacing.scanInterval, (fromIndex ? pacing.indexCostFactor : pacing.costFactor) * (end - start))
     }
 
     /// A metadata batch was applied from `start` to `end`.

@@ -94,7 +94,7 @@ public final class DecisionKeeper: @unchecked Sendable {
                 isRecalling = true
                 return .recall(recalls.removeFirst())
             }
-            guard reading < DecisionKeeper.readsInFlight, readsTaken < reads.count else { return nil }
+            guard readsTaken < reads.count, reading < DecisionKeeper.readsInFlight(for: reads[readsTaken]) else { return nil }
             reading += 1
             defer {
                 readsTaken += 1
@@ -138,8 +138,14 @@ public final class DecisionKeeper: @unchecked Sendable {
 
     /// Writes in flight at once: on a share each costs many round trips, which overlap.
     public static let writesInFlight = 4
-    /// Reads in flight at once (each a decoder process).
+    /// Reads in flight at once (each a decoder process)...
     public static let readsInFlight = 4
+
+    /// ...on a share; on a local disk one, which checks an unchanged photo in microseconds
+    /// (four at once took a core from the first screen and the index's replay).
+    static func readsInFlight(for read: Read) -> Int {
+        read.files.first.map { ParallelReads.isOnNetworkMount($0.path) } == true ? readsInFlight : 1
+    }
 
     /// Keeps decisions with `pool` (a pool of `lightbox-decode` processes): a photo without a
     /// sidecar gets one named as `policy` says; one that cannot have it beside, in the policy's
@@ -232,14 +238,22 @@ public final class DecisionKeeper: @unchecked Sendable {
     /// every file, else none): a file the index has a copy of is read only when it changed
     /// since, and what is read is kept in the index. Nil when a read got no answer in time and
     /// `stoppingUnanswered` (to be asked again); else that is a problem like any.
-    /// - Complexity: one decoder exchange a file (a few `lstat` calls for one unchanged).
+    /// - Complexity: one decoder exchange a file (a few `lstat` calls for one unchanged on a local disk).
     public static func readNow(
         _ read: Read, pool: WorkerPoolDecoder, policy: SidecarPolicy, index: LibraryIndex?, stoppingUnanswered: Bool = false,
         problem: (String) -> Void
     ) -> (now: Known, indexed: Known)? {
         let copies = index?.decisions(of: read.files.map(\.path)) ?? read.files.map { _ in nil }
+        // On a local disk the stamp is a few `lstat` calls, taken here: a decoder's exchange for
+        // each unchanged photo cost a 100,000-photo relaunch seconds of both cores. On a share a
+        // look may hang for as long as the mount does, so a decoder takes it there.
+        let isLocal = read.files.first.map { !ParallelReads.isOnNetworkMount($0.path) } ?? false
         var now: [(decision: Decision?, isKept: Bool)] = []
         for (file, copy) in zip(read.files, copies) {
+            if isLocal, let copy, DecisionStamp.of(photo: file.path, keptIn: policy.keptRoot) == copy.stamp {
+                now.append((copy.decision, copy.isKept))
+                continue
+            }
             let answer = pool.readDecision(file, keptIn: policy.keptRoot, unless: copy?.stamp ?? 0)
             if answer.isUnanswered, stoppingUnanswered { return nil }
             if let text = answer.problem { problem(text) }

@@ -130,6 +130,24 @@ public final class WorkQueue<Schedule: WorkSchedule>: @unchecked Sendable {
         return (taken, body(schedule))
     }
 
+    /// The first results handed on since the last call, as many as `weight` adds up to `limit`
+    /// (the first whatever its weight), whether any were left, and what `body` reads of the schedule.
+    /// - Complexity: O(*k*) in the results taken.
+    public func takeResults<T>(upTo limit: Int, weight: (Schedule.Result) -> Int, reading body: (Schedule) -> T) -> (
+        results: [Schedule.Result], isLeft: Bool, read: T
+    ) {
+        condition.lock()
+        defer { condition.unlock() }
+        var end = 0, total = 0
+        while end < results.count, end == 0 || total + weight(results[end]) <= limit {
+            total += weight(results[end])
+            end += 1
+        }
+        let taken = Array(results[..<end])
+        results.removeFirst(end)
+        return (taken, !results.isEmpty, body(schedule))
+    }
+
     /// Waits until `isDone` holds of the schedule and the results waiting, or `timeout` seconds pass.
     public func wait(timeout: Double, until isDone: (Schedule, _ waiting: [Schedule.Result]) -> Bool) {
         let deadline = Date(timeIntervalSinceNow: timeout)

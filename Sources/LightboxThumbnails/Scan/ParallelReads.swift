@@ -94,7 +94,24 @@ public enum ParallelReads {
 
     /// Whether `path` is on a network or FUSE mount, told by the mount table (nothing there is looked at).
     public static func isOnNetworkMount(_ path: ImagePath) -> Bool {
-        isNetworkMount(type: mountType(of: path.absoluteBytes, among: ReadWatch.mounts()))
+        isNetworkMount(type: mountType(of: path.absoluteBytes, among: recentMounts()))
+    }
+
+    /// How long a reading of the mount table serves `isOnNetworkMount` (asked once a photo by a
+    /// decision read; a share mounted meanwhile is seen within it).
+    static let mountTableLife = 1.0
+    private nonisolated(unsafe) static var mountTable: (read: Double, mounts: [(point: [UInt8], type: [UInt8])])?
+    private static let mountTableLock = NSLock()
+
+    /// The mount table, read again when `mountTableLife` old.
+    static func recentMounts() -> [(point: [UInt8], type: [UInt8])] {
+        let now = ProcessInfo.processInfo.systemUptime
+        return mountTableLock.withLock {
+            if let table = mountTable, now - table.read < mountTableLife { return table.mounts }
+            let mounts = ReadWatch.mounts()
+            mountTable = (now, mounts)
+            return mounts
+        }
     }
 
     /// The file system type of the longest of `mounts` that holds `path` (whole components).
