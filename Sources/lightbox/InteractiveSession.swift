@@ -107,7 +107,8 @@ struct InteractiveSession {
             scheduler.tookScan(from: start, to: Self.now, fromIndex: progress.batches.contains { $0.isFromIndex })
             if !state.isScanning { timeline.mark("scan over") }
             if !state.library.isEmpty { timeline.mark("scan's first batch") }
-            if !state.isScanning && state.library.totalCount == 0 {
+            // Nothing there, as a first visit would say, also when the index had photos that are all gone.
+            if !state.isScanning && state.library.foundCount == 0 {
                 return finish(.nothingFound(state.scanProblems, unlisted: state.unlistedScanProblems))
             }
         }

@@ -1923,5 +1923,34 @@ else
     fail "a 40 ms share" "sshfs or sshd missing (make test-deps installs them)"
 fi
 
+# The index on a local disk: the second visit shows what the first found at once, then the walk
+# checks it (a photo removed goes, one added comes); a folder emptied since says so and ends, as
+# a first visit does, not an empty gallery.
+mkdir -p "$WORK/local-idx"
+cp "$WORK/lib/abstract/IMG_1.jpg" "$WORK/local-idx/a.jpg" && cp "$WORK/lib/abstract/IMG_1.jpg" "$WORK/local-idx/b.jpg" && cp "$WORK/lib/abstract/IMG_3.jpg" "$WORK/local-idx/c.jpg"
+start_shell 100 30
+launch local-idx
+wait_for " 1/3 " && tm send-keys -t e2e q
+wait_exit
+rm "$WORK/local-idx/b.jpg" && cp "$WORK/lib/abstract/IMG_3.jpg" "$WORK/local-idx/d.jpg"
+launch --stats local-idx "2>local-idx-stats"
+checked=no
+if wait_for " 1/3 "; then
+    for _ in $(seq 30); do screen | grep -q "scanning" || break; sleep 0.1; done
+    tm send-keys -t e2e G
+    wait_for " 3/3 .*local-idx/d.jpg" && checked=yes
+fi
+tm send-keys -t e2e q
+wait_exit
+rm "$WORK"/local-idx/*.jpg
+launch local-idx "2>local-idx-err"
+wait_exit
+if [ "$checked" = yes ] && grep -q "index: 3 files shown from it before the scan looked" "$WORK/local-idx-stats" && [ "$(cat "$WORK/rc")" = 1 ] \
+    && grep -q "no images found in local-idx" "$WORK/local-idx-err" && sane; then
+    pass "the index on a local disk: the second visit shown from it ($(grep -o 'index: [0-9]* files shown from it before the scan looked' "$WORK/local-idx-stats")), a photo removed and one added found by its check; the folder emptied: '$(head -1 "$WORK/local-idx-err")', exit 1"
+else
+    fail "the index on a local disk" "checked: $checked; rc $(cat "$WORK/rc" 2>/dev/null); $(grep index "$WORK/local-idx-stats" 2>/dev/null); $(cat "$WORK/local-idx-err" 2>/dev/null); $(screen | tail -2)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
