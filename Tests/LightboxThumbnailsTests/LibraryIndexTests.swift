@@ -305,6 +305,29 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(scanner.scan([folder]).folders.flatMap(\.files)[0].modified == first[0].modified - 200_000_000_000)
 }
 
+/// The walk asks the index of a folder's files in one go: what it knows of each file directly
+/// there (an image, and a file it knows is no image), none of a subfolder's; the next walk
+/// recognises every image from it and finds what the first did.
+@Test func theWalkAsksTheIndexOfAFolderAtOnce() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["lib/a.jpg", "lib/b.jpg", "lib/sub/c.jpg"] { try TestImages.jpeg(at: try dir.file(name), width: 8, height: 8) }
+    try TestImages.bytes(Array("notes".utf8), at: try dir.file("lib/notes.txt"))
+    var scanner = Scanner()
+    scanner.readsInFlight = 1
+    scanner.index = LibraryIndex(folder: dir.path + "/cache", mode: .on)
+    let first = scanner.scan([ImagePath(dir.path + "/lib")])
+    scanner.index?.flush()
+    let index = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .on))
+    let (known, _) = index.records(in: Array((dir.path + "/lib").utf8), skipping: [Array("sub".utf8)], notImages: true)
+    #expect(Set(known.keys) == Set(["a.jpg", "b.jpg", "notes.txt"].map { Array($0.utf8) }), "\(known.keys.map { String(decoding: $0, as: UTF8.self) })")
+    #expect(known[Array("a.jpg".utf8)]?.format == .jpeg && known[Array("notes.txt".utf8)] != nil && known[Array("notes.txt".utf8)]?.format == nil)
+    scanner.index = index
+    let second = scanner.scan([ImagePath(dir.path + "/lib")])
+    #expect(second.folders == first.folders && second.problems == first.problems)
+    #expect(index.statistics.contains("3 files recognised from it"), "\(index.statistics)")
+}
+
 /// What the index replays of a folder is what the scan that filled it found, in its order
 /// (natural order, a folder's files before its subfolders', pairs together), its metadata with it;
 /// a file it knows is not an image and another folder's files are not in it.

@@ -492,6 +492,17 @@ public final class LibraryIndex: @unchecked Sendable {
     /// - Complexity: O((*k* + *s*) log *n*) for *k* files there and *s* subfolders skipped, plus the
     ///   rows of subfolders not skipped.
     func images(in key: [UInt8], skipping subfolders: [[UInt8]]) -> (images: [(name: [UInt8], record: Record)], others: Set<[UInt8]>) {
+        let (found, others) = records(in: key, skipping: subfolders, notImages: false)
+        lock.withLock { replayed += found.count }
+        return (found.map { ($0.key, $0.value) }, others)
+    }
+
+    /// What the index knows of the files directly in the folder at the absolute path `key`, by
+    /// name, read in one go (the walk's look at each file then asks nothing more): the images,
+    /// and with `notImages` the files it knows are none (a nil `format`); what is known is
+    /// marked used today. Subfolders as `images(in:skipping:)`.
+    /// - Complexity: as `images(in:skipping:)`.
+    func records(in key: [UInt8], skipping subfolders: [[UInt8]], notImages: Bool) -> (records: [[UInt8]: Record], others: Set<[UInt8]>) {
         let slash = UInt8(ascii: "/")
         let below = key == [slash] ? key : key + [slash]
         // The ranges between the subfolders' own (a subfolder's rows start with "name/" and end before "name0").
@@ -504,6 +515,7 @@ public final class LibraryIndex: @unchecked Sendable {
         bounds.append((from, below.dropLast() + [UInt8(ascii: "0")]))
         var found: [[UInt8]: Record] = [:]
         var others: Set<[UInt8]> = []
+        var used: [[UInt8]] = []
         let take = { (path: [UInt8], record: Record?) in
             let name = Array(path[below.count...])
             if let cut = name.firstIndex(of: slash) {
@@ -512,27 +524,32 @@ public final class LibraryIndex: @unchecked Sendable {
                 found[name] = record
             }
         }
+        let sql =
+            notImages
+            ? "SELECT path, size, mtime, kind, metadata, used FROM file WHERE path >= ? AND path < ?"
+            : "SELECT path, size, mtime, kind, metadata, used FROM file WHERE path >= ? AND path < ? AND kind != '-'"
         return lock.withLock {
             _ = perform { db in
                 for (low, high) in bounds where low.lexicographicallyPrecedes(high) {
-                    try db.run(
-                        "SELECT path, size, mtime, kind, metadata FROM file WHERE path >= ? AND path < ? AND kind != '-'", [.blob(low), .blob(high)]
-                    ) { row in
+                    try db.run(sql, [.blob(low), .blob(high)]) { row in
                         guard case .blob(let path) = row[0], path.count > below.count, case .integer(let size) = row[1], case .integer(let modified) = row[2],
-                            case .blob(let kind) = row[3], let format = ImageFormat(rawValue: String(decoding: kind, as: UTF8.self))
+                            case .blob(let kind) = row[3]
                         else { return }
+                        let format = ImageFormat(rawValue: String(decoding: kind, as: UTF8.self))
+                        guard format != nil || kind == Self.notAnImage else { return }
                         var metadata: IndexedMetadata?
                         if case .blob(let bytes) = row[4] { metadata = IndexedMetadata(encoded: bytes) }
+                        if notImages, case .integer(let day) = row[5], day != today { used.append(path) }
                         take(path, Record(byteCount: size, modified: modified, format: format, metadata: metadata))
                     }
                 }
             }
             for (path, record) in pending where path.count > below.count && path.starts(with: below) {
-                take(path, record.format == nil ? nil : record)
+                take(path, record.format == nil && !notImages ? nil : record)
             }
+            if mode == .on { touched.formUnion(used) }
             others.subtract(subfolders)
-            replayed += found.count
-            return (found.map { ($0.key, $0.value) }, others)
+            return (found, others)
         }
     }
 

@@ -345,6 +345,15 @@ public struct Scanner: Sendable {
             // entries unchanged) is taken as the index has its files: one listing, no look at each.
             let listing = index.map { _ in LibraryIndex.FolderListing(modified: Scanner.modified(info), fingerprint: Scanner.fingerprint(entries)) }
             let trusted = readWidth > 1 && listing.map { index?.hasListing($0, of: path) == true } == true
+            // What the index knows of the folder's files, in one query (one a file cost a
+            // 100,000-photo walk a read transaction each, a tenth of its time).
+            let known = entries.first.flatMap { first in
+                index.map { index in
+                    let named = path.appending(first.name).absoluteBytes
+                    let folder = Array(named.dropLast(first.name.count + 1))
+                    return index.records(in: folder, skipping: entries.filter { $0.type == UInt8(DT_DIR) }.map(\.name), notImages: true).records
+                }
+            }
             var subfolders: [[UInt8]] = []
             var step = readWidth == 1 ? 1 : readWidth * 2
             var start = 0
@@ -354,7 +363,9 @@ public struct Scanner: Sendable {
                 let index = self.index
                 let found = ParallelReads.map(part.count, width: readWidth, yielding: yielding) { number in
                     let entry = part[part.startIndex + number]
-                    return Scanner.look(at: entry.name, type: entry.type, in: fd, path: path, index: index, trusting: trusted)
+                    return Scanner.look(
+                        at: entry.name, type: entry.type, in: fd, path: path, index: index, known: known.map { .some($0[entry.name]) } ?? .none,
+                        trusting: trusted)
                 }
                 for entry in found {
                     switch entry {
@@ -439,10 +450,14 @@ public struct Scanner: Sendable {
     /// to what it names (a dangling one is nothing), a file opened and sniffed, or, when `index`
     /// knows it at its size and time, recognised from its attributes alone (one look instead of
     /// an open and a read). Safe on several threads at once.
-    static func look(at name: [UInt8], type: UInt8, in fd: Int32, path: ImagePath, index: LibraryIndex? = nil, trusting: Bool = false) -> Found {
+    /// `known`, when given, is what the index knows of it (asked of the whole folder at once).
+    static func look(
+        at name: [UInt8], type: UInt8, in fd: Int32, path: ImagePath, index: LibraryIndex? = nil, known given: LibraryIndex.Record?? = .none,
+        trusting: Bool = false
+    ) -> Found {
         if type == UInt8(DT_DIR) { return .folder(name) }
         let named = path.appending(name)
-        let known = index?.record(of: named)
+        let known = given ?? index?.record(of: named)
         if trusting, type == UInt8(DT_REG), let known {
             guard let format = known.format else { return .nothing }
             index?.countRecognised()
