@@ -306,7 +306,8 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
 }
 
 /// The walk asks the index of a folder's files in one go: what it knows of each file directly
-/// there (an image, and a file it knows is no image), none of a subfolder's; the next walk
+/// there (an image, and a file it knows is no image; the replay only the images), none of a
+/// subfolder's; the next walk
 /// recognises every image from it and finds what the first did.
 @Test func theWalkAsksTheIndexOfAFolderAtOnce() throws {
     let dir = try TemporaryDirectory()
@@ -322,6 +323,9 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     let (known, _) = index.records(in: Array((dir.path + "/lib").utf8), skipping: [Array("sub".utf8)], notImages: true)
     #expect(Set(known.keys) == Set(["a.jpg", "b.jpg", "notes.txt"].map { Array($0.utf8) }), "\(known.keys.map { String(decoding: $0, as: UTF8.self) })")
     #expect(known[Array("a.jpg".utf8)]?.format == .jpeg && known[Array("notes.txt".utf8)] != nil && known[Array("notes.txt".utf8)]?.format == nil)
+    // The replay's part of it: the images alone.
+    let images = index.images(in: Array((dir.path + "/lib").utf8), skipping: [Array("sub".utf8)]).images.map { String(decoding: $0.name, as: UTF8.self) }
+    #expect(images.sorted() == ["a.jpg", "b.jpg"], "\(images)")
     scanner.index = index
     let second = scanner.scan([ImagePath(dir.path + "/lib")])
     #expect(second.folders == first.folders && second.problems == first.problems)

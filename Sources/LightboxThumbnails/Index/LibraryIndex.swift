@@ -536,7 +536,8 @@ public final class LibraryIndex: @unchecked Sendable {
                             case .blob(let kind) = row[3]
                         else { return }
                         let format = ImageFormat(rawValue: String(decoding: kind, as: UTF8.self))
-                        guard format != nil || kind == Self.notAnImage else { return }
+                        // (The kind is a blob, which SQL's `kind != '-'` never equals: told here.)
+                        guard format != nil || (notImages && kind == Self.notAnImage) else { return }
                         var metadata: IndexedMetadata?
                         if case .blob(let bytes) = row[4] { metadata = IndexedMetadata(encoded: bytes) }
                         if notImages, case .integer(let day) = row[5], day != today { used.append(path) }
