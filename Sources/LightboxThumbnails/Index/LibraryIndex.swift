@@ -524,19 +524,17 @@ public final class LibraryIndex: @unchecked Sendable {
                 found[name] = record
             }
         }
-        let sql =
-            notImages
-            ? "SELECT path, size, mtime, kind, metadata, used FROM file WHERE path >= ? AND path < ?"
-            : "SELECT path, size, mtime, kind, metadata, used FROM file WHERE path >= ? AND path < ? AND kind != '-'"
+        // The kind is a blob, so the files known to be no image are left out by a blob's value.
+        let sql = "SELECT path, size, mtime, kind, metadata, used FROM file WHERE path >= ? AND path < ? AND kind != ?"
+        let leftOut: [UInt8] = notImages ? [] : Self.notAnImage
         return lock.withLock {
             _ = perform { db in
                 for (low, high) in bounds where low.lexicographicallyPrecedes(high) {
-                    try db.run(sql, [.blob(low), .blob(high)]) { row in
+                    try db.run(sql, [.blob(low), .blob(high), .blob(leftOut)]) { row in
                         guard case .blob(let path) = row[0], path.count > below.count, case .integer(let size) = row[1], case .integer(let modified) = row[2],
                             case .blob(let kind) = row[3]
                         else { return }
                         let format = ImageFormat(rawValue: String(decoding: kind, as: UTF8.self))
-                        // (The kind is a blob, which SQL's `kind != '-'` never equals: told here.)
                         guard format != nil || (notImages && kind == Self.notAnImage) else { return }
                         var metadata: IndexedMetadata?
                         if case .blob(let bytes) = row[4] { metadata = IndexedMetadata(encoded: bytes) }

@@ -89,7 +89,7 @@ public enum ParallelReads {
     /// does not answer holds nothing up (nothing there is looked at).
     public static func width(for path: ImagePath, stated: Int?) -> Int {
         if let stated { return min(limit, max(1, stated)) }
-        return isNetworkMount(type: mountType(of: path.absoluteBytes, among: ReadWatch.mounts())) ? networkDefault : 1
+        return isOnNetworkMount(path) ? networkDefault : 1
     }
 
     /// Whether `path` is on a network or FUSE mount, told by the mount table (nothing there is looked at).
