@@ -15,6 +15,9 @@ enum { LB_DEPTH_TRUECOLOR = 0, LB_DEPTH_256 = 1, LB_DEPTH_16 = 2, LB_DEPTH_8 = 3
 /// Rows of `pixels` are `rowstride` bytes apart, a multiple of four: chafa misreads others.
 static inline int lb_chafa_render(const uint8_t *pixels, int width, int height, int rowstride, int columns, int rows,
                                   int symbols, int depth, uint32_t *glyphs, uint32_t *colors) {
+    // On the caller's thread: a tile is a few hundred cells, and chafa's threads, a pool made
+    // for each call, cost more than the work (a first screen's tiles started a thousand).
+    chafa_set_n_threads(1);
     ChafaSymbolMap *map = chafa_symbol_map_new();
     switch (symbols) {
     case LB_SYMBOLS_QUADRANT: chafa_symbol_map_add_by_tags(map, CHAFA_SYMBOL_TAG_QUAD | CHAFA_SYMBOL_TAG_HALF | CHAFA_SYMBOL_TAG_SPACE | CHAFA_SYMBOL_TAG_SOLID); break;
