@@ -44,6 +44,8 @@ struct InteractiveSession {
     var report: String?
     /// The index's problems shown in the status line so far.
     var indexProblemsShown = 0
+    /// Whether the keeper's reads wait for the index's library to land.
+    var readsHeld = false
 
     /// Runs until an effect or a signal ends the session.
     mutating func loop() -> Outcome {
@@ -104,13 +106,21 @@ struct InteractiveSession {
             if !progress.batches.isEmpty || progress.isFinished, let outcome = send(.scanned(progress.batches, isFinished: progress.isFinished)) {
                 return outcome
             }
-            scheduler.tookScan(from: start, to: Self.now, fromIndex: progress.batches.contains { $0.isFromIndex })
+            // A take that found nothing waiting is none: it neither paces the next nor ends the index's parts.
+            if !progress.batches.isEmpty || progress.isFinished {
+                scheduler.tookScan(from: start, to: Self.now, fromIndex: progress.batches.contains { $0.isFromIndex })
+            }
             if !state.isScanning { timeline.mark("scan over") }
             if !state.library.isEmpty { timeline.mark("scan's first batch") }
             // Nothing there, as a first visit would say, also when the index had photos that are all gone.
             if !state.isScanning && state.library.foundCount == 0 {
                 return finish(.nothingFound(state.scanProblems, unlisted: state.unlistedScanProblems))
             }
+        }
+        // Decisions are checked once the index's library is all there (its copies show meanwhile).
+        if scan.isLandingIndex != readsHeld {
+            readsHeld.toggle()
+            keeper.holdReads(readsHeld)
         }
         if ready.contains(.metadata) {
             let start = Self.now
@@ -152,7 +162,7 @@ struct InteractiveSession {
                 }
             case .stored(let id, let reason): stored.append(Decisions.Storage(id: id, isKept: reason != nil, reason: reason))
             case .problem(let text): problems.append(text)
-            case .unanswered, .parked: break  // asked again by the keeper, never handed out
+            case .unanswered, .parked, .changed: break  // asked again by the keeper, never handed out
             }
         }
         if !read.isEmpty, let outcome = send(.decisionsRead(read)) { return outcome }

@@ -139,7 +139,9 @@ func main() -> Int32 {
     // The gallery shows what the index remembers at once, while the walk checks it (a
     // snapshot, and --select-1, wait for what the walk finds).
     let replays = options.snapshotSize == nil && !options.selectsOnlyItem
-    let scan = BackgroundScan(source: options.scanSource, scanner: scanner, replaying: replays ? options.index : nil, transform: supportedOnly)
+    let scan = BackgroundScan(
+        source: options.scanSource, scanner: scanner, replaying: replays ? options.index : nil, replayPart: Scheduler.Pacing().scanTakeLimit,
+        transform: supportedOnly)
     // A small folder is scanned before the first screen; a folder with nothing in it never opens the UI.
     scan.waitForImages(timeout: 0.5)
     var first = scan.take()

@@ -464,3 +464,39 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(index.forget(under: ImagePath("/p")) == 1)
     #expect(index.decisions(of: [ImagePath("/p/a.jpg")]) == [nil])
 }
+
+/// A replayed index is handed on in parts that grow from the first folder's (the first screen at
+/// once, then few takes, each costing the UI a re-arrangement), in the walk's order, then the
+/// walk; the keeper's reads wait while it lands.
+@Test func theIndexIsHandedInGrowingPartsThenTheWalk() throws {
+    #expect(BackgroundScan.isWhole(part: 1000, handed: 0, limit: 20_000), "the first folder at once")
+    #expect(BackgroundScan.isWhole(part: 1000, handed: 1000, limit: 20_000))
+    #expect(!BackgroundScan.isWhole(part: 1999, handed: 2000, limit: 20_000) && BackgroundScan.isWhole(part: 2000, handed: 2000, limit: 20_000))
+    #expect(!BackgroundScan.isWhole(part: 19_999, handed: 50_000, limit: 20_000) && BackgroundScan.isWhole(part: 20_000, handed: 50_000, limit: 20_000))
+
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for folder in 0..<6 {
+        for photo in 0..<3 { try TestImages.jpeg(at: try dir.file("lib/\(folder)/\(photo).jpg"), width: 8, height: 8) }
+    }
+    var scanner = Scanner()
+    scanner.index = LibraryIndex(folder: dir.path + "/cache", mode: .on)
+    let root = ImagePath(dir.path + "/lib")
+    let found = scanner.scan([root])
+    scanner.index?.flush()
+    let index = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .on))
+    scanner.index = index
+    let scan = BackgroundScan(source: .paths([root]), scanner: scanner, replaying: index, replayPart: 5)
+    #expect(scan.isLandingIndex, "until its batches are taken")
+    var batches: [LightboxThumbnails.Scanner.Batch] = []
+    for _ in 0..<500 {
+        let progress = scan.take()
+        batches += progress.batches
+        if progress.isFinished { break }
+        scan.waitForBatches(timeout: 0.02)
+    }
+    #expect(!scan.isLandingIndex, "landed")
+    let fromIndex = batches.filter(\.isFromIndex).flatMap(\.files).map(\.path)
+    #expect(fromIndex == found.folders.flatMap(\.files).map(\.path), "all of it, in the walk's order")
+    #expect(batches.firstIndex { !$0.isFromIndex } ?? 0 > batches.lastIndex(where: \.isFromIndex) ?? 0, "then the walk")
+}

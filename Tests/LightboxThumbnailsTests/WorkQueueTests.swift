@@ -150,3 +150,35 @@ private struct Squares: WorkSchedule {
     results += keeper.takeResults()
     #expect(results == [.problem("its XMP: timed out after 0 s")])
 }
+
+/// With an index, local photos are checked against it a batch at a time (one transaction); those
+/// that changed since come back to be read one by one, next; held reads wait, recalls do not.
+@Test func localSidecarReadsAreCheckedInBatchesAndTheChangedReadNext() {
+    let reads = (0..<(DecisionKeeper.checksAtOnce + 2)).map {
+        DecisionKeeper.Read(id: ItemID($0), files: [ImageFile(path: ImagePath("/tmp/lightbox-none/\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg)])
+    }
+    var schedule = DecisionKeeper.Schedule()
+    schedule.checksInBatches = true
+    schedule.readsHeld = true
+    schedule.recalls = [reads]
+    schedule.reads = reads
+    guard case .recall(let recalled)? = schedule.next() else { return #expect(Bool(false), "the index's copies, held or not") }
+    #expect(recalled.count == reads.count)
+    _ = schedule.finished(.recall(recalled), with: nil)
+    #expect(schedule.next() == nil, "held")
+    schedule.readsHeld = false
+    guard case .check(let first)? = schedule.next() else { return #expect(Bool(false)) }
+    #expect(first.map { $0.id } == reads.prefix(DecisionKeeper.checksAtOnce).map { $0.id })
+    #expect(schedule.next() == nil, "one read in hand on a local disk")
+    var changed = first[3]
+    changed.isChecked = true
+    let handed = schedule.finished(.check(first), with: .changed([changed]))
+    #expect(!handed, "not handed out")
+    guard case .read(let again)? = schedule.next() else { return #expect(Bool(false), "the changed one next") }
+    #expect(again.id == changed.id)
+    _ = schedule.finished(.read(again), with: nil)
+    guard case .check(let rest)? = schedule.next() else { return #expect(Bool(false)) }
+    #expect(rest.map { $0.id } == reads.suffix(2).map { $0.id })
+    _ = schedule.finished(.check(rest), with: nil)
+    #expect(schedule.next() == nil)
+}

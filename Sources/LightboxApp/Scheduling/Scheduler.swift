@@ -28,9 +28,10 @@ public struct Scheduler: Sendable {
         public var scanInterval = 0.1
         /// ...or this many times as long as the last one took, so keys stay quick...
         public var costFactor = 10.0
-        /// ...or as long again when it was the index's (a library known from an earlier visit,
-        /// taken a part at a time: `scanTakeLimit`), so the whole of it is there in a moment.
-        public var indexCostFactor = 1.0
+        /// ...but the index's (a library known from an earlier visit, handed and taken a part at
+        /// a time: `scanTakeLimit`) this many times its cost, with no interval: the whole of it is
+        /// there in a moment, and a key waits for one part at most.
+        public var indexCostFactor = 0.0
         /// The most files a scan batch taken at once holds (the first folder's whatever its size):
         /// a key waits for one such part (about 50 ms for 20,000 of the index's, by date).
         public var scanTakeLimit = 20_000
@@ -138,11 +139,11 @@ public struct Scheduler: Sendable {
         situation.screenWaitsForPictures && !everPaintedComplete && now - start < pacing.firstScreenHold
     }
 
-    /// A scan batch was taken from `start` to `end`: the next waits ten times what it cost (as
-    /// long again for the index's, `fromIndex`).
+    /// A scan batch was taken from `start` to `end`: the next waits ten times what it cost (the
+    /// index's, `fromIndex`, are taken as they come).
     public mutating func tookScan(from start: Double, to end: Double, fromIndex: Bool = false) {
         lastScan = end
-        scanInterval = max(pacing.scanInterval, (fromIndex ? pacing.indexCostFactor : pacing.costFactor) * (end - start))
+        scanInterval = fromIndex ? pacing.indexCostFactor * (end - start) : max(pacing.scanInterval, pacing.costFactor * (end - start))
     }
 
     /// A metadata batch was applied from `start` to `end`.

@@ -14,6 +14,8 @@ public final class DecisionKeeper: @unchecked Sendable {
         public var files: [ImageFile]
         /// Times it was asked and got no answer in time.
         var unanswered = 0
+        /// Whether its stamps were checked against the index's copies in a batch (and differed).
+        var isChecked = false
 
         public init(id: ItemID, files: [ImageFile]) {
             self.id = id
@@ -47,6 +49,9 @@ public final class DecisionKeeper: @unchecked Sendable {
         case unanswered(Read)
         /// A read not sent: its mount does not answer; asked again once it does (never handed out).
         case parked(Read)
+        /// Reads whose files changed since the index's copies, or that it has none of: read next,
+        /// each by a decoder (never handed out).
+        case changed([Read])
     }
 
     /// Times a read without an answer is asked again before it is a problem: on a share busy
@@ -61,6 +66,8 @@ public final class DecisionKeeper: @unchecked Sendable {
         case write(Write)
         /// What the index knows of these items' decisions.
         case recall([Read])
+        /// Local photos' stamps against the index's copies, in one transaction.
+        case check([Read])
         case read(Read)
     }
 
@@ -81,6 +88,10 @@ public final class DecisionKeeper: @unchecked Sendable {
         /// Reads in hand: a few, so that on a share their round trips overlap, and few, so that
         /// the start's reading of every sidecar never crowds the first screen's decoding.
         var reading = 0
+        /// Whether local photos are checked against the index a batch at a time (with an index).
+        var checksInBatches = false
+        /// Whether reads wait (recalls, the index's copies, do not): see `holdReads(_:)`.
+        var readsHeld = false
 
         mutating func next() -> Job? {
             if let index = writes.firstIndex(where: { write in !writing.contains { $0.path == write.path } }) {
@@ -94,8 +105,19 @@ public final class DecisionKeeper: @unchecked Sendable {
                 isRecalling = true
                 return .recall(recalls.removeFirst())
             }
-            guard readsTaken < reads.count, reading < DecisionKeeper.readsInFlight(for: reads[readsTaken]) else { return nil }
+            guard !readsHeld, readsTaken < reads.count, reading < DecisionKeeper.readsInFlight(for: reads[readsTaken]) else { return nil }
             reading += 1
+            if checksInBatches, !reads[readsTaken].isChecked, DecisionKeeper.isLocal(reads[readsTaken]) {
+                var end = readsTaken + 1
+                while end < reads.count, end - readsTaken < DecisionKeeper.checksAtOnce, !reads[end].isChecked, DecisionKeeper.isLocal(reads[end]) {
+                    end += 1
+                }
+                defer {
+                    readsTaken = end
+                    if readsTaken == reads.count { reads.removeAll(); readsTaken = 0 }
+                }
+                return .check(Array(reads[readsTaken..<end]))
+            }
             defer {
                 readsTaken += 1
                 if readsTaken == reads.count { reads.removeAll(); readsTaken = 0 }
@@ -107,7 +129,11 @@ public final class DecisionKeeper: @unchecked Sendable {
             switch job {
             case .write(let write): if let index = writing.firstIndex(where: { $0.path == write.path }) { writing.remove(at: index) }
             case .recall: isRecalling = false
-            case .read: reading -= 1
+            case .check, .read: reading -= 1
+            }
+            if case .changed(let left)? = result {
+                reads.insert(contentsOf: left, at: readsTaken)
+                return false
             }
             if case .unanswered(var read)? = result {
                 read.unanswered += 1
@@ -143,9 +169,14 @@ public final class DecisionKeeper: @unchecked Sendable {
 
     /// ...on a share; on a local disk one, which checks an unchanged photo in microseconds
     /// (four at once took a core from the first screen and the index's replay).
-    static func readsInFlight(for read: Read) -> Int {
-        read.files.first.map { ParallelReads.isOnNetworkMount($0.path) } == true ? readsInFlight : 1
-    }
+    static func readsInFlight(for read: Read) -> Int { isLocal(read) ? 1 : readsInFlight }
+
+    /// Local photos checked against the index at once: one read transaction, not one a photo
+    /// (a 100,000-photo relaunch's checks, one at a time, slowed the replay beside them threefold).
+    static let checksAtOnce = 500
+
+    /// Whether a read's photo is on a local disk, told by the mount table.
+    static func isLocal(_ read: Read) -> Bool { read.files.first.map { !ParallelReads.isOnNetworkMount($0.path) } ?? false }
 
     /// Keeps decisions with `pool` (a pool of `lightbox-decode` processes): a photo without a
     /// sidecar gets one named as `policy` says; one that cannot have it beside, in the policy's
@@ -159,12 +190,15 @@ public final class DecisionKeeper: @unchecked Sendable {
         self.pool = pool
         self.policy = policy
         self.index = index
+        var schedule = Schedule()
+        schedule.checksInBatches = index != nil
         queue = WorkQueue(
-            Schedule(), threads: max(Self.writesInFlight, Self.readsInFlight), name: "lightbox-sidecars", onResult: onResult,
+            schedule, threads: max(Self.writesInFlight, Self.readsInFlight), name: "lightbox-sidecars", onResult: onResult,
             perform: { job, hand in
                 switch job {
                 case .write(let write): return Self.perform(write, pool: pool, policy: policy, index: index)
                 case .recall(let reads): return Self.recall(reads, index: index)
+                case .check(let reads): return Self.check(reads, policy: policy, index: index)
                 case .read(let read): return Self.perform(read, pool: pool, policy: policy, index: index, watch: watch, hand: hand)
                 }
             })
@@ -206,6 +240,30 @@ public final class DecisionKeeper: @unchecked Sendable {
         }
         index.countDecisionsShown(shown.count)
         return shown.isEmpty ? nil : .read(shown)
+    }
+
+    /// Local photos' stamps against the index's copies: the items all of whose files are
+    /// unchanged need nothing more (what the index said of them stands); the others are said
+    /// `changed`, to be read.
+    /// - Complexity: one index transaction, and a few `lstat` calls a file.
+    static func check(_ reads: [Read], policy: SidecarPolicy, index: LibraryIndex?) -> Result? {
+        let copies = index?.decisions(of: reads.flatMap { $0.files.map(\.path) }) ?? []
+        var changed: [Read] = []
+        var next = 0
+        for var read in reads {
+            let mine = next < copies.count ? copies[next..<min(copies.count, next + read.files.count)] : []
+            next += read.files.count
+            let unchanged =
+                mine.count == read.files.count
+                && zip(read.files, mine).allSatisfy { file, copy in
+                    copy.map { DecisionStamp.of(photo: file.path, keptIn: policy.keptRoot) == $0.stamp } ?? false
+                }
+            if !unchanged {
+                read.isChecked = true
+                changed.append(read)
+            }
+        }
+        return changed.isEmpty ? nil : .changed(changed)
     }
 
     /// An item's decision from its files': the last that says one wins.
@@ -276,6 +334,13 @@ public final class DecisionKeeper: @unchecked Sendable {
             schedule.reads.insert(contentsOf: schedule.parked, at: schedule.readsTaken)
             schedule.parked.removeAll()
         }
+    }
+
+    /// Holds the reads (`true`) or lets them go: what the index said of the photos is shown
+    /// meanwhile; writes are never held. A relaunch's 100,000 checks took a core from the replay
+    /// of the index they are checked against.
+    public func holdReads(_ held: Bool) {
+        queue.change { schedule, _ in schedule.readsHeld = held }
     }
 
     /// Reads parked on a mount that does not answer.

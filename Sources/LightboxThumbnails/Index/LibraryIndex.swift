@@ -295,7 +295,12 @@ public final class LibraryIndex: @unchecked Sendable {
     /// - Complexity: O(*k* log *n*) for *k* paths.
     public func decisions(of paths: [ImagePath]) -> [KnownDecision?] {
         lock.withLock {
-            paths.map { path in
+            // Many in one read transaction: one snapshot and one lock, not one a path.
+            let many = paths.count > 1 && (try? database?.execute("BEGIN")) != nil
+            defer {
+                if many, let db = database, (try? db.execute("COMMIT")) == nil { try? db.execute("ROLLBACK") }
+            }
+            return paths.map { path in
                 let key = path.absoluteBytes
                 if let waiting = pendingDecisions[key] { return waiting }
                 return perform { db -> KnownDecision? in
