@@ -8,8 +8,13 @@ import LightboxView
 /// `--snapshot`: the first screen at a given size, every visible thumbnail decoded, as ANSI text
 /// (with kitty or sixel pictures in those modes; `auto` has no terminal to ask: half blocks).
 enum SnapshotSession {
+    /// Seconds the other tiles' pictures are waited for once a mount stops answering.
+    static let stallGrace = 2.0
+
     /// The scan goes on until the screen is settled: it ended, or, when items arrive in display
-    /// order, an item lies beyond the screen (so nothing more can land in view).
+    /// order, an item lies beyond the screen (so nothing more can land in view). A mount that
+    /// stops answering ends each wait (the scan's, the dates', the pictures'): the screen shows
+    /// what was there, saying so, and the snapshot ends.
     static func run(
         scan: BackgroundScan, first: BackgroundScan.Progress, options: Options, decoder pipeline: Decoder,
         size: (width: Int, height: Int)
@@ -24,8 +29,14 @@ enum SnapshotSession {
         var effects = state.apply(.scanned(first.batches, isFinished: first.isFinished))
         // (In masonry a new item can fill a short column on screen, so there the scan must end.)
         let appendsBelow = options.arrangement.keepsScanOrder && options.layoutMode == .grid
+        var stalled: [String] = []
         while state.isScanning && (!appendsBelow || state.visibleItems.upperBound >= state.library.count) {
-            scan.waitForBatches(timeout: 1)
+            stalled = ReadWatch.shared.notAnswering()
+            if !stalled.isEmpty {
+                effects += state.apply(.scanned(scan.take().batches, isFinished: false))  // what came meanwhile
+                break
+            }
+            scan.waitForBatches(timeout: 0.25)
             let progress = scan.take()
             effects += state.apply(.scanned(progress.batches, isFinished: progress.isFinished))
         }
@@ -34,15 +45,32 @@ enum SnapshotSession {
         var wanted: [MetadataRequest] = []
         for case .readMetadata(let requests, _) in effects { wanted += requests }
         effects.removeAll { if case .readMetadata = $0 { return true } else { return false } }
-        if !wanted.isEmpty { effects += state.apply(.metadataRead(readAll(wanted))) }
+        if !wanted.isEmpty, stalled.isEmpty {
+            let (read, stalledNow) = readAll(wanted)
+            effects += state.apply(.metadataRead(read))
+            stalled = stalledNow
+        }
+        if state.library.isEmpty && !stalled.isEmpty {
+            Output.error("\(stalled.map { DisplayText.sanitized($0) }.joined(separator: ", ")) not answering: nothing found before it stopped")
+            pipeline.shutdown()
+            return 1
+        }
         if state.library.isEmpty {
             pipeline.shutdown()
             return reportNothingFound(state.scanProblems, unlisted: state.unlistedScanProblems, options: options)
         }
         let ready = DispatchSemaphore(value: 0)
         let provider = ThumbnailProvider(decoder: pipeline.decoder, background: settings.theme.pictureGround) { ready.signal() }
-        while true {
+        // Once a mount is not answering, its tiles say so and get no reads; the others' pictures
+        // are waited for `stallGrace` more at most (a decode already sent there may never end).
+        var giveUp: Double?
+        if !stalled.isEmpty {
+            effects += state.apply(.mountsNotAnswering(stalled))
+            giveUp = InteractiveSession.now + stallGrace
+        }
+        pictures: while true {
             for case .load(let requests) in effects.coalesced { provider.request(requests) }
+            effects = []
             if state.isVisibleComplete { break }
             // Nothing queued or running: what finished is taken, and if nothing did, nothing more will come.
             if provider.outstandingCount == 0 {
@@ -51,9 +79,21 @@ enum SnapshotSession {
                 effects = results.flatMap { state.apply(.decoded($0, $1)) }
                 continue
             }
-            ready.wait()
-            effects = []
+            while ready.wait(timeout: .now() + 0.25) == .timedOut {
+                if giveUp == nil {
+                    stalled = ReadWatch.shared.notAnswering()
+                    if !stalled.isEmpty {
+                        effects += state.apply(.mountsNotAnswering(stalled))
+                        giveUp = InteractiveSession.now + stallGrace
+                        continue pictures
+                    }
+                }
+                if let giveUp, InteractiveSession.now > giveUp { break pictures }
+            }
             for (request, result) in provider.takeResults() { effects += state.apply(.decoded(request, result)) }
+        }
+        if !stalled.isEmpty {
+            Output.error("\(stalled.map { DisplayText.sanitized($0) }.joined(separator: ", ")) not answering: the snapshot shows what was there")
         }
         // In a pixel mode the pictures come as the terminal would get them: kitty transmissions
         // before the cells (which hold the placeholders), sixel strings after them at their tiles.
@@ -61,8 +101,9 @@ enum SnapshotSession {
         var painter = ImagePainter(mode: state.pictures.graphics.pixelProtocol, cellPixels: state.pictures.cellPixels)
         let before = painter.prepare(frame).bytes
         Output.write(before + Array(frame.ansiText.utf8) + painter.finish(frame, repaintedRows: []))
-        // The screen first; then the decoders end (collected, so their CPU time counts as ours).
-        provider.shutdown()
+        // The screen first; then the decoders end (collected, so their CPU time counts as ours);
+        // the threads a mount that does not answer holds are left behind.
+        provider.shutdown(waitingAtMost: stalled.isEmpty ? nil : 0)
         pipeline.shutdown()
         if options.printsStatistics {
             Output.write(
@@ -75,20 +116,31 @@ enum SnapshotSession {
         return 0
     }
 
-    /// Reads metadata on every core.
-    static func readAll(_ requests: [MetadataRequest]) -> [MetadataResult] {
+    /// Reads metadata on every core, until done or a mount stops answering (what was read by
+    /// then, and the mounts; the threads held by it are left behind).
+    static func readAll(_ requests: [MetadataRequest]) -> (results: [MetadataResult], stalled: [String]) {
         final class Collected: @unchecked Sendable {
             let lock = NSLock()
             var results: [MetadataResult] = []
         }
         let collected = Collected()
         let workers = ProcessInfo.processInfo.activeProcessorCount
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let part = stride(from: worker, to: requests.count, by: workers).map { MetadataReader.read(requests[$0]) }
-            collected.lock.lock()
-            collected.results += part
-            collected.lock.unlock()
+        let done = DispatchGroup()
+        for worker in 0..<workers {
+            done.enter()
+            Thread.detachNewThread {
+                for index in stride(from: worker, to: requests.count, by: workers) {
+                    let result = MetadataReader.read(requests[index])
+                    collected.lock.withLock { collected.results.append(result) }
+                }
+                done.leave()
+            }
         }
-        return collected.results
+        var stalled: [String] = []
+        while done.wait(timeout: .now() + 0.25) == .timedOut {
+            stalled = ReadWatch.shared.notAnswering()
+            if !stalled.isEmpty { break }
+        }
+        return (collected.lock.withLock { collected.results }, stalled)
     }
 }

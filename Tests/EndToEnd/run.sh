@@ -1841,6 +1841,42 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
     else
         fail "--select-1 on a stalled share" "could not mount a share with sshfs"
     fi
+    # --snapshot on a share whose server stopped (it had waited for ever): alone, it says so and
+    # exits 1; beside a local folder, it prints the screen it has, naming the mount.
+    mkdir -p "$WORK/snap-src"
+    for i in $(seq 30); do convert -size 64x48 xc:gray +noise Random "$WORK/snap-src/IMG_$i.jpg"; done
+    if slow_mount_start "$WORK/snap-src" "$WORK/snap" 5 && ls "$WORK/snap" > /dev/null; then
+        stopped=$(slow_mount_server_pids)
+        since() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$1" "$(date +%s.%N)"; }
+        kill -STOP $stopped
+        start=$(date +%s.%N)
+        timeout -s KILL 30 "$BIN" --snapshot 80x20 --index off "$WORK/snap" > "$WORK/snap-out" 2> "$WORK/snap-err"
+        rc=$? ended=$(since "$start")
+        kill -CONT $stopped
+        if [ "$rc" = 1 ] && grep -q "snap not answering: nothing found" "$WORK/snap-err" && python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 10)" "$ended"; then
+            pass "--snapshot with the server stopped: '$(cat "$WORK/snap-err")', exit 1 after $ended s"
+        else
+            fail "--snapshot with the server stopped" "rc $rc after $ended s: $(cat "$WORK/snap-err")"
+        fi
+        # A local folder and the share: the local photos' screen, the share named on it and on
+        # standard error, exit 0.
+        mkdir -p "$WORK/snap-local"
+        for i in 1 2 3; do cp "$WORK/snap-src/IMG_$i.jpg" "$WORK/snap-local/"; done
+        kill -STOP $stopped
+        start=$(date +%s.%N)
+        timeout -s KILL 30 "$BIN" --snapshot 80x20 --index off "$WORK/snap-local" "$WORK/snap" > "$WORK/snap-out" 2> "$WORK/snap-err"
+        rc=$? ended=$(since "$start")
+        kill -CONT $stopped
+        if [ "$rc" = 0 ] && python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 10)" "$ended" && grep -q "snap not answering: the snapshot shows what was there" "$WORK/snap-err" \
+            && grep -q "▲ .*snap not answering" "$WORK/snap-out" && grep -q " 1/3 " "$WORK/snap-out" && ! grep -q "loading" "$WORK/snap-out"; then
+            pass "--snapshot of a local folder and a stopped share: the local photos' pictures (none loading), the share named, exit 0 after $ended s"
+        else
+            fail "--snapshot of a local folder and a stopped share" "rc $rc after $ended s: $(cat "$WORK/snap-err"); $(sed 's/\x1b\[[0-9;]*m//g' "$WORK/snap-out" | tail -1)"
+        fi
+        slow_mount_stop "$WORK/snap"
+    else
+        fail "--snapshot on a stalled share" "could not mount a share with sshfs"
+    fi
     # A slow but moving link (8 Mbit/s): files that take seconds each to arrive, read whole 8 at
     # once, are not taken for a mount that stopped answering (each read call that returns counts).
     mkdir -p "$WORK/capped-src/big"

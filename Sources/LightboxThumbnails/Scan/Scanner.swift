@@ -197,6 +197,8 @@ public struct Scanner: Sendable {
 
         /// A path given by the user: a folder is walked, a file taken as it is.
         mutating func scanArgument(_ path: ImagePath) {
+            // What was found is handed on before a look that may hang (another mount's).
+            flush()
             var info = stat()
             // Watched: a mount that does not answer is named on the status line.
             guard ReadWatch.shared.watching(path, { path.withCString({ stat($0, &info) }) }) == 0 else {
@@ -253,6 +255,7 @@ public struct Scanner: Sendable {
                 stack[stack.count - 1].next += 1
                 guard reopen(stack.count - 1, in: &stack) else { continue }
                 let childPath = top.path.appending(name)
+                flush()  // the folders before it, before a look that may hang
                 var child = Scanner.withCName(name) { openat(stack[stack.count - 1].fd, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
                 if child < 0 && (errno == EMFILE || errno == ENFILE) {
                     // Descriptors ran out elsewhere: give back all but the root's and this folder's, and try once more.
