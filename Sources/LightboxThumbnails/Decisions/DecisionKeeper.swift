@@ -281,15 +281,37 @@ public final class DecisionKeeper: @unchecked Sendable {
         guard let photo = read.files.first?.path else { return nil }
         if watch.notAnswering(holding: photo) != nil { return .parked(read) }
         // Not itself watched: a decoder's read says nothing while it moves, and one slowed by a
-        // busy link is no stall (a look at the mount tells, when the read gets no answer).
-        guard let found = readNow(read, pool: pool, policy: policy, index: index, stoppingUnanswered: true, problem: { _ = hand(.problem($0)) })
-        else {
+        // busy link is no stall. Looks at the mount beside it, once a second, name a share that
+        // stops answering within seconds (and one when the read gets no answer).
+        let found = probing(photo, watch: watch, if: !isLocal(read)) {
+            readNow(read, pool: pool, policy: policy, index: index, stoppingUnanswered: true, problem: { _ = hand(.problem($0)) })
+        }
+        guard let found else {
             // No answer: the mount is looked at, and named if it does not answer that either.
             if watch.notAnswering(holding: photo) != nil || !watch.answers(photo) { return .parked(read) }
             if read.unanswered + 1 < Self.readAttempts { return .unanswered(read) }
             return .problem("its XMP: timed out after \(Int(pool.timeLimit)) s")
         }
         return found.now == found.indexed ? nil : .read([found.now])
+    }
+
+    /// Whether a read is over (shared with the looks beside it).
+    private final class Over: Sendable {
+        let value = Mutex(false)
+    }
+
+    /// `body`, with `watch.probe(photo)` at its start and every second while it runs (when `probes`).
+    static func probing<T>(_ photo: ImagePath, watch: ReadWatch, if probes: Bool, _ body: () -> T) -> T {
+        guard probes else { return body() }
+        let over = Over()
+        @Sendable func look() {
+            guard !over.value.withLock({ $0 }) else { return }
+            watch.probe(photo)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1) { look() }
+        }
+        look()
+        defer { over.value.withLock { $0 = true } }
+        return body()
     }
 
     /// An item's decision read now, and what the index said of it (its copy when it had one for

@@ -55,8 +55,34 @@ public final class ReadWatch: @unchecked Sendable {
         answered[path.parent] = max(now, answered[path.parent] ?? now)
     }
 
-    /// Mounts a look (`answers`) is in flight on.
+    /// Mounts a look (`answers`, `probe`) is in flight on.
     private var looking: Set<String> = []
+    /// When a probe of each mount last began.
+    private var probed: [String: Double] = [:]
+
+    /// Looks at `path`'s mount (a watched `lstat` of `path`) on a thread of its own, unless a look
+    /// is in flight there or began within `interval`; never waits. Called as a read only another
+    /// process watches (a decoder's) begins, so a mount whose only traffic is such reads is named
+    /// once the look is `limit` late, not after those reads time out (9 s at the decoder's limit).
+    public func probe(_ path: ImagePath, atMostEvery interval: Double = 1) {
+        let mount = Self.mountPoint(of: path.absoluteBytes, among: ParallelReads.recentMounts().map(\.point))
+        let now = ProcessInfo.processInfo.systemUptime
+        lock.lock()
+        let starts = !looking.contains(mount) && now - (probed[mount] ?? -.infinity) >= interval
+        if starts {
+            looking.insert(mount)
+            probed[mount] = now
+        }
+        lock.unlock()
+        guard starts else { return }
+        Thread.detachNewThread { [self] in
+            var info = stat()
+            _ = watching(path) { path.withCString { lstat($0, &info) } }
+            lock.lock()
+            looking.remove(mount)
+            lock.unlock()
+        }
+    }
 
     /// Whether `path`'s mount answers a look at `path` (an `lstat` of it, itself a watched read)
     /// within `limit` and a half second: asked when a read elsewhere (a decoder's) got no
