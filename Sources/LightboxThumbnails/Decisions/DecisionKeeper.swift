@@ -295,22 +295,17 @@ public final class DecisionKeeper: @unchecked Sendable {
         return found.now == found.indexed ? nil : .read([found.now])
     }
 
-    /// Whether a read is over (shared with the looks beside it).
-    private final class Over: Sendable {
-        let value = Mutex(false)
-    }
-
     /// `body`, with `watch.probe(photo)` at its start and every second while it runs (when `probes`).
     static func probing<T>(_ photo: ImagePath, watch: ReadWatch, if probes: Bool, _ body: () -> T) -> T {
         guard probes else { return body() }
-        let over = Over()
+        let over = SharedFlag(false)
         @Sendable func look() {
-            guard !over.value.withLock({ $0 }) else { return }
+            guard !over.isSet else { return }
             watch.probe(photo)
             DispatchQueue.global().asyncAfter(deadline: .now() + 1) { look() }
         }
         look()
-        defer { over.value.withLock { $0 = true } }
+        defer { over.set(true) }
         return body()
     }
 

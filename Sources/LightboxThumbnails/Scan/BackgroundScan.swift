@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -54,13 +53,7 @@ public final class BackgroundScan: @unchecked Sendable {
     private let wake: WakePipe
     private let queue: WorkQueue<Schedule>
     /// Whether the index is being replayed (set by the scan's thread).
-    private let replaying: Flag
-
-    /// A flag shared with the scan's thread.
-    private final class Flag: Sendable {
-        let value: Mutex<Bool>
-        init(_ value: Bool) { self.value = Mutex(value) }
-    }
+    private let replaying: SharedFlag
 
     /// Readable when there is something to `take()`: an event loop polls it (and drains it).
     public var wakeDescriptor: Int32 { wake.readEnd }
@@ -90,7 +83,7 @@ public final class BackgroundScan: @unchecked Sendable {
     ) {
         let wake = WakePipe()
         self.wake = wake
-        let replaying = Flag(index != nil)
+        let replaying = SharedFlag(index != nil)
         self.replaying = replaying
         queue = WorkQueue(
             Schedule(source: source), name: "lightbox-scan", onResult: { wake.signal() },
@@ -116,7 +109,7 @@ public final class BackgroundScan: @unchecked Sendable {
                         }
                         guard part.allSatisfy({ emit($0) }) else { return nil }
                     }
-                    replaying.value.withLock { $0 = false }
+                    replaying.set(false)
                     scanner.scan(paths, emit: emit)
                 case .list(let fd, let separator): scanner.scan(listIn: fd, separator: separator, emit: emit)
                 }
@@ -153,7 +146,7 @@ public final class BackgroundScan: @unchecked Sendable {
     /// does not need doing before the whole library is there, such as checking decisions, waits).
     /// - Complexity: O(*b*) in the batches waiting.
     public var isLandingIndex: Bool {
-        replaying.value.withLock { $0 } || queue.read { _, waiting, _ in waiting.contains { $0.isFromIndex } }
+        replaying.isSet || queue.read { _, waiting, _ in waiting.contains { $0.isFromIndex } }
     }
 
     /// Waits until the scan has found an image or ended, or `timeout` seconds pass.

@@ -74,13 +74,19 @@ public final class ReadWatch: @unchecked Sendable {
             probed[mount] = now
         }
         lock.unlock()
-        guard starts else { return }
+        if starts { look(at: path, on: mount) {} }
+    }
+
+    /// A watched `lstat` of `path` on a thread of its own, `mount` (in `looking`) let go and
+    /// `done` called once it answers (it may never).
+    private func look(at path: ImagePath, on mount: String, then done: @escaping @Sendable () -> Void) {
         Thread.detachNewThread { [self] in
             var info = stat()
             _ = watching(path) { path.withCString { lstat($0, &info) } }
             lock.lock()
             looking.remove(mount)
             lock.unlock()
+            done()
         }
     }
 
@@ -97,14 +103,7 @@ public final class ReadWatch: @unchecked Sendable {
         let wait = Self.limit + 0.5
         if starts {
             let done = DispatchSemaphore(value: 0)
-            Thread.detachNewThread { [self] in
-                var info = stat()
-                _ = watching(path) { path.withCString { lstat($0, &info) } }
-                lock.lock()
-                looking.remove(mount)
-                lock.unlock()
-                done.signal()
-            }
+            look(at: path, on: mount) { done.signal() }
             if done.wait(timeout: .now() + wait) == .success { return true }
         } else {
             Thread.sleep(forTimeInterval: wait)
