@@ -103,11 +103,9 @@ struct InteractiveSession {
         // Then what the scan found: it lands after everything shown, so nothing moves.
         if scheduler.takesScan(at: Self.now, in: situation) {
             let start = Self.now, progress = scan.take(filesAtMost: scheduler.pacing.scanTakeLimit)
-            if !progress.batches.isEmpty || progress.isFinished, let outcome = send(.scanned(progress.batches, isFinished: progress.isFinished)) {
-                return outcome
-            }
             // A take that found nothing waiting is none: it neither paces the next nor ends the index's parts.
             if !progress.batches.isEmpty || progress.isFinished {
+                if let outcome = send(.scanned(progress.batches, isFinished: progress.isFinished)) { return outcome }
                 scheduler.tookScan(from: start, to: Self.now, fromIndex: progress.batches.contains { $0.isFromIndex })
             }
             if !state.isScanning { timeline.mark("scan over") }

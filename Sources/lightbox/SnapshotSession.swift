@@ -51,7 +51,7 @@ enum SnapshotSession {
             stalled = stalledNow
         }
         if state.library.isEmpty && !stalled.isEmpty {
-            Output.error("\(stalled.map { DisplayText.sanitized($0) }.joined(separator: ", ")) not answering: nothing found before it stopped")
+            Output.error("\(named(stalled)) not answering: nothing found before it stopped")
             pipeline.shutdown()
             return 1
         }
@@ -79,22 +79,19 @@ enum SnapshotSession {
                 effects = results.flatMap { state.apply(.decoded($0, $1)) }
                 continue
             }
-            while ready.wait(timeout: .now() + 0.25) == .timedOut {
-                if giveUp == nil {
-                    stalled = ReadWatch.shared.notAnswering()
-                    if !stalled.isEmpty {
-                        effects += state.apply(.mountsNotAnswering(stalled))
-                        giveUp = InteractiveSession.now + stallGrace
-                        continue pictures
-                    }
+            if let giveUp {
+                if ready.wait(timeout: .now() + max(0, giveUp - InteractiveSession.now)) == .timedOut { break pictures }
+            } else {
+                stalled = stalledWhile { ready.wait(timeout: .now() + 0.25) == .timedOut }
+                if !stalled.isEmpty {
+                    effects += state.apply(.mountsNotAnswering(stalled))
+                    giveUp = InteractiveSession.now + stallGrace
+                    continue
                 }
-                if let giveUp, InteractiveSession.now > giveUp { break pictures }
             }
             for (request, result) in provider.takeResults() { effects += state.apply(.decoded(request, result)) }
         }
-        if !stalled.isEmpty {
-            Output.error("\(stalled.map { DisplayText.sanitized($0) }.joined(separator: ", ")) not answering: the snapshot shows what was there")
-        }
+        if !stalled.isEmpty { Output.error("\(named(stalled)) not answering: the snapshot shows what was there") }
         // In a pixel mode the pictures come as the terminal would get them: kitty transmissions
         // before the cells (which hold the placeholders), sixel strings after them at their tiles.
         let frame = GalleryView.frame(for: state)
@@ -136,11 +133,20 @@ enum SnapshotSession {
                 done.leave()
             }
         }
-        var stalled: [String] = []
-        while done.wait(timeout: .now() + 0.25) == .timedOut {
-            stalled = ReadWatch.shared.notAnswering()
-            if !stalled.isEmpty { break }
-        }
+        let stalled = stalledWhile { done.wait(timeout: .now() + 0.25) == .timedOut }
         return (collected.lock.withLock { collected.results }, stalled)
     }
+
+    /// Calls `waitTimedOut` (a wait of a fraction of a second) until it says the wait ended, or
+    /// a mount is not answering: those mounts (none when the wait ended).
+    static func stalledWhile(_ waitTimedOut: () -> Bool) -> [String] {
+        while waitTimedOut() {
+            let stalled = ReadWatch.shared.notAnswering()
+            if !stalled.isEmpty { return stalled }
+        }
+        return []
+    }
+
+    /// Mounts as a message names them.
+    static func named(_ mounts: [String]) -> String { mounts.map { DisplayText.sanitized($0) }.joined(separator: ", ") }
 }

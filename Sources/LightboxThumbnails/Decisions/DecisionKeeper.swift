@@ -105,9 +105,11 @@ public final class DecisionKeeper: @unchecked Sendable {
                 isRecalling = true
                 return .recall(recalls.removeFirst())
             }
-            guard !readsHeld, readsTaken < reads.count, reading < DecisionKeeper.readsInFlight(for: reads[readsTaken]) else { return nil }
+            guard !readsHeld, readsTaken < reads.count else { return nil }
+            let isLocal = DecisionKeeper.isLocal(reads[readsTaken])
+            guard reading < DecisionKeeper.readsInFlight(isLocal: isLocal) else { return nil }
             reading += 1
-            if checksInBatches, !reads[readsTaken].isChecked, DecisionKeeper.isLocal(reads[readsTaken]) {
+            if checksInBatches, !reads[readsTaken].isChecked, isLocal {
                 var end = readsTaken + 1
                 while end < reads.count, end - readsTaken < DecisionKeeper.checksAtOnce, !reads[end].isChecked, DecisionKeeper.isLocal(reads[end]) {
                     end += 1
@@ -169,7 +171,7 @@ public final class DecisionKeeper: @unchecked Sendable {
 
     /// ...on a share; on a local disk one, which checks an unchanged photo in microseconds
     /// (four at once took a core from the first screen and the index's replay).
-    static func readsInFlight(for read: Read) -> Int { isLocal(read) ? 1 : readsInFlight }
+    static func readsInFlight(isLocal: Bool) -> Int { isLocal ? 1 : readsInFlight }
 
     /// Local photos checked against the index at once: one read transaction, not one a photo
     /// (a 100,000-photo relaunch's checks, one at a time, slowed the replay beside them threefold).
