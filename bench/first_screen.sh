@@ -43,14 +43,14 @@ for rtt in "$@"; do
     tmux send-keys -t "$SESSION" q
     for _ in $(seq 50); do grep -q "timeline" "$STATE/err" 2>/dev/null && break; sleep 0.1; done
     tmux kill-session -t "$SESSION" 2>/dev/null
-    items=$(mark "scan's first batch") first=$(mark "first thumbnail") complete=$(mark "screen complete")
+    items=$(mark "scan's first batch") walked=$(mark "walk's first batch") first=$(mark "first thumbnail") complete=$(mark "screen complete")
     # The same screen's files on a fresh mount: nothing of them cached by the kernel.
     slow_mount_stop "$MOUNT"
     sleep 0.5
     slow_mount_start "$FOLDER" "$MOUNT" $((rtt / 2)) || exit 1
     read8=$(peer)
     ratio=$(python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}x')" "${complete:-0}" "$read8")
-    echo "- at a ${rtt} ms round trip: the first screen's items ${items:-?} s, first picture ${first:-?} s, screen complete ${complete:-?} s;" \
+    echo "- at a ${rtt} ms round trip: the first screen's items ${items:-?} s (from the folder's listing; the walk's first files read ${walked:-?} s), first picture ${first:-?} s, screen complete ${complete:-?} s;" \
         "its 48 files read whole, 8 at once (Python) $read8 s: the screen complete at $ratio of it"
     slow_mount_stop "$MOUNT"
     sleep 0.5

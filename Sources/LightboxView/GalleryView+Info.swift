@@ -88,6 +88,7 @@ extension GalleryView {
     }
 
     static func byteText(_ bytes: Int64) -> String {
+        if bytes < 0 { return "not read yet" }  // listed, not read (`ImageFile.isListed`)
         if bytes < 1024 { return "\(bytes) B" }
         if bytes < 1024 * 1024 { return String(format: "%.1f KB", Double(bytes) / 1024) }
         return String(format: "%.1f MB", Double(bytes) / 1_048_576)

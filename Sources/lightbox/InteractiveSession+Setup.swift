@@ -34,7 +34,7 @@ extension InteractiveSession {
     init(scan: BackgroundScan, first: BackgroundScan.Progress, options: Options, decoder pipeline: Decoder) throws {
         var timeline = Timeline()
         // Marked when images came: a slow mount may bring the first later, in the run loop.
-        if first.batches.contains(where: { !$0.files.isEmpty }) { timeline.mark("scan's first batch") }
+        timeline.note(first.batches)
         let signals = Signals.install()
         let environment = ProcessInfo.processInfo.environment
         var settings = try options.settings()

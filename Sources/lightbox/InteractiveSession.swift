@@ -106,10 +106,11 @@ struct InteractiveSession {
             // A take that found nothing waiting is none: it neither paces the next nor ends the index's parts.
             if !progress.batches.isEmpty || progress.isFinished {
                 if let outcome = send(.scanned(progress.batches, isFinished: progress.isFinished)) { return outcome }
-                scheduler.tookScan(from: start, to: Self.now, fromIndex: progress.batches.contains { $0.isFromIndex })
+                // Listings are shown as the index's copies are: without reading anything.
+                scheduler.tookScan(from: start, to: Self.now, fromIndex: progress.batches.contains { $0.isFromIndex || $0.isListing })
+                timeline.note(progress.batches)
             }
             if !state.isScanning { timeline.mark("scan over") }
-            if !state.library.isEmpty { timeline.mark("scan's first batch") }
             // Nothing there, as a first visit would say, also when the index had photos that are all gone.
             if !state.isScanning && state.library.foundCount == 0 {
                 return finish(.nothingFound(state.scanProblems, unlisted: state.unlistedScanProblems))

@@ -1,4 +1,5 @@
 import Foundation
+import LightboxThumbnails
 
 /// When the first screen's milestones came, counted from the start of `main` (`--stats`): where
 /// the time of a first screen goes. Before `main`, the system loads the program and its libraries
@@ -16,6 +17,17 @@ struct Timeline {
     mutating func mark(_ name: String) {
         guard !marks.contains(where: { $0.name == name }) else { return }
         marks.append((name, ProcessInfo.processInfo.systemUptime - Self.start))
+    }
+
+    /// Notes what a take of the scan brought: its first batch, and when folders' listings came
+    /// first (a network mount), the first listing and the walk's first files read.
+    mutating func note(_ batches: [LightboxThumbnails.Scanner.Batch]) {
+        guard batches.contains(where: { !$0.files.isEmpty }) else { return }
+        mark("scan's first batch")
+        if batches.contains(where: { $0.isListing && !$0.files.isEmpty }) { mark("first listing") }
+        if marks.contains(where: { $0.name == "first listing" }), batches.contains(where: { !$0.isListing && !$0.isFromIndex && !$0.files.isEmpty }) {
+            mark("walk's first batch")
+        }
     }
 
     /// `timeline from main: scan's first batch 1.2 ms, first paint 3.0 ms, …` (tenths: the small screens differ by less than a millisecond)

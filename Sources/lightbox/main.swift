@@ -139,6 +139,8 @@ func main() -> Int32 {
     // The gallery shows what the index remembers at once, while the walk checks it (a
     // snapshot, and --select-1, wait for what the walk finds).
     let replays = options.snapshotSize == nil && !options.selectsOnlyItem
+    // On a network mount, a folder's listing is shown before its files are read (in the scan's order only).
+    scanner.listsFirst = replays && options.arrangement.keepsScanOrder
     let scan = BackgroundScan(
         source: options.scanSource, scanner: scanner, replaying: replays ? options.index : nil, replayPart: Scheduler.Pacing().scanTakeLimit,
         transform: supportedOnly)

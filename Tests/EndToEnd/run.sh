@@ -1589,16 +1589,20 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         else
             fail "reads in flight on a share" "one at a time: $(wc -l < "$WORK/many-1") $(cat "$WORK/many-1-err"); auto: $(wc -l < "$WORK/many-auto") $(cat "$WORK/many-auto-err")"
         fi
-        # The gallery there reads the screen's files many at once ahead of its decoders, and
-        # every tile comes (the photos have no EXIF thumbnails: each is read whole).
+        # The gallery there shows the folder's listing first (one round trip; its files named,
+        # not read), then reads the screen's files many at once ahead of its decoders, and every
+        # tile comes (the photos have no EXIF thumbnails: each is read whole); the file named
+        # like a photo that is not one goes once the walk has read the folder.
         start_shell 160 30
         launch --stats --no-disk-cache --read-ahead off many/many "2>many-stats"
         if wait_for " 1/"; then
             sleep 5
             tm send-keys -t e2e q; wait_exit
             ahead=$(sed -n 's/.*files read ahead of the decoders: \([0-9]*\),.*/\1/p' "$WORK/many-stats")
-            if [ "${ahead:-0}" -ge 20 ] && grep -q "screen complete" "$WORK/many-stats" && grep -q "^  failed: 0" "$WORK/many-stats"; then
-                pass "a 10 ms share: the gallery read $ahead files ahead of its decoders, $(grep -o 'first thumbnail [0-9.]* ms, screen complete [0-9.]* ms' "$WORK/many-stats")"
+            if [ "${ahead:-0}" -ge 20 ] && grep -q "screen complete" "$WORK/many-stats" && grep -q "^  failed: 0" "$WORK/many-stats" \
+                && grep -q "first listing [0-9.]* ms, .*walk's first batch" "$WORK/many-stats" && grep -q "^  items: 300," "$WORK/many-stats" \
+                && grep -q "shown from their folders' listings before they were read: 301 files" "$WORK/many-stats"; then
+                pass "a 10 ms share: the folder's listing shown first ($(grep -o 'first listing [0-9.]* ms' "$WORK/many-stats"), $(grep -o "walk's first batch [0-9.]* ms" "$WORK/many-stats")), the gallery read $ahead files ahead of its decoders, $(grep -o 'first thumbnail [0-9.]* ms' "$WORK/many-stats"), $(grep -o 'screen complete [0-9.]* ms' "$WORK/many-stats")"
             else
                 fail "files read ahead on a share" "$(cat "$WORK/many-stats")"
             fi

@@ -107,3 +107,69 @@ private func batches(_ list: [Scanner.Batch]) -> [(files: [ImageFile], folder: I
     #expect(state.selection.count == 1 && state.selection.marks.sorted == [1])
     #expect(state.library[1].path == ImagePath("a/3.jpg"))
 }
+
+/// A folder's listing (files named, not read: `ImageFile.isListed`), as a network mount's scan hands it out first.
+private func listed(_ folder: String, _ names: [String]) -> Scanner.Batch {
+    var batch = Scanner.Batch(folder: ImagePath(folder), files: names.map { ImageFile(listed: ImagePath("\(folder)/\($0)"), format: .jpeg) })
+    batch.isListing = true
+    return batch
+}
+
+private func endOfListing(_ folder: String) -> Scanner.Batch {
+    var batch = Scanner.Batch(folder: ImagePath(folder), files: [])
+    batch.endsListing = true
+    return batch
+}
+
+/// What the effects ask of the files: decodes, metadata reads and sidecar reads, by path.
+private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String], decisions: [String]) {
+    var asked: (loads: [String], metadata: [String], decisions: [String]) = ([], [], [])
+    for effect in effects {
+        switch effect {
+        case .load(let requests): asked.loads += requests.map { $0.file.path.description }
+        case .readMetadata(let requests, _): asked.metadata += requests.map { $0.file.path.description }
+        case .readDecisions(let reads): asked.decisions += reads.map { $0.id.rawValue }.map { String($0) }
+        default: break
+        }
+    }
+    return asked
+}
+
+@Test func listedFilesAreShownAtOnceAndTheWalkConfirmsThemInPlace() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    let first = asked(state.apply(.scanned([listed("a", ["1.jpg", "2.jpg", "3.jpg", "4.jpg"])], isFinished: false)))
+    #expect(state.library.count == 4 && state.library.isChecking && state.library.hasListedItems)
+    // Nothing is read of a file only listed: no decode, no metadata, no sidecar; it is loading.
+    #expect(first.loads.isEmpty && first.metadata.isEmpty && first.decisions.isEmpty)
+    #expect(state.loadingCount == 4 && !state.isScreenComplete && !state.screenWaitsForPictures)
+    state.apply([.move(.right), .toggleMark])
+    let id = state.library.id(at: 1)
+    // The walk reads 1, 2 (a PNG named .jpg) and 3; 4 is not an image.
+    var read = files("a", ["1.jpg", "2.jpg", "3.jpg"])
+    read[1].format = .png
+    let then = asked(state.apply(.scanned([Scanner.Batch(folder: ImagePath("a"), files: read)], isFinished: false)))
+    #expect(state.library.id(at: 1) == id && state.library.file(id) == read[1], "the same item, as read")
+    #expect(state.viewport.cursor == 1 && state.selection.marks.sorted == [1])
+    #expect(then.loads.sorted() == ["a/1.jpg", "a/2.jpg", "a/3.jpg"])
+    // Read now, the PNG's frames (it may animate) are asked for at once; the listed file still waits.
+    #expect(then.metadata == ["a/2.jpg"] && then.decisions.sorted() == ["0", "1", "2"], "\(then)")
+    #expect(state.library.count == 4 && state.library[3].isListed)
+    // The folder's walk ends: the listed file it did not find goes, at once (not at the scan's end).
+    state.apply(.scanned([endOfListing("a")], isFinished: false))
+    #expect(shown(state.library).paths == ["a/1.jpg", "a/2.jpg", "a/3.jpg"] && !state.library.hasListedItems)
+    #expect(state.library.fileCount == 3 && state.library.listedCount == 4 && state.isScanning)
+}
+
+@Test func aListingAfterWalkedFoldersKeepsTheScansOrder() {
+    // A local folder walked first, then a share's folder listed, then a file the listing did not name.
+    var library = Library()
+    library.append(batches([walked("a", ["1.jpg", "2.jpg"])]))
+    library.appendFromIndex(batches([listed("b", ["1.jpg", "2.jpg"])]))
+    library.appendChecked(batches([walked("b", ["1.jpg", "1b.jpg", "2.jpg"])]))
+    library.settleListing(of: ImagePath("b"))
+    library.appendChecked(batches([walked("c", ["1.jpg"])]))
+    library.finishChecking()
+    #expect(shown(library).paths == ["a/1.jpg", "a/2.jpg", "b/1.jpg", "b/1b.jpg", "b/2.jpg", "c/1.jpg"])
+    #expect(shown(library).sections == ["a:2", "b:3", "c:1"])
+    #expect((0..<library.count).allSatisfy { !library[$0].isListed })
+}

@@ -327,3 +327,41 @@ func scanList(_ list: [UInt8], separator: UInt8, in dir: TemporaryDirectory) thr
     #expect(Array(DirectoryEntry.name(typed)) == Array("IMG_1.JPG".utf8))
     #expect(Int(DirectoryEntry.type(typed)) == DT_REG)
 }
+
+/// With reads in flight (a network mount) and `listsFirst`, a folder is handed out first as its
+/// listing names it (files named like images, not read), then as the walk reads it, then its
+/// listing's end; a file named like an image that is not one is in the listing only.
+@Test func aFoldersListingComesBeforeItsFilesAreRead() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["IMG_1.jpg", "IMG_2.JPG"] { try TestImages.jpeg(at: try dir.file("photos/" + name), width: 16, height: 16) }
+    try TestImages.png(at: try dir.file("photos/IMG_3.jpg"), width: 4, height: 4)
+    try TestImages.bytes(Array("not a photo".utf8), at: try dir.file("photos/IMG_4.jpg"))
+    try TestImages.bytes(Array("notes".utf8), at: try dir.file("photos/notes.txt"))
+    var scanner = LightboxThumbnails.Scanner()
+    scanner.readsInFlight = 4
+    scanner.listsFirst = true
+    var batches: [LightboxThumbnails.Scanner.Batch] = []
+    scanner.scan([ImagePath(dir.path + "/photos")]) {
+        batches.append($0); return true
+    }
+    let names = { (batch: LightboxThumbnails.Scanner.Batch) in batch.files.map { String(decoding: $0.path.lastComponent, as: UTF8.self) } }
+    #expect(batches.first?.isListing == true)
+    #expect(batches.first.map(names) == ["IMG_1.jpg", "IMG_2.JPG", "IMG_3.jpg", "IMG_4.jpg"])
+    #expect(batches.first?.files.allSatisfy { $0.isListed && $0.format == .jpeg } == true)
+    let walked = batches.dropFirst().filter { !$0.isListing }
+    #expect(walked.flatMap(names) == ["IMG_1.jpg", "IMG_2.JPG", "IMG_3.jpg"])
+    #expect(walked.flatMap(\.files).map(\.format) == [.jpeg, .jpeg, .png])
+    #expect(walked.flatMap(\.files).allSatisfy { !$0.isListed && $0.byteCount > 0 })
+    #expect(batches.last?.endsListing == true && batches.last?.files.isEmpty == true)
+    #expect(batches.filter(\.endsListing).count == 1 && batches.last?.problems.isEmpty == true)
+    // A whole scan (lists, --warm) never counts the listing's files.
+    #expect(scanner.scan([ImagePath(dir.path + "/photos")]).folders.flatMap(\.files).count == 3)
+    // On a local disk (one read at a time) there is no listing: each file is read as soon.
+    scanner.readsInFlight = 1
+    batches = []
+    scanner.scan([ImagePath(dir.path + "/photos")]) {
+        batches.append($0); return true
+    }
+    #expect(!batches.contains { $0.isListing || $0.endsListing })
+}

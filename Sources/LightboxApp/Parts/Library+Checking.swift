@@ -8,13 +8,23 @@ extension Library {
     /// Room between two items' keys for the files a checking scan finds between them.
     static let keySpacing: Int64 = 1 << 20
 
-    /// Adds what the index remembers (`LibraryIndex.replay`), for the scan to check.
+    /// Adds what the index remembers (`LibraryIndex.replay`), or a folder's listing
+    /// (`ImageFile.isListed`), for the scan to check.
     /// - Complexity: as `append(_:)`.
     public mutating func appendFromIndex(_ batches: [(files: [ImageFile], folder: ImagePath)], arranging: Bool = true) {
+        // Checking from here on: what the walk found before stays where it is, and comes before.
+        if !isChecking { lastCheckedKey = totalCount > 0 ? largestKey : -1 }
         isChecking = true
         let first = totalCount
         append(batches, arranging: arranging)
-        for id in first..<totalCount { unconfirmed[filesByID[id].path] = id }
+        for id in first..<totalCount {
+            let file = filesByID[id]
+            unconfirmed[file.path] = id
+            if file.isListed {
+                listedByFolder[folderPath(of: id), default: []].append(id)
+                listedCount += 1
+            }
+        }
     }
 
     /// Takes what the checking scan found: a file the index had, as it had it, is confirmed
@@ -31,6 +41,14 @@ extension Library {
                 var key = lastCheckedKey + 1
                 if let id = unconfirmed.removeValue(forKey: file.path) {
                     if filesByID[id] == file {
+                        lastCheckedKey = max(lastCheckedKey, scanKeys[id])
+                        continue
+                    }
+                    if filesByID[id].isListed {
+                        // Listed, now read: the same item, its kind as its bytes say.
+                        if filesByID[id].format != file.format || filesByID[id].companions != file.companions || !appendsInScanOrder { changed = true }
+                        replaceFile(id, with: file)
+                        confirmedListing.append(ItemID(id))
                         lastCheckedKey = max(lastCheckedKey, scanKeys[id])
                         continue
                     }
@@ -53,6 +71,31 @@ extension Library {
         return true
     }
 
+    /// The walk is done with `folder`, whose listing came first: what it listed and the walk did
+    /// not find (named like an image, and not one) goes. Whether anything did.
+    /// - Complexity: O(*k*) in the folder's listed items, plus O(*n* log *n*) when any goes.
+    @discardableResult
+    public mutating func settleListing(of folder: ImagePath) -> Bool {
+        guard let listed = listedByFolder.removeValue(forKey: folder) else { return false }
+        var changed = false
+        for id in listed where filesByID[id].isListed && !isGone[id] {
+            unconfirmed[filesByID[id].path] = nil
+            markGone(id)
+            changed = true
+        }
+        if changed { arrange() }
+        return changed
+    }
+
+    /// The listed items the walk has read since last asked (their metadata and sidecars are read now).
+    public mutating func takeConfirmedListing() -> [ItemID] {
+        defer { confirmedListing = [] }
+        return confirmedListing
+    }
+
+    /// Whether some item shown is only listed, not read yet.
+    public var hasListedItems: Bool { !listedByFolder.isEmpty }
+
     /// The scan is over: what the index had and the scan did not find goes. Whether anything did.
     /// - Complexity: O(*n* log *n*) when anything goes, else O(*k*) in what was not found.
     @discardableResult
@@ -61,6 +104,7 @@ extension Library {
         isChecking = false
         let missing = unconfirmed.values
         unconfirmed = [:]
+        listedByFolder = [:]
         guard !missing.isEmpty else { return false }
         for id in missing { markGone(id) }
         arrange()

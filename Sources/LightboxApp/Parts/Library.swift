@@ -60,6 +60,12 @@ public struct Library: Sendable {
     public internal(set) var isChecking = false
     /// The key of the last item the checking walk found, where the next new one goes after.
     var lastCheckedKey: Int64 = -1
+    /// Items shown from their folder's listing and not read yet (`ImageFile.isListed`), by folder.
+    var listedByFolder: [ImagePath: [Int]] = [:]
+    /// Listed items the walk confirmed since `takeConfirmedListing()` was last asked.
+    var confirmedListing: [ItemID] = []
+    /// How many items were shown from their folders' listings before they were read.
+    public internal(set) var listedCount = 0
     /// Id by position, and position by id.
     private(set) var order: [Int] = []
     private(set) var positions: [Int] = []
@@ -244,6 +250,12 @@ public struct Library: Sendable {
     /// Picture shapes in display order, for the masonry layout (0 where unknown).
     /// - Complexity: O(*n*).
     public var aspectsInOrder: [Int] { order.map { Int(aspectsByID[$0]) } }
+
+    /// Puts `file` in the place of item `id` (a listed file as the walk read it): same id, same place.
+    mutating func replaceFile(_ id: Int, with file: ImageFile) {
+        fileCount += file.companions.count - filesByID[id].companions.count
+        filesByID[id] = file
+    }
 
     /// Re-arranges by `arrangement`.
     /// - Complexity: O(*n* log *n*).

@@ -25,7 +25,8 @@ public struct MetadataState: Sendable {
     /// A request to read `file` (id `id`) first, unless it was read or asked for already.
     /// It counts as asked in the background too, so the background does not read it again.
     mutating func urgentRequest(for id: ItemID, file: ImageFile) -> MetadataRequest? {
-        guard results[id] == nil, urgent.insert(id).inserted else { return nil }
+        // A listed file (not read yet) is asked for once the walk has read it.
+        guard !file.isListed, results[id] == nil, urgent.insert(id).inserted else { return nil }
         requested.grow(to: id.rawValue + 1)
         requested.set(id.rawValue, marked: true)
         return MetadataRequest(id: id, file: file)
@@ -39,6 +40,7 @@ public struct MetadataState: Sendable {
         var requests: [MetadataRequest] = []
         for number in 0..<library.totalCount where !requested.contains(number) {
             let id = ItemID(number)
+            if library.file(id).isListed { continue }
             requested.set(number, marked: true)
             if library.isGone(id) { continue }
             requests.append(MetadataRequest(id: id, file: library.file(id)))

@@ -91,7 +91,8 @@ extension GalleryState {
             addScanned(batches, isFinished: isFinished)
             // --select-1 as fzf has it: the only item, found before any key, is the pick.
             if selectsOnlyItem, !isScanning, library.totalCount == 1, library.count == 1 { return [.accept(acceptedPaths)] }
-            return loadEffects() + metadataEffects() + decisionReads(from: firstNew)
+            // Listed files' sidecars are read once the walk has read the files.
+            return loadEffects() + metadataEffects() + decisionReads(from: firstNew) + decisionReads(of: library.takeConfirmedListing())
         case .metadataRead(let results):
             addMetadata(results)
             return loadEffects() + metadataEffects()

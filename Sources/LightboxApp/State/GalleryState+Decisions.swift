@@ -48,16 +48,22 @@ extension GalleryState {
     /// the picture first (a later answer, a RAW's, wins).
     func decisionReads(from first: Int) -> [Effect] {
         guard first < library.totalCount else { return [] }
-        let reads = (first..<library.totalCount).map { number in
-            let file = library.file(ItemID(number))
+        return decisionReads(of: (first..<library.totalCount).map(ItemID.init))
+    }
+
+    /// Reads of what the sidecars of items `ids` say; listed files (not read yet) wait to be read.
+    func decisionReads(of ids: [ItemID]) -> [Effect] {
+        let reads = ids.compactMap { id -> DecisionKeeper.Read? in
+            let file = library.file(id)
+            guard !file.isListed, !library.isGone(id) else { return nil }
             let members = file.memberPaths.map { path in
                 var member = file
                 member.path = path
                 return member
             }
-            return DecisionKeeper.Read(id: ItemID(number), files: members)
+            return DecisionKeeper.Read(id: id, files: members)
         }
-        return [.readDecisions(reads)]
+        return reads.isEmpty ? [] : [.readDecisions(reads)]
     }
 
     /// The items a decision is for: compare's focused one; the marked ones (those the filter

@@ -22,7 +22,8 @@ extension GalleryState {
             order += viewport.direction > 0 ? extra : extra.reversed()
         }
         var requests: [DecodeRequest] = []
-        for item in order where layout.isShown(item) && failure(at: item) == nil && !store.offline.contains(library.id(at: item)) {
+        // A listed file is decoded once the walk has read it (named like an image is not one yet).
+        for item in order where layout.isShown(item) && failure(at: item) == nil && !store.offline.contains(library.id(at: item)) && !library[item].isListed {
             let key = thumbnailKey(ofItem: item)
             // Cached (and, for symbols, rendered in the current set) needs nothing; this also marks it used.
             if let cached = store.cache.thumbnail(for: key), isReady(cached) { continue }

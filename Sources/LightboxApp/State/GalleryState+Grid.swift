@@ -204,12 +204,14 @@ extension GalleryState {
                 startSlideshow()
             }
         }
-        let known = batches.filter { $0.isFromIndex && !$0.files.isEmpty }
+        // What the index had, and folders' listings, are shown at once, for the walk to confirm.
+        let known = batches.filter { ($0.isFromIndex || $0.isListing) && !$0.files.isEmpty }
         if !known.isEmpty { addFromIndex(known) }
-        let added = batches.filter { !$0.isFromIndex && !$0.files.isEmpty }.map { (files: $0.files, folder: $0.folder) }
+        let added = batches.filter { !$0.isFromIndex && !$0.isListing && !$0.files.isEmpty }.map { (files: $0.files, folder: $0.folder) }
         if library.isChecking {
             // What the index had is on screen: the walk only changes what it finds otherwise.
             if !added.isEmpty { rearrangeIfChanged { $0.appendChecked(added) } }
+            for batch in batches where batch.endsListing { rearrangeIfChanged { $0.settleListing(of: batch.folder) } }
             if isFinished { rearrangeIfChanged { $0.finishChecking() } }
             return
         }

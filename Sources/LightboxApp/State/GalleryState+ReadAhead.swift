@@ -8,7 +8,8 @@ extension GalleryState {
     /// the grid's thumbnails; none while the preview is open or the grid's boxes are larger than
     /// the cache keeps.
     mutating func readAheadEffects() -> [Effect] {
-        guard preview == nil, compare == nil, !isTooSmall, !library.isEmpty else { return [] }
+        // Listed files are not read yet: the read-ahead waits for the walk.
+        guard preview == nil, compare == nil, !isTooSmall, !library.isEmpty, !library.hasListedItems else { return [] }
         let box = thumbnailKey(ofItem: viewport.cursor).box
         guard let size = FreedesktopCache.Size.covering(max(box.width, box.height)) else { return [] }
         let positions = readAhead.next(Self.readAheadBatch, library: library, cursor: viewport.cursor, screen: visibleItems.count)

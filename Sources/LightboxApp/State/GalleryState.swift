@@ -244,13 +244,17 @@ public struct GalleryState: Sendable {
 
     /// Whether the screen is full of items (more are past it) and only its pictures are missing.
     /// - Complexity: O(*v*) in the tiles in the window.
+    /// A screen of listed files (not read yet) is shown at once: its pictures are seconds away.
     public var screenWaitsForPictures: Bool {
         !library.isEmpty && !isTooSmall && visibleItems.upperBound < layout.itemCount && !isScreenComplete
+            && !(library.hasListedItems && visibleItems.contains { isOnScreen($0) && library[$0].isListed })
     }
 
-    /// Items the provider was asked for (on screen, then the ring ahead) still waiting for their thumbnail.
+    /// Items the provider was asked for (on screen, then the ring ahead) still waiting for their
+    /// thumbnail, and listed ones on screen, not read yet.
     public var loadingCount: Int {
-        store.demand.count { store.cache.peek($0.key) == nil && store.failures[$0.id] == nil }
+        let listed = library.hasListedItems ? visibleItems.count { isOnScreen($0) && library[$0].isListed } : 0
+        return listed + store.demand.count { store.cache.peek($0.key) == nil && store.failures[$0.id] == nil }
     }
 
     /// Whether every visible item has its thumbnail or a failure.

@@ -232,6 +232,23 @@ public enum ImageFormat: String, CaseIterable, Sendable {
     /// The names files of some kind are given, for "named like an image" (lowercase, without the dot).
     public static let extensions: Set<String> = Set(table.flatMap(\.traits.extensions))
 
+    /// The kind a file's name says it is, before its bytes are read (a folder's listing shown
+    /// first on a network mount); the sniff of its first bytes decides.
+    public init?(naming path: ImagePath) {
+        let name = path.lastComponent
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex,
+            let format = Self.byExtension[String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()]
+        else { return nil }
+        self = format
+    }
+
+    /// Each extension's kind (the first row that names it).
+    private static let byExtension: [String: ImageFormat] = {
+        var kinds: [String: ImageFormat] = [:]
+        for row in table { for name in row.traits.extensions where kinds[name] == nil { kinds[name] = row.format } }
+        return kinds
+    }()
+
     /// Whether `header` holds `signature` at `offset`.
     static func starts(_ header: [UInt8], _ signature: [UInt8], at offset: Int = 0) -> Bool {
         header.count >= offset + signature.count && Array(header[offset..<(offset + signature.count)]) == signature

@@ -15,6 +15,15 @@ public struct ImageFile: Hashable, Sendable {
         self.format = format
         self.companions = companions
     }
+
+    /// A file as its folder's listing names it, not read yet: its kind guessed from its name,
+    /// its size and time unknown (-1) until the scan reads it.
+    public init(listed path: ImagePath, format: ImageFormat) {
+        self.init(path: path, byteCount: -1, modified: -1, format: format)
+    }
+
+    /// Whether the file is only named by its folder's listing, not read yet (`init(listed:format:)`).
+    public var isListed: Bool { byteCount < 0 }
 }
 
 /// A folder's images, a section of the gallery.

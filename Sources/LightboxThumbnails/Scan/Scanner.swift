@@ -23,6 +23,12 @@ public struct Scanner: Sendable {
         public var indexed: [IndexedMetadata?]
         /// Whether the batch is what the index remembers (`LibraryIndex.replay`), for the walk to confirm.
         public var isFromIndex: Bool
+        /// Whether the batch is a folder's listing, its files named and not read yet
+        /// (`ImageFile.isListed`), for the walk to confirm (`Scanner.listsFirst`).
+        public var isListing = false
+        /// Whether the walk is done with a folder whose listing came first: the listed files it
+        /// did not find are not images.
+        public var endsListing = false
 
         public init(folder: ImagePath, files: [ImageFile], problems: [String] = [], unlistedProblems: Int = 0) {
             self.folder = folder
@@ -73,6 +79,11 @@ public struct Scanner: Sendable {
     /// What earlier visits learned (`LibraryIndex`): a file of the size and time it knows is
     /// recognised from a look at its attributes, not opened and sniffed; what is found is kept there.
     public var index: LibraryIndex?
+    /// Whether, on a network mount, a folder the index does not know is first handed out as its
+    /// listing names it (`Batch.isListing`: one round trip, where sniffing its first screen's
+    /// files takes several), before the walk reads each file. Only for a gallery that takes the
+    /// listing's files back as the walk confirms them.
+    public var listsFirst = false
 
     public init(pairing: Pairing = .together) {
         self.pairing = pairing
@@ -94,7 +105,7 @@ public struct Scanner: Sendable {
         body { batch in
             problems += batch.problems
             unlisted += batch.unlistedProblems
-            if !batch.files.isEmpty { folders.appendMerging(Batch(folder: batch.folder, files: batch.files)) }
+            if !batch.files.isEmpty, !batch.isListing { folders.appendMerging(Batch(folder: batch.folder, files: batch.files)) }
             return true
         }
         return Result(folders: folders.map { ImageFolder(path: $0.folder, files: $0.files) }, problems: problems, unlistedProblems: unlisted)
@@ -111,6 +122,7 @@ public struct Scanner: Sendable {
             walk.readsInFlight = readsInFlight
             walk.yielding = yielding
             walk.index = index
+            walk.listsFirst = listsFirst
             for path in paths where !walk.isStopped { walk.scanArgument(path) }
             walk.flush()
             index?.flush()
@@ -126,6 +138,7 @@ public struct Scanner: Sendable {
             walk.readsInFlight = readsInFlight
             walk.yielding = yielding
             walk.index = index
+            walk.listsFirst = listsFirst
             var pending: [UInt8] = []
             var isSkippingLongRecord = false
             var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -187,6 +200,7 @@ public struct Scanner: Sendable {
         var readWidth = 1
         var yielding: (@Sendable () -> Bool)?
         var index: LibraryIndex?
+        var listsFirst = false
 
         init(limit: Int, openFolderLimit: Int, pairs: Bool = false, emit: @escaping (Batch) -> Bool) {
             self.limit = limit
@@ -357,6 +371,7 @@ public struct Scanner: Sendable {
                     return index.records(in: folder, skipping: entries.filter { $0.type == UInt8(DT_DIR) }.map(\.name), notImages: true).records
                 }
             }
+            let listed = listsFirst && readWidth > 1 && !trusted && known?.isEmpty != false && handListing(entries, in: path)
             var subfolders: [[UInt8]] = []
             var step = readWidth == 1 ? 1 : readWidth * 2
             var start = 0
@@ -388,7 +403,30 @@ public struct Scanner: Sendable {
                 }
             }
             if let listing, !isStopped { index?.rememberListing(listing, of: path) }
+            if listed, !isStopped {
+                // Every file found handed out first: what the listing named and the walk did not find goes.
+                flush()
+                var end = Batch(folder: path, files: [])
+                end.endsListing = true
+                if !emit(end) { isStopped = true }
+            }
             return (subfolders, identity)
+        }
+
+        /// Hands out the files `entries` name like images, as listed (`Batch.isListing`), before
+        /// any is read. Whether there were any.
+        mutating func handListing(_ entries: [(name: [UInt8], type: UInt8)], in path: ImagePath) -> Bool {
+            let files = entries.compactMap { entry -> ImageFile? in
+                guard entry.type == UInt8(DT_REG) else { return nil }
+                let named = path.appending(entry.name)
+                return ImageFormat(naming: named).map { ImageFile(listed: named, format: $0) }
+            }
+            guard !files.isEmpty, !isStopped else { return false }
+            flush()
+            var listing = Batch(folder: path, files: pairs ? Pairing.group(files) : files)
+            listing.isListing = true
+            if !emit(listing) { isStopped = true }
+            return true
         }
 
         /// Adds an image to the batch, starting a new batch when the folder changes.
@@ -578,7 +616,10 @@ struct FileIdentity: Hashable {
 extension Array where Element == Scanner.Batch {
     /// Appends `batch`, into the last batch when both are of one folder.
     mutating func appendMerging(_ batch: Scanner.Batch) {
-        if let last = self.last, last.folder == batch.folder, last.isFromIndex == batch.isFromIndex {
+        if let last = self.last, last.folder == batch.folder, last.isFromIndex == batch.isFromIndex, last.isListing == batch.isListing,
+            !last.endsListing
+        {
+            self[count - 1].endsListing = batch.endsListing
             self[count - 1].files += batch.files
             self[count - 1].indexed += batch.indexed
             self[count - 1].problems += batch.problems
