@@ -130,7 +130,9 @@ func statisticsReport(
     }
     if let stage = readStage {
         let read = stage.readSoFar
-        lines.append("  files read ahead of the decoders: \(read.files), \(read.bytes >> 20) MiB (\(stage.width) reads at once)")
+        lines.append(
+            "  files read ahead of the decoders: \(read.files), \(read.bytes >> 20) MiB (\(stage.width) reads at once)"
+                + (stage.cutShort > 0 ? "; \(stage.cutShort) cut short at their EXIF thumbnails, the link being slow" : ""))
     }
     if let speed { lines.append("  " + speed.report) }
     if let index { lines.append("  " + index.statistics) }

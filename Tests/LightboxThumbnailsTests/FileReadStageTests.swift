@@ -104,3 +104,35 @@ import Testing
     #expect(results == Array(0..<200))
     #expect(count.most <= ParallelReads.yieldingWidth, "\(count.most) at once while yielding")
 }
+
+/// On a link counted slow, a whole read asks, with its first bytes, whether a smaller source in
+/// them will do: yes ends the read there (nothing handed on, nothing held, counted as cut); no
+/// reads on, whole. On a link not slow it is never asked.
+@Test func aReadOnASlowLinkStopsAtItsFirstBytesWhenTheyWillDo() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("big.jpg")
+    let size = 1 << 20
+    try TestImages.bytes([0xFF, 0xD8, 0xFF] + (3..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }, at: path)
+    let file = ImageFile(path: ImagePath(path), byteCount: Int64(size), modified: 0, format: .jpeg)
+    for (mode, answer) in [(ReadSpeed.Mode.slow, true), (.slow, false), (.normal, true)] {
+        let stage = FileReadStage(width: 8, decoders: 2, speed: ReadSpeed(mode: mode))
+        var asked: [Int] = []
+        let bytes = stage.read(file) { prefix in
+            asked.append(prefix.count)
+            #expect(Array(prefix.prefix(3)) == [0xFF, 0xD8, 0xFF])
+            return answer
+        }
+        if let bytes { stage.release(bytes.count) }
+        switch (mode, answer) {
+        case (.slow, true):
+            #expect(bytes == nil && asked.count == 1 && asked[0] <= ThumbnailPipeline.headerBytes && stage.cutShort == 1)
+            #expect(stage.readSoFar.files == 0 && !stage.isBusy)
+        case (.slow, false):
+            #expect(bytes?.count == size && stage.cutShort == 0, "read on, whole")
+            #expect(!asked.isEmpty && asked.allSatisfy { $0 <= ThumbnailPipeline.headerBytes }, "asked only with its first bytes: \(asked)")
+        default:
+            #expect(bytes?.count == size && asked.isEmpty && stage.cutShort == 0, "never asked on a link not slow")
+        }
+    }
+}

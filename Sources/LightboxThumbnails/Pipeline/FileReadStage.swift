@@ -24,7 +24,7 @@ public final class FileReadStage: @unchecked Sendable {
     private let turn = NSCondition()
     /// Bytes read and not yet released, and what was read so far.
     private var held = 0
-    private var counted = (files: 0, bytes: 0)
+    private var counted = (files: 0, bytes: 0, cut: 0)
     /// Whole-file reads: tickets given, the oldest still waiting, and those reading now.
     private var tickets = (given: 0, next: 0)
     private var reading = 0
@@ -49,23 +49,37 @@ public final class FileReadStage: @unchecked Sendable {
 
     /// `file`'s bytes read now, held against the budget until `release`; nil when the stage
     /// does not take it, the budget is spent or the read fails (the decoder then reads it and
-    /// says what is wrong).
-    public func read(_ file: ImageFile) -> [UInt8]? {
+    /// says what is wrong), or when `smallerWillDo` cut it short.
+    ///
+    /// `smallerWillDo` is asked with the first bytes (up to `ThumbnailPipeline.headerBytes`)
+    /// while the link is slow (`speed`): when a source in them will do (a JPEG's EXIF
+    /// thumbnail), it says so and the rest is not read. So a whole read begun before the link
+    /// was measured slow stops at its first bytes.
+    public func read(_ file: ImageFile, smallerWillDo: (([UInt8]) -> Bool)? = nil) -> [UInt8]? {
         guard takes(file), reserve(Int(file.byteCount)) else { return nil }
         waitForTurn()
         speed?.began(bytes: Int(file.byteCount))
         let start = ProcessInfo.processInfo.systemUptime
         var first = true
-        let outcome = FileReader.read(file.path, limit: Self.fileLimit) { [speed] count in
-            speed?.moved(count, firstAfter: first ? ProcessInfo.processInfo.systemUptime - start : nil)
-            first = false
-        }
+        var isCut = false
+        let outcome = FileReader.read(
+            file.path, limit: Self.fileLimit,
+            progress: { [speed] count in
+                speed?.moved(count, firstAfter: first ? ProcessInfo.processInfo.systemUptime - start : nil)
+                first = false
+            },
+            stop: { [speed] soFar in
+                guard let smallerWillDo, soFar.count <= ThumbnailPipeline.headerBytes, speed?.isSlow == true else { return false }
+                isCut = smallerWillDo(Array(soFar))
+                return isCut
+            })
         speed?.ended()
         turn.lock()
         defer { turn.unlock() }
         reading -= 1
         turn.broadcast()
-        guard case .success(let bytes) = outcome else {
+        guard case .success(let bytes) = outcome, !isCut else {
+            if isCut { counted.cut += 1 }
             held -= Int(file.byteCount)
             return nil
         }
@@ -101,7 +115,14 @@ public final class FileReadStage: @unchecked Sendable {
     public var readSoFar: (files: Int, bytes: Int) {
         turn.lock()
         defer { turn.unlock() }
-        return counted
+        return (counted.files, counted.bytes)
+    }
+
+    /// Reads cut short at their first bytes, a smaller source in them doing on a slow link.
+    public var cutShort: Int {
+        turn.lock()
+        defer { turn.unlock() }
+        return counted.cut
     }
 
     /// Waits until the reads asked for before this one have started and fewer than

@@ -48,9 +48,21 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
         if let cached = local?.fromDiskCache(file, fitting: box.limitedToMaxSide, usingLibraries: false) { return cached }
         if let mount = ReadWatch.shared.notAnswering(holding: file.path) { return .failed(.offline(mount)) }
         if let known = local?.exifWithoutLibraries(file, fitting: box.limitedToMaxSide) { return known }
-        if let stage = readStage, let contents = stage.read(file) {
-            defer { stage.release(contents.count) }
-            return answer(exchange(.decodeRead(file, box.limitedToMaxSide, contents: contents)))
+        if let stage = readStage {
+            // A link found slow while the file is read: an EXIF thumbnail in its first bytes that will do ends the read.
+            var smaller: DecodeResult?
+            let contents = stage.read(file) { prefix in
+                guard self.speed?.smallerSuffices(for: box) == true, var small = self.local else { return false }
+                small.smallerSuffices = true
+                small.contents = prefix
+                smaller = small.exifWithoutLibraries(file, fitting: box.limitedToMaxSide)
+                return smaller != nil
+            }
+            if let smaller { return smaller }
+            if let contents {
+                defer { stage.release(contents.count) }
+                return answer(exchange(.decodeRead(file, box.limitedToMaxSide, contents: contents)))
+            }
         }
         return answer(exchange(.decode(file, box.limitedToMaxSide, smallerSuffices: smallerSuffices)))
     }

@@ -11,10 +11,13 @@ public enum FileReader {
     }
 
     /// The whole file, if it is a regular file no larger than `limit` bytes; `progress` is told
-    /// the bytes each read call brings.
-    public static func read(_ path: ImagePath, limit: Int, progress: ((Int) -> Void)? = nil) -> Result<[UInt8], Failure> {
+    /// the bytes each read call brings; `stop`, asked with the bytes so far after each, ends the
+    /// read there when it says so (the bytes so far are the result).
+    public static func read(
+        _ path: ImagePath, limit: Int, progress: ((Int) -> Void)? = nil, stop: ((ArraySlice<UInt8>) -> Bool)? = nil
+    ) -> Result<[UInt8], Failure> {
         withRegularFile(path, limit: limit) { fd, size in
-            let data = readUpTo(fd, count: size, progress: progress)
+            let data = readUpTo(fd, count: size, progress: progress, stop: stop)
             return data.isEmpty ? .failure(Failure(message: "empty file")) : .success(data)
         }
     }
@@ -54,7 +57,9 @@ public enum FileReader {
     /// Up to `count` bytes from `offset` (`pread`: the descriptor's offset stays) or, when nil, from
     /// the current position; fewer if the file shrank.
     /// - Complexity: O(*count*), in reads of at most `chunk` bytes.
-    static func readUpTo(_ fd: Int32, count: Int, at offset: Int? = nil, progress: ((Int) -> Void)? = nil) -> [UInt8] {
+    static func readUpTo(
+        _ fd: Int32, count: Int, at offset: Int? = nil, progress: ((Int) -> Void)? = nil, stop: ((ArraySlice<UInt8>) -> Bool)? = nil
+    ) -> [UInt8] {
         var data = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
@@ -68,6 +73,7 @@ public enum FileReader {
             filled += n
             ReadWatch.shared.progressed()
             progress?(n)
+            if filled < count, let stop, stop(data[..<filled]) { break }
         }
         if filled < count { data.removeLast(count - filled) }
         return data
