@@ -181,7 +181,7 @@ extension InteractiveSession {
                 cacheCount: state.store.cache.count,
                 pictures: Self.picturesReport(state: state, terminal: terminal, report: terminalReport),
                 library: state.library, readAhead: readAhead.map { (state.readAhead, $0.activeThreads) },
-                readStage: pipeline.readStage, speed: pipeline.speed, index: options.index, timeline: timeline.report)
+                readStage: pipeline.readStage, speed: pipeline.speed, index: options.index, timeline: timeline.report, upgraded: state.store.upgradedCount)
         }
         if let lost { report = (report ?? "") + lost }
         // Kept in the state folder: the ones a write put there, and those the end did.

@@ -115,7 +115,7 @@ func statisticsReport(
     _ statistics: DecodeStatistics, provider: ThumbnailProvider, cacheBytes: Int, cacheCount: Int,
     pictures: String, library: Library, readAhead: (ReadAhead, workers: Int)? = nil, readStage: FileReadStage? = nil, speed: ReadSpeed? = nil,
     index: LibraryIndex? = nil,
-    timeline: String? = nil
+    timeline: String? = nil, upgraded: Int = 0
 ) -> String {
     var lines = [
         "lightbox statistics:", "  pictures: \(pictures)",
@@ -127,6 +127,7 @@ func statisticsReport(
         lines.append(
             "  read ahead: \(readAhead.written) written to the disk cache, \(readAhead.alreadyCached) there already, \(readAhead.failed) failed"
                 + (workers > 0 ? " (\(workers) decoder\(workers == 1 ? "" : "s") at once)" : ""))
+        if upgraded > 0 { lines.append("  pictures smaller than their tiles made sharp once read whole: \(upgraded)") }
     }
     if let stage = readStage {
         let read = stage.readSoFar

@@ -1963,6 +1963,31 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         else
             fail "a slow share measured" "link: ${link:-none}; smaller: ${smaller:-none}; $(screen | tail -1)"
         fi
+        # With the read-ahead on (and the disk cache), the thumbnails standing in are replaced
+        # by sharp pictures once it has read their files whole, while no key comes.
+        start_shell 160 48
+        launch --stats --cache-dir "$WORK/upgrade-cache" -c 2 capped/exif "2>upgrade-stats"
+        t0=$(date +%s%N) before=0 after=-1
+        if wait_for " 1/24"; then
+            for _ in $(seq 50); do
+                before=$(tm capture-pane -p -e -t e2e | grep -c '[34]8;5;28m\|[34]8;2;0;1[23][0-9];0m')
+                [ "$before" -gt 0 ] && break
+                sleep 0.1
+            done
+            for _ in $(seq 400); do
+                after=$(tm capture-pane -p -e -t e2e | grep -c '[34]8;5;28m\|[34]8;2;0;1[23][0-9];0m')
+                [ "$after" = 0 ] && break
+                sleep 0.1
+            done
+        fi
+        took=$((($(date +%s%N) - t0) / 1000000))
+        tm send-keys -t e2e q; wait_exit
+        sharp=$(sed -n 's/.*made sharp once read whole: \([0-9]*\)/\1/p' "$WORK/upgrade-stats")
+        if [ "$before" -gt 0 ] && [ "$after" = 0 ] && [ "${sharp:-0}" -ge 1 ]; then
+            pass "an 8 Mbit/s share, reading ahead: $sharp thumbnails standing in (green on $before lines) made sharp once read whole, none left after $took ms"
+        else
+            fail "a slow share's stand-ins made sharp" "green lines $before then $after after $took ms; sharp: ${sharp:-none}; $(grep -E 'read ahead|smaller|link' "$WORK/upgrade-stats")"
+        fi
         slow_mount_stop "$WORK/capped"
     else
         fail "a slow share: small sources" "could not mount it with sshfs"

@@ -121,3 +121,32 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
     #expect(store.record(request, .decoded(Thumbnail(width: 2, height: 1, pixels: [1, 2, 3, 4, 5, 6]))).isEmpty)
     #expect(store.cache.contains(request.key))
 }
+
+/// A slow link's stand-in (a smaller source scaled up) stays shown; once the read-ahead has read
+/// its file whole into the disk cache it is asked for again, and the sharp picture replaces it.
+/// A stand-in again (nothing sharper came) is not asked for once more.
+@Test func aStandInIsAskedForAgainOnceItsFileWasReadWhole() {
+    var state = GalleryState(library: library([6]), spec: threeColumns, width: 40, height: 40)
+    let requests = loads(state.initialEffects())!
+    var standIn = Thumbnail(width: 1, height: 1, pixels: [0, 200, 0])
+    standIn.isStandIn = true
+    let sharp = Thumbnail(width: 1, height: 1, pixels: [90, 90, 90])
+    for request in requests { state.apply(.decoded(request, .decoded(request.id.rawValue < 2 ? standIn : sharp))) }
+    #expect(state.isScreenComplete && state.loadingCount == 0 && state.store.standIns.count == 2)
+    // The read-ahead wrote items 0 (a stand-in), 3 (sharp already), and failed 1.
+    let again = loads(
+        state.apply(
+            .readAheadDone([
+                ReadAheadOutcome(id: ItemID(0), outcome: .written), ReadAheadOutcome(id: ItemID(3), outcome: .written),
+                ReadAheadOutcome(id: ItemID(1), outcome: .failed("bad")),
+            ])))
+    #expect(again?.map(\.id.rawValue) == [0], "only the stand-in read whole")
+    #expect(state.isScreenComplete && state.loadingCount == 0, "the stand-in shown meanwhile")
+    let after = loads(state.apply(.decoded(again![0], .decoded(sharp))))
+    #expect(after?.isEmpty == true && state.store.upgradedCount == 1 && state.store.standIns.count == 1)
+    // Item 1 read whole later, but its decode brings a stand-in again: left as it is.
+    let once = loads(state.apply(.readAheadDone([ReadAheadOutcome(id: ItemID(1), outcome: .written)])))!
+    #expect(once.map(\.id.rawValue) == [1])
+    #expect(loads(state.apply(.decoded(once[0], .decoded(standIn))))?.isEmpty == true && state.store.upgradedCount == 1)
+    #expect(state.apply(.readAheadDone([ReadAheadOutcome(id: ItemID(4), outcome: .written)])).isEmpty, "no stand-in: nothing asked")
+}

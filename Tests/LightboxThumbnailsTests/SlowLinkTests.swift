@@ -127,8 +127,27 @@ private func meter(rate: Double, seconds: Double, fileBytes: Int, startingAt sta
     pool.local = ThumbnailPipeline(codecs: nil, diskCache: nil, statistics: pool.statistics)
     pool.speed = ReadSpeed(mode: .slow)
     guard case .decoded(let small) = pool.decode(imageFile(path), fitting: box) else { Issue.record("no picture"); return }
-    #expect(small.width == 300 && isGreen(small.pixel(x: 10, y: 100)))
+    #expect(small.width == 300 && isGreen(small.pixel(x: 10, y: 100)) && small.isStandIn)
     pool.speed = ReadSpeed(mode: .normal)
     guard case .failed(let failure) = pool.decode(imageFile(path), fitting: box) else { Issue.record("the thumbnail on a normal link"); return }
     #expect(failure.message.contains("cannot start the decoder"))
+}
+
+/// A picture scaled up to fill its box is a stand-in; one that reaches the box already is not.
+@Test func aPictureScaledUpIsAStandIn() {
+    let small = Thumbnail(width: 2, height: 2, pixels: Array(repeating: 100, count: 12))
+    #expect(small.upscaled(toFit: PixelSize(width: 8, height: 8)).isStandIn)
+    #expect(!small.upscaled(toFit: PixelSize(width: 2, height: 2)).isStandIn && !small.isStandIn)
+}
+
+/// A worker's picture made from a smaller source is a stand-in in the app too: its answer's
+/// counts say so, as the flag itself does not travel.
+@Test func aWorkersSmallerPictureArrivesAsAStandIn() {
+    let pool = WorkerPoolDecoder(command: ["/nonexistent/lightbox-decode"])
+    let picture = Thumbnail(width: 2, height: 1, pixels: [1, 2, 3, 4, 5, 6])
+    for smaller in [0, 1] {
+        let response = DecodeMessage.Response(body: .decoded(.decoded(picture)), counts: DecodeStatistics.Counts(bySource: [.exif: 1, .smaller: smaller]))
+        guard case .decoded(let arrived) = pool.answer(.success(response)) else { Issue.record("no picture"); continue }
+        #expect(arrived.isStandIn == (smaller == 1) && arrived.pixels == picture.pixels)
+    }
 }

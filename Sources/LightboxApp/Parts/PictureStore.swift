@@ -15,6 +15,15 @@ public struct PictureStore: Sendable {
     public internal(set) var offline: Set<ItemID> = []
     /// What is asked of the provider now, most wanted first.
     public internal(set) var demand: [DecodeRequest] = []
+    /// Pictures that are a smaller source scaled up (`Thumbnail.isStandIn`, a slow link's), by key.
+    public internal(set) var standIns: [ThumbnailKey: ItemID] = [:]
+    /// Items with a stand-in whose file the read-ahead has since read whole into the disk cache:
+    /// asked for again, the sharp picture replaces the stand-in.
+    public internal(set) var upgradable: Set<ItemID> = []
+    /// Stand-ins replaced so.
+    public internal(set) var upgradedCount = 0
+    /// Stand-ins remembered past which those no longer in the cache are forgotten.
+    static let standInsKept = 4096
 
     init(budget: Int) { cache = ThumbnailCache(budget: budget) }
 
@@ -24,6 +33,7 @@ public struct PictureStore: Sendable {
         switch result {
         case .decoded(let thumbnail):
             cache.insert(thumbnail, for: request.key)
+            noteStandIn(thumbnail.isStandIn, for: request)
             return cache.takeEvicted()
         case .failed(let failure) where failure.kind == .offline:
             offline.insert(request.id)
@@ -36,6 +46,32 @@ public struct PictureStore: Sendable {
             return []
         }
     }
+
+    /// Keeps track of the stand-ins: a sharp picture for a stand-in's key replaces it; a stand-in
+    /// again after the read-ahead's read is left (asking again would bring the same).
+    private mutating func noteStandIn(_ isStandIn: Bool, for request: DecodeRequest) {
+        let wasUpgradable = upgradable.remove(request.id) != nil
+        if isStandIn {
+            standIns[request.key] = request.id
+            if standIns.count > Self.standInsKept { standIns = standIns.filter { cache.contains($0.key) } }
+        } else if standIns.removeValue(forKey: request.key) != nil, wasUpgradable {
+            upgradedCount += 1
+        }
+    }
+
+    /// The read-ahead wrote these items' files whole to the disk cache: those with a stand-in
+    /// are asked for again. Whether any is.
+    /// - Complexity: O(*s* + *k*) in the stand-ins and the items.
+    mutating func readWhole(_ ids: [ItemID]) -> Bool {
+        guard !standIns.isEmpty else { return false }
+        let standing = Set(standIns.values)
+        let upgrades = ids.filter { standing.contains($0) }
+        upgradable.formUnion(upgrades)
+        return !upgrades.isEmpty
+    }
+
+    /// Whether the picture cached under `key` (item `id`'s) is a stand-in to be replaced now.
+    func replaces(_ key: ThumbnailKey, of id: ItemID) -> Bool { upgradable.contains(id) && standIns[key] == id }
 
     /// Asks again for the files left because their mount was not answering (one answers again).
     mutating func retryOffline() { offline.removeAll() }

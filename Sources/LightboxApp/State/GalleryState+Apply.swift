@@ -76,7 +76,9 @@ extension GalleryState {
             readAhead.finished(outcomes.map { ($0.id, $0.outcome) })
             // Said once, when it is first met; the read-ahead has stopped.
             if !hadProblem, let problem = readAhead.cacheProblem { message = problem + "; reading ahead stopped" }
-            return []
+            // Stand-ins on a slow link whose files are now in the disk cache whole: the sharp pictures.
+            let written = outcomes.filter { $0.outcome == .written }.map(\.id)
+            return store.readWhole(written) ? loadEffects() : []
         case .readAheadDropped(let ids):
             readAhead.abandoned(ids)
             return []

@@ -26,7 +26,8 @@ extension GalleryState {
         for item in order where layout.isShown(item) && failure(at: item) == nil && !store.offline.contains(library.id(at: item)) && !library[item].isListed {
             let key = thumbnailKey(ofItem: item)
             // Cached (and, for symbols, rendered in the current set) needs nothing; this also marks it used.
-            if let cached = store.cache.thumbnail(for: key), isReady(cached) { continue }
+            // A slow link's stand-in, read whole since by the read-ahead, is asked for again (it stays shown meanwhile).
+            if let cached = store.cache.thumbnail(for: key), isReady(cached), !store.replaces(key, of: library.id(at: item)) { continue }
             // Requests name the file's id: results that arrive after a re-sort still find it.
             var request = decodeRequest(item: item, box: key.box)
             request.isAhead = !onScreen.contains(item)

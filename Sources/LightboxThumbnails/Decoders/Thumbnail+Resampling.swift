@@ -28,6 +28,7 @@ extension Thumbnail {
         guard target.width > width || target.height > height else { return self }
         var grown = Thumbnail(width: target.width, height: target.height, pixels: Self.upscaled(pixels, channels: 3, width: width, height: height, to: target))
         grown.alpha = alpha.map { Self.upscaled($0, channels: 1, width: width, height: height, to: target) }
+        grown.isStandIn = true
         return grown
     }
 

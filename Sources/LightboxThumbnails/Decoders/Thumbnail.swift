@@ -13,6 +13,9 @@ public struct Thumbnail: Hashable, Sendable {
     public var delays: [Int] = []
     /// How its pixels spread over the levels, when the request asked (the preview's exposure panel).
     public var histogram: Histogram?
+    /// Whether it is a smaller source scaled up to fill its box (a slow link's stand-in,
+    /// `upscaled(toFit:)`): the sharp one replaces it once its file has been read whole.
+    public var isStandIn = false
 
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 3, "pixel buffer does not match \(width)x\(height)")

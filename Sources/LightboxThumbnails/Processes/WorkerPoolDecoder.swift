@@ -86,8 +86,13 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
     func answer(_ exchanged: Result<DecodeMessage.Response, Failure>) -> DecodeResult {
         switch exchanged {
         case .success(let response):
-            if case .decoded(let result) = response.body { return result }
-            return .failed(.decoder("decoder answered out of turn"))
+            guard case .decoded(let result) = response.body else { return .failed(.decoder("decoder answered out of turn")) }
+            // A smaller source scaled up in the worker: its counts say so (the flag does not travel).
+            if case .decoded(var thumbnail) = result, response.counts.bySource[.smaller, default: 0] > 0 {
+                thumbnail.isStandIn = true
+                return .decoded(thumbnail)
+            }
+            return result
         case .failure(let failure):
             statistics.add(DecodeStatistics.Counts(bySource: [.failed: 1]))
             return .failed(.decoder(failure.reason))
