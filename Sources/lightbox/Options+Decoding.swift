@@ -122,6 +122,7 @@ func statisticsReport(
         "  items: \(library.foundCount), files: \(library.fileCount) (pairs are one item)",
     ]
     if let timeline { lines.append("  " + timeline) }
+    if library.changedCount > 0 { lines.append("  changed in place since the index had them, read again: \(library.changedCount) files") }
     if library.listedCount > 0 { lines.append("  shown from their folders' listings before they were read: \(library.listedCount) files") }
     if let (readAhead, workers) = readAhead, readAhead.extent != .off {
         lines.append(

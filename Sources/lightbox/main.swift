@@ -141,6 +141,8 @@ func main() -> Int32 {
     let replays = options.snapshotSize == nil && !options.selectsOnlyItem
     // On a network mount, a folder's listing is shown before its files are read (in the scan's order only).
     scanner.listsFirst = replays && options.arrangement.keepsScanOrder
+    // Folders taken whole from the index have their files looked at once the walk is over (in the background).
+    scanner.checksTrustedFolders = replays
     let scan = BackgroundScan(
         source: options.scanSource, scanner: scanner, replaying: replays ? options.index : nil, replayPart: Scheduler.Pacing().scanTakeLimit,
         transform: supportedOnly)

@@ -1791,6 +1791,26 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         else
             fail "the index: changes applied while checking: no grid" "$(screen)"
         fi
+        # A photo rewritten in place on the server (its folder's time and entries unchanged, so
+        # the walk takes the folder whole from the index): the files of such folders are looked
+        # at once the walk is over, and the changed one is read again where it is.
+        touch -r "$WORK/idx-src/renamed" "$WORK/idx-folder-time"
+        convert -size 32x24 xc:blue "jpg:$WORK/idx-rewrite.jpg" && cat "$WORK/idx-rewrite.jpg" > "$WORK/idx-src/renamed/IMG_3.JPG"
+        touch -r "$WORK/idx-folder-time" "$WORK/idx-src/renamed"
+        start_shell 160 30
+        launch --stats --read-ahead off idx "2>idx-stats-rewrite"
+        if wait_for " 1/301 "; then
+            for _ in $(seq 100); do screen | tail -1 | grep -q "scanning" || break; sleep 0.1; done
+            sleep 0.5
+            tm send-keys -t e2e q; wait_exit
+            if grep -q "changed in place since the index had them, read again: 1 files" "$WORK/idx-stats-rewrite"; then
+                pass "the index: a photo rewritten in place on the share, its folder unchanged, read again once the walk was over ($(grep -o 'changed in place.*' "$WORK/idx-stats-rewrite"))"
+            else
+                fail "the index: a photo rewritten in place" "$(grep -E 'index|changed|timeline' "$WORK/idx-stats-rewrite")"
+            fi
+        else
+            fail "the index: a photo rewritten in place: no grid" "$(screen)"
+        fi
         # A visit whose only reads of the share are its sidecars' (its folders checked, its
         # pictures and dates known): the server stops, and the status line names the share (a
         # read without an answer has the share looked at), none of those reads said to have

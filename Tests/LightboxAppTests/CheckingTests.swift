@@ -173,3 +173,22 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     #expect(shown(library).sections == ["a:2", "b:3", "c:1"])
     #expect((0..<library.count).allSatisfy { !library[$0].isListed })
 }
+
+@Test func aFileChangedInPlaceIsReadAgainWhereItIs() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    state.apply(.scanned([remembered("a", ["1.jpg", "2.jpg", "3.jpg"], dates: ["2024:05:01 10:00:00", "2024:05:02 10:00:00", nil])], isFinished: false))
+    state.apply(.scanned([walked("a", ["1.jpg", "2.jpg", "3.jpg"])], isFinished: true))
+    state.apply([.move(.right), .toggleMark])
+    let id = state.library.id(at: 1)
+    #expect(state.metadataState.results[id] != nil && !state.library.isChecking)
+    // 2.jpg rewritten in place (now a PNG of another size), found by the check after the walk.
+    var now = files("a", ["2.jpg"], size: 77)[0]
+    now.format = .png
+    var batch = Scanner.Batch(folder: ImagePath("a"), files: [now])
+    batch.isChanged = true
+    let effects = asked(state.apply(.scanned([batch], isFinished: false)))
+    #expect(state.library.id(at: 1) == id && state.library.file(id) == now && state.library.count == 3)
+    #expect(state.viewport.cursor == 1 && state.selection.marks.sorted == [1] && state.library.changedCount == 1)
+    #expect(state.metadataState.results[id] == nil, "what was read of it forgotten")
+    #expect(effects.loads.contains("a/2.jpg") && effects.decisions == ["1"], "its picture and sidecar asked for again")
+}

@@ -305,6 +305,48 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(scanner.scan([folder]).folders.flatMap(\.files)[0].modified == first[0].modified - 200_000_000_000)
 }
 
+/// A gallery's walk on a network mount takes an unchanged folder whole from the index, then
+/// (`checksTrustedFolders`) looks at each of its files after all: one rewritten in place (its
+/// folder's time and entries unchanged) is handed out as changed, read again, and kept so in
+/// the index; an unchanged folder checked hands out nothing.
+@Test func aFileRewrittenInPlaceIsFoundOnceTheWalkIsOver() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["IMG_1.jpg", "IMG_2.jpg"] { try TestImages.jpeg(at: try dir.file("photos/" + name), width: 16, height: 16) }
+    var scanner = Scanner()
+    scanner.readsInFlight = 4
+    scanner.checksTrustedFolders = true
+    scanner.index = LibraryIndex(folder: dir.path + "/cache", mode: .on)
+    let folder = ImagePath(dir.path + "/photos")
+    func batches() -> [LightboxThumbnails.Scanner.Batch] {
+        var found: [LightboxThumbnails.Scanner.Batch] = []
+        scanner.scan([folder]) {
+            found.append($0)
+            return true
+        }
+        return found
+    }
+    let first = batches().flatMap(\.files)
+    #expect(!batches().contains { $0.isChanged }, "unchanged: nothing handed out as changed")
+    // IMG_2 rewritten in place as a PNG (the folder's own time and entries as they were).
+    var folderInfo = stat()
+    stat(dir.path + "/photos", &folderInfo)
+    try TestImages.png(at: dir.path + "/photos/IMG_2.jpg", width: 4, height: 4)
+    var times = [folderInfo.st_atim, folderInfo.st_mtim]
+    utimensat(AT_FDCWD, dir.path + "/photos", &times, 0)
+    let second = batches()
+    #expect(second.filter { !$0.isChanged }.flatMap(\.files) == first, "the walk took the folder whole, as the index had it")
+    let changed = second.filter(\.isChanged)
+    #expect(changed.count == 1 && changed.last == second.last && changed[0].files.map(\.path) == [ImagePath(dir.path + "/photos/IMG_2.jpg")])
+    #expect(changed.first?.files.first?.format == .png && changed.first?.files.first?.byteCount != first[1].byteCount)
+    // Kept so in the index: the next walk takes it as it is now, and finds nothing changed.
+    let third = batches()
+    #expect(third.filter { !$0.isChanged }.flatMap(\.files).map(\.format) == [.jpeg, .png] && !third.contains { $0.isChanged })
+    // A list (no check) trusts the listing.
+    scanner.checksTrustedFolders = false
+    #expect(!batches().contains { $0.isChanged })
+}
+
 /// The walk asks the index of a folder's files in one go: what it knows of each file directly
 /// there (an image, and a file it knows is no image; the replay only the images), none of a
 /// subfolder's; the next walk

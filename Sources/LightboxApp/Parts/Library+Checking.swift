@@ -48,7 +48,7 @@ extension Library {
                         // Listed, now read: the same item, its kind as its bytes say.
                         if filesByID[id].format != file.format || filesByID[id].companions != file.companions || !appendsInScanOrder { changed = true }
                         replaceFile(id, with: file)
-                        confirmedListing.append(ItemID(id))
+                        newlyRead.append(ItemID(id))
                         lastCheckedKey = max(lastCheckedKey, scanKeys[id])
                         continue
                     }
@@ -87,10 +87,38 @@ extension Library {
         return changed
     }
 
-    /// The listed items the walk has read since last asked (their metadata and sidecars are read now).
-    public mutating func takeConfirmedListing() -> [ItemID] {
-        defer { confirmedListing = [] }
-        return confirmedListing
+    /// Takes files the walk found changed in place since the index had them (`Scanner.Batch.isChanged`):
+    /// each replaces the file of its path where it is (a pair's member inside its item), ids
+    /// unchanged. Whether the library was arranged again (a file's kind changed).
+    /// - Complexity: O(*n*) to find them by path, plus an arrangement when a kind changed.
+    @discardableResult
+    public mutating func replaceChanged(_ files: [ImageFile]) -> Bool {
+        guard !files.isEmpty else { return false }
+        let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
+        var kindChanged = false
+        for id in 0..<totalCount where !isGone[id] {
+            let was = filesByID[id]
+            var item = was
+            if let now = byPath[item.path] {
+                item = now
+                item.companions = was.companions
+            }
+            for k in item.companions.indices { item.companions[k] = byPath[item.companions[k].path] ?? item.companions[k] }
+            guard item != was, !was.isListed else { continue }
+            kindChanged = kindChanged || item.format != was.format
+            replaceFile(id, with: item)
+            newlyRead.append(ItemID(id))
+            changedCount += 1
+        }
+        if kindChanged { arrange() }
+        return kindChanged
+    }
+
+    /// The listed items the walk has read since last asked, and those changed in place (their
+    /// metadata and sidecars are read now).
+    public mutating func takeNewlyRead() -> [ItemID] {
+        defer { newlyRead = [] }
+        return newlyRead
     }
 
     /// Whether some item shown is only listed, not read yet.

@@ -62,8 +62,11 @@ public struct Library: Sendable {
     var lastCheckedKey: Int64 = -1
     /// Items shown from their folder's listing and not read yet (`ImageFile.isListed`), by folder.
     var listedByFolder: [ImagePath: [Int]] = [:]
-    /// Listed items the walk confirmed since `takeConfirmedListing()` was last asked.
-    var confirmedListing: [ItemID] = []
+    /// Items whose files the walk read since `takeNewlyRead()` was last asked: listed ones it
+    /// confirmed, and those changed in place (`replaceChanged`).
+    var newlyRead: [ItemID] = []
+    /// How many items were found changed in place since the index had them.
+    public internal(set) var changedCount = 0
     /// How many items were shown from their folders' listings before they were read.
     public internal(set) var listedCount = 0
     /// Id by position, and position by id.

@@ -48,6 +48,19 @@ public struct MetadataState: Sendable {
         return requests
     }
 
+    /// Forgets what was read of these files (changed since): they are asked for again.
+    /// - Complexity: O(*k* + *r*) in the ids and the results kept.
+    mutating func forget(_ ids: [ItemID]) {
+        guard !ids.isEmpty else { return }
+        let forgotten = Set(ids)
+        for id in ids {
+            results[id] = nil
+            urgent.remove(id)
+            if id.rawValue < requested.capacity { requested.set(id.rawValue, marked: false) }
+        }
+        order.removeAll { forgotten.contains($0) }
+    }
+
     /// Records what was read (never asked for again in the background); past `trimmedAt`
     /// results, only the latest `kept` stay.
     /// - Complexity: O(*k*) for *k* results.

@@ -94,7 +94,7 @@ extension GalleryState {
             // --select-1 as fzf has it: the only item, found before any key, is the pick.
             if selectsOnlyItem, !isScanning, library.totalCount == 1, library.count == 1 { return [.accept(acceptedPaths)] }
             // Listed files' sidecars are read once the walk has read the files.
-            return loadEffects() + metadataEffects() + decisionReads(from: firstNew) + decisionReads(of: library.takeConfirmedListing())
+            return loadEffects() + metadataEffects() + decisionReads(from: firstNew) + decisionReads(of: library.takeNewlyRead())
         case .metadataRead(let results):
             addMetadata(results)
             return loadEffects() + metadataEffects()

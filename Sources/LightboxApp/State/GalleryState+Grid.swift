@@ -207,7 +207,10 @@ extension GalleryState {
         // What the index had, and folders' listings, are shown at once, for the walk to confirm.
         let known = batches.filter { ($0.isFromIndex || $0.isListing) && !$0.files.isEmpty }
         if !known.isEmpty { addFromIndex(known) }
-        let added = batches.filter { !$0.isFromIndex && !$0.isListing && !$0.files.isEmpty }.map { (files: $0.files, folder: $0.folder) }
+        let added = batches.filter { !$0.isFromIndex && !$0.isListing && !$0.isChanged && !$0.files.isEmpty }.map { (files: $0.files, folder: $0.folder) }
+        // Files rewritten in place since the index had them: where they are, read again.
+        let changed = batches.filter(\.isChanged).flatMap(\.files)
+        if !changed.isEmpty { refreshChanged(changed) }
         if library.isChecking {
             // What the index had is on screen: the walk only changes what it finds otherwise.
             if !added.isEmpty { rearrangeIfChanged { $0.appendChecked(added) } }
@@ -223,6 +226,16 @@ extension GalleryState {
         library.append(added)
         selection.marks.grow(to: library.count)
         rebuildLayout()
+    }
+
+    /// Puts files found changed in place where they were, and forgets what was read of them and
+    /// why they could not be shown: their pictures, metadata and sidecars are asked for again.
+    mutating func refreshChanged(_ files: [ImageFile]) {
+        let first = library.newlyRead.count
+        rearrangeIfChanged { $0.replaceChanged(files) }
+        let ids = Array(library.newlyRead[first...])
+        for id in ids { store.failures[id] = nil }
+        metadataState.forget(ids)
     }
 
     /// Shows what the index remembers of the library, with its metadata, before the walk checks it.

@@ -29,6 +29,10 @@ public struct Scanner: Sendable {
         /// Whether the walk is done with a folder whose listing came first: the listed files it
         /// did not find are not images.
         public var endsListing = false
+        /// Whether the batch holds files found changed in place since the index had them, in a
+        /// folder it took whole from the index (`Scanner.checksTrustedFolders`): each replaces
+        /// the file of its path, where it is.
+        public var isChanged = false
 
         public init(folder: ImagePath, files: [ImageFile], problems: [String] = [], unlistedProblems: Int = 0) {
             self.folder = folder
@@ -84,6 +88,11 @@ public struct Scanner: Sendable {
     /// files takes several), before the walk reads each file. Only for a gallery that takes the
     /// listing's files back as the walk confirms them.
     public var listsFirst = false
+    /// Whether, once the walk is over, the folders taken whole from the index (their listings
+    /// unchanged) have each file looked at after all: a file rewritten in place changes its own
+    /// time, not its folder's. What changed is handed out in batches marked `isChanged`. For a
+    /// gallery, where this runs in the background; a list trusts the listing.
+    public var checksTrustedFolders = false
 
     public init(pairing: Pairing = .together) {
         self.pairing = pairing
@@ -105,7 +114,7 @@ public struct Scanner: Sendable {
         body { batch in
             problems += batch.problems
             unlisted += batch.unlistedProblems
-            if !batch.files.isEmpty, !batch.isListing { folders.appendMerging(Batch(folder: batch.folder, files: batch.files)) }
+            if !batch.files.isEmpty, !batch.isListing, !batch.isChanged { folders.appendMerging(Batch(folder: batch.folder, files: batch.files)) }
             return true
         }
         return Result(folders: folders.map { ImageFolder(path: $0.folder, files: $0.files) }, problems: problems, unlistedProblems: unlisted)
@@ -123,8 +132,10 @@ public struct Scanner: Sendable {
             walk.yielding = yielding
             walk.index = index
             walk.listsFirst = listsFirst
+            walk.keepsTrustedFolders = checksTrustedFolders
             for path in paths where !walk.isStopped { walk.scanArgument(path) }
             walk.flush()
+            walk.checkTrustedFolders()
             index?.flush()
         }
     }
@@ -201,6 +212,10 @@ public struct Scanner: Sendable {
         var yielding: (@Sendable () -> Bool)?
         var index: LibraryIndex?
         var listsFirst = false
+        /// Whether the folders taken whole from the index are kept, to be looked through after the walk.
+        var keepsTrustedFolders = false
+        /// Those folders: each one's path, its files' names, and what the index had of them.
+        var trustedFolders: [(path: ImagePath, names: [[UInt8]], known: [[UInt8]: LibraryIndex.Record])] = []
 
         init(limit: Int, openFolderLimit: Int, pairs: Bool = false, emit: @escaping (Batch) -> Bool) {
             self.limit = limit
@@ -372,6 +387,9 @@ public struct Scanner: Sendable {
                 }
             }
             let listed = listsFirst && readWidth > 1 && !trusted && known?.isEmpty != false && handListing(entries, in: path)
+            if trusted, keepsTrustedFolders, let known {
+                trustedFolders.append((path, entries.filter { $0.type == UInt8(DT_REG) && known[$0.name]?.format != nil }.map(\.name), known))
+            }
             var subfolders: [[UInt8]] = []
             var step = readWidth == 1 ? 1 : readWidth * 2
             var start = 0
@@ -411,6 +429,44 @@ public struct Scanner: Sendable {
                 if !emit(end) { isStopped = true }
             }
             return (subfolders, identity)
+        }
+
+        /// Looks at each file of the folders taken whole from the index (`trustedFolders`), many at
+        /// once, and hands out those changed since as `Batch.isChanged`: the index's time or size
+        /// no longer theirs, read again.
+        /// - Complexity: one look a file, `readWidth` at once; an open and a read for each changed.
+        mutating func checkTrustedFolders() {
+            let folders = trustedFolders
+            trustedFolders = []
+            for folder in folders where !isStopped && !folder.names.isEmpty {
+                let fd = ReadWatch.shared.watching(folder.path) { folder.path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }
+                guard fd >= 0 else { continue }  // gone since: the next visit's walk sees it
+                defer { close(fd) }
+                let width = ParallelReads.width(for: fd, stated: readsInFlight)
+                // Without the index, so what it counted of the walk is not counted twice; what changed is kept below.
+                let found = ParallelReads.map(folder.names.count, width: width, yielding: yielding) { number in
+                    let name = folder.names[number]
+                    return Scanner.look(at: name, type: UInt8(DT_REG), in: fd, path: folder.path, known: .some(folder.known[name]))
+                }
+                var changed: [ImageFile] = []
+                for (name, entry) in zip(folder.names, found) {
+                    switch entry {
+                    case .file(.image(let image)):
+                        if let was = folder.known[name], was.byteCount != image.byteCount || was.modified != image.modified || was.format != image.format {
+                            changed.append(image)
+                            index?.remember(image)
+                        }
+                    case .file(.refused(let reason)), .problem(let reason): report(reason, in: folder.path)
+                    case .folder, .file(.ignored), .nothing: break
+                    }
+                }
+                flush()
+                guard !changed.isEmpty, !isStopped else { continue }
+                var batch = Batch(folder: folder.path, files: changed)
+                batch.isChanged = true
+                if !emit(batch) { isStopped = true }
+            }
+            flush()
         }
 
         /// Hands out the files `entries` name like images, as listed (`Batch.isListing`), before
@@ -617,7 +673,7 @@ extension Array where Element == Scanner.Batch {
     /// Appends `batch`, into the last batch when both are of one folder.
     mutating func appendMerging(_ batch: Scanner.Batch) {
         if let last = self.last, last.folder == batch.folder, last.isFromIndex == batch.isFromIndex, last.isListing == batch.isListing,
-            !last.endsListing
+            last.isChanged == batch.isChanged, !last.endsListing
         {
             self[count - 1].endsListing = batch.endsListing
             self[count - 1].files += batch.files
