@@ -44,6 +44,11 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     let bytes = full.encoded
     for cut in 0..<bytes.count { #expect(IndexedMetadata(encoded: Array(bytes.prefix(cut))) == nil, "cut at \(cut)") }
     #expect(IndexedMetadata(encoded: bytes + [0]) == nil)
+    // Found by `make fuzz` (index): a real that is NaN (here the f-number), damage no reader writes.
+    #expect(IndexedMetadata(encoded: [0x82, 0x90, 0x01, 0x01, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0x00]) == nil)
+    var infinite = full.metadata!
+    infinite.subsecond = .infinity
+    #expect(IndexedMetadata(encoded: IndexedMetadata(metadata: infinite, shownSize: nil).encoded) == nil)
     var generator = SystemRandomNumberGenerator()
     for _ in 0..<2000 {
         let noise = (0..<Int.random(in: 0..<64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }

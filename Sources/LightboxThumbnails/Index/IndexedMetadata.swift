@@ -172,7 +172,9 @@ public struct IndexedMetadata: Hashable, Sendable {
             var bits: UInt64 = 0
             for i in 0..<8 { bits |= UInt64(bytes[at + i]) << (8 * UInt64(i)) }
             at += 8
-            return Double(bitPattern: bits)
+            // No reader writes a NaN or an infinity: one is damage (and NaN would not equal itself).
+            let value = Double(bitPattern: bits)
+            return value.isFinite ? value : nil
         }
 
         mutating func text() -> String? {

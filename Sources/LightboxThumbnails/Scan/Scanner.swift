@@ -388,7 +388,11 @@ public struct Scanner: Sendable {
             }
             let listed = listsFirst && readWidth > 1 && !trusted && known?.isEmpty != false && handListing(entries, in: path)
             if trusted, keepsTrustedFolders, let known {
-                trustedFolders.append((path, entries.filter { $0.type == UInt8(DT_REG) && known[$0.name]?.format != nil }.map(\.name), known))
+                // Sizes and times only: what the index read of 100,000 files is not held until the walk ends.
+                let bare = known.filter { $0.value.format != nil }.mapValues {
+                    LibraryIndex.Record(byteCount: $0.byteCount, modified: $0.modified, format: $0.format)
+                }
+                trustedFolders.append((path, entries.filter { $0.type == UInt8(DT_REG) && bare[$0.name] != nil }.map(\.name), bare))
             }
             var subfolders: [[UInt8]] = []
             var step = readWidth == 1 ? 1 : readWidth * 2
