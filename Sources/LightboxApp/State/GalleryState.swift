@@ -243,8 +243,8 @@ public struct GalleryState: Sendable {
     }
 
     /// Whether the screen is full of items (more are past it) and only its pictures are missing.
-    /// - Complexity: O(*v*) in the tiles in the window.
     /// A screen of listed files (not read yet) is shown at once: its pictures are seconds away.
+    /// - Complexity: O(*v*) in the tiles in the window.
     public var screenWaitsForPictures: Bool {
         !library.isEmpty && !isTooSmall && visibleItems.upperBound < layout.itemCount && !isScreenComplete
             && !(library.hasListedItems && visibleItems.contains { isOnScreen($0) && library[$0].isListed })

@@ -232,11 +232,12 @@ public enum ImageFormat: String, CaseIterable, Sendable {
     /// The names files of some kind are given, for "named like an image" (lowercase, without the dot).
     public static let extensions: Set<String> = Set(table.flatMap(\.traits.extensions))
 
-    /// The kind a file's name says it is, before its bytes are read (a folder's listing shown
-    /// first on a network mount); the sniff of its first bytes decides.
+    /// The kind a file's name says it is (its extension), before its bytes are read: for a
+    /// folder's listing shown first on a network mount, and "named like an image"; the sniff of
+    /// its first bytes decides what it is.
     public init?(naming path: ImagePath) {
         let name = path.lastComponent
-        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex,
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")),
             let format = Self.byExtension[String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()]
         else { return nil }
         self = format

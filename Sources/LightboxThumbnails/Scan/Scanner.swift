@@ -636,11 +636,7 @@ public struct Scanner: Sendable {
         (name + [0]).withUnsafeBufferPointer { body(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) }
     }
 
-    static func hasImageName(_ path: ImagePath) -> Bool {
-        let name = path.lastComponent
-        guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return false }
-        return ImageFormat.extensions.contains(String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased())
-    }
+    static func hasImageName(_ path: ImagePath) -> Bool { ImageFormat(naming: path) != nil }
 
     /// A short guess at what a file that is not an image holds, for the message.
     static func describeContent(_ header: [UInt8]) -> String {
