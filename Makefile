@@ -63,7 +63,7 @@ test-asan: test-deps
 
 ## The thumbnail provider's and decoder pool's concurrency tests under ThreadSanitizer.
 test-tsan: test-deps
-	swift test --sanitize=thread --filter "ThumbnailProvider|WorkerPool|workIsTaken|resultsArrive|aConcurrentReader|theWorkerLoop|aBackgroundScan|aScanStuck|theMetadataReader"
+	swift test --sanitize=thread --filter "ThumbnailProvider|WorkerPool|workIsTaken|resultsArrive|aConcurrentReader|theWorkerLoop|aBackgroundScan|aScanStuck|theMetadataReader|relay"
 
 ## Figures beside timg, chafa, djpeg and vipsthumbnail, on a generated corpus (about 6 GB, made once).
 bench-deps:

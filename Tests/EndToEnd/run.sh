@@ -1630,12 +1630,28 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
             tm send-keys -t e2e q
             wait_exit
             ended=$(since "$start")
-            kill -CONT $stopped
             if [ "$marked" = yes ] && [ "$said" = yes ] && [ "$(cat "$WORK/rc")" = 130 ] && sane && python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 1)" "$ended"; then
                 pass "a share whose server stopped: a key marked, the status line said it was not answering, q ended the pipeline in $ended s (exit 130, terminal sane)"
             else
                 fail "a share whose server stopped" "marked '$marked', said '$said', rc $(cat "$WORK/rc" 2>/dev/null), ended after $ended s; $(screen | tail -2)"
             fi
+            # The server still stopped: a local folder given after the share is walked while the
+            # share waits (its photos shown, the share named), and q still ends at once.
+            mkdir -p "$WORK/beside-share"
+            cp "$WORK"/many-src/many/IMG_1.JPG "$WORK"/many-src/many/IMG_2.JPG "$WORK/beside-share/"
+            start_shell 160 30
+            launch --index off --read-ahead off many/many beside-share
+            start=$(date +%s.%N)
+            beside=
+            for _ in $(seq 100); do screen | grep -q " 1/2 found, scanning…  ▲ $WORK/many not answering" && { beside=$(since "$start"); break; }; sleep 0.1; done
+            tm send-keys -t e2e q
+            wait_exit
+            if [ -n "$beside" ] && [ "$(cat "$WORK/rc")" = 130 ] && python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 6)" "$beside"; then
+                pass "a folder given after a stalled share: its 2 photos shown after $beside s, the share named not answering; q ended it"
+            else
+                fail "a folder given after a stalled share" "shown after '$beside', rc $(cat "$WORK/rc" 2>/dev/null); $(screen | tail -2)"
+            fi
+            kill -CONT $stopped
         else
             fail "a stalled share: no gallery" "$(screen)"
         fi

@@ -126,18 +126,52 @@ public struct Scanner: Sendable {
     /// - Complexity: O(*n* log *n*) in the number of entries of each folder, plus one open and a
     ///   16-byte read per file.
     public func scan(_ paths: [ImagePath], emit: (Batch) -> Bool) {
-        withoutActuallyEscaping(emit) { emit in
-            var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, pairs: pairing != .apart, emit: emit)
-            walk.readsInFlight = readsInFlight
-            walk.yielding = yielding
-            walk.index = index
-            walk.listsFirst = listsFirst
-            walk.keepsTrustedFolders = checksTrustedFolders
-            for path in paths where !walk.isStopped { walk.scanArgument(path) }
-            walk.flush()
-            walk.checkTrustedFolders()
+        let groups = Scanner.groupedByMount(paths, mounts: ReadWatch.mountPoints())
+        guard groups.count > 1 else {
+            withoutActuallyEscaping(emit) { emit in
+                var walk = makeWalk(emit: emit)
+                for path in paths where !walk.isStopped { walk.scanArgument(path) }
+                walk.flush()
+                walk.checkTrustedFolders()
+            }
             index?.flush()
+            return
         }
+        // Several mounts: one that stops answering holds up only its own paths.
+        let relay = RootRelay(groups: groups.count) { ReadWatch.shared.notAnswering(holding: groups[$0][0]) != nil }
+        let visited = FolderVisits()
+        relay.run(emit: emit) { number, port in
+            var walk = makeWalk { port.hand($0) }
+            walk.visited = visited
+            for path in groups[number] where !walk.isStopped { walk.scanArgument(path) }
+            walk.flush()
+            port.walked()
+            if walk.keepsTrustedFolders, port.waitForChecks() { walk.checkTrustedFolders() }
+        }
+        index?.flush()
+    }
+
+    /// A walk as this scanner's settings say, handing its batches to `emit`.
+    func makeWalk(emit: @escaping (Batch) -> Bool) -> Walk {
+        var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, pairs: pairing != .apart, emit: emit)
+        walk.readsInFlight = readsInFlight
+        walk.yielding = yielding
+        walk.index = index
+        walk.listsFirst = listsFirst
+        walk.keepsTrustedFolders = checksTrustedFolders
+        return walk
+    }
+
+    /// `paths` in runs of consecutive paths on one mount of `mounts` (told by the paths alone: nothing is looked at).
+    /// - Complexity: O(*p* · *m*) for *p* paths and *m* mounts.
+    static func groupedByMount(_ paths: [ImagePath], mounts: [[UInt8]]) -> [[ImagePath]] {
+        var groups: [[ImagePath]] = [], last: Int?? = .none
+        for path in paths {
+            let mount = ReadWatch.longestMount(holding: path.absoluteBytes, among: mounts)
+            if last == .some(mount) { groups[groups.count - 1].append(path) } else { groups.append([path]) }
+            last = .some(mount)
+        }
+        return groups
     }
 
     /// Scans the paths listed in the file open as `fd` (a pipe, say), one per `separator`-ended
@@ -145,11 +179,8 @@ public struct Scanner: Sendable {
     /// read waits. Empty records are skipped; a final record need not end in the separator.
     public func scan(listIn fd: Int32, separator: UInt8, emit: (Batch) -> Bool) {
         withoutActuallyEscaping(emit) { emit in
-            var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, pairs: pairing != .apart, emit: emit)
-            walk.readsInFlight = readsInFlight
-            walk.yielding = yielding
-            walk.index = index
-            walk.listsFirst = listsFirst
+            var walk = makeWalk(emit: emit)
+            walk.keepsTrustedFolders = false
             var pending: [UInt8] = []
             var isSkippingLongRecord = false
             var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -199,7 +230,8 @@ public struct Scanner: Sendable {
         var openFolderLimit = 32
         let emit: (Batch) -> Bool
         var batch: Batch?
-        var visited = Set<FileIdentity>()
+        /// The folders walked, shared by the walks of one scan's paths (`RootRelay`).
+        var visited = FolderVisits()
         var emittedFiles = 0
         var problemCount = 0
         var isStopped = false
@@ -285,7 +317,9 @@ public struct Scanner: Sendable {
                 guard reopen(stack.count - 1, in: &stack) else { continue }
                 let childPath = top.path.appending(name)
                 flush()  // the folders before it, before a look that may hang
-                var child = Scanner.withCName(name) { openat(stack[stack.count - 1].fd, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+                let parent = stack[stack.count - 1].fd
+                // Watched: a mount that stops answering is named on the status line (and its walk left waiting, `RootRelay`).
+                var child = ReadWatch.shared.watching(childPath) { Scanner.withCName(name) { openat(parent, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }
                 if child < 0 && (errno == EMFILE || errno == ENFILE) {
                     // Descriptors ran out elsewhere: give back all but the root's and this folder's, and try once more.
                     for i in 1..<max(1, stack.count - 1) where stack[i].fd >= 0 { close(stack[i].fd); stack[i].fd = -1 }
@@ -340,7 +374,7 @@ public struct Scanner: Sendable {
         /// cannot be read.
         mutating func listFolder(_ fd: Int32, path: ImagePath) -> ([[UInt8]], FileIdentity)? {
             var info = stat()
-            guard fstat(fd, &info) == 0, visited.insert(FileIdentity(info)).inserted else {
+            guard fstat(fd, &info) == 0, visited.insert(FileIdentity(info)) else {
                 close(fd)
                 return nil
             }

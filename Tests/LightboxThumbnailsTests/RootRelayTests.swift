@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+@testable import LightboxThumbnails
+
+/// A batch named `name` (its folder), for following the relay's order.
+private func batch(_ name: String) -> LightboxThumbnails.Scanner.Batch { LightboxThumbnails.Scanner.Batch(folder: ImagePath(name), files: []) }
+
+/// What a relay handed out, in order, and a gate a walk waits at.
+private final class Relayed: @unchecked Sendable {
+    /// Keeps each batch handed out: the relay's `emit`.
+    var keep: (LightboxThumbnails.Scanner.Batch) -> Bool {
+        { [self] in
+            add($0)
+            return true
+        }
+    }
+
+    let lock = NSLock()
+    var names: [String] = []
+    let gate = DispatchSemaphore(value: 0)
+    var stalled = Set<Int>()
+
+    func add(_ batch: LightboxThumbnails.Scanner.Batch) {
+        lock.withLock { names.append(batch.folder.description) }
+    }
+    var seen: [String] { lock.withLock { names } }
+    func isStalled(_ group: Int) -> Bool { lock.withLock { stalled.contains(group) } }
+}
+
+/// Groups whose mounts answer are handed out in the order given, each whole before the next.
+@Test func relayKeepsTheOrderGiven() {
+    let relayed = Relayed()
+    let relay = RootRelay(groups: 3, checkInterval: 0.01) { _ in false }
+    relay.run(emit: relayed.keep) { number, port in
+        for part in 0..<3 {
+            usleep(UInt32(1000 * (3 - number)))  // later groups quicker: order is still the one given
+            _ = port.hand(batch("g\(number)-\(part)"))
+        }
+    }
+    #expect(relayed.seen == ["g0-0", "g0-1", "g0-2", "g1-0", "g1-1", "g1-2", "g2-0", "g2-1", "g2-2"])
+}
+
+/// A group whose mount stops answering is left waiting: the next group is walked and handed out
+/// meanwhile, and what the waiting one finds once it answers comes after (nothing moves).
+@Test func relayWalksOnPastAStalledMount() {
+    let relayed = Relayed()
+    relayed.stalled = [0]
+    let relay = RootRelay(groups: 2, checkInterval: 0.01) { relayed.isStalled($0) }
+    let finished = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        relay.run(emit: relayed.keep) { number, port in
+            if number == 0 {
+                _ = port.hand(batch("nas-first"))
+                relayed.gate.wait()  // a read the mount does not answer
+                _ = port.hand(batch("nas-after"))
+            } else {
+                _ = port.hand(batch("local"))
+            }
+        }
+        finished.signal()
+    }
+    let deadline = Date(timeIntervalSinceNow: 5)
+    while !relayed.seen.contains("local") && Date() < deadline { usleep(5000) }
+    #expect(relayed.seen == ["nas-first", "local"], "the local folder is shown while the share waits")
+    relayed.lock.withLock { relayed.stalled = [] }
+    relayed.gate.signal()
+    #expect(finished.wait(timeout: .now() + 5) == .success)
+    #expect(relayed.seen == ["nas-first", "local", "nas-after"])
+}
+
+/// Stopped (the gallery quit), the relay returns at once, a walk held by a mount left behind.
+@Test func relayStopsWithoutWaitingForAHeldWalk() {
+    let relayed = Relayed()
+    let relay = RootRelay(groups: 2, checkInterval: 0.01) { _ in false }
+    let began = Date()
+    relay.run(
+        emit: { _ in false },
+        walk: { number, port in
+            if !port.hand(batch("g\(number)")) { relayed.gate.wait() }  // held until the test lets it go
+        })
+    #expect(Date().timeIntervalSince(began) < 1)
+    relayed.gate.signal()
+}
+
+/// Checks wait until every group has walked or waits on its mount; their batches are handed out
+/// whenever they come.
+@Test func relayStartsChecksOnceEveryGroupWalked() {
+    let relayed = Relayed()
+    let relay = RootRelay(groups: 2, checkInterval: 0.01) { _ in false }
+    relay.run(emit: relayed.keep) { number, port in
+        _ = port.hand(batch("walk\(number)"))
+        port.walked()
+        if port.waitForChecks() { _ = port.hand(batch("check\(number)")) }
+    }
+    let seen = relayed.seen
+    #expect(seen.count == 4)
+    #expect(Array(seen.prefix(2)) == ["walk0", "walk1"], "no check before the last walk: \(seen)")
+    #expect(Set(seen.suffix(2)) == ["check0", "check1"])
+}
+
+/// Paths are grouped by the mount that holds them, consecutive ones together, told by their paths alone.
+@Test func scanPathsAreGroupedByMount() {
+    let mounts: [[UInt8]] = [Array("/".utf8), Array("/mnt/nas".utf8)]
+    let paths = ["/home/a", "/home/b", "/mnt/nas/x", "/mnt/nas/y", "/tmp/c", "/mnt/nasty"].map { ImagePath($0) }
+    let groups = LightboxThumbnails.Scanner.groupedByMount(paths, mounts: mounts).map { $0.map(\.description) }
+    #expect(groups == [["/home/a", "/home/b"], ["/mnt/nas/x", "/mnt/nas/y"], ["/tmp/c", "/mnt/nasty"]])
+}
