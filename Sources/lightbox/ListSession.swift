@@ -15,7 +15,8 @@ enum ListSession {
             return 2
         }
         let scanner = options.scanner
-        let scan = options.readsStandardInput ? scanner.scan(listIn: 0, separator: options.readsNul ? 0 : 10) : scanner.scan(options.paths)
+        let scan =
+            options.readsStandardInput ? scanner.scan(listIn: 0, separator: options.readsNul ? 0 : 10, prefix: options.listPrefix) : scanner.scan(options.paths)
         for problem in scan.problems + (options.index?.takeProblems() ?? []) { Output.error(problem) }
         let folders = scan.folders.map { folder in
             ImageFolder(path: folder.path, files: supportedOnly(Scanner.Batch(folder: folder.path, files: folder.files)).files)

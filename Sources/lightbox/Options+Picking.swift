@@ -56,12 +56,44 @@ extension Options {
         index = LibraryIndex(folder: folder, mode: indexMode)
     }
 
-    /// Files the metadata reader reads at once: as the user said, else the most a path given calls for.
-    var metadataReads: Int { paths.map { ParallelReads.width(for: $0, stated: readsInFlight) }.max() ?? readsInFlight ?? 1 }
+    /// Files the metadata reader reads at once: as the user said, else the most a path given
+    /// calls for (of a list on standard input, its first path, `peekList`).
+    var metadataReads: Int {
+        let given = readsStandardInput ? Self.firstRecord(of: listPrefix, separator: readsNul ? 0 : 10).map { [ImagePath(bytes: $0)] } ?? [] : paths
+        return given.map { ParallelReads.width(for: $0, stated: readsInFlight) }.max() ?? readsInFlight ?? 1
+    }
+
+    /// Seconds the list on standard input is waited for to name its first path, so its mount
+    /// sets how many reads go at once (a list slower than that is read as a local disk's): as
+    /// long as the gallery waits for a first image before it opens anyway.
+    static let listPeekWait = 0.5
+
+    /// Reads the start of the list on standard input, until it names its first path (or
+    /// `listPeekWait` passes, or 64 KB came, or it ended), into `listPrefix`, for the scan.
+    mutating func peekList() {
+        guard readsStandardInput, listPrefix.isEmpty else { return }
+        let separator: UInt8 = readsNul ? 0 : 10
+        let deadline = InteractiveSession.now + Self.listPeekWait
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Self.firstRecord(of: listPrefix, separator: separator) == nil, listPrefix.count < 65_536 {
+            let left = deadline - InteractiveSession.now
+            var ready = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            guard left > 0, poll(&ready, 1, Int32(left * 1000) + 1) > 0 else { return }
+            let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            listPrefix += buffer[..<count]
+        }
+    }
+
+    /// The first complete record of a list's start, if it holds one.
+    static func firstRecord(of start: [UInt8], separator: UInt8) -> [UInt8]? {
+        start.firstIndex(of: separator).map { Array(start[..<$0]) }
+    }
 
     /// What the scan reads: the paths given, or the list on standard input.
     var scanSource: BackgroundScan.Source {
-        readsStandardInput ? .list(fd: 0, separator: readsNul ? 0 : 10) : .paths(paths)
+        readsStandardInput ? .list(fd: 0, separator: readsNul ? 0 : 10, prefix: listPrefix) : .paths(paths)
     }
 
     /// Where the images were looked for, for messages.

@@ -12,6 +12,8 @@ struct Options {
     var paths: [ImagePath] = []
     /// Read the paths from standard input (`-`, or no path with standard input not a terminal).
     var readsStandardInput = false
+    /// The list's first bytes, read before the scan starts (`peekList`).
+    var listPrefix: [UInt8] = []
     /// Input records end in NUL rather than newline.
     var readsNul = false
     /// How many items may be marked (`--multi=MAX`); nil for any number.
@@ -220,11 +222,14 @@ struct Options {
             }
             index += 1
         }
-        if options.paths == [ImagePath("-")] || (options.paths.isEmpty && isatty(0) == 0) {
+        // With --list the first word is its expression, not a path: the rule is the paths' after it.
+        let expression = options.lists ? Array(options.paths.prefix(1)) : []
+        let given = Array(options.paths.dropFirst(expression.count))
+        if given == [ImagePath("-")] || (given.isEmpty && isatty(0) == 0) {
             options.readsStandardInput = true
-            options.paths = []
-        } else if options.paths.isEmpty {
-            options.paths = [ImagePath(".")]
+            options.paths = expression
+        } else if given.isEmpty && (!options.lists || !expression.isEmpty) {
+            options.paths = expression + [ImagePath(".")]
         }
         return options
 

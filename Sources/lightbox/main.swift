@@ -105,6 +105,10 @@ func main() -> Int32 {
     if options.writesSidecars { return SidecarSession.run(options: options) }
     if options.forgetsIndex { return forgetIndexed(options) }
     options.openIndex()
+    // A list's first path tells how many reads go at once (many on a network mount).
+    let peekBegan = InteractiveSession.now
+    options.peekList()
+    let peeked = InteractiveSession.now - peekBegan
     // What waits is written at the end, whatever the session was; what went wrong is said.
     defer {
         options.index?.flush()
@@ -121,7 +125,8 @@ func main() -> Int32 {
     }
     if options.warms {
         let scanner = options.scanner
-        let scan = options.readsStandardInput ? scanner.scan(listIn: 0, separator: options.readsNul ? 0 : 10) : scanner.scan(options.paths)
+        let scan =
+            options.readsStandardInput ? scanner.scan(listIn: 0, separator: options.readsNul ? 0 : 10, prefix: options.listPrefix) : scanner.scan(options.paths)
         let files = scan.folders.flatMap { supportedOnly(Scanner.Batch(folder: $0.path, files: $0.files)).files }
         guard !files.isEmpty else { return reportNothingFound(scan.problems, unlisted: scan.unlistedProblems, options: options) }
         for problem in scan.problems { Output.error(problem) }
@@ -147,7 +152,8 @@ func main() -> Int32 {
         source: options.scanSource, scanner: scanner, replaying: replays ? options.index : nil, replayPart: Scheduler.Pacing().scanTakeLimit,
         transform: supportedOnly)
     // A small folder is scanned before the first screen; a folder with nothing in it never opens the UI.
-    scan.waitForImages(timeout: 0.5)
+    // (Less the time the list's start was waited for: the UI opens within half a second either way.)
+    scan.waitForImages(timeout: max(0.05, 0.5 - peeked))
     var first = scan.take()
     if options.selectsOnlyItem {
         // --select-1: the scan ends, or finds a second image, before the UI opens, for a moment

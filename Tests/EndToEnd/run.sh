@@ -1466,11 +1466,13 @@ if wait_for "1/4"; then
     tm send-keys -t e2e q; wait_exit
     # --list prints what the filter keeps, as the grid orders it, without a terminal.
     listed=$(cd "$WORK" && "$BIN" --list 'rating>=4 | label:red' cull < /dev/null | tr '\n' ' ')
-    if [ "$listed" = "cull/$second cull/$third cull/$(ls "$WORK/cull" | grep -v xmp | sed -n 4p) " ] \
+    # The same of a list on standard input (the expression is not taken for a path).
+    piped=$(cd "$WORK" && ls cull/* | grep -v xmp | "$BIN" --list 'rating>=4 | label:red' | tr '\n' ' ')
+    if [ "$listed" = "cull/$second cull/$third cull/$(ls "$WORK/cull" | grep -v xmp | sed -n 4p) " ] && [ "$piped" = "$listed" ] \
         && [ "$(cd "$WORK" && "$BIN" --list -0 rejected cull | tr '\0' '#')" = "cull/$first#" ]; then
-        pass "--list 'rating>=4 | label:red' and --list -0 rejected print what the filter keeps"
+        pass "--list 'rating>=4 | label:red' (of a folder and of a list on standard input) and --list -0 rejected print what the filter keeps"
     else
-        fail "--list" "'$listed'"
+        fail "--list" "'$listed', piped '$piped'"
     fi
 else
     fail "culling grid" "$(screen)"
@@ -1588,6 +1590,17 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
             pass "a 10 ms share: 300 photos scanned and dated many at once find what one at a time does, in order ($one s one at a time, $auto s with --reads auto)"
         else
             fail "reads in flight on a share" "one at a time: $(wc -l < "$WORK/many-1") $(cat "$WORK/many-1-err"); auto: $(wc -l < "$WORK/many-auto") $(cat "$WORK/many-auto-err")"
+        fi
+        # The same files named by a list on standard input: its first path tells the mount, so
+        # they are looked at and dated many at once too (before, one at a time).
+        start=$(date +%s.%N)
+        find "$WORK/many/many" -type f | "$BIN" --index off --list date:2024 > "$WORK/many-piped" 2> "$WORK/many-piped-err"
+        piped=$(since "$start")
+        if [ "$(sort "$WORK/many-piped")" = "$(sort "$WORK/many-1")" ] && grep -q "not an image: .*fake.jpg" "$WORK/many-piped-err" \
+            && python3 -c "import sys; sys.exit(float(sys.argv[1]) * 2 >= float(sys.argv[2]))" "$piped" "$one"; then
+            pass "a 10 ms share: the same 300 photos listed on standard input found and dated in $piped s ($one s one at a time)"
+        else
+            fail "a list on standard input on a share" "$piped s against $one s; $(wc -l < "$WORK/many-piped") found; $(cat "$WORK/many-piped-err")"
         fi
         # The gallery there shows the folder's listing first (one round trip; its files named,
         # not read), then reads the screen's files many at once ahead of its decoders, and every

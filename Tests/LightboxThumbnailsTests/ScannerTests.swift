@@ -365,3 +365,76 @@ func scanList(_ list: [UInt8], separator: UInt8, in dir: TemporaryDirectory) thr
     }
     #expect(!batches.contains { $0.isListing || $0.endsListing })
 }
+
+/// Paths given (or listed) are looked at many at once where asked: the same files in the same
+/// order, with the same problems, as one at a time; folders among them walked in their place.
+@Test func pathsGivenAreLookedAtManyAtOnceInTheirOrder() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    var paths: [ImagePath] = []
+    for i in (1...40).reversed() {
+        try TestImages.jpeg(at: try dir.file("f/\(i).jpg"), width: 8, height: 8)
+        paths.append(ImagePath(dir.path + "/f/\(i).jpg"))
+        if i == 20 { paths += [ImagePath(dir.path + "/sub"), ImagePath(dir.path + "/missing.jpg"), ImagePath(dir.path + "/notes.txt")] }
+        if i == 10 { paths.append(ImagePath(dir.path + "/fake.jpg")) }
+    }
+    try TestImages.jpeg(at: try dir.file("sub/inner.jpg"), width: 8, height: 8)
+    try TestImages.bytes(Array("notes".utf8), at: try dir.file("notes.txt"))
+    try TestImages.bytes(Array("not a photo".utf8), at: try dir.file("fake.jpg"))
+    var one = LightboxThumbnails.Scanner()
+    one.readsInFlight = 1
+    var many = one
+    many.readsInFlight = 8
+    let alone = one.scan(paths), together = many.scan(paths)
+    let names = { (result: LightboxThumbnails.Scanner.Result) in result.folders.flatMap(\.files).map(\.path.description) }
+    #expect(names(together) == names(alone))
+    #expect(names(together).count == 41)
+    #expect(names(together)[21] == dir.path + "/sub/inner.jpg", "the folder walked in its place, after 40 to 20")
+    #expect(together.problems == alone.problems)
+    #expect(together.problems.count == 3, "\(together.problems)")
+}
+
+/// A file given that the index knows at its size and time is recognised from a look at its
+/// attributes, not opened (a file changed under the same size and time is still taken as
+/// the index has it); one the index does not know is opened and kept there.
+@Test func aFileGivenThatTheIndexKnowsIsNotOpened() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("photos/a.jpg")
+    try TestImages.jpeg(at: path, width: 8, height: 8)
+    let index = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .on))
+    var scanner = LightboxThumbnails.Scanner()
+    scanner.index = index
+    scanner.readsInFlight = 4
+    let given = [ImagePath(path), ImagePath(path)]
+    #expect(scanner.scan(given).folders.flatMap(\.files).count == 2)
+    // The same size and time, other bytes: only an open would see it is not a photo.
+    var info = stat()
+    #expect(stat(path, &info) == 0)
+    try TestImages.bytes([UInt8](repeating: 0x20, count: Int(info.st_size)), at: path)
+    var times = [info.st_atim, info.st_mtim]
+    #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+    let again = scanner.scan(given)
+    #expect(again.folders.flatMap(\.files).count == 2 && again.problems.isEmpty)
+    var unindexed = scanner
+    unindexed.index = nil
+    #expect(unindexed.scan(given).problems.count == 2)
+}
+
+/// A list's start read before the scan (to tell its mount) is scanned first, then the rest of it.
+@Test func aListsStartReadBeforeTheScanComesFirst() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["a.jpg", "b.jpg", "c.jpg"] { try TestImages.jpeg(at: try dir.file(name), width: 8, height: 8) }
+    let list = Array("\(dir.path)/a.jpg\n\(dir.path)/b.jpg\n\(dir.path)/c.jpg\n".utf8)
+    let path = try dir.file("list")
+    try TestImages.bytes(list, at: path)
+    let fd = open(path, O_RDONLY)
+    defer { close(fd) }
+    // Read before the scan: a record and the start of the next.
+    var prefix = [UInt8](repeating: 0, count: dir.path.utf8.count + 9)
+    #expect(prefix.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } == prefix.count)
+    let found = LightboxThumbnails.Scanner().scan(listIn: fd, separator: 10, prefix: prefix).folders.flatMap(\.files)
+    #expect(found.map { String(decoding: $0.path.lastComponent, as: UTF8.self) } == ["a.jpg", "b.jpg", "c.jpg"])
+    #expect(found[1].path.description == dir.path + "/b.jpg")
+}

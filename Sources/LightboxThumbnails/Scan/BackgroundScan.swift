@@ -61,7 +61,8 @@ public final class BackgroundScan: @unchecked Sendable {
     /// What to scan: paths, or a list of them read from a file descriptor (standard input).
     public enum Source: Sendable {
         case paths([ImagePath])
-        case list(fd: Int32, separator: UInt8)
+        /// `prefix`: the list's first bytes, already read from `fd`.
+        case list(fd: Int32, separator: UInt8, prefix: [UInt8] = [])
     }
 
     public convenience init(
@@ -111,7 +112,7 @@ public final class BackgroundScan: @unchecked Sendable {
                     }
                     replaying.set(false)
                     scanner.scan(paths, emit: emit)
-                case .list(let fd, let separator): scanner.scan(listIn: fd, separator: separator, emit: emit)
+                case .list(let fd, let separator, let prefix): scanner.scan(listIn: fd, separator: separator, prefix: prefix, emit: emit)
                 }
                 return nil
             })

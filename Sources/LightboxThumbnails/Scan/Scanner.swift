@@ -104,8 +104,8 @@ public struct Scanner: Sendable {
     }
 
     /// Scans every path listed in the file open as `fd`, then returns what was found.
-    public func scan(listIn fd: Int32, separator: UInt8) -> Result {
-        collect { scan(listIn: fd, separator: separator, emit: $0) }
+    public func scan(listIn fd: Int32, separator: UInt8, prefix: [UInt8] = []) -> Result {
+        collect { scan(listIn: fd, separator: separator, prefix: prefix, emit: $0) }
     }
 
     /// What a scan run by `body` found, its batches merged by folder.
@@ -130,7 +130,7 @@ public struct Scanner: Sendable {
         guard groups.count > 1 else {
             withoutActuallyEscaping(emit) { emit in
                 var walk = makeWalk(emit: emit)
-                for path in paths where !walk.isStopped { walk.scanArgument(path) }
+                walk.scanArguments(paths)
                 walk.flush()
                 walk.checkTrustedFolders()
             }
@@ -143,7 +143,7 @@ public struct Scanner: Sendable {
         relay.run(emit: emit) { number, port in
             var walk = makeWalk { port.hand($0) }
             walk.visited = visited
-            for path in groups[number] where !walk.isStopped { walk.scanArgument(path) }
+            walk.scanArguments(groups[number])
             walk.flush()
             port.walked()
             if walk.keepsTrustedFolders, port.waitForChecks() { walk.checkTrustedFolders() }
@@ -177,30 +177,36 @@ public struct Scanner: Sendable {
     /// Scans the paths listed in the file open as `fd` (a pipe, say), one per `separator`-ended
     /// record, as they are read: what each chunk of the list names is handed out before the next
     /// read waits. Empty records are skipped; a final record need not end in the separator.
-    public func scan(listIn fd: Int32, separator: UInt8, emit: (Batch) -> Bool) {
+    /// `prefix`: the list's first bytes, already read from `fd` (`ListPeek`).
+    public func scan(listIn fd: Int32, separator: UInt8, prefix: [UInt8] = [], emit: (Batch) -> Bool) {
         withoutActuallyEscaping(emit) { emit in
             var walk = makeWalk(emit: emit)
             walk.keepsTrustedFolders = false
             var pending: [UInt8] = []
             var isSkippingLongRecord = false
             var buffer = [UInt8](repeating: 0, count: 65_536)
+            // The paths of what was read so far, looked at together (many at once on a network mount).
+            var paths: [ImagePath] = []
+            func scanPaths() {
+                walk.scanArguments(paths)
+                paths = []
+            }
             /// A record of the list: a path, unless it holds a NUL (a NUL-separated list read as
             /// lines, whose one "line" names every file) or is too long to be one.
             func take(_ record: [UInt8]) {
                 if isSkippingLongRecord {
                     isSkippingLongRecord = false
                 } else if separator != 0, record.contains(0) {
+                    scanPaths()
                     walk.report("a line of the list holds NUL bytes, so it is not a path: is it NUL-separated? then use --read0", in: ImagePath("."))
                 } else if !record.isEmpty {
-                    walk.scanArgument(ImagePath(bytes: record))
+                    paths.append(ImagePath(bytes: record))
                 }
             }
-            while !walk.isStopped {
-                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
+            /// Takes the records `bytes` end, keeping the start of the next.
+            func consume(_ bytes: ArraySlice<UInt8>) {
                 let searchFrom = pending.count
-                pending += buffer[..<count]
+                pending += bytes
                 var start = 0
                 var from = searchFrom
                 while let end = pending[from...].firstIndex(of: separator), !walk.isStopped {
@@ -209,6 +215,7 @@ public struct Scanner: Sendable {
                     from = start
                 }
                 pending.removeFirst(start)
+                scanPaths()
                 if pending.count > Scanner.listRecordLimit {
                     if !isSkippingLongRecord {
                         walk.report("a record of the list is longer than \(Scanner.listRecordLimit >> 20) MB, so it is not a path: skipped", in: ImagePath("."))
@@ -218,7 +225,15 @@ public struct Scanner: Sendable {
                 }
                 walk.flush()
             }
+            if !prefix.isEmpty { consume(prefix[...]) }
+            while !walk.isStopped {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                consume(buffer[..<count])
+            }
             if !pending.isEmpty && !walk.isStopped { take(pending) }
+            scanPaths()
             walk.flush()
             index?.flush()
         }
@@ -267,17 +282,65 @@ public struct Scanner: Sendable {
                 return
             }
             if Scanner.isDirectory(info) {
-                let fd = ReadWatch.shared.watching(path) { path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }
-                guard fd >= 0 else { return report("cannot read \(path): \(Scanner.errorText())", in: path) }
-                readWidth = ParallelReads.width(for: fd, stated: readsInFlight)
-                walkTree(fd, path: path)
+                walkFolder(path)
             } else {
-                let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-                switch Scanner.classify(fd, path: path) {
-                case .image(let file): add(file, in: path.parent)
-                case .refused(let reason): report(reason, in: path.parent)
-                case .ignored: report("not an image: \(path)", in: path.parent)
+                take(Scanner.lookAtFile(path, info, index: index), given: path)
+            }
+        }
+
+        /// Paths given or listed (not a folder's entries), looked at many at once where their mount
+        /// gains from it (`readsInFlight`, else `ParallelReads`' choice for the first one's mount),
+        /// in steps that grow from one round (the first screen's files) to a thousand; what they
+        /// are is taken in their order, folders walked in turn.
+        /// - Complexity: a look at each (and an open and a read of each file the index does not know).
+        mutating func scanArguments(_ paths: [ImagePath]) {
+            let width = paths.count > 1 ? ParallelReads.width(for: paths[0], stated: readsInFlight) : 1
+            guard width > 1 else { return paths.forEach { if !isStopped { scanArgument($0) } } }
+            var start = 0, step = width
+            while start < paths.count, !isStopped {
+                let part = paths[start..<min(paths.count, start + step)]
+                start += part.count
+                step = min(1024, step * 2)
+                // What was found is handed on before looks that may hang (another mount's).
+                flush()
+                let index = self.index
+                let found = ParallelReads.map(part.count, width: width, yielding: yielding) { number -> Found? in
+                    let path = part[part.startIndex + number]
+                    var info = stat()
+                    guard ReadWatch.shared.watching(path, { path.withCString({ stat($0, &info) }) }) == 0 else {
+                        return .problem("cannot open \(path): \(Scanner.errorText())")
+                    }
+                    return Scanner.isDirectory(info) ? nil : .file(Scanner.lookAtFile(path, info, index: index))
                 }
+                for (path, entry) in zip(part, found) where !isStopped {
+                    if let entry {
+                        switch entry {
+                        case .file(let classification): take(classification, given: path)
+                        case .problem(let reason): report(reason, in: path.parent)
+                        case .folder, .nothing: break
+                        }
+                    } else {
+                        walkFolder(path)
+                    }
+                }
+            }
+        }
+
+        /// Walks the folder given at `path`.
+        mutating func walkFolder(_ path: ImagePath) {
+            flush()
+            let fd = ReadWatch.shared.watching(path) { path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }
+            guard fd >= 0 else { return report("cannot read \(path): \(Scanner.errorText())", in: path) }
+            readWidth = ParallelReads.width(for: fd, stated: readsInFlight)
+            walkTree(fd, path: path)
+        }
+
+        /// Takes what a file given at `path` was found to be: an image, or the reason it is not one.
+        mutating func take(_ classification: Classification, given path: ImagePath) {
+            switch classification {
+            case .image(let file): add(file, in: path.parent)
+            case .refused(let reason): report(reason, in: path.parent)
+            case .ignored: report("not an image: \(path)", in: path.parent)
             }
         }
 
@@ -623,6 +686,26 @@ public struct Scanner: Sendable {
             }
             return .file(found)
         }
+    }
+
+    /// What the file given at `path` (not a folder; `info` its attributes) is: recognised from
+    /// the index when it knows the file at that size and time, else opened and sniffed (and
+    /// kept there). Safe on several threads at once.
+    static func lookAtFile(_ path: ImagePath, _ info: stat, index: LibraryIndex?) -> Classification {
+        if (info.st_mode & S_IFMT) == S_IFREG, let known = index?.record(of: path), known.byteCount == Int64(info.st_size),
+            known.modified == modified(info)
+        {
+            guard let format = known.format else { return .ignored(byteCount: known.byteCount, modified: known.modified) }
+            index?.countRecognised()
+            return .image(ImageFile(path: path, byteCount: known.byteCount, modified: known.modified, format: format))
+        }
+        let found = ReadWatch.shared.watching(path) { classify(path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: path) }
+        switch found {
+        case .image(let image): index?.remember(image)
+        case .ignored(let size, let modified) where size >= 0: index?.rememberNotAnImage(path, byteCount: size, modified: modified)
+        case .ignored, .refused: break
+        }
+        return found
     }
 
     /// What a scanned file is.
