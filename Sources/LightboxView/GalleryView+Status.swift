@@ -16,7 +16,11 @@ extension GalleryView {
         }
         // Pairs make fewer items than files: both are counted.
         if state.library.fileCount != state.library.foundCount { left += " (\(state.library.fileCount) files)" }
-        if state.isScanning { left += " found, scanning…" }
+        if state.isScanning {
+            // Shown from their folders' listings, named and not read yet: not found to be photos so far.
+            let listed = state.library.unreadListedCount
+            left += listed > 0 ? " found (\(listed) listed, not read yet), scanning…" : " found, scanning…"
+        }
         if state.markedCount > 0 {
             left += "  ✓\(state.markedCount) marked"
             let stacked = state.selection.hidden.count { state.library.stackOf[$0] != nil }

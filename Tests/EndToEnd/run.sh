@@ -1631,7 +1631,7 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         start_shell 160 30
         rm -f "$WORK/out" "$WORK/rc" "$WORK/stty"
         tm send-keys -t e2e "clear; $BIN --index off --read-ahead off many/many | cat > out; echo \${PIPESTATUS[0]} > rc; stty -a > stty" Enter
-        if wait_for " 1/[0-9]* found, scanning"; then
+        if wait_for " 1/[0-9]* found.*scanning"; then
             stopped=$(slow_mount_server_pids)
             kill -STOP $stopped
             sleep 1

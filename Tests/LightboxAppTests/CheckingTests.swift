@@ -142,6 +142,11 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     // Nothing is read of a file only listed: no decode, no metadata, no sidecar; it is loading.
     #expect(first.loads.isEmpty && first.metadata.isEmpty && first.decisions.isEmpty)
     #expect(state.loadingCount == 4 && !state.isScreenComplete && !state.screenWaitsForPictures)
+    #expect(state.library.unreadListedCount == 4)
+    // Their share stops answering: they wait for it, offline, not loading.
+    state.apply(.mountsNotAnswering(["/"]))
+    #expect(state.loadingCount == 0)
+    state.apply(.mountsNotAnswering([]))
     state.apply([.move(.right), .toggleMark])
     let id = state.library.id(at: 1)
     // The walk reads 1, 2 (a PNG named .jpg) and 3; 4 is not an image.
@@ -153,11 +158,11 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     #expect(then.loads.sorted() == ["a/1.jpg", "a/2.jpg", "a/3.jpg"])
     // Read now, the PNG's frames (it may animate) are asked for at once; the listed file still waits.
     #expect(then.metadata == ["a/2.jpg"] && then.decisions.sorted() == ["0", "1", "2"], "\(then)")
-    #expect(state.library.count == 4 && state.library[3].isListed)
+    #expect(state.library.count == 4 && state.library[3].isListed && state.library.unreadListedCount == 1)
     // The folder's walk ends: the listed file it did not find goes, at once (not at the scan's end).
     state.apply(.scanned([endOfListing("a")], isFinished: false))
     #expect(shown(state.library).paths == ["a/1.jpg", "a/2.jpg", "a/3.jpg"] && !state.library.hasListedItems)
-    #expect(state.library.fileCount == 3 && state.library.listedCount == 4 && state.isScanning)
+    #expect(state.library.fileCount == 3 && state.library.listedCount == 4 && state.library.unreadListedCount == 0 && state.isScanning)
 }
 
 @Test func aListingAfterWalkedFoldersKeepsTheScansOrder() {

@@ -234,6 +234,11 @@ func randomActionsKeepTheStateSane(seed: Int) {
     let found = library([3])
     _ = state.apply(.scanned([Scanner.Batch(folder: ImagePath(bytes: found.sections[0].title), files: found.ids.map(found.file))], isFinished: false))
     #expect(GalleryView.frame(for: state).lines.last!.hasPrefix(" 1/3 found, scanning…"))
+    // A share's folder shown from its listing: its files named, not read yet, and said so.
+    var listing = Scanner.Batch(folder: ImagePath("share"), files: [ImageFile(listed: ImagePath("share/a.jpg"), format: .jpeg)])
+    listing.isListing = true
+    _ = state.apply(.scanned([listing], isFinished: false))
+    #expect(GalleryView.frame(for: state).lines.last!.hasPrefix(" 1/4 found (1 listed, not read yet), scanning…"))
     _ = state.apply(.scanned([], isFinished: true))
     #expect(GalleryView.frame(for: state).lines.last!.hasPrefix(" 1/3  "))
     var empty = GalleryState(library: Library(), spec: spec, width: 60, height: 12, isScanning: true)

@@ -23,6 +23,7 @@ extension Library {
             if file.isListed {
                 listedByFolder[folderPath(of: id), default: []].append(id)
                 listedCount += 1
+                unreadListedCount += 1
             }
         }
     }
@@ -49,6 +50,7 @@ extension Library {
                         if filesByID[id].format != file.format || filesByID[id].companions != file.companions || !appendsInScanOrder { changed = true }
                         replaceFile(id, with: file)
                         newlyRead.append(ItemID(id))
+                        unreadListedCount -= 1
                         lastCheckedKey = max(lastCheckedKey, scanKeys[id])
                         continue
                     }
@@ -81,6 +83,7 @@ extension Library {
         for id in listed where filesByID[id].isListed && !isGone[id] {
             unconfirmed[filesByID[id].path] = nil
             markGone(id)
+            unreadListedCount -= 1
             changed = true
         }
         if changed { arrange() }
@@ -133,6 +136,7 @@ extension Library {
         let missing = unconfirmed.values
         unconfirmed = [:]
         listedByFolder = [:]
+        unreadListedCount = 0
         guard !missing.isEmpty else { return false }
         for id in missing { markGone(id) }
         arrange()

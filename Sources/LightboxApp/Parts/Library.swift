@@ -69,6 +69,8 @@ public struct Library: Sendable {
     public internal(set) var changedCount = 0
     /// How many items were shown from their folders' listings before they were read.
     public internal(set) var listedCount = 0
+    /// How many of them are not read yet.
+    public internal(set) var unreadListedCount = 0
     /// Id by position, and position by id.
     private(set) var order: [Int] = []
     private(set) var positions: [Int] = []
