@@ -53,7 +53,7 @@ visit() {
     for _ in $(seq 3000); do
         sleep 0.2
         s=$(status)
-        [[ "$s" != *loading* && "$s" != *scanning* && "$s" != *reading* ]] && break
+        [[ "$s" != *loading* && "$s" != *scanning* && "$s" != *checking* && "$s" != *reading* ]] && break
     done
     tmux send-keys -t "$SESSION" q
     for _ in $(seq 200); do grep -q "timeline" "$WORK/err" 2>/dev/null && break; sleep 0.1; done

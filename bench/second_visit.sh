@@ -22,7 +22,7 @@ visit() {
     for _ in $(seq 900); do
         sleep 0.2
         status=$(tmux capture-pane -t "$SESSION" -p | tail -1)
-        [[ "$status" == " 1/"* && "$status" != *loading* && "$status" != *scanning* ]] && break
+        [[ "$status" == " 1/"* && "$status" != *loading* && "$status" != *scanning* && "$status" != *checking* ]] && break
     done
     tmux send-keys -t "$SESSION" q
     for _ in $(seq 50); do grep -q "timeline" "$STATE/err" 2>/dev/null && break; sleep 0.1; done

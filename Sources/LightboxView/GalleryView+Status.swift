@@ -16,7 +16,10 @@ extension GalleryView {
         }
         // Pairs make fewer items than files: both are counted.
         if state.library.fileCount != state.library.foundCount { left += " (\(state.library.fileCount) files)" }
-        if state.isScanning {
+        if state.isScanning && state.isWalkOver {
+            // Every file found: the files of folders taken from the index are looked at for changes, quietly.
+            left += "  checking for changes…"
+        } else if state.isScanning {
             // Shown from their folders' listings, named and not read yet: not found to be photos so far.
             let listed = state.library.unreadListedCount
             left += listed > 0 ? " found (\(listed) listed, not read yet), scanning…" : " found, scanning…"

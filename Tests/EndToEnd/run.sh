@@ -1807,7 +1807,7 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         if wait_for " 1/300 "; then
             tm send-keys -t e2e l l l l l l l l l l
             wait_for "/IMG_11.JPG" && tm send-keys -t e2e Space
-            for _ in $(seq 100); do screen | tail -1 | grep -q "scanning" || break; sleep 0.1; done
+            for _ in $(seq 100); do screen | tail -1 | grep -qE "scanning|checking for changes" || break; sleep 0.1; done
             status=$(screen | tail -1)
             tm send-keys -t e2e Enter
             wait_exit
@@ -1829,7 +1829,7 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         start_shell 160 30
         launch --stats --read-ahead off idx "2>idx-stats-rewrite"
         if wait_for " 1/301 "; then
-            for _ in $(seq 100); do screen | tail -1 | grep -q "scanning" || break; sleep 0.1; done
+            for _ in $(seq 100); do screen | tail -1 | grep -qE "scanning|checking for changes" || break; sleep 0.1; done
             sleep 0.5
             tm send-keys -t e2e q; wait_exit
             if grep -q "changed in place since the index had them, read again: 1 files" "$WORK/idx-stats-rewrite"; then
@@ -1847,7 +1847,7 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         start_shell 160 30
         launch --stats --read-ahead off idx "2>idx-stats-4"
         if wait_for " 1/301 "; then
-            for _ in $(seq 100); do screen | tail -1 | grep -q "scanning" || break; sleep 0.1; done
+            for _ in $(seq 100); do screen | tail -1 | grep -qE "scanning|checking for changes" || break; sleep 0.1; done
             stopped=$(slow_mount_server_pids)
             kill -STOP $stopped
             start=$(date +%s.%N)

@@ -197,3 +197,22 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     #expect(state.metadataState.results[id] == nil, "what was read of it forgotten")
     #expect(effects.loads.contains("a/2.jpg") && effects.decisions == ["1"], "its picture and sidecar asked for again")
 }
+
+/// The walk over while the files of folders it took from the index are still looked at: what it
+/// did not find goes at once (not minutes later, after the look), the status line says what goes
+/// on, and a file found changed afterwards still takes its place.
+@Test func whatTheWalkDidNotFindGoesWhenItIsOverNotAfterTheLookAtFiles() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    state.apply(.scanned([remembered("a", ["1.jpg", "2.jpg", "3.jpg"], dates: [nil, nil, nil])], isFinished: false))
+    var end = Scanner.Batch(folder: ImagePath("."), files: [])
+    end.endsWalk = true
+    state.apply(.scanned([walked("a", ["1.jpg", "3.jpg"]), end], isFinished: false))
+    #expect(shown(state.library).paths == ["a/1.jpg", "a/3.jpg"] && !state.library.isChecking)
+    #expect(state.isScanning && state.isWalkOver)
+    var now = files("a", ["3.jpg"], size: 77)[0]
+    now.format = .png
+    var batch = Scanner.Batch(folder: ImagePath("a"), files: [now])
+    batch.isChanged = true
+    state.apply(.scanned([batch], isFinished: true))
+    #expect(state.library.file(state.library.id(at: 1)) == now && state.library.count == 2 && !state.isScanning)
+}

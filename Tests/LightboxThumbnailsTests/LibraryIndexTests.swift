@@ -331,8 +331,12 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
         }
         return found
     }
-    let first = batches().flatMap(\.files)
-    #expect(!batches().contains { $0.isChanged }, "unchanged: nothing handed out as changed")
+    let firstBatches = batches()
+    let first = firstBatches.flatMap(\.files)
+    #expect(!firstBatches.contains { $0.endsWalk }, "nothing taken from the index: nothing to look at after the walk")
+    let unchanged = batches()
+    #expect(!unchanged.contains { $0.isChanged }, "unchanged: nothing handed out as changed")
+    #expect(unchanged.last?.endsWalk == true, "the walk's end said before the look at the files")
     // IMG_2 rewritten in place as a PNG (the folder's own time and entries as they were).
     var folderInfo = stat()
     stat(dir.path + "/photos", &folderInfo)
@@ -343,6 +347,7 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(second.filter { !$0.isChanged }.flatMap(\.files) == first, "the walk took the folder whole, as the index had it")
     let changed = second.filter(\.isChanged)
     #expect(changed.count == 1 && changed.last == second.last && changed[0].files.map(\.path) == [ImagePath(dir.path + "/photos/IMG_2.jpg")])
+    #expect(second.firstIndex { $0.endsWalk } == second.count - 2, "the walk's end, then what changed")
     #expect(changed.first?.files.first?.format == .png && changed.first?.files.first?.byteCount != first[1].byteCount)
     // Kept so in the index: the next walk takes it as it is now, and finds nothing changed.
     let third = batches()

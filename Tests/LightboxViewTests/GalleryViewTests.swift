@@ -239,6 +239,11 @@ func randomActionsKeepTheStateSane(seed: Int) {
     listing.isListing = true
     _ = state.apply(.scanned([listing], isFinished: false))
     #expect(GalleryView.frame(for: state).lines.last!.hasPrefix(" 1/4 found (1 listed, not read yet), scanning…"))
+    // The walk over, the files of folders taken from the index looked at for changes.
+    var end = Scanner.Batch(folder: ImagePath("."), files: [])
+    end.endsWalk = true
+    _ = state.apply(.scanned([end], isFinished: false))
+    #expect(GalleryView.frame(for: state).lines.last!.hasPrefix(" 1/3  checking for changes…"))
     _ = state.apply(.scanned([], isFinished: true))
     #expect(GalleryView.frame(for: state).lines.last!.hasPrefix(" 1/3  "))
     var empty = GalleryState(library: Library(), spec: spec, width: 60, height: 12, isScanning: true)

@@ -194,6 +194,8 @@ extension GalleryState {
             unlistedScanProblems += batch.unlistedProblems
         }
         if isFinished { isScanning = false }
+        let walkEnds = batches.contains { $0.endsWalk }
+        if walkEnds { isWalkOver = true }
         let firstNew = ItemID(library.totalCount)  // ids are numbered in the order found
         defer {
             markPending(fromID: firstNew)
@@ -215,7 +217,8 @@ extension GalleryState {
             // What the index had is on screen: the walk only changes what it finds otherwise.
             if !added.isEmpty { rearrangeIfChanged { $0.appendChecked(added) } }
             for batch in batches where batch.endsListing { rearrangeIfChanged { $0.settleListing(of: batch.folder) } }
-            if isFinished { rearrangeIfChanged { $0.finishChecking() } }
+            // What the walk did not find is gone once it is over, not after the look at files in place.
+            if isFinished || walkEnds { rearrangeIfChanged { $0.finishChecking() } }
             return
         }
         guard !added.isEmpty else { return }

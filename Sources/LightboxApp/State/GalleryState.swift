@@ -8,6 +8,9 @@ public struct GalleryState: Sendable {
     public internal(set) var library: Library
     /// Whether the scan is still going on: more items may arrive, always after the ones there are.
     public internal(set) var isScanning: Bool
+    /// Whether the walk is over while the scan still looks at the files of folders it took from
+    /// the index (`Scanner.Batch.endsWalk`): nothing more is found, only files changed in place.
+    public internal(set) var isWalkOver = false
     /// How tiles are laid out: the mode, the column spec, collapsed sections, footers, the layout.
     public internal(set) var layoutState: LayoutState
     /// The layout built from it, which every query of where a tile is reads.

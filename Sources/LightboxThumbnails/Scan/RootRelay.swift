@@ -22,8 +22,14 @@ final class RootRelay: @unchecked Sendable {
         /// Hands `batch` on (at once, or once its turn comes); false when the scan was stopped.
         func hand(_ batch: Scanner.Batch) -> Bool { relay.hand(batch, from: number) }
 
-        /// The walk has found all it will: the next group's turn.
-        func walked() { relay.update { $0.groups[number].isWalked = true } }
+        /// The walk has found all it will: the next group's turn. `checking`: its trusted folders'
+        /// files are looked at next (then the relay says when every walk is over, `Batch.endsWalk`).
+        func walked(checking: Bool = false) {
+            relay.update {
+                $0.groups[number].isWalked = true
+                if checking { $0.checks = true }
+            }
+        }
 
         /// Waits until checks may start: every group walked, or waiting on its mount. False when stopped.
         func waitForChecks() -> Bool {
@@ -51,6 +57,8 @@ final class RootRelay: @unchecked Sendable {
         /// The group whose batches are handed out now.
         var turn: Int?
         var checksMayStart = false
+        /// Whether some group will look at its trusted folders' files, and whether the end of every walk was handed out.
+        var checks = false, walkEndHanded = false
         var isStopped = false
 
         /// The next group to take the turn: the first not started, else the first left waiting.
@@ -111,6 +119,11 @@ final class RootRelay: @unchecked Sendable {
             where number != state.turn && state.groups[number].isWalked && !state.groups[number].isDeferred && !state.groups[number].waiting.isEmpty {
                 handing += state.groups[number].waiting
                 state.groups[number].waiting = []
+            }
+            // Every walk over (none left waiting): when checks follow, the gallery hears of it now.
+            if state.checks, !state.walkEndHanded, state.turn == nil, state.nextTurn == nil, state.groups.allSatisfy(\.isWalked) {
+                state.walkEndHanded = true
+                handing.append(Scanner.walkEnd)
             }
             var turnChanged = false
             if state.turn == nil, let next = state.nextTurn {

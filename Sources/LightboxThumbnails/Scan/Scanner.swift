@@ -33,6 +33,9 @@ public struct Scanner: Sendable {
         /// folder it took whole from the index (`Scanner.checksTrustedFolders`): each replaces
         /// the file of its path, where it is.
         public var isChanged = false
+        /// Whether the walk is over and only the look at the trusted folders' files goes on
+        /// (`Scanner.checksTrustedFolders`): what the walk did not find is gone. Holds no files.
+        public var endsWalk = false
 
         public init(folder: ImagePath, files: [ImageFile], problems: [String] = [], unlistedProblems: Int = 0) {
             self.folder = folder
@@ -132,6 +135,7 @@ public struct Scanner: Sendable {
                 var walk = makeWalk(emit: emit)
                 walk.scanArguments(paths)
                 walk.flush()
+                walk.handWalkEnd()
                 walk.checkTrustedFolders()
             }
             index?.flush()
@@ -145,7 +149,7 @@ public struct Scanner: Sendable {
             walk.visited = visited
             walk.scanArguments(groups[number])
             walk.flush()
-            port.walked()
+            port.walked(checking: walk.keepsTrustedFolders && !walk.trustedFolders.isEmpty)
             if walk.keepsTrustedFolders, port.waitForChecks() { walk.checkTrustedFolders() }
         }
         index?.flush()
@@ -532,6 +536,13 @@ public struct Scanner: Sendable {
             return (subfolders, identity)
         }
 
+        /// Says the walk is over (`Batch.endsWalk`) when the trusted folders' files are looked at next.
+        mutating func handWalkEnd() {
+            guard !trustedFolders.isEmpty, !isStopped else { return }
+            flush()
+            if !emit(Scanner.walkEnd) { isStopped = true }
+        }
+
         /// Looks at each file of the folders taken whole from the index (`trustedFolders`), many at
         /// once, and hands out those changed since as `Batch.isChanged`: the index's time or size
         /// no longer theirs, read again.
@@ -733,6 +744,13 @@ public struct Scanner: Sendable {
         return .image(ImageFile(path: path, byteCount: Int64(info.st_size), modified: modified(info), format: format))
     }
 
+    /// The batch that says the walk is over (`Batch.endsWalk`).
+    static var walkEnd: Batch {
+        var end = Batch(folder: ImagePath("."), files: [])
+        end.endsWalk = true
+        return end
+    }
+
     /// A fingerprint of a folder's entries (names and types, in order): FNV-1a, 64 bits.
     /// - Complexity: O(*n*) in the bytes of the names.
     static func fingerprint(_ entries: [(name: [UInt8], type: UInt8)]) -> Int64 {
@@ -790,7 +808,7 @@ extension Array where Element == Scanner.Batch {
     /// Appends `batch`, into the last batch when both are of one folder.
     mutating func appendMerging(_ batch: Scanner.Batch) {
         if let last = self.last, last.folder == batch.folder, last.isFromIndex == batch.isFromIndex, last.isListing == batch.isListing,
-            last.isChanged == batch.isChanged, !last.endsListing
+            last.isChanged == batch.isChanged, !last.endsListing, !last.endsWalk, !batch.endsWalk
         {
             self[count - 1].endsListing = batch.endsListing
             self[count - 1].files += batch.files
