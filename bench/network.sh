@@ -28,12 +28,13 @@ for rtt in "$@"; do
     one=$(seconds sniff 1)
     many=$(seconds sniff 32)
     ratio() { python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}x')" "$1" "$many"; }
-    # A first visit each (without the index, which would remember the run before).
-    found1=$(seconds "$BIN" --index off --reads 1 --list kind:photo "$MOUNT")
-    found=$(seconds "$BIN" --index off --list kind:photo "$MOUNT")
-    dated1=$(seconds "$BIN" --index off --reads 1 --list date:2000..2100 "$MOUNT")
-    dated=$(seconds "$BIN" --index off --list date:2000..2100 "$MOUNT")
-    # The same with an index of its own: filled by a first visit, then the second's figure.
+    # A first visit each: a cache folder of its own (an index shared would remember the run before).
+    first() { local cache; cache=$(mktemp -d); seconds env XDG_CACHE_HOME="$cache" "$BIN" "$@"; rm -rf "$cache"; }
+    found1=$(first --reads 1 --list kind:photo "$MOUNT")
+    found=$(first --list kind:photo "$MOUNT")
+    dated1=$(first --reads 1 --list date:2000..2100 "$MOUNT")
+    dated=$(first --list date:2000..2100 "$MOUNT")
+    # The second visit: an index filled by a first.
     index=$(mktemp -d)
     XDG_CACHE_HOME=$index "$BIN" --list date:2000..2100 "$MOUNT" > /dev/null 2>&1
     indexed=$(seconds env XDG_CACHE_HOME="$index" "$BIN" --list date:2000..2100 "$MOUNT")

@@ -14,7 +14,8 @@ enum ListSession {
             Output.error("--list: \(error.message)")
             return 2
         }
-        let scanner = options.scanner
+        var scanner = options.scanner
+        scanner.readsMetadata = expression.readsDetails || options.arrangement.datesDecideOrder
         let scan =
             options.readsStandardInput ? scanner.scan(listIn: 0, separator: options.readsNul ? 0 : 10, prefix: options.listPrefix) : scanner.scan(options.paths)
         for problem in scan.problems + (options.index?.takeProblems() ?? []) { Output.error(problem) }

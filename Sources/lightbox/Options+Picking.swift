@@ -46,6 +46,8 @@ extension Options {
         var scanner = LightboxThumbnails.Scanner(pairing: pairing)
         scanner.readsInFlight = readsInFlight
         scanner.index = index
+        // Every file's metadata wanted from the start (dates order it, the masonry's shapes, bursts): read with the sniff.
+        scanner.readsMetadata = arrangement.datesDecideOrder || layoutMode == .masonry || arrangement.stacks == .burst
         return scanner
     }
 

@@ -552,3 +552,32 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(fromIndex == found.folders.flatMap(\.files).map(\.path), "all of it, in the walk's order")
     #expect(batches.firstIndex { !$0.isFromIndex } ?? 0 > batches.lastIndex(where: \.isFromIndex) ?? 0, "then the walk")
 }
+
+/// Where every file's metadata will be wanted, a walk on a network mount (here: files looked at
+/// several at once) reads it from the open that sniffs each file and keeps it in the index, so the
+/// metadata reader opens nothing; otherwise (or one at a time, a local disk) it is left to the reader.
+@Test func metadataIsReadWithTheSniffWhereEveryFilesWillBeWanted() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = TestImages.withMetadata(main: try TestImages.jpegBytes(TestImages.solid(width: 8, height: 6, 1, 2, 3), width: 8, height: 6), TestMetadata())
+    for name in ["IMG_1.jpg", "IMG_2.jpg", "IMG_3.jpg"] { try TestImages.bytes(photo, at: try dir.file("photos/" + name)) }
+    for (readsMetadata, width, kept) in [(true, 4, true), (false, 4, false), (true, 1, false)] {
+        let index = try #require(LibraryIndex(folder: dir.path + "/cache-\(readsMetadata)-\(width)", mode: .on))
+        var scanner = LightboxThumbnails.Scanner()
+        scanner.readsInFlight = width
+        scanner.readsMetadata = readsMetadata
+        scanner.index = index
+        let files = scanner.scan([ImagePath(dir.path + "/photos")]).folders.flatMap(\.files)
+        #expect(files.count == 3)
+        for file in files {
+            let known = index.metadata(of: file)
+            #expect((known != nil) == kept, "reads metadata: \(readsMetadata), \(width) at once")
+            if kept {
+                #expect(known?.metadata?.model == "Test Camera 1" && known?.shownSize == PixelSize(width: 8, height: 6))
+                // What the reader then gives is what it would have read.
+                let request = MetadataRequest(id: ItemID(0), file: file)
+                #expect(MetadataReader.read(request, index: index) == MetadataReader.read(request))
+            }
+        }
+    }
+}

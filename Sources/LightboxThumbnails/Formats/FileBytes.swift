@@ -27,6 +27,14 @@ public struct FileBytes {
         self.reader = reader
     }
 
+    /// The file open as `fd`, `count` bytes long, whose first bytes `prefix` were read already
+    /// (up to `MetadataReader.prefixLength` of them are kept); the rest on demand with `pread`.
+    init(prefix: [UInt8], fd: Int32, count: Int) {
+        self.prefix = Array(prefix.prefix(MetadataReader.prefixLength))
+        self.count = count
+        reader = { offset, count in FileReader.readUpTo(fd, count: count, at: offset) }
+    }
+
     /// `body` given the regular file at `path` as bytes: its first `MetadataReader.prefixLength`
     /// read, the rest on demand while `body` runs.
     static func reading<T>(_ path: ImagePath, _ body: (FileBytes) -> T) -> Result<T, FileReader.Failure> {

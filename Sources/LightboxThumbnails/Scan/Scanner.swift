@@ -96,6 +96,10 @@ public struct Scanner: Sendable {
     /// time, not its folder's. What changed is handed out in batches marked `isChanged`. For a
     /// gallery, where this runs in the background; a list trusts the listing.
     public var checksTrustedFolders = false
+    /// Whether every file's metadata will be wanted (dates decide the order, the filter asks
+    /// details): on a network mount the scan then reads it from the open that sniffs the file
+    /// and keeps it in `index`, where the metadata reader finds it (one open a file, not two).
+    public var readsMetadata = false
 
     public init(pairing: Pairing = .together) {
         self.pairing = pairing
@@ -163,6 +167,7 @@ public struct Scanner: Sendable {
         walk.index = index
         walk.listsFirst = listsFirst
         walk.keepsTrustedFolders = checksTrustedFolders
+        walk.readsMetadata = readsMetadata
         return walk
     }
 
@@ -265,6 +270,8 @@ public struct Scanner: Sendable {
         var listsFirst = false
         /// Whether the folders taken whole from the index are kept, to be looked through after the walk.
         var keepsTrustedFolders = false
+        /// Whether files looked at many at once have their metadata read with the sniff (`Scanner.readsMetadata`).
+        var readsMetadata = false
         /// Those folders: each one's path, its files' names, and what the index had of them.
         var trustedFolders: [(path: ImagePath, names: [[UInt8]], known: [[UInt8]: LibraryIndex.Record])] = []
 
@@ -307,14 +314,14 @@ public struct Scanner: Sendable {
                 step = min(1024, step * 2)
                 // What was found is handed on before looks that may hang (another mount's).
                 flush()
-                let index = self.index
+                let index = self.index, readingMetadata = readsMetadata
                 let found = ParallelReads.map(part.count, width: width, yielding: yielding) { number -> Found? in
                     let path = part[part.startIndex + number]
                     var info = stat()
                     guard ReadWatch.shared.watching(path, { path.withCString({ stat($0, &info) }) }) == 0 else {
                         return .problem("cannot open \(path): \(Scanner.errorText())")
                     }
-                    return Scanner.isDirectory(info) ? nil : .file(Scanner.lookAtFile(path, info, index: index))
+                    return Scanner.isDirectory(info) ? nil : .file(Scanner.lookAtFile(path, info, index: index, readingMetadata: readingMetadata))
                 }
                 for (path, entry) in zip(part, found) where !isStopped {
                     if let entry {
@@ -501,12 +508,12 @@ public struct Scanner: Sendable {
             while start < entries.count, !isStopped {
                 defer { step = readWidth == 1 ? 1 : min(1024, step * 2) }
                 let part = entries[start..<min(entries.count, start + step)]
-                let index = self.index
+                let index = self.index, readingMetadata = readsMetadata && readWidth > 1
                 let found = ParallelReads.map(part.count, width: readWidth, yielding: yielding) { number in
                     let entry = part[part.startIndex + number]
                     return Scanner.look(
                         at: entry.name, type: entry.type, in: fd, path: path, index: index, known: known.map { .some($0[entry.name]) } ?? .none,
-                        trusting: trusted)
+                        trusting: trusted, readingMetadata: readingMetadata)
                 }
                 for entry in found {
                     switch entry {
@@ -662,7 +669,7 @@ public struct Scanner: Sendable {
     /// `known`, when given, is what the index knows of it (asked of the whole folder at once).
     static func look(
         at name: [UInt8], type: UInt8, in fd: Int32, path: ImagePath, index: LibraryIndex? = nil, known given: LibraryIndex.Record?? = .none,
-        trusting: Bool = false
+        trusting: Bool = false, readingMetadata: Bool = false
     ) -> Found {
         if type == UInt8(DT_DIR) { return .folder(name) }
         let named = path.appending(name)
@@ -688,7 +695,7 @@ public struct Scanner: Sendable {
                 }
             }
             let file = Scanner.withCName(name) { openat(fd, $0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-            let found = Scanner.classify(file, path: named)
+            let found = Scanner.classify(file, path: named, keepingMetadataIn: readingMetadata ? index : nil)
             switch found {
             case .image(let image): index?.remember(image)
             case .ignored(let size, let modified) where size >= 0: index?.rememberNotAnImage(named, byteCount: size, modified: modified)
@@ -702,7 +709,7 @@ public struct Scanner: Sendable {
     /// What the file given at `path` (not a folder; `info` its attributes) is: recognised from
     /// the index when it knows the file at that size and time, else opened and sniffed (and
     /// kept there). Safe on several threads at once.
-    static func lookAtFile(_ path: ImagePath, _ info: stat, index: LibraryIndex?) -> Classification {
+    static func lookAtFile(_ path: ImagePath, _ info: stat, index: LibraryIndex?, readingMetadata: Bool = false) -> Classification {
         if (info.st_mode & S_IFMT) == S_IFREG, let known = index?.record(of: path), known.byteCount == Int64(info.st_size),
             known.modified == modified(info)
         {
@@ -710,7 +717,9 @@ public struct Scanner: Sendable {
             index?.countRecognised()
             return .image(ImageFile(path: path, byteCount: known.byteCount, modified: known.modified, format: format))
         }
-        let found = ReadWatch.shared.watching(path) { classify(path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: path) }
+        let found = ReadWatch.shared.watching(path) {
+            classify(path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: path, keepingMetadataIn: readingMetadata ? index : nil)
+        }
         switch found {
         case .image(let image): index?.remember(image)
         case .ignored(let size, let modified) where size >= 0: index?.rememberNotAnImage(path, byteCount: size, modified: modified)
@@ -730,18 +739,27 @@ public struct Scanner: Sendable {
 
     /// Whether the file open as `fd` (which this closes; -1 when opening failed) is an image: a
     /// regular file whose first bytes name a known format; or a file named like one that is not.
-    static func classify(_ fd: Int32, path: ImagePath) -> Classification {
+    /// With `metadataIndex`, an image's metadata is read from the same open (the bytes the
+    /// metadata reader would take, `MetadataReader.prefixLength`) and kept there, where the
+    /// reader finds it: on a network mount one open a file instead of two.
+    static func classify(_ fd: Int32, path: ImagePath, keepingMetadataIn metadataIndex: LibraryIndex? = nil) -> Classification {
         guard fd >= 0 else { return .refused("cannot read \(path): \(errorText())") }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .ignored(byteCount: -1, modified: 0) }
-        var header = [UInt8](repeating: 0, count: ImageFormat.sniffLength)
-        let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0, let format = ImageFormat(sniffing: Array(header.prefix(count))) else {
+        let header = FileReader.readUpTo(fd, count: metadataIndex == nil ? ImageFormat.sniffLength : MetadataReader.prefixLength, at: 0)
+        guard !header.isEmpty, let format = ImageFormat(sniffing: Array(header.prefix(ImageFormat.sniffLength))) else {
             guard hasImageName(path) else { return .ignored(byteCount: Int64(info.st_size), modified: modified(info)) }
-            return .refused("not an image: \(path) (\(describeContent(Array(header.prefix(max(0, count))))))")
+            return .refused("not an image: \(path) (\(describeContent(Array(header.prefix(ImageFormat.sniffLength)))))")
         }
-        return .image(ImageFile(path: path, byteCount: Int64(info.st_size), modified: modified(info), format: format))
+        let image = ImageFile(path: path, byteCount: Int64(info.st_size), modified: modified(info), format: format)
+        if let metadataIndex {
+            let bytes = FileBytes(prefix: header, fd: fd, count: Int(info.st_size))
+            let metadata = format.traits.metadata(bytes)
+            let size = MetadataReader.shownSize(of: bytes, format: format, metadata: metadata)
+            metadataIndex.remember(image, metadata: IndexedMetadata(metadata: metadata, shownSize: size))
+        }
+        return .image(image)
     }
 
     /// The batch that says the walk is over (`Batch.endsWalk`).
