@@ -19,6 +19,13 @@ enum ExitWatcher {
     /// How long the watcher waits for the worker to end once it said its code, so its CPU time and
     /// memory count as the program's (`time`) when nothing holds it.
     static let endWait = 0.2
+    /// Microseconds from a signal that asks the program to end (SIGHUP, SIGINT, SIGQUIT, SIGTERM)
+    /// to the watcher's own end by it, whatever holds the worker (`--list` or `--warm` in a read
+    /// of a mount that stopped answering, which no handler of theirs can cut short): after the
+    /// worker's own deadline (`Signals.endDeadline`, which gives the terminal back), within a second.
+    static let endDeadline = 950_000
+    /// The ending signal passed on, or 0.
+    nonisolated(unsafe) static var endingSignal: sig_atomic_t = 0
 
     /// Forks: the watcher never returns from here; the worker returns and does the work.
     static func split() {
@@ -68,10 +75,22 @@ enum ExitWatcher {
         lb_set_process_name("lightbox-wait")
         for signal in passedOn {
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { number in kill(ExitWatcher.worker, number) }
+            action.__sigaction_handler.sa_handler = { number in
+                kill(ExitWatcher.worker, number)
+                if ExitWatcher.endingSignal == 0, number == SIGHUP || number == SIGINT || number == SIGQUIT || number == SIGTERM {
+                    ExitWatcher.endingSignal = number
+                    var timer = itimerval(it_interval: timeval(), it_value: timeval(tv_sec: 0, tv_usec: ExitWatcher.endDeadline))
+                    setitimer(__itimer_which_t(ITIMER_REAL.rawValue), &timer, nil)
+                }
+            }
             sigemptyset(&action.sa_mask)
             sigaction(signal, &action, nil)
         }
+        // The worker did not end in time (held by a read): the watcher ends by the signal, leaving it behind.
+        var deadline = sigaction()
+        deadline.__sigaction_handler.sa_handler = { _ in ExitWatcher.end(by: ExitWatcher.endingSignal) }
+        sigemptyset(&deadline.sa_mask)
+        sigaction(SIGALRM, &deadline, nil)
         Glibc.signal(SIGPIPE, SIG_IGN)
         var byte: UInt8 = 0, status: Int32 = 0
         // Until the worker says its code or ends (its forks may hold the pipe open after it).
@@ -90,6 +109,11 @@ enum ExitWatcher {
         let signal = status & 0x7F
         guard signal != 0 else { _exit((status >> 8) & 0xFF) }
         // Ended by a signal: the watcher ends by it too, so the shell sees what the worker did.
+        end(by: signal)
+    }
+
+    /// Ends the watcher by `signal` (no core), as the shell expects of a program it ended. Safe in a signal handler.
+    static func end(by signal: Int32) -> Never {
         var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
         Glibc.signal(signal, SIG_DFL)

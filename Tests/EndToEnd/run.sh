@@ -1664,6 +1664,17 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
             else
                 fail "a folder given after a stalled share" "shown after '$beside', rc $(cat "$WORK/rc" 2>/dev/null); $(screen | tail -2)"
             fi
+            # --list there (no terminal, no handlers of its own) held by a read: SIGTERM still
+            # ends it within a second, the read left behind.
+            start=$(date +%s.%N)
+            timeout 2 "$BIN" --index off --list IMG "$WORK/many/many" > /dev/null 2>&1
+            rc=$?
+            took=$(since "$start")
+            if [ "$rc" = 124 ] && python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 3.2)" "$took"; then
+                pass "--list of a stalled share: SIGTERM after 2 s ended it at $took s (exit 124 from timeout)"
+            else
+                fail "--list of a stalled share and SIGTERM" "rc $rc after $took s"
+            fi
             kill -CONT $stopped
         else
             fail "a stalled share: no gallery" "$(screen)"
