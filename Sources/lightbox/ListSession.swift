@@ -16,6 +16,9 @@ enum ListSession {
         }
         var scanner = options.scanner
         scanner.readsMetadata = expression.readsDetails || options.arrangement.datesDecideOrder
+        // A mount that stops answering holds the list: said on standard error, not in silence.
+        let notice = StallNotice()
+        defer { notice.stop() }
         let scan =
             options.readsStandardInput ? scanner.scan(listIn: 0, separator: options.readsNul ? 0 : 10, prefix: options.listPrefix) : scanner.scan(options.paths)
         for problem in scan.problems + (options.index?.takeProblems() ?? []) { Output.error(problem) }

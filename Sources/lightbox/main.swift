@@ -124,6 +124,8 @@ func main() -> Int32 {
         return ListSession.run(expression: expression, options: listed)
     }
     if options.warms {
+        let notice = StallNotice()
+        defer { notice.stop() }
         let scanner = options.scanner
         let scan =
             options.readsStandardInput ? scanner.scan(listIn: 0, separator: options.readsNul ? 0 : 10, prefix: options.listPrefix) : scanner.scan(options.paths)
