@@ -21,10 +21,7 @@ public struct FileBytes {
     /// The file open as `fd`, `count` bytes long: its first `MetadataReader.prefixLength` read
     /// now, the rest on demand, all with `pread` (the descriptor's offset stays where it is).
     init(fd: Int32, count: Int) {
-        let reader = { (offset: Int, count: Int) in FileReader.readUpTo(fd, count: count, at: offset) }
-        prefix = reader(0, min(count, MetadataReader.prefixLength))
-        self.count = count
-        self.reader = reader
+        self.init(prefix: FileReader.readUpTo(fd, count: min(count, MetadataReader.prefixLength), at: 0), fd: fd, count: count)
     }
 
     /// The file open as `fd`, `count` bytes long, whose first bytes `prefix` were read already

@@ -186,7 +186,7 @@ public struct Scanner: Sendable {
     /// Scans the paths listed in the file open as `fd` (a pipe, say), one per `separator`-ended
     /// record, as they are read: what each chunk of the list names is handed out before the next
     /// read waits. Empty records are skipped; a final record need not end in the separator.
-    /// `prefix`: the list's first bytes, already read from `fd` (`ListPeek`).
+    /// `prefix`: the list's first bytes, already read from `fd` by the caller (to tell its mount).
     public func scan(listIn fd: Int32, separator: UInt8, prefix: [UInt8] = [], emit: (Batch) -> Bool) {
         withoutActuallyEscaping(emit) { emit in
             var walk = makeWalk(emit: emit)
@@ -674,11 +674,7 @@ public struct Scanner: Sendable {
         if type == UInt8(DT_DIR) { return .folder(name) }
         let named = path.appending(name)
         let known = given ?? index?.record(of: named)
-        if trusting, type == UInt8(DT_REG), let known {
-            guard let format = known.format else { return .nothing }
-            index?.countRecognised()
-            return .file(.image(ImageFile(path: named, byteCount: known.byteCount, modified: known.modified, format: format)))
-        }
+        if trusting, type == UInt8(DT_REG), let known { return recognised(known, at: named, index: index).map { .file(.image($0)) } ?? .nothing }
         return ReadWatch.shared.watching(named) {
             if type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) || known != nil {
                 var target = stat()
@@ -688,21 +684,12 @@ public struct Scanner: Sendable {
                 }
                 if Scanner.isDirectory(target) { return .folder(name) }
                 if (target.st_mode & S_IFMT) != S_IFREG { return .nothing }
-                if let known, known.byteCount == Int64(target.st_size), known.modified == Scanner.modified(target) {
-                    guard let format = known.format else { return .nothing }
-                    index?.countRecognised()
-                    return .file(.image(ImageFile(path: named, byteCount: known.byteCount, modified: known.modified, format: format)))
+                if let known, Scanner.isKnown(known, as: target) {
+                    return Scanner.recognised(known, at: named, index: index).map { .file(.image($0)) } ?? .nothing
                 }
             }
             let file = Scanner.withCName(name) { openat(fd, $0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-            let found = Scanner.classify(file, path: named, keepingMetadataIn: readingMetadata ? index : nil)
-            switch found {
-            case .image(let image): index?.remember(image)
-            case .ignored(let size, let modified) where size >= 0: index?.rememberNotAnImage(named, byteCount: size, modified: modified)
-            case .ignored: break
-            case .refused: break  // said again on every visit
-            }
-            return .file(found)
+            return .file(Scanner.classify(file, path: named, keepingIn: index, withMetadata: readingMetadata))
         }
     }
 
@@ -710,16 +697,31 @@ public struct Scanner: Sendable {
     /// the index when it knows the file at that size and time, else opened and sniffed (and
     /// kept there). Safe on several threads at once.
     static func lookAtFile(_ path: ImagePath, _ info: stat, index: LibraryIndex?, readingMetadata: Bool = false) -> Classification {
-        if (info.st_mode & S_IFMT) == S_IFREG, let known = index?.record(of: path), known.byteCount == Int64(info.st_size),
-            known.modified == modified(info)
-        {
-            guard let format = known.format else { return .ignored(byteCount: known.byteCount, modified: known.modified) }
-            index?.countRecognised()
-            return .image(ImageFile(path: path, byteCount: known.byteCount, modified: known.modified, format: format))
+        if (info.st_mode & S_IFMT) == S_IFREG, let known = index?.record(of: path), isKnown(known, as: info) {
+            return recognised(known, at: path, index: index).map { .image($0) } ?? .ignored(byteCount: known.byteCount, modified: known.modified)
         }
-        let found = ReadWatch.shared.watching(path) {
-            classify(path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: path, keepingMetadataIn: readingMetadata ? index : nil)
+        return ReadWatch.shared.watching(path) {
+            classify(path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: path, keepingIn: index, withMetadata: readingMetadata)
         }
+    }
+
+    /// Whether the index's `known` record is of the file whose attributes are `info`: its size and time.
+    static func isKnown(_ known: LibraryIndex.Record, as info: stat) -> Bool {
+        known.byteCount == Int64(info.st_size) && known.modified == modified(info)
+    }
+
+    /// The file at `path` as the index knows it (its size and time as the index has them): an
+    /// image, counted as recognised from it; nil when the index knows it is not one.
+    static func recognised(_ known: LibraryIndex.Record, at path: ImagePath, index: LibraryIndex?) -> ImageFile? {
+        guard let format = known.format else { return nil }
+        index?.countRecognised()
+        return ImageFile(path: path, byteCount: known.byteCount, modified: known.modified, format: format)
+    }
+
+    /// `classify` of the file open as `fd`, what it found kept in `index` (with an image's
+    /// metadata, `withMetadata`); a file refused is said again on every visit, so not kept.
+    static func classify(_ fd: Int32, path: ImagePath, keepingIn index: LibraryIndex?, withMetadata: Bool) -> Classification {
+        let found = classify(fd, path: path, keepingMetadataIn: withMetadata ? index : nil)
         switch found {
         case .image(let image): index?.remember(image)
         case .ignored(let size, let modified) where size >= 0: index?.rememberNotAnImage(path, byteCount: size, modified: modified)
