@@ -1,3 +1,4 @@
+import LightboxTerminal
 import LightboxThumbnails
 
 #if canImport(Glibc)
@@ -12,8 +13,11 @@ enum Output {
         FileReader.writeAll(bytes, to: fd)
     }
 
+    /// Writes `message` to standard error, a line at a time, what would be a control sequence
+    /// in it (a file's name holding ESC, say) escaped: standard error is most often the terminal.
     static func error(_ message: String) {
-        write(Array(("lightbox: " + message + "\n").utf8), to: 2)
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { DisplayText.sanitized(String($0)) }
+        write(Array(("lightbox: " + lines.joined(separator: "\n") + "\n").utf8), to: 2)
     }
 
     /// The accepted paths as printed: each ends with a newline, or NUL with `-0`.
