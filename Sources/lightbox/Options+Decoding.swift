@@ -40,7 +40,7 @@ extension Options {
         let codecs = pool([Self.decoderPath.bytes])
         guard decodesInProcesses, let executable = Self.executablePath else {
             let pipeline = ThumbnailPipeline(limits: limits, codecs: nil, diskCache: cache, statistics: statistics)
-            let routed = RoutedDecoder(core: pipeline, codecs: codecs)
+            let routed = RoutedDecoder(core: ThreadedPipeline(pipeline, stage: stage, speed: idle ? nil : speed), codecs: codecs)
             return Decoder(
                 decoder: routed, statistics: statistics, readStage: stage, speed: speed, warm: { routed.warm($0, size: $1) },
                 shutdown: { codecs.shutdown() })

@@ -39,6 +39,21 @@ private func meter(rate: Double, seconds: Double, fileBytes: Int, startingAt sta
     #expect(!changing.isSlow(at: 40))
 }
 
+@Test func aLongRoundTripIsSlowUntilTheRateIsMeasured() {
+    var far = ReadSpeed.Meter()
+    far.began(bytes: 2_000_000, at: 0)
+    #expect(!far.isSlow(at: 0.1), "nothing measured")
+    far.moved(65_536, firstAfter: ReadSpeed.slowFromRoundTrip + 0.01, at: 0.2)
+    #expect(far.bytesPerSecond(at: 0.3) == nil && far.isSlow(at: 0.3), "first bytes late: slow at once")
+    var near = ReadSpeed.Meter()
+    near.began(bytes: 2_000_000, at: 0)
+    near.moved(65_536, firstAfter: 0.002, at: 0.01)
+    #expect(!near.isSlow(at: 0.1), "a LAN's round trip")
+    // Once the rate says, it decides: 100 MB/s of 2 MB files is 50 a second, however late the first bytes.
+    meter(rate: 100e6, seconds: 2, fileBytes: 2_000_000, startingAt: 0.2, &far)
+    #expect(!far.isSlow(at: 2.2))
+}
+
 @Test func ioSettingsOverTheMeasureAndTheLargestBoxServedSmaller() {
     #expect(ReadSpeed(mode: .slow).isSlow && !ReadSpeed(mode: .normal).isSlow && !ReadSpeed(mode: .auto).isSlow)
     let slow = ReadSpeed(mode: .slow)
@@ -131,6 +146,28 @@ private func meter(rate: Double, seconds: Double, fileBytes: Int, startingAt sta
     pool.speed = ReadSpeed(mode: .normal)
     guard case .failed(let failure) = pool.decode(imageFile(path), fitting: box) else { Issue.record("the thumbnail on a normal link"); return }
     #expect(failure.message.contains("cannot start the decoder"))
+}
+
+/// `--decoders thread` gets what the worker pool does around its decodes: files read ahead by the
+/// stage, smaller sources on a slow link, offline tiles.
+@Test func theThreadsDecoderReadsAheadAndTakesSmallerSourcesOnASlowLink() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("camera.jpg")
+    try TestImages.bytes(try cameraJPEG(), at: path)
+    let box = PixelSize(width: 300, height: 300)
+    let stage = FileReadStage(width: 4, decoders: 1, speed: nil)
+    let normal = ThreadedPipeline(ThumbnailPipeline(codecs: nil, diskCache: nil), stage: stage, speed: ReadSpeed(mode: .normal))
+    guard case .decoded(let whole) = normal.decode(imageFile(path), fitting: box) else { Issue.record("no picture"); return }
+    #expect(isRed(whole.pixel(x: 10, y: 100)) && !whole.isStandIn)
+    #expect(stage.readSoFar.files == 1 && !stage.isBusy, "read whole by the stage, then decoded")
+    let slow = ThreadedPipeline(ThumbnailPipeline(codecs: nil, diskCache: nil), stage: stage, speed: ReadSpeed(mode: .slow))
+    guard case .decoded(let small) = slow.decode(imageFile(path), fitting: box) else { Issue.record("no picture"); return }
+    #expect(isGreen(small.pixel(x: 10, y: 100)) && small.isStandIn && stage.readSoFar.files == 1, "the EXIF thumbnail, no whole read")
+    // No stage (a local disk): the pipeline reads the file itself.
+    let local = ThreadedPipeline(ThumbnailPipeline(codecs: nil, diskCache: nil), stage: nil, speed: nil)
+    guard case .decoded(let read) = local.decode(imageFile(path), fitting: box) else { Issue.record("no picture"); return }
+    #expect(isRed(read.pixel(x: 10, y: 100)))
 }
 
 /// A picture scaled up to fill its box is a stand-in; one that reaches the box already is not.

@@ -19,6 +19,11 @@ public final class ReadSpeed: @unchecked Sendable {
     /// take more than 4 s.
     public static let slowBelowFilesPerSecond = 10.0
 
+    /// Seconds from a whole-file read's start to its first bytes past which the link is slow
+    /// until the reads have run long enough to measure their rate (`Meter.sampleSeconds`): so
+    /// the first screen's reads on a distant link already take smaller sources.
+    public static let slowFromRoundTrip = 0.1
+
     /// The largest box (its longest side) a smaller source may stand in for: tiles, not the
     /// full-screen preview, which gets what it needs.
     public static let largestBoxServedSmaller = 512
@@ -72,17 +77,18 @@ public final class ReadSpeed: @unchecked Sendable {
         lock.lock()
         let meter = self.meter
         lock.unlock()
-        let measured = meter.bytesPerSecond(at: Self.now()).map { rate in
-            String(format: "%.1f MB/s", rate / 1e6)
-                + (meter.firstBytes.count > 0
-                    ? String(format: ", first bytes after %.0f ms", meter.firstBytes.seconds / Double(meter.firstBytes.count) * 1000) : "")
+        let now = Self.now()
+        let firstBytes = meter.firstBytes.count > 0 ? String(format: "first bytes after %.0f ms", meter.firstBytes.mean * 1000) : nil
+        let measured = meter.bytesPerSecond(at: now).map { rate in
+            String(format: "%.1f MB/s", rate / 1e6) + (firstBytes.map { ", " + $0 } ?? "")
         }
         switch mode {
         case .slow: return "link: slow (--io slow)" + (measured.map { "; measured \($0)" } ?? "")
         case .normal: return "link: normal (--io normal)" + (measured.map { "; measured \($0)" } ?? "")
         case .auto:
-            guard let measured else { return "link: not measured yet" }
-            return "link: \(measured) reading whole files: " + (meter.isSlow(at: Self.now()) ? "slow" : "not slow")
+            let verdict = meter.isSlow(at: now) ? "slow" : "not slow"
+            guard let measured else { return firstBytes.map { "link: \($0), rate not measured yet: \(verdict)" } ?? "link: not measured yet" }
+            return "link: \(measured) reading whole files: \(verdict)"
         }
     }
 
@@ -107,6 +113,8 @@ public final class ReadSpeed: @unchecked Sendable {
         var firstBytes = FirstBytes()
         struct FirstBytes: Hashable, Sendable {
             var seconds = 0.0, count = 0
+            /// The mean time to first bytes (0 before any).
+            var mean: Double { count > 0 ? seconds / Double(count) : 0 }
         }
 
         mutating func began(bytes: Int, at now: Double) {
@@ -148,9 +156,13 @@ public final class ReadSpeed: @unchecked Sendable {
             return bytes / total
         }
 
-        /// Whether whole files come at fewer than `slowBelowFilesPerSecond`.
+        /// Whether whole files come at fewer than `slowBelowFilesPerSecond`; before the rate is
+        /// measured, whether their first bytes came `slowFromRoundTrip` or more after they began.
         func isSlow(at now: Double) -> Bool {
-            guard let rate = bytesPerSecond(at: now), files > 0, fileBytes > 0 else { return false }
+            guard let rate = bytesPerSecond(at: now) else {
+                return firstBytes.count > 0 && firstBytes.mean >= ReadSpeed.slowFromRoundTrip
+            }
+            guard files > 0, fileBytes > 0 else { return false }
             return rate / (fileBytes / Double(files)) < ReadSpeed.slowBelowFilesPerSecond
         }
     }

@@ -41,30 +41,9 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
     public var speed: ReadSpeed?
 
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
-        let smallerSuffices = speed?.smallerSuffices(for: box) == true
-        var local = self.local
-        local?.smallerSuffices = smallerSuffices
-        // The disk cache is on this machine: it answers even when the file's mount does not.
-        if let cached = local?.fromDiskCache(file, fitting: box.limitedToMaxSide, usingLibraries: false) { return cached }
-        if let mount = ReadWatch.shared.notAnswering(holding: file.path) { return .failed(.offline(mount)) }
-        if let known = local?.exifWithoutLibraries(file, fitting: box.limitedToMaxSide) { return known }
-        if let stage = readStage {
-            // A link found slow while the file is read: an EXIF thumbnail in its first bytes that will do ends the read.
-            var smaller: DecodeResult?
-            let contents = stage.read(file) { prefix in
-                guard self.speed?.smallerSuffices(for: box) == true, var small = self.local else { return false }
-                small.smallerSuffices = true
-                small.contents = prefix
-                smaller = small.exifWithoutLibraries(file, fitting: box.limitedToMaxSide)
-                return smaller != nil
-            }
-            if let smaller { return smaller }
-            if let contents {
-                defer { stage.release(contents.count) }
-                return answer(exchange(.decodeRead(file, box.limitedToMaxSide, contents: contents)))
-            }
-        }
-        return answer(exchange(.decode(file, box.limitedToMaxSide, smallerSuffices: smallerSuffices)))
+        NearSources(local: local, stage: readStage, speed: speed).decode(
+            file, fitting: box, decodeRead: { answer(exchange(.decodeRead(file, box.limitedToMaxSide, contents: $0))) },
+            decodeWhole: { answer(exchange(.decode(file, box.limitedToMaxSide, smallerSuffices: $0))) })
     }
 
     /// Every frame of an animation, decoded in a worker (the disk cache keeps stills only).
