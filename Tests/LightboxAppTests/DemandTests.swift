@@ -21,6 +21,15 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
     #expect(requests.count <= 3 * visible.count)
 }
 
+@Test func theCursorsTileIsAskedForFirst() {
+    var state = GalleryState(library: library([5000]), spec: threeColumns, width: 40, height: 20)
+    _ = state.initialEffects()
+    let requests = loads(state.apply(.move(.down)))!
+    let cursor = state.viewport.cursor
+    #expect(cursor > 0 && requests.first?.id.rawValue == cursor)
+    #expect(Array(requests.dropFirst().prefix(state.visibleItems.count - 1).map(\.id.rawValue)) == state.visibleItems.filter { $0 != cursor })
+}
+
 @Test func jumpingAwayReplacesTheDemand() {
     var state = GalleryState(library: library([5000]), spec: threeColumns, width: 40, height: 20)
     _ = state.initialEffects()

@@ -2,8 +2,9 @@ import LightboxLayout
 import LightboxThumbnails
 
 extension GalleryState {
-    /// Thumbnails to decode: visible tiles top to bottom, then about one screen ahead in the scroll
-    /// direction, nearest first; cached and failed ones left out. Nil when unchanged.
+    /// Thumbnails to decode: the cursor's tile, the other visible tiles top to bottom, then about
+    /// one screen ahead in the scroll direction, nearest first; cached and failed ones left out.
+    /// Nil when unchanged. (On a slow link the files come in this order: the cursor's first.)
     /// - Complexity: O(*v*) in the number of tiles in the window.
     mutating func updatedDemand() -> [DecodeRequest]? {
         if preview != nil { return store.want(previewDemand.filter { !store.offline.contains($0.id) }) }
@@ -13,6 +14,7 @@ extension GalleryState {
         let (layout, offset, height) = (self.layout, viewport.offset, viewportLength)
         var order = visible.filter { layout.isVisible($0, offset: offset, height: height) }
         let onScreen = Set(order)
+        if let at = order.firstIndex(of: viewport.cursor), at > 0 { order.insert(order.remove(at: at), at: 0) }
         if prefetches {
             let ahead =
                 viewport.direction > 0
