@@ -1628,6 +1628,12 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         # of the share left behind, not waited for (without the index, which the visits before
         # filled: with it the scan would be over before the server stops).
         rm -rf "$WORK/.cache/thumbnails"
+        # A second mount of the server, inside a local folder between two of its subfolders (stopped with it below).
+        mkdir -p "$WORK/nest-src/in" "$WORK/nest/a" "$WORK/nest/nas" "$WORK/nest/z"
+        cp "$WORK"/many-src/many/IMG_1.JPG "$WORK/nest-src/in/"
+        cp "$WORK"/many-src/many/IMG_2.JPG "$WORK/nest/a/"
+        cp "$WORK"/many-src/many/IMG_3.JPG "$WORK/nest/z/"
+        nested=$(slow_mount_start "$WORK/nest-src" "$WORK/nest/nas" 5 && echo yes)
         start_shell 160 30
         rm -f "$WORK/out" "$WORK/rc" "$WORK/stty"
         tm send-keys -t e2e "clear; $BIN --index off --read-ahead off many/many | cat > out; echo \${PIPESTATUS[0]} > rc; stty -a > stty" Enter
@@ -1664,6 +1670,29 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
             else
                 fail "a folder given after a stalled share" "shown after '$beside', rc $(cat "$WORK/rc" 2>/dev/null); $(screen | tail -2)"
             fi
+            # The share mounted inside a local folder, between its subfolders a and z: the walk
+            # goes past it (z's photo shown, the mount named), and what it holds comes after.
+            if [ "$nested" = yes ]; then
+                start_shell 160 30
+                launch --index off --read-ahead off nest
+                start=$(date +%s.%N)
+                past=
+                for _ in $(seq 100); do screen | grep -q " 1/2 found, scanning…  ▲ $WORK/nest/nas not answering" && { past=$(since "$start"); break; }; sleep 0.1; done
+                kill -CONT $stopped
+                after=$(wait_for " 1/3  nest/a/IMG_2.JPG" && echo yes)
+                tm send-keys -t e2e G
+                last=$(wait_for "3/3  nest/nas/in/IMG_1.JPG" && echo yes)
+                kill -STOP $stopped
+                tm send-keys -t e2e q
+                wait_exit
+                if [ -n "$past" ] && [ "$after" = yes ] && [ "$last" = yes ] && [ "$(cat "$WORK/rc")" = 130 ]; then
+                    pass "a share mounted inside the folder walked stopped answering: the folder after it shown at $past s, the mount named; its photo came last once it answered"
+                else
+                    fail "a stalled share inside the folder walked" "past '$past', after '$after', last '$last', rc $(cat "$WORK/rc" 2>/dev/null); $(screen | tail -2)"
+                fi
+            else
+                fail "a stalled share inside the folder walked" "could not mount it"
+            fi
             # --list there (no terminal, no handlers of its own) held by a read: it says what it
             # waits for, and SIGTERM still ends it within a second, the read left behind.
             start=$(date +%s.%N)
@@ -1680,6 +1709,7 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         else
             fail "a stalled share: no gallery" "$(screen)"
         fi
+        [ "$nested" = yes ] && slow_mount_stop "$WORK/nest/nas"
         slow_mount_stop "$WORK/many"
     else
         fail "reads in flight on a share" "could not mount it with sshfs"

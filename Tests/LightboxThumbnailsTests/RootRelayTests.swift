@@ -1,4 +1,5 @@
 import Foundation
+import LightboxTestSupport
 import Testing
 
 @testable import LightboxThumbnails
@@ -105,4 +106,57 @@ private final class Relayed: @unchecked Sendable {
     let paths = ["/home/a", "/home/b", "/mnt/nas/x", "/mnt/nas/y", "/tmp/c", "/mnt/nasty"].map { ImagePath($0) }
     let groups = LightboxThumbnails.Scanner.groupedByMount(paths, mounts: mounts).map { $0.map(\.description) }
     #expect(groups == [["/home/a", "/home/b"], ["/mnt/nas/x", "/mnt/nas/y"], ["/tmp/c", "/mnt/nasty"]])
+}
+
+/// Mount points inside a folder walked, named as the walk names its folders; the folder's own mount and its neighbours are not.
+@Test func mountsInsideAFolderAreNamedAsTheWalkNamesThem() {
+    let mounts: [[UInt8]] = ["/", "/srv/photos", "/srv/photos/nas", "/srv/photos/nas/deeper", "/srv/photosx", "/srv"].map { Array($0.utf8) }
+    let inside = LightboxThumbnails.Scanner.Walk.mounts(inside: ImagePath("/srv/photos"), among: mounts)
+    #expect(inside == Set(["/srv/photos/nas", "/srv/photos/nas/deeper"].map { Array($0.utf8) }))
+    #expect(LightboxThumbnails.Scanner.Walk.mounts(inside: ImagePath("/srv/photos/"), among: mounts) == inside)
+    #expect(LightboxThumbnails.Scanner.Walk.mounts(inside: ImagePath("/"), among: mounts).count == 5)
+}
+
+/// A folder on another mount inside the one walked is walked on a thread of its own, and what
+/// it finds comes in the walk's order, as if walked in place.
+@Test func aMountInsideTheFolderIsWalkedInPlaceOnItsOwnThread() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["a/1.jpg", "b/2.jpg", "b/c/3.jpg", "d/4.jpg"] { try TestImages.jpeg(at: try dir.file(name), width: 8, height: 8) }
+    let root = ImagePath(dir.path)
+    func walked(nested: [String]) -> (files: [String], looks: Int) {
+        let found = Relayed()
+        let looks = Counter()
+        var walk = LightboxThumbnails.Scanner().makeWalk(emit: found.keepFiles)
+        let mounts = nested.map { Array((dir.path + "/" + $0).utf8) }
+        walk.mountPoints = {
+            looks.add()
+            return mounts
+        }
+        walk.walkFolder(root)
+        walk.flush()
+        walk.finishNested()
+        return (found.seen, looks.count)
+    }
+    let inPlace = walked(nested: [])
+    #expect(inPlace.files.map { String($0.dropFirst(dir.path.count + 1)) } == ["a/1.jpg", "b/2.jpg", "b/c/3.jpg", "d/4.jpg"])
+    let nested = walked(nested: ["b"])
+    #expect(nested.files == inPlace.files && nested.looks == 2, "b walked by a walk of its own, in place")
+}
+
+private final class Counter: @unchecked Sendable {
+    let lock = NSLock()
+    var value = 0
+    func add() { lock.withLock { value += 1 } }
+    var count: Int { lock.withLock { value } }
+}
+
+extension Relayed {
+    /// Keeps each batch's files' paths.
+    var keepFiles: (LightboxThumbnails.Scanner.Batch) -> Bool {
+        { [self] batch in
+            lock.withLock { names += batch.files.map(\.path.description) }
+            return true
+        }
+    }
 }

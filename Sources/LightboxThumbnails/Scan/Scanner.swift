@@ -139,6 +139,7 @@ public struct Scanner: Sendable {
                 var walk = makeWalk(emit: emit)
                 walk.scanArguments(paths)
                 walk.flush()
+                walk.finishNested()
                 walk.handWalkEnd()
                 walk.checkTrustedFolders()
             }
@@ -146,13 +147,22 @@ public struct Scanner: Sendable {
             return
         }
         // Several mounts: one that stops answering holds up only its own paths.
-        let relay = RootRelay(groups: groups.count) { ReadWatch.shared.notAnswering(holding: groups[$0][0]) != nil }
+        // A group waits on a mount holding one of its paths, or mounted inside one (`Walk.walkNested`).
+        let relay = RootRelay(groups: groups.count) { number in
+            let late = ReadWatch.shared.notAnswering().map { Array($0.utf8) }
+            return !late.isEmpty
+                && groups[number].contains { path in
+                    let bytes = path.absoluteBytes
+                    return late.contains { ReadWatch.mount($0, holds: bytes) || ReadWatch.mount(bytes, holds: $0) }
+                }
+        }
         let visited = FolderVisits()
         relay.run(emit: emit) { number, port in
             var walk = makeWalk { port.hand($0) }
             walk.visited = visited
             walk.scanArguments(groups[number])
             walk.flush()
+            walk.finishNested()
             port.walked(checking: walk.keepsTrustedFolders && !walk.trustedFolders.isEmpty)
             if walk.keepsTrustedFolders, port.waitForChecks() { walk.checkTrustedFolders() }
         }
@@ -244,6 +254,7 @@ public struct Scanner: Sendable {
             if !pending.isEmpty && !walk.isStopped { take(pending) }
             scanPaths()
             walk.flush()
+            walk.finishNested()
             index?.flush()
         }
     }
@@ -252,7 +263,7 @@ public struct Scanner: Sendable {
     struct Walk {
         let limit: Int
         var openFolderLimit = 32
-        let emit: (Batch) -> Bool
+        var emit: (Batch) -> Bool
         var batch: Batch?
         /// The folders walked, shared by the walks of one scan's paths (`RootRelay`).
         var visited = FolderVisits()
@@ -273,7 +284,15 @@ public struct Scanner: Sendable {
         /// Whether files looked at many at once have their metadata read with the sniff (`Scanner.readsMetadata`).
         var readsMetadata = false
         /// Those folders: each one's path, its files' names, and what the index had of them.
-        var trustedFolders: [(path: ImagePath, names: [[UInt8]], known: [[UInt8]: LibraryIndex.Record])] = []
+        var trustedFolders: [TrustedFolder] = []
+        typealias TrustedFolder = (path: ImagePath, names: [[UInt8]], known: [[UInt8]: LibraryIndex.Record])
+        /// Mount points inside the folder being walked, as this walk names them: each is walked on
+        /// a thread of its own (`walkNested`), so one that stops answering holds up only itself.
+        var nestedMounts: Set<[UInt8]> = []
+        /// Those walks left waiting on their mount: what they find is handed on after (`drainNested`).
+        var waitingNested: [NestedWalk] = []
+        /// Where the mount points are read (the mount table; a test's own list).
+        var mountPoints: @Sendable () -> [[UInt8]] = { ReadWatch.mountPoints() }
 
         init(limit: Int, openFolderLimit: Int, pairs: Bool = false, emit: @escaping (Batch) -> Bool) {
             self.limit = limit
@@ -340,6 +359,7 @@ public struct Scanner: Sendable {
         /// Walks the folder given at `path`.
         mutating func walkFolder(_ path: ImagePath) {
             flush()
+            nestedMounts = Self.mounts(inside: path, among: mountPoints())
             let fd = ReadWatch.shared.watching(path) { path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }
             guard fd >= 0 else { return report("cannot read \(path): \(Scanner.errorText())", in: path) }
             readWidth = ParallelReads.width(for: fd, stated: readsInFlight)
@@ -391,6 +411,11 @@ public struct Scanner: Sendable {
                 guard reopen(stack.count - 1, in: &stack) else { continue }
                 let childPath = top.path.appending(name)
                 flush()  // the folders before it, before a look that may hang
+                drainNested()
+                if nestedMounts.contains(childPath.bytes) {
+                    walkNested(childPath)
+                    continue
+                }
                 let parent = stack[stack.count - 1].fd
                 // Watched: a mount that stops answering is named on the status line (and its walk left waiting, `RootRelay`).
                 var child = ReadWatch.shared.watching(childPath) { Scanner.withCName(name) { openat(parent, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }
