@@ -1622,6 +1622,22 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         else
             fail "files read ahead on a share: no gallery" "$(screen)"
         fi
+        # --decoders thread there too: its decodes in this process get the same reads ahead and link measure.
+        start_shell 160 30
+        launch --stats --no-disk-cache --read-ahead off --decoders thread many/many "2>many-thread-stats"
+        if wait_for " 1/"; then
+            sleep 5
+            tm send-keys -t e2e q; wait_exit
+            ahead=$(sed -n 's/.*files read ahead of the decoders: \([0-9]*\),.*/\1/p' "$WORK/many-thread-stats")
+            if [ "${ahead:-0}" -ge 20 ] && grep -q "screen complete" "$WORK/many-thread-stats" && grep -q "^  failed: 0" "$WORK/many-thread-stats" \
+                && grep -q "^  link: .* MB/s" "$WORK/many-thread-stats"; then
+                pass "a 10 ms share with --decoders thread: $ahead files read ahead of the decoders, $(grep -o 'screen complete [0-9.]* ms' "$WORK/many-thread-stats"), $(sed -n 's/^  \(link: .*\)/\1/p' "$WORK/many-thread-stats")"
+            else
+                fail "--decoders thread on a share" "$(cat "$WORK/many-thread-stats")"
+            fi
+        else
+            fail "--decoders thread on a share: no gallery" "$(screen)"
+        fi
         # The server stops answering (sshd and its children stopped) while the gallery reads
         # the share: keys are answered, and q ends the program at once, in a pipeline too (the
         # next command is not kept waiting for the end of its input), its threads held by reads
