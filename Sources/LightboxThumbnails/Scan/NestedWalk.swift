@@ -95,18 +95,23 @@ extension Scanner.Walk {
         inner.emittedFiles = 0
         inner.problemCount = 0
         let nested = NestedWalk(path, walk: inner)
+        if !follow(nested, leavingIfStalled: true), !isStopped { waitingNested.append(nested) }
+    }
+
+    /// Hands on what `nested` finds until it ends (true); false when the scan stops first, or,
+    /// `leavingIfStalled`, when its mount stops answering first.
+    mutating func follow(_ nested: NestedWalk, leavingIfStalled: Bool) -> Bool {
         while !isStopped {
             let taken = nested.take(waitingAtMost: 0.25)
             handOn(taken.batches, from: nested)
             if let trusted = taken.ended {
                 trustedFolders += trusted
-                return
+                return true
             }
-            if ReadWatch.shared.notAnswering(holding: path) != nil {
-                waitingNested.append(nested)
-                return
-            }
+            if leavingIfStalled, ReadWatch.shared.notAnswering(holding: nested.path) != nil { return false }
         }
+        nested.stop()
+        return false
     }
 
     /// Hands on what the nested walks left waiting have found since (between folders: a
@@ -126,17 +131,7 @@ extension Scanner.Walk {
     mutating func finishNested() {
         let waiting = waitingNested
         waitingNested = []
-        for nested in waiting {
-            while !isStopped {
-                let taken = nested.take(waitingAtMost: 0.25)
-                handOn(taken.batches, from: nested)
-                if let trusted = taken.ended {
-                    trustedFolders += trusted
-                    break
-                }
-            }
-            if isStopped { nested.stop() }
-        }
+        for nested in waiting { _ = follow(nested, leavingIfStalled: false) }
     }
 
     /// Hands on `batches` from `nested`, stopping it when the scan stops.
