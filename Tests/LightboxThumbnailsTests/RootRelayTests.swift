@@ -108,6 +108,14 @@ private final class Relayed: @unchecked Sendable {
     #expect(groups == [["/home/a", "/home/b"], ["/mnt/nas/x", "/mnt/nas/y"], ["/tmp/c", "/mnt/nasty"]])
 }
 
+/// A group of paths waits on the mount holding them and on those mounted inside them, not on others.
+@Test func aGroupWaitsOnItsMountAndThoseInsideIt() {
+    let mounts: [[UInt8]] = ["/", "/home/u/Pictures/nas", "/mnt/nas", "/mnt/nasty"].map { Array($0.utf8) }
+    let waited = LightboxThumbnails.Scanner.mountsWaitedOn(by: [ImagePath("/home/u/Pictures"), ImagePath("/home/u/Other")], among: mounts)
+    #expect(waited == Set(["/", "/home/u/Pictures/nas"].map { Array($0.utf8) }))
+    #expect(LightboxThumbnails.Scanner.mountsWaitedOn(by: [ImagePath("/mnt/nas/x")], among: mounts) == [Array("/mnt/nas".utf8)])
+}
+
 /// Mount points inside a folder walked, named as the walk names its folders; the folder's own mount and its neighbours are not.
 @Test func mountsInsideAFolderAreNamedAsTheWalkNamesThem() {
     let mounts: [[UInt8]] = ["/", "/srv/photos", "/srv/photos/nas", "/srv/photos/nas/deeper", "/srv/photosx", "/srv"].map { Array($0.utf8) }

@@ -133,7 +133,8 @@ public struct Scanner: Sendable {
     /// - Complexity: O(*n* log *n*) in the number of entries of each folder, plus one open and a
     ///   16-byte read per file.
     public func scan(_ paths: [ImagePath], emit: (Batch) -> Bool) {
-        let groups = Scanner.groupedByMount(paths, mounts: ReadWatch.mountPoints())
+        let mounts = ReadWatch.mountPoints()
+        let groups = Scanner.groupedByMount(paths, mounts: mounts)
         guard groups.count > 1 else {
             withoutActuallyEscaping(emit) { emit in
                 var walk = makeWalk(emit: emit)
@@ -146,15 +147,11 @@ public struct Scanner: Sendable {
             index?.flush()
             return
         }
-        // Several mounts: one that stops answering holds up only its own paths.
-        // A group waits on a mount holding one of its paths, or mounted inside one (`Walk.walkNested`).
+        // Several mounts: one that stops answering holds up only its own paths (and those of a
+        // path it is mounted inside, `Walk.walkNested`).
+        let waitsOn = groups.map { Scanner.mountsWaitedOn(by: $0, among: mounts) }
         let relay = RootRelay(groups: groups.count) { number in
-            let late = ReadWatch.shared.notAnswering().map { Array($0.utf8) }
-            return !late.isEmpty
-                && groups[number].contains { path in
-                    let bytes = path.absoluteBytes
-                    return late.contains { ReadWatch.mount($0, holds: bytes) || ReadWatch.mount(bytes, holds: $0) }
-                }
+            ReadWatch.shared.notAnswering().contains { waitsOn[number].contains(Array($0.utf8)) }
         }
         let visited = FolderVisits()
         relay.run(emit: emit) { number, port in
@@ -179,6 +176,18 @@ public struct Scanner: Sendable {
         walk.keepsTrustedFolders = checksTrustedFolders
         walk.readsMetadata = readsMetadata
         return walk
+    }
+
+    /// The mount points of `mounts` a walk of `paths` may wait on: those holding them, and those inside them.
+    /// - Complexity: O(*p* · *m*) for *p* paths and *m* mounts.
+    static func mountsWaitedOn(by paths: [ImagePath], among mounts: [[UInt8]]) -> Set<[UInt8]> {
+        var waited = Set<[UInt8]>()
+        for path in paths {
+            let bytes = path.absoluteBytes
+            if let holding = ReadWatch.longestMount(holding: bytes, among: mounts) { waited.insert(mounts[holding]) }
+            for mount in mounts where mount.count > bytes.count && ReadWatch.mount(bytes, holds: mount) { waited.insert(mount) }
+        }
+        return waited
     }
 
     /// `paths` in runs of consecutive paths on one mount of `mounts` (told by the paths alone: nothing is looked at).
