@@ -2132,5 +2132,56 @@ else
     fail "the index on a local disk" "checked: $checked; rc $(cat "$WORK/rc" 2>/dev/null); $(grep index "$WORK/local-idx-stats" 2>/dev/null); $(cat "$WORK/local-idx-err" 2>/dev/null); $(screen | tail -2)"
 fi
 
+# The index through a crash and a full disk. 20,000 photos (hard links of one) listed while the
+# index fills, killed (SIGKILL) at five moments, each followed by a whole run: the same list,
+# nothing said, the database whole (sqlite3's integrity check). Then an index whose disk is full
+# (a tmpfs of its own, filled): the list as before, and said once that the disk is full.
+mkdir -p "$WORK/crash-lib"
+python3 - "$WORK/crash-lib" "$WORK/lib/abstract/IMG_1.jpg" << 'PY'
+import os, shutil, sys
+root, photo = sys.argv[1], sys.argv[2]
+for f in range(20):
+    folder = os.path.join(root, f"f{f}")
+    os.makedirs(folder, exist_ok=True)
+    first = os.path.join(folder, "IMG_0.jpg")
+    shutil.copy(photo, first)
+    for i in range(1, 1000):
+        os.link(first, os.path.join(folder, f"IMG_{i}.jpg"))
+PY
+"$BIN" --index off --list IMG "$WORK/crash-lib" > "$WORK/crash-expected"
+killed=0 whole=0 bad=
+for delay in 0.05 0.1 0.15 0.2 0.3; do
+    rm -rf "$WORK/crash-cache"
+    XDG_CACHE_HOME="$WORK/crash-cache" "$BIN" --list IMG "$WORK/crash-lib" > /dev/null 2>&1 &
+    pid=$!
+    sleep $delay
+    kill -KILL $pid 2>/dev/null && killed=$((killed + 1))
+    wait $pid 2>/dev/null
+    XDG_CACHE_HOME="$WORK/crash-cache" "$BIN" --list IMG "$WORK/crash-lib" > "$WORK/crash-out" 2> "$WORK/crash-err"
+    check=$(sqlite3 "$WORK/crash-cache/lightbox/index.sqlite" 'PRAGMA integrity_check' 2>&1)
+    if cmp -s "$WORK/crash-out" "$WORK/crash-expected" && [ ! -s "$WORK/crash-err" ] && [ "$check" = ok ]; then
+        whole=$((whole + 1))
+    else
+        bad="after $delay s: $(wc -l < "$WORK/crash-out") listed, check '$check', $(head -c 300 "$WORK/crash-err")"
+    fi
+done
+if [ "$(wc -l < "$WORK/crash-expected")" = 20000 ] && [ "$killed" -ge 3 ] && [ "$whole" = 5 ]; then
+    pass "the index: a --list killed $killed times while it filled the index, each next run listed the 20,000 photos, said nothing, the database whole"
+else
+    fail "the index through a crash" "killed $killed, whole $whole of 5; $bad"
+fi
+if [ "$(id -u)" = 0 ] && mkdir -p "$WORK/full-cache" && mount -t tmpfs -o size=2m tmpfs "$WORK/full-cache"; then
+    XDG_CACHE_HOME="$WORK/full-cache" "$BIN" --list IMG "$WORK/crash-lib/f0" > /dev/null 2>&1
+    head -c 4m /dev/zero > "$WORK/full-cache/fill" 2> /dev/null
+    XDG_CACHE_HOME="$WORK/full-cache" "$BIN" --list IMG "$WORK/crash-lib" > "$WORK/full-out" 2> "$WORK/full-err"
+    code=$?
+    umount "$WORK/full-cache"
+    if [ "$code" = 0 ] && cmp -s "$WORK/full-out" "$WORK/crash-expected" && [ "$(grep -c . "$WORK/full-err")" = 1 ] && grep -q "the disk is full" "$WORK/full-err"; then
+        pass "the index on a full disk: the same 20,000 photos listed, and said once: $(sed "s|$WORK/||" "$WORK/full-err")"
+    else
+        fail "the index on a full disk" "code $code, $(wc -l < "$WORK/full-out") listed; $(cat "$WORK/full-err")"
+    fi
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -176,7 +176,9 @@ public final class LibraryIndex: @unchecked Sendable {
         } catch let failure as SQLiteDatabase.Failure where failure.isDamage {
             moveAside(because: failure.message)
         } catch {
-            note("the index \(location) cannot be used (\(error)): going on without it")
+            // SQLite says "disk I/O error" when the full disk leaves no room for its shared-memory file.
+            let reason = isOnFullDisk ? "the disk is full" : "\(error)"
+            note("the index \(location) cannot be used (\(reason)): going on without it")
             database = nil
         }
     }
@@ -579,6 +581,13 @@ public final class LibraryIndex: @unchecked Sendable {
         }
     }
 
+    /// Whether the index's file system has no room left for it.
+    var isOnFullDisk: Bool {
+        var info = statvfs()
+        let folder = file.parent
+        return folder.withCString { statvfs($0, &info) } == 0 && info.f_bavail == 0
+    }
+
     /// `body` with the database; a failure says why once, and damage or a full disk ends the
     /// index's use for this run (a lock held too long by another process costs only this batch).
     private func perform<T>(_ body: (SQLiteDatabase) throws -> T) -> T? {
@@ -588,7 +597,7 @@ public final class LibraryIndex: @unchecked Sendable {
         } catch let failure as SQLiteDatabase.Failure {
             if failure.isDamage {
                 moveAside(because: failure.message)
-            } else if failure.isFull {
+            } else if failure.isFull || (failure.isInputOutput && isOnFullDisk) {
                 note("the index \(location) cannot be written: the disk is full; going on without it")
                 db.close()
                 database = nil

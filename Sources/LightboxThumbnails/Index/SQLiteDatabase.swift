@@ -12,6 +12,8 @@ final class SQLiteDatabase {
         var isDamage: Bool { code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB }
         /// The disk (or the quota) is full.
         var isFull: Bool { code & 0xff == SQLITE_FULL }
+        /// The file system failed a read or a write (on a full disk, the shared-memory file's).
+        var isInputOutput: Bool { code & 0xff == SQLITE_IOERR }
     }
 
     /// A value to bind or read.
