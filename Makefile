@@ -3,7 +3,7 @@ SHELL := /bin/bash
 APT_PACKAGES := pkg-config libncurses-dev ncurses-term libvips-dev libturbojpeg0-dev libjpeg62-turbo-dev zlib1g-dev libchafa-dev \
 	libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libraw-dev libexempi-dev libsqlite3-dev
 TEST_PACKAGES := tmux python3 man-db xvfb xterm x11-apps netpbm xdotool xfonts-base ffmpeg libimage-exiftool-perl libheif-examples mlterm libjpeg-turbo-progs imagemagick \
-	nnn ranger lf neovim fzf mkvtoolnix exiv2 sshfs openssh-server
+	nnn ranger lf neovim fzf mkvtoolnix exiv2 sshfs openssh-server sqlite3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS ?=
 
