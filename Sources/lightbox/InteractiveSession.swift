@@ -120,6 +120,7 @@ struct InteractiveSession {
         if scan.isLandingIndex != readsHeld {
             readsHeld.toggle()
             keeper.holdReads(readsHeld)
+            if let outcome = send(.indexLanding(readsHeld)) { return outcome }
         }
         if ready.contains(.metadata) {
             let start = Self.now

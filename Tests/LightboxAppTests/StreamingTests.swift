@@ -58,6 +58,23 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
     #expect(state.library[state.viewport.cursor].path == ImagePath("d/IMG_9.jpg"))
 }
 
+/// `G` while the index's library lands: the screens passed on the way to its end are not
+/// decoded (their pictures would be dropped at the next part); the end's are once it has landed.
+@Test func theScreensPassedOnTheWayToTheEndAreNotDecoded() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    state.apply(.indexLanding(true))
+    #expect(loads(state.apply(.scanned([batch("a", 0..<30)], isFinished: false)))?.isEmpty == false, "the first screen")
+    #expect(loads(state.apply(.move(.last))) == [])
+    #expect(loads(state.apply(.scanned([batch("b", 0..<40)], isFinished: false))) == nil, "nothing asked on the way")
+    let end = loads(state.apply(.indexLanding(false)))
+    #expect(end?.first?.id.rawValue == state.viewport.cursor && state.library[state.viewport.cursor].path == ImagePath("b/IMG_39.jpg"))
+    // Without G the screen is decoded as the index lands.
+    var other = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    other.apply(.indexLanding(true))
+    _ = other.apply(.scanned([batch("a", 0..<30)], isFinished: false))
+    #expect(loads(other.apply(.move(.down)))?.isEmpty == false)
+}
+
 @Test func anEmptyLibraryWaitsForTheScanAndThenShowsTheFirstScreen() {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
     #expect(state.apply(.move(.down)).isEmpty)

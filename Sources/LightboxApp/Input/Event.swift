@@ -34,4 +34,6 @@ public enum Event: Hashable, Sendable {
     case notice(String)
     /// The mounts where a read has waited longer than `ReadWatch.limit` (none: all answer again).
     case mountsNotAnswering([String])
+    /// What the index had is still coming (true), or all there (false): `BackgroundScan.isLandingIndex`.
+    case indexLanding(Bool)
 }

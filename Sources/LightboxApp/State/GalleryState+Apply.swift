@@ -46,6 +46,9 @@ extension GalleryState {
         case .notice(let text):
             message = text
             return []
+        case .indexLanding(let landing):
+            isIndexLanding = landing
+            return loadEffects()
         case .mountsNotAnswering(let mounts):
             // A mount that answers again: what was left for it is asked for once more.
             let answering = mountsNotAnswering.contains { !mounts.contains($0) }

@@ -10,6 +10,8 @@ extension GalleryState {
         if preview != nil { return store.want(previewDemand.filter { !store.offline.contains($0.id) }) }
         if compare != nil { return store.want(compareDemand.filter { !store.offline.contains($0.id) }) }
         guard !isTooSmall else { return store.want([]) }
+        // `G` while the index lands: the screens it passes on the way to the end are not decoded.
+        guard !(followsEnd && isIndexLanding) else { return store.want([]) }
         let visible = visibleItems
         let (layout, offset, height) = (self.layout, viewport.offset, viewportLength)
         var order = visible.filter { layout.isVisible($0, offset: offset, height: height) }

@@ -107,6 +107,8 @@ public struct GalleryState: Sendable {
     /// Whether the cursor goes on to the last item as the scan adds more: `G` before the scan
     /// ended asks for the end of the library, not of what was found by then. Any other command ends it.
     var followsEnd = false
+    /// Whether what the index had is still coming (`Event.indexLanding`): the end `G` follows will move on.
+    var isIndexLanding = false
 
     /// What the options, the settings file and the terminal decide before the gallery opens.
     /// The state starts from them; what changes later (the mode with `t`, the cell size on a
