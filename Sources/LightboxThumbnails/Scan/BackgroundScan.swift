@@ -111,6 +111,8 @@ public final class BackgroundScan: @unchecked Sendable {
                         guard part.allSatisfy({ emit($0) }) else { return nil }
                     }
                     replaying.set(false)
+                    // The run loop may have taken the last part before the flag fell: it hears of it now.
+                    if index != nil { wake.signal() }
                     scanner.scan(paths, emit: emit)
                 case .list(let fd, let separator, let prefix): scanner.scan(listIn: fd, separator: separator, prefix: prefix, emit: emit)
                 }
