@@ -149,7 +149,7 @@ private func meter(rate: Double, seconds: Double, fileBytes: Int, startingAt sta
 }
 
 /// `--decoders thread` gets what the worker pool does around its decodes: files read ahead by the
-/// stage, smaller sources on a slow link, offline tiles.
+/// stage, smaller sources on a slow link.
 @Test func theThreadsDecoderReadsAheadAndTakesSmallerSourcesOnASlowLink() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }

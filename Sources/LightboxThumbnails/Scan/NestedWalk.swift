@@ -81,7 +81,7 @@ extension Scanner.Walk {
         let absolute = path.absoluteBytes
         let base = absolute.last == slash ? absolute : absolute + [slash]
         let named = path.bytes.last == slash ? path.bytes : path.bytes + [slash]
-        return Set(mounts.filter { $0.count > base.count && $0.starts(with: base) }.map { named + $0[base.count...] })
+        return Set(ReadWatch.mounts(inside: absolute, among: mounts).map { named + $0[base.count...] })
     }
 
     /// Walks `path`, another mount's folder met in this walk, on a thread of its own, handing

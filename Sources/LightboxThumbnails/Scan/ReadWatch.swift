@@ -171,6 +171,12 @@ public final class ReadWatch: @unchecked Sendable {
         mount == [UInt8(ascii: "/")] || (path.starts(with: mount) && (path.count == mount.count || path[mount.count] == UInt8(ascii: "/")))
     }
 
+    /// The mount points of `mounts` strictly inside the folder at the absolute `path` (whole components).
+    /// - Complexity: O(*m*) for *m* mounts.
+    static func mounts(inside path: [UInt8], among mounts: [[UInt8]]) -> [[UInt8]] {
+        mounts.filter { $0.count > path.count && mount(path, holds: $0) }
+    }
+
     /// The mount points in `/proc/self/mountinfo` (its fifth field, octal escapes undone).
     static func mountPoints() -> [[UInt8]] { mounts().map(\.point) }
 

@@ -137,7 +137,7 @@ public struct Scanner: Sendable {
         let groups = Scanner.groupedByMount(paths, mounts: mounts)
         guard groups.count > 1 else {
             withoutActuallyEscaping(emit) { emit in
-                var walk = makeWalk(emit: emit)
+                var walk = makeWalk(mounts: mounts, emit: emit)
                 walk.scanArguments(paths)
                 walk.flush()
                 walk.finishNested()
@@ -155,7 +155,7 @@ public struct Scanner: Sendable {
         }
         let visited = FolderVisits()
         relay.run(emit: emit) { number, port in
-            var walk = makeWalk { port.hand($0) }
+            var walk = makeWalk(mounts: mounts) { port.hand($0) }
             walk.visited = visited
             walk.scanArguments(groups[number])
             walk.flush()
@@ -167,8 +167,10 @@ public struct Scanner: Sendable {
     }
 
     /// A walk as this scanner's settings say, handing its batches to `emit`.
-    func makeWalk(emit: @escaping (Batch) -> Bool) -> Walk {
+    /// `mounts`: the mount table as the scan read it, for the walk's folders (else read by each).
+    func makeWalk(mounts: [[UInt8]]? = nil, emit: @escaping (Batch) -> Bool) -> Walk {
         var walk = Walk(limit: batchLimit, openFolderLimit: openFolderLimit, pairs: pairing != .apart, emit: emit)
+        if let mounts { walk.mountPoints = { mounts } }
         walk.readsInFlight = readsInFlight
         walk.yielding = yielding
         walk.index = index
@@ -185,7 +187,7 @@ public struct Scanner: Sendable {
         for path in paths {
             let bytes = path.absoluteBytes
             if let holding = ReadWatch.longestMount(holding: bytes, among: mounts) { waited.insert(mounts[holding]) }
-            for mount in mounts where mount.count > bytes.count && ReadWatch.mount(bytes, holds: mount) { waited.insert(mount) }
+            waited.formUnion(ReadWatch.mounts(inside: bytes, among: mounts))
         }
         return waited
     }
@@ -300,7 +302,7 @@ public struct Scanner: Sendable {
         var nestedMounts: Set<[UInt8]> = []
         /// Those walks left waiting on their mount: what they find is handed on after (`drainNested`).
         var waitingNested: [NestedWalk] = []
-        /// Where the mount points are read (the mount table; a test's own list).
+        /// Where the mount points come from: the table as the scan read it (`makeWalk(mounts:emit:)`), else read here; a test's own list.
         var mountPoints: @Sendable () -> [[UInt8]] = { ReadWatch.mountPoints() }
 
         init(limit: Int, openFolderLimit: Int, pairs: Bool = false, emit: @escaping (Batch) -> Bool) {
