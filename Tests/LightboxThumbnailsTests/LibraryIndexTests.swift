@@ -417,6 +417,27 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(index.statistics.contains("files shown from it before the scan looked"))
 }
 
+/// What waits to be written is replayed with what is written, in the walk's order, each file
+/// once: a file found since the last write, and metadata read since for a file written before.
+@Test func theReplayTakesWhatWaitsToBeWritten() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["IMG_1.jpg", "IMG_3.jpg", "sub/IMG_1.jpg"] { try TestImages.jpeg(at: try dir.file("lib/" + name), width: 8, height: 8) }
+    let index = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .on))
+    var scanner = Scanner()
+    scanner.index = index
+    let root = ImagePath(dir.path + "/lib")
+    _ = scanner.scan([root])
+    index.flush()
+    try TestImages.jpeg(at: try dir.file("lib/IMG_2.jpg"), width: 8, height: 8)
+    let found = scanner.scan([root])
+    index.remember(found.folders[0].files[0], metadata: fullMetadata())
+    let replayed = index.replay(under: root, pairs: true)
+    #expect(replayed.map { ImageFolder(path: $0.folder, files: $0.files) } == found.folders)
+    #expect(replayed[0].files.map { String(decoding: $0.path.lastComponent, as: UTF8.self) } == ["IMG_1.jpg", "IMG_2.jpg", "IMG_3.jpg"])
+    #expect(replayed[0].indexed[0] == fullMetadata() && replayed[0].indexed.dropFirst().allSatisfy { $0 == nil })
+}
+
 /// The replay reads a folder when its turn comes: names that sort apart as bytes and in natural
 /// order (a, a.b, a0, a.jpg, a10, a9) come in the walk's order, an index without the folders'
 /// listings (an older visit cut short) gives the same batches, and a replay stopped after its

@@ -51,3 +51,9 @@ func file(_ name: String, _ format: ImageFormat) -> ImageFile {
     apart.batchLimit = 7
     #expect(apart.scan([ImagePath(dir.path)]).folders.flatMap(\.files).count == 200)
 }
+
+@Test func aFolderWithoutPairsIsSaidToHaveNone() {
+    #expect(!Pairing.hasPair([file("IMG_0001.JPG", .jpeg), file("IMG_0001.PNG", .png), file("IMG_0002.CR2", .cameraRaw), file("IMG_0003.MOV", .quickTime)]))
+    #expect(Pairing.hasPair([file("IMG_0001.JPG", .jpeg), file("IMG_0002.CR2", .cameraRaw), file("IMG_0002.JPG", .jpeg)]))
+    #expect(!Pairing.hasPair([]))
+}

@@ -33,7 +33,7 @@ extension LibraryIndex {
                     files.append(ImageFile(path: path.appending(images[i].name), byteCount: record.byteCount, modified: record.modified, format: format))
                     metadata.append(record.metadata)
                 }
-                if pairs {
+                if pairs, Pairing.hasPair(files) {
                     var byPath: [[UInt8]: IndexedMetadata] = [:]
                     for (file, known) in zip(files, metadata) { if let known { byPath[file.path.bytes] = known } }
                     files = Pairing.group(files)

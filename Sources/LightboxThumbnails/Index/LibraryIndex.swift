@@ -493,15 +493,15 @@ public final class LibraryIndex: @unchecked Sendable {
         }
     }
 
-    /// The images the index holds directly in the folder at the absolute path `key`, by name;
-    /// the rows of the subfolders named in `skipping` are not read, and the names of other
-    /// subfolders holding images are in `others` (for their own call).
+    /// The images the index holds directly in the folder at the absolute path `key`, in the
+    /// order of their names' bytes; the rows of the subfolders named in `skipping` are not read,
+    /// and the names of other subfolders holding images are in `others` (for their own call).
     /// - Complexity: O((*k* + *s*) log *n*) for *k* files there and *s* subfolders skipped, plus the
     ///   rows of subfolders not skipped.
     func images(in key: [UInt8], skipping subfolders: [[UInt8]]) -> (images: [(name: [UInt8], record: Record)], others: Set<[UInt8]>) {
-        let (found, others) = records(in: key, skipping: subfolders, notImages: false)
+        let (found, others) = rows(in: key, skipping: subfolders, notImages: false)
         lock.withLock { replayed += found.count }
-        return (found.map { ($0.key, $0.value) }, others)
+        return (found, others)
     }
 
     /// What the index knows of the files directly in the folder at the absolute path `key`, by
@@ -510,6 +510,13 @@ public final class LibraryIndex: @unchecked Sendable {
     /// marked used today. Subfolders as `images(in:skipping:)`.
     /// - Complexity: as `images(in:skipping:)`.
     func records(in key: [UInt8], skipping subfolders: [[UInt8]], notImages: Bool) -> (records: [[UInt8]: Record], others: Set<[UInt8]>) {
+        let (found, others) = rows(in: key, skipping: subfolders, notImages: notImages)
+        return (Dictionary(found, uniquingKeysWith: { _, last in last }), others)
+    }
+
+    /// `records(in:skipping:notImages:)`'s rows in the order of their names' bytes, each name
+    /// once (what waits to be written in place of what the database has).
+    private func rows(in key: [UInt8], skipping subfolders: [[UInt8]], notImages: Bool) -> (rows: [(name: [UInt8], record: Record)], others: Set<[UInt8]>) {
         let slash = UInt8(ascii: "/")
         let below = key == [slash] ? key : key + [slash]
         // The ranges between the subfolders' own (a subfolder's rows start with "name/" and end before "name0").
@@ -520,38 +527,45 @@ public final class LibraryIndex: @unchecked Sendable {
             from = name.dropLast() + [UInt8(ascii: "0")]
         }
         bounds.append((from, below.dropLast() + [UInt8(ascii: "0")]))
-        var found: [[UInt8]: Record] = [:]
+        var found: [(name: [UInt8], record: Record)] = []
         var others: Set<[UInt8]> = []
         var used: [[UInt8]] = []
-        let take = { (path: [UInt8], record: Record?) in
-            let name = Array(path[below.count...])
-            if let cut = name.firstIndex(of: slash) {
-                others.insert(Array(name[..<cut]))
-            } else {
-                found[name] = record
-            }
-        }
         // The kind is a blob, so the files known to be no image are left out by a blob's value.
         let sql = "SELECT path, size, mtime, kind, metadata, used FROM file WHERE path >= ? AND path < ? AND kind != ?"
         let leftOut: [UInt8] = notImages ? [] : Self.notAnImage
         return lock.withLock {
             _ = perform { db in
                 for (low, high) in bounds where low.lexicographicallyPrecedes(high) {
-                    try db.run(sql, [.blob(low), .blob(high), .blob(leftOut)]) { row in
-                        guard case .blob(let path) = row[0], path.count > below.count, case .integer(let size) = row[1], case .integer(let modified) = row[2],
-                            case .blob(let kind) = row[3]
+                    try db.each(sql, [.blob(low), .blob(high), .blob(leftOut)]) { row in
+                        guard let path = row.blob(0), path.count > below.count, let size = row.integer(1), let modified = row.integer(2),
+                            let kind = row.blob(3)
                         else { return }
-                        let format = ImageFormat(rawValue: String(decoding: kind, as: UTF8.self))
-                        guard format != nil || (notImages && kind == Self.notAnImage) else { return }
-                        var metadata: IndexedMetadata?
-                        if case .blob(let bytes) = row[4] { metadata = IndexedMetadata(encoded: bytes) }
-                        if notImages, case .integer(let day) = row[5], day != today { used.append(path) }
-                        take(path, Record(byteCount: size, modified: modified, format: format, metadata: metadata))
+                        let name = UnsafeRawBufferPointer(rebasing: path[below.count...])
+                        if let cut = name.firstIndex(of: slash) {
+                            others.insert(Array(name[..<cut]))
+                            return
+                        }
+                        let format = ImageFormat(kind: kind)
+                        guard format != nil || (notImages && kind.elementsEqual(Self.notAnImage)) else { return }
+                        let metadata = row.blob(4).flatMap { IndexedMetadata(encoded: Array($0)) }
+                        if notImages, let day = row.integer(5), day != today { used.append(Array(path)) }
+                        found.append((Array(name), Record(byteCount: size, modified: modified, format: format, metadata: metadata)))
                     }
                 }
             }
-            for (path, record) in pending where path.count > below.count && path.starts(with: below) {
-                take(path, record.format == nil && !notImages ? nil : record)
+            let waiting = pending.filter { $0.key.count > below.count && $0.key.starts(with: below) }
+            if !waiting.isEmpty {
+                // Rare (a replay waits for nothing to be written): by name, what waits over what is written.
+                var byName = Dictionary(found, uniquingKeysWith: { _, last in last })
+                for (path, record) in waiting {
+                    let name = Array(path[below.count...])
+                    if let cut = name.firstIndex(of: slash) {
+                        others.insert(Array(name[..<cut]))
+                    } else {
+                        byName[name] = record.format == nil && !notImages ? nil : record
+                    }
+                }
+                found = byName.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { ($0.key, $0.value) }
             }
             if mode == .on { touched.formUnion(used) }
             others.subtract(subfolders)
@@ -608,5 +622,17 @@ public final class LibraryIndex: @unchecked Sendable {
         } catch {
             return nil
         }
+    }
+}
+
+extension ImageFormat {
+    /// The kinds by their names' bytes, as the index's `kind` column holds them.
+    private static let byName: [(name: [UInt8], format: ImageFormat)] = allCases.map { (Array($0.rawValue.utf8), $0) }
+
+    /// The kind named by `kind`, a `kind` column's bytes; nil for any other (a file that is no image, damage).
+    /// - Complexity: O(*k*) in the kinds.
+    init?(kind: UnsafeRawBufferPointer) {
+        guard let known = Self.byName.first(where: { kind.elementsEqual($0.name) }) else { return nil }
+        self = known.format
     }
 }

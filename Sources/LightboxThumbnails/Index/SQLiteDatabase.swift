@@ -69,8 +69,41 @@ final class SQLiteDatabase {
         return found
     }
 
+    /// A row being stepped over: its columns read in place, valid only during the call given it.
+    struct Row {
+        fileprivate let statement: OpaquePointer
+
+        /// Column `column` as an integer; nil when it holds something else.
+        func integer(_ column: Int32) -> Int64? {
+            sqlite3_column_type(statement, column) == SQLITE_INTEGER ? sqlite3_column_int64(statement, column) : nil
+        }
+
+        /// Column `column`'s bytes (empty for an empty blob); nil for an integer or a null.
+        func blob(_ column: Int32) -> UnsafeRawBufferPointer? {
+            switch sqlite3_column_type(statement, column) {
+            case SQLITE_INTEGER, SQLITE_NULL: return nil
+            default:
+                let count = Int(sqlite3_column_bytes(statement, column))
+                guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+                return UnsafeRawBufferPointer(start: bytes, count: count)
+            }
+        }
+    }
+
     /// Runs `sql` with `values` bound, calling `row` with each row's columns.
     func run(_ sql: String, _ values: [Value], row: ([Value]) -> Void = { _ in }) throws {
+        try each(sql, values) { columns in
+            row(
+                (0..<sqlite3_column_count(columns.statement)).map { column in
+                    if let number = columns.integer(column) { return .integer(number) }
+                    return columns.blob(column).map { .blob(Array($0)) } ?? .null
+                })
+        }
+    }
+
+    /// Runs `sql` with `values` bound, calling `row` with each row read in place (a large
+    /// library's replay: no array of values a row, nor a copy of bytes it does not keep).
+    func each(_ sql: String, _ values: [Value], row: (Row) -> Void) throws {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -88,17 +121,7 @@ final class SQLiteDatabase {
             let code = sqlite3_step(statement)
             if code == SQLITE_DONE { return }
             guard code == SQLITE_ROW else { throw failure(code) }
-            row(
-                (0..<sqlite3_column_count(statement)).map { column in
-                    switch sqlite3_column_type(statement, column) {
-                    case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
-                    case SQLITE_NULL: return .null
-                    default:
-                        let count = Int(sqlite3_column_bytes(statement, column))
-                        guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return .blob([]) }
-                        return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
-                    }
-                })
+            row(Row(statement: statement))
         }
     }
 

@@ -29,29 +29,47 @@ public enum Pairing: String, CaseIterable, Sendable {
         return files.reversed().prefix { stem($0.path) == lastStem }.count
     }
 
+    /// The runs of `files` (one folder's, in natural order) that share a stem, as index ranges.
+    /// - Complexity: O(*n*).
+    static func stemRuns(_ files: [ImageFile]) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start = 0
+        while start < files.count {
+            let runStem = stem(files[start].path)
+            var end = start + 1
+            while end < files.count, stem(files[end].path) == runStem { end += 1 }
+            runs.append(start..<end)
+            start = end
+        }
+        return runs
+    }
+
+    /// Whether a run of one stem holds a picture and a companion: one item.
+    static func isPair(_ run: ArraySlice<ImageFile>) -> Bool {
+        run.count > 1 && run.contains { role(of: $0.format) == .picture } && run.contains { role(of: $0.format) == .companion }
+    }
+
+    /// Whether `group(_:)` would make any of `files` a pair (most folders have none: their
+    /// files, and what is kept for each by position, stay as they are).
+    /// - Complexity: O(*n*).
+    static func hasPair(_ files: [ImageFile]) -> Bool { stemRuns(files).contains { isPair(files[$0]) } }
+
     /// `files` (one folder's, in natural order) with each run of one stem holding a picture and
     /// companions made one item: the picture, the companions its members. Other files are left as they are.
     /// - Complexity: O(*n*).
     static func group(_ files: [ImageFile]) -> [ImageFile] {
         var result: [ImageFile] = []
         result.reserveCapacity(files.count)
-        var start = 0
-        while start < files.count {
-            let runStem = stem(files[start].path)
-            var end = start + 1
-            while end < files.count, stem(files[end].path) == runStem { end += 1 }
-            let run = files[start..<end]
-            if run.count > 1, let picture = run.firstIndex(where: { role(of: $0.format) == .picture }),
-                run.contains(where: { role(of: $0.format) == .companion })
-            {
-                var item = files[picture]
-                item.companions = run.filter { role(of: $0.format) == .companion }
-                result.append(item)
-                result += run.filter { $0 != files[picture] && role(of: $0.format) != .companion }
-            } else {
+        for range in stemRuns(files) {
+            let run = files[range]
+            guard isPair(run), let picture = run.firstIndex(where: { role(of: $0.format) == .picture }) else {
                 result += run
+                continue
             }
-            start = end
+            var item = files[picture]
+            item.companions = run.filter { role(of: $0.format) == .companion }
+            result.append(item)
+            result += run.filter { $0 != files[picture] && role(of: $0.format) != .companion }
         }
         return result
     }
