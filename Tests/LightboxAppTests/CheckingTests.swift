@@ -216,3 +216,20 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     state.apply(.scanned([batch], isFinished: true))
     #expect(state.library.file(state.library.id(at: 1)) == now && state.library.count == 2 && !state.isScanning)
 }
+
+/// The index's parts and a listing that comes once the walk has begun are checked alike: what
+/// the walk confirms counts down, what it never finds goes at its end.
+@Test func partsAddedWhileCheckingAreCheckedAlike() {
+    var library = Library()
+    library.appendFromIndex(batches([remembered("a", ["1.jpg", "2.jpg"])]))
+    library.appendFromIndex(batches([remembered("b", ["1.jpg"])]))
+    #expect(library.uncheckedCount == 3)
+    library.appendChecked(batches([walked("a", ["1.jpg", "2.jpg"])]))
+    #expect(library.uncheckedCount == 1)
+    library.appendFromIndex(batches([remembered("c", ["1.jpg", "2.jpg"])]))
+    #expect(library.uncheckedCount == 3)
+    library.appendChecked(batches([walked("b", ["1.jpg"]), walked("c", ["2.jpg"])]))
+    #expect(library.uncheckedCount == 1)
+    let went = library.finishChecking()
+    #expect(went && shown(library).paths == ["a/1.jpg", "a/2.jpg", "b/1.jpg", "c/2.jpg"] && library.uncheckedCount == 0)
+}

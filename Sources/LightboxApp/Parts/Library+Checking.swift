@@ -17,9 +17,9 @@ extension Library {
         isChecking = true
         let first = totalCount
         append(batches, arranging: arranging)
+        unconfirmedWaiting += first..<totalCount
         for id in first..<totalCount {
             let file = filesByID[id]
-            unconfirmed[file.path] = id
             if file.isListed {
                 listedByFolder[folderPath(of: id), default: []].append(id)
                 listedCount += 1
@@ -34,6 +34,7 @@ extension Library {
     /// - Complexity: O(*k*) for *k* files found, plus an arrangement when any is new.
     @discardableResult
     public mutating func appendChecked(_ batches: [(files: [ImageFile], folder: ImagePath)]) -> Bool {
+        settleUnconfirmed()
         var added: [(files: [ImageFile], folder: ImagePath, keys: [Int64])] = []
         var changed = false
         for batch in batches {
@@ -79,6 +80,7 @@ extension Library {
     @discardableResult
     public mutating func settleListing(of folder: ImagePath) -> Bool {
         guard let listed = listedByFolder.removeValue(forKey: folder) else { return false }
+        settleUnconfirmed()
         var changed = false
         for id in listed where filesByID[id].isListed && !isGone[id] {
             unconfirmed[filesByID[id].path] = nil
@@ -133,8 +135,9 @@ extension Library {
     public mutating func finishChecking() -> Bool {
         guard isChecking else { return false }
         isChecking = false
-        let missing = unconfirmed.values
+        let missing = Array(unconfirmed.values) + unconfirmedWaiting
         unconfirmed = [:]
+        unconfirmedWaiting = []
         listedByFolder = [:]
         unreadListedCount = 0
         guard !missing.isEmpty else { return false }
@@ -144,7 +147,16 @@ extension Library {
     }
 
     /// How many items the index had that the scan has not confirmed yet.
-    public var uncheckedCount: Int { unconfirmed.count }
+    public var uncheckedCount: Int { unconfirmed.count + unconfirmedWaiting.count }
+
+    /// Puts the ids the index added since into `unconfirmed`, by path.
+    /// - Complexity: O(*k*) in the ids waiting.
+    mutating func settleUnconfirmed() {
+        guard !unconfirmedWaiting.isEmpty else { return }
+        unconfirmed.reserveCapacity(unconfirmed.count + unconfirmedWaiting.count)
+        for id in unconfirmedWaiting { unconfirmed[filesByID[id].path] = id }
+        unconfirmedWaiting = []
+    }
 
     /// Whether item `id` was taken from the index and is no longer there.
     public func isGone(_ id: ItemID) -> Bool { isGone[id.rawValue] }

@@ -6,8 +6,11 @@ struct BurstTime: Hashable, Sendable {
     var milliseconds: Int64
     var isPrecise: Bool
 
-    init?(_ metadata: ImageMetadata) {
-        guard let seconds = metadata.dateTakenSeconds else { return nil }
+    init?(_ metadata: ImageMetadata) { self.init(metadata, dateTakenSeconds: metadata.dateTakenSeconds) }
+
+    /// With the date taken already read from `metadata` (`dateTakenSeconds`).
+    init?(_ metadata: ImageMetadata, dateTakenSeconds: Int64?) {
+        guard let seconds = dateTakenSeconds else { return nil }
         milliseconds = seconds * 1000 + Int64(((metadata.subsecond ?? 0) * 1000).rounded(.down))
         isPrecise = metadata.subsecond != nil
     }

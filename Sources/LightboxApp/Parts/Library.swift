@@ -54,8 +54,12 @@ public struct Library: Sendable {
     /// How many of `isGone` are.
     var goneCount = 0
     /// What the index said is there that the walk has not seen yet, while it checks
-    /// (`appendFromIndex`): by each item's path, its id.
+    /// (`appendFromIndex`): by each item's path, its id. Those in `unconfirmedWaiting` are not in it yet.
     var unconfirmed: [ImagePath: Int] = [:]
+    /// Ids the index added that `unconfirmed` does not hold yet: hashed when the walk's first
+    /// finding asks (`settleUnconfirmed()`), not while the index's library lands (a 100,000-photo
+    /// relaunch: a third of the UI's time taking it).
+    var unconfirmedWaiting: [Int] = []
     /// Whether the library came from the index and the scan is checking it.
     public internal(set) var isChecking = false
     /// The key of the last item the checking walk found, where the next new one goes after.
@@ -158,10 +162,11 @@ public struct Library: Sendable {
         for result in results where result.id.rawValue < totalCount {
             let id = result.id.rawValue
             if let size = result.size, size.width > 0 { aspectsByID[id] = UInt16(clamping: size.height * 1000 / size.width) }
-            datesTaken[id] = result.metadata?.dateTakenSeconds
+            let seconds = result.metadata?.dateTakenSeconds
+            datesTaken[id] = seconds
             if !details[id].isRead { detailsReadCount += 1 }
             details[id] = ItemDetails(result.metadata, names: &names)
-            burstTimes[id] = result.metadata.flatMap(BurstTime.init)
+            burstTimes[id] = result.metadata.flatMap { BurstTime($0, dateTakenSeconds: seconds) }
             // The camera's own burst (Apple's BurstUUID) names it as Android's file names do.
             if let burst = result.metadata?.burstID { burstNames[id] = burstNameNumber(Array(("burst id " + burst).utf8)) }
         }

@@ -65,10 +65,12 @@ public struct MetadataState: Sendable {
     /// results, only the latest `kept` stay.
     /// - Complexity: O(*k*) for *k* results.
     mutating func record(_ newResults: [MetadataResult]) {
-        if let largest = newResults.map(\.id.rawValue).max() { requested.grow(to: largest + 1) }
-        for result in newResults {
-            urgent.remove(result.id)
-            requested.set(result.id.rawValue, marked: true)
+        // By index: a result's id without a copy of all it holds (a replay of the index brings thousands).
+        if let largest = newResults.indices.lazy.map({ newResults[$0].id.rawValue }).max() { requested.grow(to: largest + 1) }
+        for i in newResults.indices {
+            let id = newResults[i].id
+            if !urgent.isEmpty { urgent.remove(id) }
+            requested.set(id.rawValue, marked: true)
         }
         // Those the trimming would drop at once are not kept (a replay of the index brings thousands).
         for result in newResults.suffix(Self.kept) where results.updateValue(result, forKey: result.id) == nil {
