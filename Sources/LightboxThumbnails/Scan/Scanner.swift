@@ -218,6 +218,10 @@ public struct Scanner: Sendable {
             // The paths of what was read so far, looked at together (many at once on a network mount).
             var paths: [ImagePath] = []
             func scanPaths() {
+                guard !paths.isEmpty else { return }
+                // The mount table once a chunk of the list, not once a folder it names.
+                let mounts = ReadWatch.mountPoints()
+                walk.mountPoints = { mounts }
                 walk.scanArguments(paths)
                 paths = []
             }
