@@ -1,8 +1,9 @@
 # Issue 29's relaunch figures on a large local library: COUNT photos (small JPEGs with an EXIF
 # date, 1,000 a folder, hard links of one in each) opened twice in tmux (160x48, half blocks, read-ahead off,
-# date sections) with one cache folder, then a third time; the second visit's `--stats` timeline, how long `G` pressed
-# at once on the third takes to reach the last photo (it follows the end as the rest comes) and `G` once the
-# library is known, beside `find` listing the same tree.
+# date sections) with one cache folder, then a third and a fourth time; the second visit's `--stats` timeline, how
+# long `G` pressed at once on the third takes to reach the last photo (it follows the end as the rest comes), `G`
+# once the library is known, and `G` pressed on the fourth when the first screen's target (0.3 s) has passed, beside
+# `find` listing the same tree.
 #   relaunch.sh BIN COUNT   (needs tmux, ImageMagick and exiftool)
 set -uo pipefail
 BIN=$(realpath "$1") COUNT=$2
@@ -35,9 +36,12 @@ visit() {
     launched=$(date +%s.%N)
     tmux new-session -d -s "$SESSION" -x 160 -y 48 \
         "cd '$WORK' && XDG_CACHE_HOME=$WORK/cache '$BIN' --stats --read-ahead off --graphics half --sections date lib 2> '$WORK/err'; sleep 60"
-    if [ "${1:-}" = jump ]; then
+    if [ "${1:-}" = jump ] || [ "${1:-}" = late ]; then
         until_status " 1/"
         local start
+        # late: G when the first screen's target (0.3 s after the launch) has passed, as a user
+        # who saw it would press it.
+        [ "$1" = late ] && sleep "$(python3 -c "import sys; print(max(0, 0.3 - (float(sys.argv[2]) - float(sys.argv[1]))))" "$launched" "$(date +%s.%N)")"
         start=$(date +%s.%N)
         tmux send-keys -t "$SESSION" G
         until_status " $COUNT/$COUNT "
@@ -69,9 +73,11 @@ taken=$(grep -o 'index: [^(]*' "$WORK/err" | sed 's/ *$//')
 second="items $(mark "scan's first batch") s, first picture $(mark "first thumbnail") s, screen complete $(mark "screen complete") s ($taken)"
 # A third visit for G (the cursor's moves change the screen, so its timeline is not the first screen's).
 visit jump
+early="on the last after $followed s (all $COUNT known $known s after the launch), then G from the first photo $jumped s"
+visit late
 echo "- $COUNT local photos, the second visit (the first's screen complete at ${cold:-?} s): $second;" \
-    "a third, G pressed at the first photo: on the last after $followed s (all $COUNT known $known s after the launch)," \
-    "then G from the first photo $jumped s; find of the tree $listing s"
+    "a third, G pressed at the first photo: $early; a fourth, G pressed 0.3 s after the launch: on the last after $followed s;" \
+    "find of the tree $listing s"
 # The replay and the checking walk alone, outside the gallery (what the threads beside them cost it).
 BENCH=$(dirname "$BIN")/lightbox-bench
 [ -x "$BENCH" ] && echo "  $("$BENCH" replay "$WORK/cache/lightbox" "$WORK/lib")"
