@@ -95,6 +95,7 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(ImagePath("a/./b//c.jpg").absoluteBytes == Array((here == "/" ? "/a/b/c.jpg" : here + "/a/b/c.jpg").utf8))
     #expect(ImagePath("/x/../y/").absoluteBytes == Array("/x/../y".utf8))
     #expect(ImagePath("/").absoluteBytes == [UInt8(ascii: "/")])
+    #expect(ImagePath("/a/.hidden/./../.").absoluteBytes == Array("/a/.hidden/..".utf8) && ImagePath("/./.").absoluteBytes == [UInt8(ascii: "/")])
 }
 
 /// A file that is not a database, or another program's database: moved aside, made anew, said.

@@ -306,10 +306,11 @@ public final class LibraryIndex: @unchecked Sendable {
                 let key = path.absoluteBytes
                 if let waiting = pendingDecisions[key] { return waiting }
                 return perform { db -> KnownDecision? in
-                    guard let row = try db.rows("SELECT decision_stamp, decision FROM file WHERE path = ?", [.blob(key)]).first,
-                        case .integer(let stamp) = row[0], case .integer(let encoded) = row[1]
-                    else { return nil }
-                    return KnownDecision(stamp: stamp, encoded: encoded)
+                    var known: KnownDecision?
+                    try db.each("SELECT decision_stamp, decision FROM file WHERE path = ?", [.blob(key)]) { row in
+                        if let stamp = row.integer(0), let encoded = row.integer(1) { known = KnownDecision(stamp: stamp, encoded: encoded) }
+                    }
+                    return known
                 } ?? nil
             }
         }
