@@ -42,7 +42,7 @@ import Testing
     #expect(watch.notAnswering(at: now + 10 * ReadWatch.limit).isEmpty)
 }
 
-/// Reads of a file go in calls of at most `FileReader.chunk` bytes, each saying the read moved.
+/// Reads of a file go in calls (`FileReader.chunk` bytes first), each saying the read moved.
 @Test func aWholeReadGoesInChunks() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readwatch-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -53,6 +53,29 @@ import Testing
     #expect((try? FileReader.read(ImagePath(file.path), limit: .max).get()) == bytes)
     let middle = FileBytes.reading(ImagePath(file.path)) { $0.bytes(at: FileReader.chunk - 5, count: FileReader.chunk + 10) }
     #expect((try? middle.get()) == Array(bytes[(FileReader.chunk - 5)..<(2 * FileReader.chunk + 5)]))
+}
+
+/// A file's reads ask for `FileReader.chunk` bytes until its header is in (a slow link's cut is
+/// asked at each), then twice as much after each call that came back quickly, up to
+/// `largestChunk`, and half after one that took long: a call a FUSE request, so more in flight.
+@Test func readsGrowPastTheHeaderWhileTheyComeQuickly() {
+    let (small, largest, quick) = (FileReader.chunk, FileReader.largestChunk, FileReader.quickRead)
+    #expect(FileReader.nextChunk(after: small, took: 0.001, filled: small) == small, "the header first")
+    #expect(FileReader.nextChunk(after: small, took: 0.001, filled: FileReader.growsFrom) == 2 * small)
+    #expect(FileReader.nextChunk(after: largest, took: 0.001, filled: 10 * largest) == largest)
+    #expect(FileReader.nextChunk(after: 4 * small, took: quick * 2, filled: 10 * largest) == 4 * small, "neither quick nor slow")
+    #expect(FileReader.nextChunk(after: 4 * small, took: quick * 5, filled: 10 * largest) == 2 * small)
+    #expect(FileReader.nextChunk(after: small, took: 60, filled: 10 * largest) == small)
+    // A whole file read in growing calls is the file.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("grow-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("big.bin")
+    let bytes = (0..<(largest * 3 + 12_345)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+    #expect((try? Data(bytes).write(to: file)) != nil)
+    var calls: [Int] = []
+    #expect((try? FileReader.read(ImagePath(file.path), limit: .max, progress: { calls.append($0) }).get()) == bytes)
+    #expect(calls.prefix(2) == [small, small] && calls.contains(largest) && calls.count < bytes.count / small, "\(calls)")
 }
 
 /// What a late read says of other files: whether their mount is the one not answering, and which

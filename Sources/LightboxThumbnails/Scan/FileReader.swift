@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -50,20 +52,33 @@ public enum FileReader {
         return true
     }
 
-    /// Bytes a read call asks for at most: each call that returns says the mount answers
+    /// Bytes a read call asks for first: each call that returns says the mount answers
     /// (`ReadWatch.progressed`), so a long read on a slow link is not taken for a stalled one.
     static let chunk = 64 << 10
+    /// ...and at most, past a file's first `growsFrom` bytes: each call that came back within
+    /// `quickRead` seconds asks for twice as much. On a FUSE mount a call's bytes are asked for
+    /// together (the kernel sends its requests at once), so 64 KB calls held a 10 ms share to
+    /// 26 MB/s where growing ones get 43-46 (BENCHMARKS.md).
+    static let largestChunk = 1 << 20
+    /// Past this many bytes of a file its reads may grow (`stop` is asked at each 64 KB before).
+    static let growsFrom = 128 << 10
+    /// A call that took less than this lets the next ask for twice as much (about twice as long:
+    /// far from `ReadWatch.limit`, so the link would have to slow sixfold at once for a growing
+    /// read to be taken for a stalled one); one that took over four times as long makes it ask for half.
+    static let quickRead = 0.25
 
     /// Up to `count` bytes from `offset` (`pread`: the descriptor's offset stays) or, when nil, from
     /// the current position; fewer if the file shrank.
-    /// - Complexity: O(*count*), in reads of at most `chunk` bytes.
+    /// - Complexity: O(*count*), in reads of `chunk` bytes growing to `largestChunk` (`nextChunk`).
     static func readUpTo(
         _ fd: Int32, count: Int, at offset: Int? = nil, progress: ((Int) -> Void)? = nil, stop: ((ArraySlice<UInt8>) -> Bool)? = nil
     ) -> [UInt8] {
         var data = [UInt8](repeating: 0, count: count)
         var filled = 0
+        var size = chunk
         while filled < count {
-            let asked = min(chunk, count - filled)
+            let asked = min(size, count - filled)
+            let began = ProcessInfo.processInfo.systemUptime
             let n = data.withUnsafeMutableBytes { buffer in
                 if let offset { return pread(fd, buffer.baseAddress! + filled, asked, off_t(offset + filled)) }
                 return Glibc.read(fd, buffer.baseAddress! + filled, asked)
@@ -71,11 +86,21 @@ public enum FileReader {
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             filled += n
+            size = nextChunk(after: size, took: ProcessInfo.processInfo.systemUptime - began, filled: filled)
             ReadWatch.shared.progressed()
             progress?(n)
             if filled < count, let stop, stop(data[..<filled]) { break }
         }
         if filled < count { data.removeLast(count - filled) }
         return data
+    }
+
+    /// The bytes the next read call asks for, after one of `size` that took `took` seconds with
+    /// `filled` bytes of the file in: twice as many when it came back quickly (past the
+    /// header), half when slowly, between `chunk` and `largestChunk`.
+    static func nextChunk(after size: Int, took: Double, filled: Int) -> Int {
+        if filled >= growsFrom, took < quickRead { return min(largestChunk, size * 2) }
+        if took > quickRead * 4 { return max(chunk, size / 2) }
+        return size
     }
 }
