@@ -11,14 +11,15 @@ source "$HERE/slow_mount.sh"
 SESSION=lightbox-first-screen-$$
 trap 'tmux kill-session -t "$SESSION" 2>/dev/null; slow_mount_stop_all' EXIT
 MOUNT=$(mktemp -d) STATE=$(mktemp -d)
-# The files of the first screen (the first folder's first 48, in the gallery's order), read whole.
+# The files of the first screen (the first folder's first 40: the 8x5 tiles of a 160x48 half-block screen, in the
+# gallery's order), read whole.
 peer() {
     python3 - "$MOUNT" <<'PY'
 import os, sys, time
 from concurrent.futures import ThreadPoolExecutor
 root = sys.argv[1]
 first = sorted(d for d in os.listdir(root))[0]
-names = sorted(os.listdir(os.path.join(root, first)), key=lambda n: [int(t) if t.isdigit() else t for t in __import__('re').split(r'(\d+)', n)])[:48]
+names = sorted(os.listdir(os.path.join(root, first)), key=lambda n: [int(t) if t.isdigit() else t for t in __import__('re').split(r'(\d+)', n)])[:40]
 def whole(name):
     with open(os.path.join(root, first, name), 'rb') as f:
         while f.read(1 << 20): pass
@@ -51,7 +52,7 @@ for rtt in "$@"; do
     read8=$(peer)
     ratio=$(python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}x')" "${complete:-0}" "$read8")
     echo "- at a ${rtt} ms round trip: the first screen's items ${items:-?} s (from the folder's listing; the walk's first files read ${walked:-?} s), first picture ${first:-?} s, screen complete ${complete:-?} s;" \
-        "its 48 files read whole, 8 at once (Python) $read8 s: the screen complete at $ratio of it"
+        "its 40 files read whole, 8 at once (Python) $read8 s: the screen complete at $ratio of it"
     slow_mount_stop "$MOUNT"
     sleep 0.5
 done
