@@ -261,16 +261,13 @@ public final class LibraryIndex: @unchecked Sendable {
         let key = path.absoluteBytes
         return lock.withLock {
             if let waiting = pending[key] { return waiting }
-            return perform {
-                guard let row = try $0.rows("SELECT size, mtime, kind, metadata, used FROM file WHERE path = ?", [.blob(key)]).first,
-                    case .integer(let size) = row[0], case .integer(let modified) = row[1], case .blob(let kind) = row[2]
-                else { return nil }
-                let format = ImageFormat(rawValue: String(decoding: kind, as: UTF8.self))
-                guard format != nil || kind == Self.notAnImage else { return nil }
-                var metadata: IndexedMetadata?
-                if case .blob(let bytes) = row[3] { metadata = IndexedMetadata(encoded: bytes) }
-                if mode == .on, case .integer(let used) = row[4], used != today { touched.insert(key) }
-                return Record(byteCount: size, modified: modified, format: format, metadata: metadata)
+            return perform { db -> Record? in
+                var found: Record?
+                try db.each("SELECT size, mtime, kind, metadata, used FROM file WHERE path = ?", [.blob(key)]) { row in
+                    found = Self.record(in: row, from: 0, notImages: true)
+                    if found != nil, mode == .on, let used = row.integer(4), used != today { touched.insert(key) }
+                }
+                return found
             } ?? nil
         }
     }
@@ -538,19 +535,15 @@ public final class LibraryIndex: @unchecked Sendable {
             _ = perform { db in
                 for (low, high) in bounds where low.lexicographicallyPrecedes(high) {
                     try db.each(sql, [.blob(low), .blob(high), .blob(leftOut)]) { row in
-                        guard let path = row.blob(0), path.count > below.count, let size = row.integer(1), let modified = row.integer(2),
-                            let kind = row.blob(3)
-                        else { return }
+                        guard let path = row.blob(0), path.count > below.count else { return }
                         let name = UnsafeRawBufferPointer(rebasing: path[below.count...])
                         if let cut = name.firstIndex(of: slash) {
                             others.insert(Array(name[..<cut]))
                             return
                         }
-                        let format = ImageFormat(kind: kind)
-                        guard format != nil || (notImages && kind.elementsEqual(Self.notAnImage)) else { return }
-                        let metadata = row.blob(4).flatMap { IndexedMetadata(encoded: Array($0)) }
+                        guard let record = Self.record(in: row, from: 1, notImages: notImages) else { return }
                         if notImages, let day = row.integer(5), day != today { used.append(Array(path)) }
-                        found.append((Array(name), Record(byteCount: size, modified: modified, format: format, metadata: metadata)))
+                        found.append((Array(name), record))
                     }
                 }
             }
@@ -594,6 +587,15 @@ public final class LibraryIndex: @unchecked Sendable {
             try db.run("DELETE FROM folder WHERE used <= ?", [.integer(cutoff)])
             try db.execute("PRAGMA incremental_vacuum")
         }
+    }
+
+    /// A `file` row's record from its columns `size, mtime, kind, metadata` from `first` on; nil
+    /// when they are not as Lightbox writes them, or (unless `notImages`) for a file that is no image.
+    private static func record(in row: SQLiteDatabase.Row, from first: Int32, notImages: Bool) -> Record? {
+        guard let size = row.integer(first), let modified = row.integer(first + 1), let kind = row.blob(first + 2) else { return nil }
+        let format = ImageFormat(kind: kind)
+        guard format != nil || (notImages && kind.elementsEqual(notAnImage)) else { return nil }
+        return Record(byteCount: size, modified: modified, format: format, metadata: row.blob(first + 3).flatMap { IndexedMetadata(encoded: Array($0)) })
     }
 
     /// Whether the index's file system has no room left for it.
