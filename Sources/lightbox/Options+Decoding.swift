@@ -134,7 +134,7 @@ func statisticsReport(
         let read = stage.readSoFar
         lines.append(
             "  files read ahead of the decoders: \(read.files), \(read.bytes >> 20) MiB (\(stage.width) reads at once)"
-                + (stage.cutShort > 0 ? "; \(stage.cutShort) cut short at their EXIF thumbnails, the link being slow" : ""))
+                + (stage.answeredEarly > 0 ? "; \(stage.answeredEarly) answered by their first bytes (EXIF thumbnails), not read whole" : ""))
     }
     if let speed { lines.append("  " + speed.report) }
     if let index { lines.append("  " + index.statistics) }

@@ -109,8 +109,8 @@ private func batches(_ list: [Scanner.Batch]) -> [(files: [ImageFile], folder: I
 }
 
 /// A folder's listing (files named, not read: `ImageFile.isListed`), as a network mount's scan hands it out first.
-private func listed(_ folder: String, _ names: [String]) -> Scanner.Batch {
-    var batch = Scanner.Batch(folder: ImagePath(folder), files: names.map { ImageFile(listed: ImagePath("\(folder)/\($0)"), format: .jpeg) })
+private func listed(_ folder: String, _ names: [String], format: ImageFormat = .jpeg) -> Scanner.Batch {
+    var batch = Scanner.Batch(folder: ImagePath(folder), files: names.map { ImageFile(listed: ImagePath("\(folder)/\($0)"), format: format) })
     batch.isListing = true
     return batch
 }
@@ -139,14 +139,10 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
     let first = asked(state.apply(.scanned([listed("a", ["1.jpg", "2.jpg", "3.jpg", "4.jpg"])], isFinished: false)))
     #expect(state.library.count == 4 && state.library.isChecking && state.library.hasListedItems)
-    // Nothing is read of a file only listed: no decode, no metadata, no sidecar; it is loading.
-    #expect(first.loads.isEmpty && first.metadata.isEmpty && first.decisions.isEmpty)
+    // A still read whole is decoded as listed (its first bytes say what it is); no metadata, no sidecar yet.
+    #expect(first.loads.sorted() == ["a/1.jpg", "a/2.jpg", "a/3.jpg", "a/4.jpg"] && first.metadata.isEmpty && first.decisions.isEmpty)
     #expect(state.loadingCount == 4 && !state.isScreenComplete && !state.screenWaitsForPictures)
     #expect(state.library.unreadListedCount == 4)
-    // Their share stops answering: they wait for it, offline, not loading.
-    state.apply(.mountsNotAnswering(["/"]))
-    #expect(state.loadingCount == 0)
-    state.apply(.mountsNotAnswering([]))
     state.apply([.move(.right), .toggleMark])
     let id = state.library.id(at: 1)
     // The walk reads 1, 2 (a PNG named .jpg) and 3; 4 is not an image.
@@ -155,7 +151,7 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     let then = asked(state.apply(.scanned([Scanner.Batch(folder: ImagePath("a"), files: read)], isFinished: false)))
     #expect(state.library.id(at: 1) == id && state.library.file(id) == read[1], "the same item, as read")
     #expect(state.viewport.cursor == 1 && state.selection.marks.sorted == [1])
-    #expect(then.loads.sorted() == ["a/1.jpg", "a/2.jpg", "a/3.jpg"])
+    #expect(then.loads.sorted() == ["a/1.jpg", "a/2.jpg", "a/3.jpg", "a/4.jpg"])
     // Read now, the PNG's frames (it may animate) are asked for at once; the listed file still waits.
     #expect(then.metadata == ["a/2.jpg"] && then.decisions.sorted() == ["0", "1", "2"], "\(then)")
     #expect(state.library.count == 4 && state.library[3].isListed && state.library.unreadListedCount == 1)
@@ -163,6 +159,53 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     state.apply(.scanned([endOfListing("a")], isFinished: false))
     #expect(shown(state.library).paths == ["a/1.jpg", "a/2.jpg", "a/3.jpg"] && !state.library.hasListedItems)
     #expect(state.library.fileCount == 3 && state.library.listedCount == 4 && state.library.unreadListedCount == 0 && state.isScanning)
+}
+
+/// A listed RAW or video is not decoded until the walk reads it (its decoder reads only a part,
+/// so nothing tells what it is first): it counts as loading, and while its share does not answer
+/// it waits offline, not loading.
+@Test func aListedRawWaitsForTheWalk() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    let first = asked(state.apply(.scanned([listed("a", ["1.nef", "2.nef"], format: .cameraRaw)], isFinished: false)))
+    #expect(first.loads.isEmpty && first.metadata.isEmpty && first.decisions.isEmpty)
+    #expect(state.loadingCount == 2)
+    state.apply(.mountsNotAnswering(["/"]))
+    #expect(state.loadingCount == 0)
+    state.apply(.mountsNotAnswering([]))
+    var read = files("a", ["1.nef", "2.nef"])
+    for i in read.indices { read[i].format = .cameraRaw }
+    let then = asked(state.apply(.scanned([Scanner.Batch(folder: ImagePath("a"), files: read)], isFinished: false)))
+    #expect(then.loads.sorted() == ["a/1.nef", "a/2.nef"])
+}
+
+/// A picture made of a listed file (`Thumbnail.readFile`) is kept for the file the walk then
+/// finds, when that is the file it was made of (its size, time and kind): whether it came before
+/// the walk's finding or after. A file found otherwise is decoded again.
+@Test func aPictureOfAListedFileIsKeptWhenTheWalkFindsTheSameFile() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    let listing = asked(state.apply(.scanned([listed("a", ["1.jpg", "2.jpg", "3.jpg"])], isFinished: false)))
+    #expect(listing.loads.count == 3)
+    let requests = state.store.demand
+    func picture(of file: ImageFile) -> DecodeResult {
+        var thumbnail = Thumbnail(width: 2, height: 2, pixels: Array(repeating: 90, count: 12))
+        thumbnail.readFile = file
+        return .decoded(thumbnail)
+    }
+    var found = files("a", ["1.jpg", "2.jpg", "3.jpg"])
+    // 1.jpg and 2.jpg decoded before the walk reads them; 2.jpg rewritten in between.
+    state.apply(.decoded(requests.first { $0.file.path == ImagePath("a/1.jpg") }!, picture(of: found[0])))
+    var older = found[1]
+    older.modified = 5
+    state.apply(.decoded(requests.first { $0.file.path == ImagePath("a/2.jpg") }!, picture(of: older)))
+    let walk = asked(state.apply(.scanned([Scanner.Batch(folder: ImagePath("a"), files: found)], isFinished: false)))
+    #expect(state.store.cache.contains(state.thumbnailKey(ofItem: 0)), "kept for the file found")
+    #expect(!state.store.cache.contains(state.thumbnailKey(ofItem: 1)), "made of another version")
+    #expect(walk.loads.sorted() == ["a/2.jpg", "a/3.jpg"], "\(walk.loads)")
+    // 3.jpg's picture, asked for while listed, comes after the walk read it.
+    found[2].format = .jpeg
+    state.apply(.decoded(requests.first { $0.file.path == ImagePath("a/3.jpg") }!, picture(of: found[2])))
+    #expect(state.store.cache.contains(state.thumbnailKey(ofItem: 2)))
+    #expect(state.store.demand.map(\.file.path) == [ImagePath("a/2.jpg")])
 }
 
 @Test func aListingAfterWalkedFoldersKeepsTheScansOrder() {

@@ -36,6 +36,12 @@ import Testing
     #expect(failure.message.contains("cannot open"), "\(failure.message)")
 }
 
+/// The bytes a stage's read handed on, with the file as opened; nil when it did not read it.
+private func readBytes(_ outcome: FileReadStage.Outcome) -> (bytes: [UInt8], file: ImageFile)? {
+    guard case .read(let bytes, let file) = outcome else { return nil }
+    return (bytes, file)
+}
+
 /// The stage reads stills its decoders read whole, not RAWs (only their previews are read) or
 /// videos (FFmpeg reads parts); it counts what it read and is idle after.
 @Test func theStageReadsWholeStillsOnly() throws {
@@ -46,16 +52,63 @@ import Testing
     let size = Int64(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int)
     let stage = FileReadStage(width: 8, decoders: 2)
     let jpeg = ImageFile(path: ImagePath(path), byteCount: size, modified: 0, format: .jpeg)
-    let bytes = stage.read(jpeg)
-    #expect(bytes?.count == Int(size))
-    stage.release(bytes?.count ?? 0)
+    let read = readBytes(stage.read(jpeg))
+    #expect(read?.bytes.count == Int(size) && read?.file.byteCount == size && read?.file.format == .jpeg)
+    #expect(read?.file.modified == modifiedTime(path), "the file as opened: its time as it is")
+    stage.release(read?.bytes.count ?? 0)
     #expect(!stage.isBusy && stage.readSoFar.files == 1 && stage.readSoFar.bytes == Int(size))
-    #expect(stage.read(ImageFile(path: ImagePath(path), byteCount: size, modified: 0, format: .cameraRaw)) == nil, "a RAW is its decoder's to read")
-    #expect(stage.read(ImageFile(path: ImagePath(path), byteCount: size, modified: 0, format: .quickTime)) == nil, "a video is FFmpeg's to read")
+    for format in [ImageFormat.cameraRaw, .quickTime] {
+        guard case .left(nil) = stage.read(ImageFile(path: ImagePath(path), byteCount: size, modified: 0, format: format)) else {
+            Issue.record("\(format) is its decoder's to read")
+            continue
+        }
+    }
     let huge = ImageFile(path: ImagePath(path), byteCount: Int64(FileReadStage.fileLimit + 1), modified: 0, format: .jpeg)
-    #expect(stage.read(huge) == nil, "too large to hold")
+    #expect(readBytes(stage.read(huge)) == nil, "too large to hold")
     let gone = ImageFile(path: ImagePath(dir.path + "/gone.jpg"), byteCount: 10, modified: 0, format: .jpeg)
-    #expect(stage.read(gone) == nil && !stage.isBusy, "a failed read leaves its decoder to say why")
+    guard case .left(nil) = stage.read(gone) else { Issue.record("a failed read leaves its decoder to say why"); return }
+    #expect(!stage.isBusy && stage.readSoFar.files == 1)
+}
+
+/// The file's modification time in nanoseconds, as the scan has it.
+private func modifiedTime(_ path: String) -> Int64 {
+    var info = stat()
+    stat(path, &info)
+    return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+}
+
+/// A file only listed (its size and time unknown, its kind guessed from its name) is read as it
+/// is opened, its kind as its first bytes say: a PNG named .jpg is read as a PNG; a file named
+/// like an image that is none is answered so, not read whole; a listed file's disk cache entry,
+/// found from the file as opened, answers before any of it is read.
+@Test func theStageTellsAListedFileByItsBytes() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let png = try dir.file("a.jpg"), text = try dir.file("b.jpg")
+    try TestImages.png(at: png, width: 30, height: 20)
+    try TestImages.bytes(Array("not a photo at all\n".utf8), at: text)
+    let stage = FileReadStage(width: 8, decoders: 2)
+    var opened: [ImageFile] = []
+    let read = readBytes(
+        stage.read(
+            ImageFile(listed: ImagePath(png), format: .jpeg),
+            opened: {
+                opened.append($0); return nil
+            }))
+    #expect(read?.file.format == .png && read?.file.byteCount == Int64(read?.bytes.count ?? -1) && read?.file.modified == modifiedTime(png))
+    #expect(opened.count == 1 && opened[0].byteCount == read?.file.byteCount && opened[0].modified == modifiedTime(png))
+    stage.release(read?.bytes.count ?? 0)
+    guard case .answered(.failed(let failure)) = stage.read(ImageFile(listed: ImagePath(text), format: .jpeg)) else {
+        Issue.record("a text named .jpg read as an image")
+        return
+    }
+    #expect(failure.message.contains("not an image") && failure.message.contains("b.jpg"), "\(failure.message)")
+    let cached = DecodeResult.decoded(Thumbnail(width: 1, height: 1, pixels: [1, 2, 3]))
+    guard case .answered(cached) = stage.read(ImageFile(listed: ImagePath(png), format: .jpeg), opened: { _ in cached }) else {
+        Issue.record("the disk cache's entry did not answer")
+        return
+    }
+    #expect(stage.readSoFar.files == 1 && !stage.isBusy)
 }
 
 /// No more decodes run at once than the stage has decoders, however many threads ask.
@@ -105,34 +158,81 @@ import Testing
     #expect(count.most <= ParallelReads.yieldingWidth, "\(count.most) at once while yielding")
 }
 
-/// On a link counted slow, a whole read asks, with its first bytes, whether a smaller source in
-/// them will do: yes ends the read there (nothing handed on, nothing held, counted as cut); no
-/// reads on, whole. On a link not slow it is never asked.
-@Test func aReadOnASlowLinkStopsAtItsFirstBytesWhenTheyWillDo() throws {
+/// A whole read asks, with its first bytes (its header, at most `ThumbnailPipeline.headerBytes`),
+/// whether a picture in them will do (an EXIF thumbnail): yes ends the read there (nothing
+/// handed on, nothing held, counted); no reads on, whole.
+@Test func aReadStopsAtItsFirstBytesWhenTheyWillDo() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     let path = try dir.file("big.jpg")
     let size = 1 << 20
     try TestImages.bytes([0xFF, 0xD8, 0xFF] + (3..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }, at: path)
     let file = ImageFile(path: ImagePath(path), byteCount: Int64(size), modified: 0, format: .jpeg)
-    for (mode, answer) in [(ReadSpeed.Mode.slow, true), (.slow, false), (.normal, true)] {
-        let stage = FileReadStage(width: 8, decoders: 2, speed: ReadSpeed(mode: mode))
+    let small = DecodeResult.decoded(Thumbnail(width: 1, height: 1, pixels: [9, 9, 9]))
+    for answers in [true, false] {
+        let stage = FileReadStage(width: 8, decoders: 2, speed: ReadSpeed(mode: .normal))
         var asked: [Int] = []
-        let bytes = stage.read(file) { prefix in
-            asked.append(prefix.count)
-            #expect(Array(prefix.prefix(3)) == [0xFF, 0xD8, 0xFF])
-            return answer
-        }
-        if let bytes { stage.release(bytes.count) }
-        switch (mode, answer) {
-        case (.slow, true):
-            #expect(bytes == nil && asked.count == 1 && asked[0] <= ThumbnailPipeline.headerBytes && stage.cutShort == 1)
-            #expect(stage.readSoFar.files == 0 && !stage.isBusy)
-        case (.slow, false):
-            #expect(bytes?.count == size && stage.cutShort == 0, "read on, whole")
-            #expect(!asked.isEmpty && asked.allSatisfy { $0 <= ThumbnailPipeline.headerBytes }, "asked only with its first bytes: \(asked)")
-        default:
-            #expect(bytes?.count == size && asked.isEmpty && stage.cutShort == 0, "never asked on a link not slow")
+        let outcome = stage.read(
+            file,
+            firstBytes: { _, prefix in
+                asked.append(prefix.count)
+                #expect(Array(prefix.prefix(3)) == [0xFF, 0xD8, 0xFF])
+                return answers ? small : nil
+            })
+        #expect(asked.count == 1 && asked[0] <= ThumbnailPipeline.headerBytes, "asked once, with its first bytes: \(asked)")
+        if answers {
+            guard case .answered(small) = outcome else { Issue.record("read on"); continue }
+            #expect(stage.answeredEarly == 1 && stage.readSoFar.files == 0 && !stage.isBusy)
+        } else {
+            let read = readBytes(outcome)
+            let whole = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(read?.bytes.count == size && read?.bytes == whole, "read on, whole")
+            #expect(stage.answeredEarly == 0)
+            stage.release(read?.bytes.count ?? 0)
         }
     }
+}
+
+/// A listed file's picture is made of the file as opened, and says so (`Thumbnail.readFile`):
+/// read by the stage on a network mount, looked at first without one. One named like a photo
+/// that is none gets the reason.
+@Test func aListedFilesPictureSaysWhichFileItWasMadeOf() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = try dir.file("a.jpg"), text = try dir.file("b.jpg")
+    try TestImages.jpeg(at: photo, width: 64, height: 48)
+    try TestImages.bytes(Array("not a photo\n".utf8), at: text)
+    let size = Int64(try FileManager.default.attributesOfItem(atPath: photo)[.size] as! Int)
+    let box = PixelSize(width: 32, height: 32)
+    for stage in [FileReadStage(width: 4, decoders: 1), nil] {
+        let decoder = ThreadedPipeline(ThumbnailPipeline(codecs: nil, diskCache: nil), stage: stage, speed: nil)
+        guard case .decoded(let thumbnail) = decoder.decode(ImageFile(listed: ImagePath(photo), format: .jpeg), fitting: box) else {
+            Issue.record("no picture of a listed photo")
+            continue
+        }
+        #expect(thumbnail.width == 32 && thumbnail.readFile?.byteCount == size && thumbnail.readFile?.modified == modifiedTime(photo))
+        #expect(stage.map { $0.readSoFar.files == 1 } ?? true, "read by the stage")
+        guard case .failed(let failure) = decoder.decode(ImageFile(listed: ImagePath(text), format: .jpeg), fitting: box) else {
+            Issue.record("a text named .jpg decoded")
+            continue
+        }
+        #expect(failure.message.contains("not an image"), "\(failure.message)")
+        // A file the scan read is decoded as it was: its picture names no file.
+        guard case .decoded(let known) = decoder.decode(ImageFile(path: ImagePath(photo), byteCount: size, modified: 0, format: .jpeg), fitting: box) else {
+            Issue.record("no picture")
+            continue
+        }
+        #expect(known.readFile == nil)
+    }
+    // Its disk cache entry, found from the file as opened, says so too.
+    let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"))
+    let stage = FileReadStage(width: 4, decoders: 1)
+    let cached = ThreadedPipeline(ThumbnailPipeline(codecs: nil, diskCache: cache), stage: stage, speed: nil)
+    _ = cached.decode(ImageFile(path: ImagePath(photo), byteCount: size, modified: modifiedTime(photo), format: .jpeg), fitting: box)
+    let statistics = cached.near.local?.statistics
+    guard case .decoded(let fromCache) = cached.decode(ImageFile(listed: ImagePath(photo), format: .jpeg), fitting: box) else {
+        Issue.record("no picture")
+        return
+    }
+    #expect(fromCache.readFile?.modified == modifiedTime(photo) && statistics?.count(.diskCache) == 1 && stage.readSoFar.files == 1)
 }

@@ -48,6 +48,29 @@ func waitUntil(_ condition: () -> Bool) {
     provider.shutdown()
 }
 
+/// A listed file's decode running when the scan reads the file (asked for again by its size and
+/// time) goes on for it: not decoded twice, its result handed on.
+@Test func aListedFilesDecodeGoesOnWhenTheScanReadsTheFile() {
+    let decoder = RecordingDecoder()
+    let provider = ThumbnailProvider(decoder: decoder, workers: 1)
+    var request = DecodeRequest(id: ItemID(0), file: ImageFile(listed: ImagePath("a.jpg"), format: .jpeg), box: PixelSize(width: 8, height: 8))
+    provider.request([request])
+    waitUntil { decoder.askedPaths.count == 1 }
+    request.file = ImageFile(path: ImagePath("a.jpg"), byteCount: 100, modified: 7, format: .jpeg)
+    provider.request([request] + requests(1..<2))
+    decoder.release()
+    waitUntil { provider.outstandingCount == 0 }
+    #expect(decoder.askedPaths == [ImagePath("a.jpg"), ImagePath("f1")], "\(decoder.askedPaths)")
+    let results = provider.takeResults()
+    #expect(results.map(\.0.file.isListed) == [true, false] && provider.cancellations == (0, 0))
+    // The same file for another box is decoded as asked.
+    request.box = PixelSize(width: 16, height: 16)
+    provider.request([request])
+    waitUntil { provider.outstandingCount == 0 }
+    #expect(decoder.askedPaths.count == 3)
+    provider.shutdown()
+}
+
 @Test func resultsArriveOffTheCallingThreadAndWakeTheLoop() {
     let decoder = RecordingDecoder()
     decoder.release()

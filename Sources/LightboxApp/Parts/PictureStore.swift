@@ -22,6 +22,9 @@ public struct PictureStore: Sendable {
     public internal(set) var upgradable: Set<ItemID> = []
     /// Stand-ins replaced so.
     public internal(set) var upgradedCount = 0
+    /// Pictures made of files only listed when asked for (`ImageFile.isListed`), by id: the key
+    /// they are kept under and the file as it was read, until the scan reads the file too.
+    public internal(set) var madeWhileListed: [ItemID: (key: ThumbnailKey, file: ImageFile)] = [:]
     /// Stand-ins remembered past which those no longer in the cache are forgotten.
     static let standInsKept = 4096
 
@@ -29,11 +32,17 @@ public struct PictureStore: Sendable {
 
     /// Records what became of `request`: the thumbnail kept, or why not. Returns the cache serials
     /// of the thumbnails it pushed out, when the terminal keeps pictures (so they can be deleted there).
-    mutating func record(_ request: DecodeRequest, _ result: DecodeResult) -> [UInt32] {
+    /// A picture of a listed file is kept for the file as `current` (the library's now) has it,
+    /// when the scan has read that file meanwhile and found it as the picture's was read.
+    mutating func record(_ request: DecodeRequest, _ result: DecodeResult, current: ImageFile? = nil) -> [UInt32] {
         switch result {
         case .decoded(let thumbnail):
             cache.insert(thumbnail, for: request.key)
             noteStandIn(thumbnail.isStandIn, for: request)
+            if request.file.isListed, let read = thumbnail.readFile {
+                madeWhileListed[request.id] = (request.key, read)
+                if let current, !current.isListed { keepListedPictures(of: [request.id]) { _ in current } }
+            }
             return cache.takeEvicted()
         case .failed(let failure) where failure.kind == .offline:
             offline.insert(request.id)
@@ -44,6 +53,23 @@ public struct PictureStore: Sendable {
         case .failed(let failure):
             failures[request.id] = failure.message
             return []
+        }
+    }
+
+    /// The scan has read the files of `ids` (`file` says each as it found it): a picture made of
+    /// one while it was only listed is kept for it when the scan found the file as the picture's
+    /// was read (its size, time and kind), so it is not decoded again; otherwise it is.
+    /// - Complexity: O(*k*) in the ids.
+    mutating func keepListedPictures(of ids: [ItemID], file: (ItemID) -> ImageFile) {
+        guard !madeWhileListed.isEmpty else { return }
+        for id in ids {
+            guard let made = madeWhileListed.removeValue(forKey: id) else { continue }
+            let found = file(id)
+            guard found.byteCount == made.file.byteCount, found.modified == made.file.modified, found.format == made.file.format else { continue }
+            var key = made.key
+            key.byteCount = found.byteCount
+            key.modified = found.modified
+            cache.rekey(made.key, to: key)
         }
     }
 

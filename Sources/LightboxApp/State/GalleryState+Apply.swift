@@ -33,7 +33,7 @@ extension GalleryState {
         switch event {
         case .decoded(let request, let result):
             guard !library.isEmpty else { return [] }
-            let evicted = store.record(request, result)
+            let evicted = store.record(request, result, current: request.id.rawValue < library.totalCount ? library.file(request.id) : nil)
             // Compare's crops are named by the revision: one made from the picture that came is a new one.
             if let compare, compare.shown.contains(request.id) { previewRevision &+= 1 }
             // So are the zoomed preview's, made over a part of the photo that came.
@@ -96,8 +96,10 @@ extension GalleryState {
             addScanned(batches, isFinished: isFinished)
             // --select-1 as fzf has it: the only item, found before any key, is the pick.
             if selectsOnlyItem, !isScanning, library.totalCount == 1, library.count == 1 { return [.accept(acceptedPaths)] }
-            // Listed files' sidecars are read once the walk has read the files.
-            return loadEffects() + metadataEffects() + decisionReads(from: firstNew) + decisionReads(of: library.takeNewlyRead())
+            // Listed files' pictures made before the walk read them are kept; their sidecars are read now.
+            let read = library.takeNewlyRead()
+            store.keepListedPictures(of: read) { library.file($0) }
+            return loadEffects() + metadataEffects() + decisionReads(from: firstNew) + decisionReads(of: read)
         case .metadataRead(let results):
             addMetadata(results)
             return loadEffects() + metadataEffects()

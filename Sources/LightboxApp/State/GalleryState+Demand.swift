@@ -26,8 +26,7 @@ extension GalleryState {
             order += viewport.direction > 0 ? extra : extra.reversed()
         }
         var requests: [DecodeRequest] = []
-        // A listed file is decoded once the walk has read it (named like an image is not one yet).
-        for item in order where layout.isShown(item) && failure(at: item) == nil && !store.offline.contains(library.id(at: item)) && !library[item].isListed {
+        for item in order where layout.isShown(item) && failure(at: item) == nil && !store.offline.contains(library.id(at: item)) && isDecodable(item) {
             let key = thumbnailKey(ofItem: item)
             // Cached (and, for symbols, rendered in the current set) needs nothing; this also marks it used.
             // A slow link's stand-in, read whole since by the read-ahead, is asked for again (it stays shown meanwhile).
@@ -38,6 +37,14 @@ extension GalleryState {
             requests.append(request)
         }
         return store.want(requests)
+    }
+
+    /// Whether the item's file may be decoded now: read by the scan, or only listed (named like
+    /// an image, not read yet) and of a kind read whole, so its first bytes say what it is
+    /// (`NearSources`); a listed RAW or video waits for the scan.
+    func isDecodable(_ item: Int) -> Bool {
+        let file = library[item]
+        return !file.isListed || file.format.traits.decoding.readsWhole
     }
 
     /// Starts the first demand (before any action).

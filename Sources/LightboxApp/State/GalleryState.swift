@@ -256,10 +256,10 @@ public struct GalleryState: Sendable {
     }
 
     /// Items the provider was asked for (on screen, then the ring ahead) still waiting for their
-    /// thumbnail, and listed ones on screen, not read yet (unless their mount is not answering:
-    /// they wait for it, offline, as the provider's do).
+    /// thumbnail, and listed ones on screen waiting for the scan to read them (unless their mount
+    /// is not answering: they wait for it, offline, as the provider's do).
     public var loadingCount: Int {
-        let listed = library.hasListedItems ? visibleItems.count { isOnScreen($0) && library[$0].isListed && !isOffline(at: $0) } : 0
+        let listed = library.hasListedItems ? visibleItems.count { isOnScreen($0) && !isDecodable($0) && !isOffline(at: $0) } : 0
         return listed + store.demand.count { store.cache.peek($0.key) == nil && store.failures[$0.id] == nil }
     }
 

@@ -16,6 +16,10 @@ public struct Thumbnail: Hashable, Sendable {
     /// Whether it is a smaller source scaled up to fill its box (a slow link's stand-in,
     /// `upscaled(toFit:)`): the sharp one replaces it once its file has been read whole.
     public var isStandIn = false
+    /// The file it was made of, as opened, when the request named the file only as its folder's
+    /// listing did (`ImageFile.isListed`): the gallery keeps it for the file the scan then finds
+    /// there, when that is the same.
+    public var readFile: ImageFile?
 
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 3, "pixel buffer does not match \(width)x\(height)")
@@ -255,4 +259,15 @@ extension ThumbnailDecoding {
 extension Thumbnail {
     /// The most bytes an animation's frames take (then fewer frames are kept).
     public static let animationBudget = 48 << 20
+}
+
+extension ThumbnailKey {
+    /// The key the same picture had while its file was only listed (`ImageFile.isListed`: its
+    /// size and time unknown).
+    public var asListed: ThumbnailKey {
+        var key = self
+        key.byteCount = -1
+        key.modified = -1
+        return key
+    }
 }

@@ -84,6 +84,10 @@ public enum ImageFormat: String, CaseIterable, Sendable {
 
         /// Whether an EXIF thumbnail large enough is taken before the file is decoded.
         public var takesExifThumbnail: Bool { self == .dctScaled }
+
+        /// Whether its decoder reads the file whole (on a network mount the stage reads it ahead,
+        /// `FileReadStage`): a RAW's reads only its preview, a video's only what FFmpeg asks for.
+        public var readsWhole: Bool { self == .dctScaled || self == .vips }
     }
 
     /// Every kind, in the order signatures are tried.

@@ -38,55 +38,124 @@ public final class FileReadStage: @unchecked Sendable {
     }
 
     /// Whether `file` is read ahead: a still its decoder reads whole (a JPEG, what libvips
-    /// reads), no larger than `fileLimit`. A RAW's decoder reads only its preview, a video's
-    /// only the parts FFmpeg asks for: those are left to them.
+    /// reads), no larger than `fileLimit`, or one only listed so far (its size is seen when it is
+    /// opened). A RAW's decoder reads only its preview, a video's only the parts FFmpeg asks for:
+    /// those are left to them.
     public func takes(_ file: ImageFile) -> Bool {
-        switch file.format.traits.decoding {
-        case .dctScaled, .vips: return file.byteCount > 0 && file.byteCount <= Self.fileLimit
-        case .embeddedPreview, .video: return false
-        }
+        file.format.traits.decoding.readsWhole && (file.isListed || (file.byteCount > 0 && file.byteCount <= Self.fileLimit))
     }
 
-    /// `file`'s bytes read now, held against the budget until `release`; nil when the stage
-    /// does not take it, the budget is spent or the read fails (the decoder then reads it and
-    /// says what is wrong), or when `smallerWillDo` cut it short.
-    ///
-    /// `smallerWillDo` is asked with the first bytes (up to `ThumbnailPipeline.headerBytes`)
-    /// while the link is slow (`speed`): when a source in them will do (a JPEG's EXIF
-    /// thumbnail), it says so and the rest is not read. So a whole read begun before the link
-    /// was measured slow stops at its first bytes.
-    public func read(_ file: ImageFile, smallerWillDo: (([UInt8]) -> Bool)? = nil) -> [UInt8]? {
-        guard takes(file), reserve(Int(file.byteCount)) else { return nil }
-        waitForTurn()
-        speed?.began(bytes: Int(file.byteCount))
+    /// What the stage made of a file (`read`).
+    public enum Outcome {
+        /// Read whole: its bytes, held against the budget until `release`, and the file as it was
+        /// opened (its size and time; a listed file's kind as its first bytes say).
+        case read([UInt8], ImageFile)
+        /// Answered before it was read whole: from its first bytes (an EXIF thumbnail that will
+        /// do), from what the file as opened finds (the disk cache's entry for a listed file), or
+        /// a listed file that is not an image.
+        case answered(DecodeResult)
+        /// Left to its decoder to read (not taken, too large, the budget spent, or it could not be
+        /// read: the decoder says why), with the file as opened when it was.
+        case left(ImageFile?)
+    }
+
+    /// `file` read whole now, many files at once: opened and its first bytes read (as many at
+    /// once as ask), then the rest in its turn (`wholeReads` at once, in the order their first
+    /// bytes came). `opened` is asked with the file as opened (its size and time as they are)
+    /// and `firstBytes` with its first bytes (up to `ThumbnailPipeline.headerBytes`, again once
+    /// its turn comes when the link has been found slow meanwhile): an answer from either ends
+    /// the read there. A listed file (`ImageFile.isListed`) is told by its first bytes: its kind
+    /// as they say, or not an image.
+    public func read(
+        _ file: ImageFile, opened: (ImageFile) -> DecodeResult? = { _ in nil }, firstBytes: (ImageFile, [UInt8]) -> DecodeResult? = { _, _ in nil }
+    ) -> Outcome {
+        guard takes(file) else { return .left(nil) }
+        var outcome = Outcome.left(nil)
         let start = ProcessInfo.processInfo.systemUptime
-        var first = true
-        var isCut = false
-        let outcome = FileReader.read(
-            file.path, limit: Self.fileLimit,
-            progress: { [speed] count in
-                speed?.moved(count, firstAfter: first ? ProcessInfo.processInfo.systemUptime - start : nil)
-                first = false
-            },
-            stop: { [speed] soFar in
-                guard let smallerWillDo, soFar.count <= ThumbnailPipeline.headerBytes, speed?.isSlow == true else { return false }
-                isCut = smallerWillDo(Array(soFar))
-                return isCut
-            })
-        speed?.ended()
+        _ = FileReader.withOpenFile(file.path, limit: .max) { fd, info -> Result<Void, FileReader.Failure> in
+            var found = file
+            found.byteCount = Int64(info.st_size)
+            found.modified = Scanner.modified(info)
+            if let answer = opened(found) {
+                outcome = .answered(answer)
+                return .success(())
+            }
+            outcome = .left(found)
+            let size = Int(info.st_size)
+            guard size > 0, size <= Self.fileLimit else { return .success(()) }
+            var bytes = FileReader.readUpTo(fd, count: min(size, ThumbnailPipeline.firstHeaderBytes))
+            if ThumbnailPipeline.headerGoesOn(bytes), bytes.count < min(size, ThumbnailPipeline.headerBytes) {
+                bytes += FileReader.readUpTo(fd, count: min(size, ThumbnailPipeline.headerBytes) - bytes.count)
+            }
+            speed?.moved(0, firstAfter: ProcessInfo.processInfo.systemUptime - start)
+            if file.isListed {
+                guard let format = ImageFormat(sniffing: Array(bytes.prefix(ImageFormat.sniffLength))) else {
+                    outcome = .answered(
+                        .failed(.badFile("not an image: \(file.path) (\(Scanner.describeContent(Array(bytes.prefix(ImageFormat.sniffLength)))))")))
+                    return .success(())
+                }
+                found.format = format
+                outcome = .left(found)
+            }
+            guard found.format.traits.decoding.readsWhole else { return .success(()) }
+            let wasSlow = speed?.isSlow == true
+            if let answer = firstBytes(found, bytes) {
+                countAnsweredEarly()
+                outcome = .answered(answer)
+                return .success(())
+            }
+            guard bytes.count < size else {
+                outcome = hold(bytes, of: found, isReserved: false)
+                return .success(())
+            }
+            guard reserve(size) else { return .success(()) }
+            waitForTurn()
+            // A link found slow while this waited: a smaller picture in the first bytes may do now.
+            if !wasSlow, speed?.isSlow == true, let answer = firstBytes(found, bytes) {
+                endTurn()
+                release(size)
+                countAnsweredEarly()
+                outcome = .answered(answer)
+                return .success(())
+            }
+            speed?.began(bytes: size)
+            bytes += FileReader.readUpTo(fd, count: size - bytes.count, progress: { [speed] count in speed?.moved(count) })
+            speed?.ended()
+            endTurn()
+            // Shorter than when it was opened (rewritten meanwhile): its decoder reads it as it is now.
+            guard bytes.count == size else {
+                release(size)
+                return .success(())
+            }
+            outcome = hold(bytes, of: found, isReserved: true)
+            return .success(())
+        }
+        return outcome
+    }
+
+    /// `bytes` of `file` handed on read, counted, and held against the budget (unless reserved already).
+    private func hold(_ bytes: [UInt8], of file: ImageFile, isReserved: Bool) -> Outcome {
         turn.lock()
         defer { turn.unlock() }
-        reading -= 1
-        turn.broadcast()
-        guard case .success(let bytes) = outcome, !isCut else {
-            if isCut { counted.cut += 1 }
-            held -= Int(file.byteCount)
-            return nil
-        }
-        held += bytes.count - Int(file.byteCount)  // the file may have changed size since the scan
+        if !isReserved { held += bytes.count }
         counted.files += 1
         counted.bytes += bytes.count
-        return bytes
+        return .read(bytes, file)
+    }
+
+    /// Counts a read answered before the file was read whole.
+    private func countAnsweredEarly() {
+        turn.lock()
+        counted.cut += 1
+        turn.unlock()
+    }
+
+    /// Ends a whole read's turn: the next may start.
+    private func endTurn() {
+        turn.lock()
+        reading -= 1
+        turn.broadcast()
+        turn.unlock()
     }
 
     /// Gives back bytes `read` held, once their decode is over.
@@ -118,8 +187,8 @@ public final class FileReadStage: @unchecked Sendable {
         return (counted.files, counted.bytes)
     }
 
-    /// Reads cut short at their first bytes, a smaller source in them doing on a slow link.
-    public var cutShort: Int {
+    /// Reads answered at their first bytes (an EXIF thumbnail that will do), not read whole.
+    public var answeredEarly: Int {
         turn.lock()
         defer { turn.unlock() }
         return counted.cut

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What every decode of the gallery tries before a decoder: the disk cache (on this machine, so it
 /// answers while the file's mount does not), an offline tile when the mount is not answering, the
 /// EXIF thumbnail, then the whole file read ahead (`FileReadStage`) where files are. Shared by the
@@ -19,33 +21,72 @@ public struct NearSources: Sendable {
     }
 
     /// `file`'s thumbnail fitting `box`: from what is near when it can, else `decodeRead` given the
-    /// bytes read ahead (released once it returns), else `decodeWhole` told whether a smaller
-    /// source will do (the decoder reads the file itself).
+    /// file as opened and the bytes read ahead (released once it returns), else `decodeWhole`
+    /// told whether a smaller source will do (the decoder reads the file itself).
+    ///
+    /// Where files are read ahead, the stage's open serves all: a file's EXIF thumbnail is taken
+    /// from the first bytes of its whole read, and a file only listed so far (`ImageFile.isListed`,
+    /// its size and time unknown) is decoded as opened, its kind as its bytes say; the picture
+    /// says which file it was made of (`Thumbnail.readFile`).
     public func decode(
-        _ file: ImageFile, fitting box: PixelSize, decodeRead: ([UInt8]) -> DecodeResult, decodeWhole: (_ smallerSuffices: Bool) -> DecodeResult
+        _ file: ImageFile, fitting box: PixelSize, decodeRead: (ImageFile, [UInt8]) -> DecodeResult,
+        decodeWhole: (ImageFile, _ smallerSuffices: Bool) -> DecodeResult
     ) -> DecodeResult {
         let smallerSuffices = speed?.smallerSuffices(for: box) == true
         var local = self.local
         local?.smallerSuffices = smallerSuffices
-        if let cached = local?.fromDiskCache(file, fitting: box.limitedToMaxSide, usingLibraries: false) { return cached }
+        var file = file
+        let listed = file.isListed
+        if !listed, let cached = local?.fromDiskCache(file, fitting: box.limitedToMaxSide, usingLibraries: false) { return cached }
         if let mount = ReadWatch.shared.notAnswering(holding: file.path) { return .failed(.offline(mount)) }
-        if let known = local?.exifWithoutLibraries(file, fitting: box.limitedToMaxSide) { return known }
-        if let stage {
-            // A link found slow while the file is read: an EXIF thumbnail in its first bytes that will do ends the read.
-            var smaller: DecodeResult?
-            let contents = stage.read(file) { prefix in
-                guard speed?.smallerSuffices(for: box) == true, var small = self.local else { return false }
-                small.smallerSuffices = true
-                small.contents = prefix
-                smaller = small.exifWithoutLibraries(file, fitting: box.limitedToMaxSide)
-                return smaller != nil
-            }
-            if let smaller { return smaller }
-            if let contents {
+        if let stage, stage.takes(file) {
+            let outcome = stage.read(
+                file,
+                opened: { opened in
+                    guard listed, let local else { return nil }
+                    return local.fromDiskCache(opened, fitting: box.limitedToMaxSide, usingLibraries: false)?.made(of: opened)
+                },
+                firstBytes: { opened, prefix in
+                    // The link may have been found slow since this decode began.
+                    guard opened.format.traits.decoding.takesExifThumbnail, var small = self.local else { return nil }
+                    small.smallerSuffices = speed?.smallerSuffices(for: box) == true
+                    small.contents = prefix
+                    let answer = small.exifWithoutLibraries(opened, fitting: box.limitedToMaxSide)
+                    return listed ? answer?.made(of: opened) : answer
+                })
+            switch outcome {
+            case .answered(let result): return result
+            case .read(let contents, let opened):
                 defer { stage.release(contents.count) }
-                return decodeRead(contents)
+                let result = decodeRead(opened, contents)
+                return listed ? result.made(of: opened) : result
+            case .left(let opened?): file = opened
+            case .left(nil): break
             }
         }
-        return decodeWhole(smallerSuffices)
+        if file.isListed {
+            // Not opened by the stage: looked at here, as the scan would.
+            let path = file.path
+            switch ReadWatch.shared.watching(
+                path, { Scanner.classify(path.open(O_RDONLY | O_NONBLOCK | O_CLOEXEC), path: path, keepingIn: nil, withMetadata: false) })
+            {
+            case .image(let found):
+                file = ImageFile(path: found.path, byteCount: found.byteCount, modified: found.modified, format: found.format, companions: file.companions)
+            case .refused(let reason): return .failed(.badFile(reason))
+            case .ignored: return .failed(.badFile("not an image: \(file.path)"))
+            }
+        }
+        if let known = local?.exifWithoutLibraries(file, fitting: box.limitedToMaxSide) { return listed ? known.made(of: file) : known }
+        let result = decodeWhole(file, smallerSuffices)
+        return listed ? result.made(of: file) : result
+    }
+}
+
+extension DecodeResult {
+    /// The result, its picture saying it was made of `file` (`Thumbnail.readFile`).
+    func made(of file: ImageFile) -> DecodeResult {
+        guard case .decoded(var thumbnail) = self else { return self }
+        thumbnail.readFile = file
+        return .decoded(thumbnail)
     }
 }

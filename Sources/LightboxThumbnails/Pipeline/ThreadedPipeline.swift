@@ -17,15 +17,15 @@ public struct ThreadedPipeline: ThumbnailDecoding, CacheWarming {
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
         near.decode(
             file, fitting: box,
-            decodeRead: { contents in
+            decodeRead: { opened, contents in
                 var read = pipeline
                 read.contents = contents
-                return decoding { read.decode(file, fitting: box) }
+                return decoding { read.decode(opened, fitting: box) }
             },
-            decodeWhole: { smallerSuffices in
+            decodeWhole: { found, smallerSuffices in
                 var whole = pipeline
                 whole.smallerSuffices = smallerSuffices
-                return decoding { whole.decode(file, fitting: box) }
+                return decoding { whole.decode(found, fitting: box) }
             })
     }
 

@@ -60,6 +60,19 @@ public struct ThumbnailCache: Sendable {
         if recordsEvictions { evicted.append(entry.serial) }
     }
 
+    /// Keeps the thumbnail stored for `old` under `new` instead (the same picture, its file now
+    /// known by its size and time): its serial and its recency stay.
+    public mutating func rekey(_ old: ThumbnailKey, to new: ThumbnailKey) {
+        guard old != new, let entry = entries.removeValue(forKey: old) else { return }
+        if newest[old.fileVersion] == old { newest[old.fileVersion] = nil }
+        if let replaced = entries[new] {
+            byteCount -= replaced.thumbnail.byteCount
+            if recordsEvictions { evicted.append(replaced.serial) }
+        }
+        entries[new] = entry
+        if new.region == nil, new.clipStart == nil, !new.isAnimated { newest[new.fileVersion] = new }
+    }
+
     /// Stores a thumbnail, evicting the least recently used down to 90% of the budget when over it.
     /// - Complexity: amortized O(log *n*); an eviction pass sorts the entries.
     public mutating func insert(_ thumbnail: Thumbnail, for key: ThumbnailKey) {

@@ -324,14 +324,17 @@ public struct ThumbnailPipeline: ThumbnailDecoding {
     static func jpegHeader(_ path: ImagePath) -> Result<([UInt8], JPEGHeader?), FileReader.Failure> {
         FileReader.withRegularFile(path, limit: .max) { fd, size in
             var prefix = FileReader.readUpTo(fd, count: min(size, firstHeaderBytes))
-            var header = JPEGHeader(parsing: prefix)
-            // Whole when the frame header came (it follows the EXIF block) and the EXIF block ended within.
-            let whole = header.map { $0.width > 0 && ($0.exifBlock?.upperBound ?? 0) < prefix.count } ?? true
-            if !whole && prefix.count < min(size, headerBytes) {
+            if headerGoesOn(prefix) && prefix.count < min(size, headerBytes) {
                 prefix += FileReader.readUpTo(fd, count: min(size, headerBytes) - prefix.count)
-                header = JPEGHeader(parsing: prefix)
             }
-            return .success((prefix, header))
+            return .success((prefix, JPEGHeader(parsing: prefix)))
         }
+    }
+
+    /// Whether a JPEG's header segments go on past `prefix`: its frame header (which follows the
+    /// EXIF block) has not come, or its EXIF block ends beyond. False for what is not a JPEG.
+    static func headerGoesOn(_ prefix: [UInt8]) -> Bool {
+        guard let header = JPEGHeader(parsing: prefix) else { return false }
+        return header.width == 0 || (header.exifBlock?.upperBound ?? 0) >= prefix.count
     }
 }

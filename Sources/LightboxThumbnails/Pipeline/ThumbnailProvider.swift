@@ -85,13 +85,23 @@ public final class ThumbnailProvider: @unchecked Sendable {
 
         /// Replaces the wish list with `requests`, most wanted first; work running, or finished
         /// and waiting to be taken, is not queued again.
+        /// A file only listed when its decode began (`ImageFile.isListed`) and read by the scan
+        /// since is asked for by its size and time: the decode running goes on for it (the app
+        /// keeps its picture for the file when that is the same one).
         mutating func replace(with requests: [DecodeRequest], finished: Set<ThumbnailKey>) {
             wanted = Set(requests.map(\.key))
-            dropped += pending.count { !wanted.contains($0.key) }
+            let hasListed = running.contains { $0.byteCount < 0 } || finished.contains { $0.byteCount < 0 }
             var seen = Set<ThumbnailKey>()
-            pending = requests.reversed().filter {
-                !running.contains($0.key) && !finished.contains($0.key) && seen.insert($0.key).inserted
+            var queued: [DecodeRequest] = []
+            for request in requests.reversed() where !running.contains(request.key) && !finished.contains(request.key) && seen.insert(request.key).inserted {
+                if hasListed, running.contains(request.key.asListed) || finished.contains(request.key.asListed) {
+                    wanted.insert(request.key.asListed)
+                    continue
+                }
+                queued.append(request)
             }
+            dropped += pending.count { !wanted.contains($0.key) }
+            pending = queued
         }
 
         mutating func removeAll() { pending.removeAll() }

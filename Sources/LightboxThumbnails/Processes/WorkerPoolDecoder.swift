@@ -42,8 +42,8 @@ public final class WorkerPoolDecoder: ThumbnailDecoding, @unchecked Sendable {
 
     public func decode(_ file: ImageFile, fitting box: PixelSize) -> DecodeResult {
         NearSources(local: local, stage: readStage, speed: speed).decode(
-            file, fitting: box, decodeRead: { answer(exchange(.decodeRead(file, box.limitedToMaxSide, contents: $0))) },
-            decodeWhole: { answer(exchange(.decode(file, box.limitedToMaxSide, smallerSuffices: $0))) })
+            file, fitting: box, decodeRead: { answer(exchange(.decodeRead($0, box.limitedToMaxSide, contents: $1))) },
+            decodeWhole: { answer(exchange(.decode($0, box.limitedToMaxSide, smallerSuffices: $1))) })
     }
 
     /// Every frame of an animation, decoded in a worker (the disk cache keeps stills only).

@@ -27,17 +27,22 @@ public enum FileReader {
     /// `body` given the regular file at `path` open, and its size, if no larger than `limit`;
     /// watched while it runs (`ReadWatch`), so a mount that stops answering is noticed.
     public static func withRegularFile<T>(_ path: ImagePath, limit: Int, _ body: (Int32, Int) -> Result<T, Failure>) -> Result<T, Failure> {
+        withOpenFile(path, limit: limit) { fd, info in body(fd, Int(info.st_size)) }
+    }
+
+    /// The same, `body` given the file's attributes as opened (its size and time).
+    public static func withOpenFile<T>(_ path: ImagePath, limit: Int, _ body: (Int32, stat) -> Result<T, Failure>) -> Result<T, Failure> {
         ReadWatch.shared.watching(path) { openRegularFile(path, limit: limit, body) }
     }
 
-    static func openRegularFile<T>(_ path: ImagePath, limit: Int, _ body: (Int32, Int) -> Result<T, Failure>) -> Result<T, Failure> {
+    static func openRegularFile<T>(_ path: ImagePath, limit: Int, _ body: (Int32, stat) -> Result<T, Failure>) -> Result<T, Failure> {
         let fd = path.open(O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return .failure(Failure(message: "cannot open: " + String(cString: strerror(errno)))) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .failure(Failure(message: "not a regular file")) }
         guard info.st_size <= limit else { return .failure(Failure(message: "file too large (\(info.st_size >> 20) MiB)")) }
-        return body(fd, Int(info.st_size))
+        return body(fd, info)
     }
 
     /// Writes all of `bytes` to `fd`, retrying short writes; false when the descriptor fails.
