@@ -83,11 +83,19 @@ public final class FileReadStage: @unchecked Sendable {
             outcome = .left(found)
             let size = Int(info.st_size)
             guard size > 0, size <= Self.fileLimit else { return .success(()) }
-            var bytes = FileReader.readUpTo(fd, count: min(size, ThumbnailPipeline.firstHeaderBytes))
-            if ThumbnailPipeline.headerGoesOn(bytes), bytes.count < min(size, ThumbnailPipeline.headerBytes) {
-                bytes += FileReader.readUpTo(fd, count: min(size, ThumbnailPipeline.headerBytes) - bytes.count)
+            // The link's measure counts the reads' bytes while they are in flight, not while they wait for a turn.
+            speed?.began(bytes: size)
+            var first = true
+            let measure = { [speed] (count: Int) in
+                speed?.moved(count, firstAfter: first ? ProcessInfo.processInfo.systemUptime - start : nil)
+                first = false
             }
-            speed?.moved(0, firstAfter: ProcessInfo.processInfo.systemUptime - start)
+            var bytes = FileReader.readUpTo(fd, count: min(size, ThumbnailPipeline.firstHeaderBytes), progress: measure)
+            if ThumbnailPipeline.headerGoesOn(bytes), bytes.count < min(size, ThumbnailPipeline.headerBytes) {
+                bytes += FileReader.readUpTo(fd, count: min(size, ThumbnailPipeline.headerBytes) - bytes.count, progress: measure)
+            }
+            speed?.ended()
+            guard !bytes.isEmpty else { return .success(()) }
             if file.isListed {
                 guard let format = ImageFormat(sniffing: Array(bytes.prefix(ImageFormat.sniffLength))) else {
                     outcome = .answered(
@@ -118,8 +126,8 @@ public final class FileReadStage: @unchecked Sendable {
                 outcome = .answered(answer)
                 return .success(())
             }
-            speed?.began(bytes: size)
-            bytes += FileReader.readUpTo(fd, count: size - bytes.count, progress: { [speed] count in speed?.moved(count) })
+            speed?.resumed()
+            bytes += FileReader.readUpTo(fd, count: size - bytes.count, progress: measure)
             speed?.ended()
             endTurn()
             // Shorter than when it was opened (rewritten meanwhile): its decoder reads it as it is now.
