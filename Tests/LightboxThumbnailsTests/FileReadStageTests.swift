@@ -235,4 +235,65 @@ private func modifiedTime(_ path: String) -> Int64 {
         return
     }
     #expect(fromCache.readFile?.modified == modifiedTime(photo) && statistics?.count(.diskCache) == 1 && stage.readSoFar.files == 1)
+    // Without a stage, the file looked at first finds it too.
+    let bare = ThreadedPipeline(ThumbnailPipeline(codecs: nil, diskCache: cache), stage: nil, speed: nil)
+    guard case .decoded(let alsoFromCache) = bare.decode(ImageFile(listed: ImagePath(photo), format: .jpeg), fitting: box) else {
+        Issue.record("no picture")
+        return
+    }
+    #expect(alsoFromCache.readFile?.modified == modifiedTime(photo) && bare.near.local?.statistics.count(.diskCache) == 1)
+}
+
+/// Whole reads waiting for a turn take it most wanted first (`FileReadStage.order`, the
+/// provider's count of requests taken), whatever order they came in.
+@Test func wholeReadsTakeTheirTurnsMostWantedFirst() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let holders = FileReadStage.wholeReads, count = holders + 12
+    let files = try (0..<count).map { index in
+        let path = try dir.file("\(index).jpg")
+        // Larger than the first bytes read (`ThumbnailPipeline.headerBytes`): the rest waits for a turn.
+        try TestImages.bytes([0xFF, 0xD8, 0xFF] + [UInt8](repeating: UInt8(index), count: 256 << 10), at: path)
+        return ImageFile(path: ImagePath(path), byteCount: Int64(3 + (256 << 10)), modified: 0, format: .jpeg)
+    }
+    /// The orders as turns were taken; each read keeps its turn until released, one at a time.
+    final class Turns: @unchecked Sendable {
+        let condition = NSCondition()
+        var taken: [Int] = []
+        var released = 0
+        var takenCount: Int {
+            condition.lock()
+            defer { condition.unlock() }
+            return taken.count
+        }
+    }
+    let turns = Turns(), stage = FileReadStage(width: count, decoders: 2)
+    stage.tookTurn = { order in
+        turns.condition.lock()
+        let position = turns.taken.count
+        turns.taken.append(order)
+        while turns.released <= position { turns.condition.wait() }
+        turns.condition.unlock()
+    }
+    // The first reads take every turn; the rest come most wanted last and wait.
+    let orders = (0..<holders).map { -1 - $0 } + (1...12).reversed()
+    let done = DispatchGroup()
+    for (index, order) in orders.enumerated() {
+        done.enter()
+        Thread {
+            if case .read(let bytes, _) = FileReadStage.$order.withValue(order, operation: { stage.read(files[index]) }) { stage.release(bytes.count) }
+            done.leave()
+        }.start()
+        if index < holders { waitUntil { turns.takenCount == index + 1 } } else { waitUntil { stage.waitingCount == index - holders + 1 } }
+    }
+    // Each turn given back lets exactly one more read take one.
+    for release in 1...count {
+        turns.condition.lock()
+        turns.released = release
+        turns.condition.broadcast()
+        turns.condition.unlock()
+        if release + holders <= count { waitUntil { turns.takenCount == release + holders } }
+    }
+    done.wait()
+    #expect(Array(turns.taken.dropFirst(holders)) == Array(1...12), "\(turns.taken)")
 }

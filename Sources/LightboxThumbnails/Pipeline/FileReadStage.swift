@@ -15,6 +15,11 @@ public final class FileReadStage: @unchecked Sendable {
     /// the most wanted first).
     public static let wholeReads = 8
 
+    /// Where the read asked for in this thread comes among those wanted: the provider's count of
+    /// requests taken, its most wanted first (`ThumbnailProvider`). Whole reads waiting for a
+    /// turn go lowest first; a read without one goes after those with one, as they came.
+    @TaskLocal public static var order: Int?
+
     /// Reads in flight: the threads the provider runs.
     public let width: Int
     /// Where whole-file reads say how fast they go.
@@ -25,9 +30,13 @@ public final class FileReadStage: @unchecked Sendable {
     /// Bytes read and not yet released, and what was read so far.
     private var held = 0
     private var counted = (files: 0, bytes: 0, cut: 0)
-    /// Whole-file reads: tickets given, the oldest still waiting, and those reading now.
-    private var tickets = (given: 0, next: 0)
+    /// Whole-file reads waiting for a turn (by their order, then as they came), the tickets
+    /// given so far, and the reads reading now.
+    private var waiting: [(order: Int, ticket: Int)] = []
+    private var tickets = 0
     private var reading = 0
+    /// Told each whole read's order as it takes its turn (for tests).
+    var tookTurn: ((Int) -> Void)?
 
     /// A stage of `width` reads in flight in front of `decoders` decodes at once, its reads
     /// measured by `speed`.
@@ -60,8 +69,8 @@ public final class FileReadStage: @unchecked Sendable {
     }
 
     /// `file` read whole now, many files at once: opened and its first bytes read (as many at
-    /// once as ask), then the rest in its turn (`wholeReads` at once, in the order their first
-    /// bytes came). `opened` is asked with the file as opened (its size and time as they are)
+    /// once as ask), then the rest in its turn (`wholeReads` at once, the most wanted first:
+    /// `order`). `opened` is asked with the file as opened (its size and time as they are)
     /// and `firstBytes` with its first bytes (up to `ThumbnailPipeline.headerBytes`, again once
     /// its turn comes when the link has been found slow meanwhile): an answer from either ends
     /// the read there. A listed file (`ImageFile.isListed`) is told by its first bytes: its kind
@@ -72,6 +81,23 @@ public final class FileReadStage: @unchecked Sendable {
         guard takes(file) else { return .left(nil) }
         var outcome = Outcome.left(nil)
         let start = ProcessInfo.processInfo.systemUptime
+        // The link's measure counts a read from its open to its first bytes, then the rest once its
+        // turn has come (not its wait); a listed file's from its first bytes (its disk cache
+        // entry, found once it is opened, may answer for it).
+        var measuring = false
+        /// Counts the read in flight: a file of `bytes` begun, or (nil) the one begun going on.
+        func inFlight(_ bytes: Int?) {
+            guard !measuring else { return }
+            measuring = true
+            if let bytes { speed?.began(bytes: bytes) } else { speed?.resumed() }
+        }
+        func paused() {
+            guard measuring else { return }
+            measuring = false
+            speed?.ended()
+        }
+        if !file.isListed { inFlight(Int(file.byteCount)) }
+        defer { paused() }
         _ = FileReader.withOpenFile(file.path, limit: .max) { fd, info -> Result<Void, FileReader.Failure> in
             var found = file
             found.byteCount = Int64(info.st_size)
@@ -83,18 +109,17 @@ public final class FileReadStage: @unchecked Sendable {
             outcome = .left(found)
             let size = Int(info.st_size)
             guard size > 0, size <= Self.fileLimit else { return .success(()) }
-            // The link's measure counts the reads' bytes while they are in flight, not while they wait for a turn.
-            speed?.began(bytes: size)
+            if file.isListed { inFlight(size) }
             var first = true
-            let measure = { [speed] (count: Int) in
+            let moved = { [speed] (count: Int) in
                 speed?.moved(count, firstAfter: first ? ProcessInfo.processInfo.systemUptime - start : nil)
                 first = false
             }
-            var bytes = FileReader.readUpTo(fd, count: min(size, ThumbnailPipeline.firstHeaderBytes), progress: measure)
+            var bytes = FileReader.readUpTo(fd, count: min(size, ThumbnailPipeline.firstHeaderBytes), progress: moved)
             if ThumbnailPipeline.headerGoesOn(bytes), bytes.count < min(size, ThumbnailPipeline.headerBytes) {
-                bytes += FileReader.readUpTo(fd, count: min(size, ThumbnailPipeline.headerBytes) - bytes.count, progress: measure)
+                bytes += FileReader.readUpTo(fd, count: min(size, ThumbnailPipeline.headerBytes) - bytes.count, progress: moved)
             }
-            speed?.ended()
+            paused()
             guard !bytes.isEmpty else { return .success(()) }
             if file.isListed {
                 guard let format = ImageFormat(sniffing: Array(bytes.prefix(ImageFormat.sniffLength))) else {
@@ -126,9 +151,9 @@ public final class FileReadStage: @unchecked Sendable {
                 outcome = .answered(answer)
                 return .success(())
             }
-            speed?.resumed()
-            bytes += FileReader.readUpTo(fd, count: size - bytes.count, progress: measure)
-            speed?.ended()
+            inFlight(nil)
+            bytes += FileReader.readUpTo(fd, count: size - bytes.count, progress: moved)
+            paused()
             endTurn()
             // Shorter than when it was opened (rewritten meanwhile): its decoder reads it as it is now.
             guard bytes.count == size else {
@@ -180,12 +205,19 @@ public final class FileReadStage: @unchecked Sendable {
         return body()
     }
 
+    /// Whole reads waiting for their turn.
+    var waitingCount: Int {
+        turn.lock()
+        defer { turn.unlock() }
+        return waiting.count
+    }
+
     /// Whether whole files are being read or wait to be: background reads (the scan's) make
     /// way for them (`Scanner.yielding`).
     public var isBusy: Bool {
         turn.lock()
         defer { turn.unlock() }
-        return reading > 0 || tickets.given > tickets.next
+        return reading > 0 || !waiting.isEmpty
     }
 
     /// Files read ahead so far, and their bytes.
@@ -202,17 +234,20 @@ public final class FileReadStage: @unchecked Sendable {
         return counted.cut
     }
 
-    /// Waits until the reads asked for before this one have started and fewer than
-    /// `wholeReads` are reading, then counts this one as reading.
+    /// Waits until fewer than `wholeReads` are reading and no read waiting comes before this
+    /// one (`order`), then counts this one as reading.
+    /// - Complexity: O(*w*) in the reads waiting, each time one starts.
     private func waitForTurn() {
         turn.lock()
-        let ticket = tickets.given
-        tickets.given += 1
-        while ticket != tickets.next || reading >= Self.wholeReads { turn.wait() }
-        tickets.next += 1
+        let me = (order: Self.order ?? .max, ticket: tickets)
+        tickets += 1
+        waiting.append(me)
+        while reading >= Self.wholeReads || waiting.min(by: <)! != me { turn.wait() }
+        waiting.removeAll { $0 == me }
         reading += 1
         turn.broadcast()
         turn.unlock()
+        tookTurn?(me.order)
     }
 
     /// Holds `count` bytes when the budget has room (or nothing is held: one file always may).

@@ -72,6 +72,7 @@ public struct NearSources: Sendable {
             {
             case .image(let found):
                 file = ImageFile(path: found.path, byteCount: found.byteCount, modified: found.modified, format: found.format, companions: file.companions)
+                if let cached = local?.fromDiskCache(file, fitting: box.limitedToMaxSide, usingLibraries: false) { return cached.made(of: file) }
             case .refused(let reason): return .failed(.badFile(reason))
             case .ignored: return .failed(.badFile("not an image: \(file.path)"))
             }

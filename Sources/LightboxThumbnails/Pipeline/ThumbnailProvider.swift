@@ -64,16 +64,28 @@ public final class ThumbnailProvider: @unchecked Sendable {
         var dropped = 0
         var discarded = 0
 
+        /// Requests taken so far: each one's number is its place among the reads of a
+        /// network mount's files (`FileReadStage.order`).
+        var taken = 0
+
+        /// A request taken, and its number.
+        struct Taken {
+            var request: DecodeRequest
+            var order: Int
+        }
+
         /// The screen's tiles strictly first: one ahead waits while any on screen is decoded.
-        mutating func next() -> DecodeRequest? {
+        mutating func next() -> Taken? {
             guard let last = pending.last, !(last.isAhead && runningOnScreen > 0) else { return nil }
             pending.removeLast()
             running.insert(last.key)
             if !last.isAhead { runningOnScreen += 1 }
-            return last
+            taken += 1
+            return Taken(request: last, order: taken)
         }
 
-        mutating func finished(_ request: DecodeRequest, with result: (DecodeRequest, DecodeResult)?) -> Bool {
+        mutating func finished(_ job: Taken, with result: (DecodeRequest, DecodeResult)?) -> Bool {
+            let request = job.request
             running.remove(request.key)
             if !request.isAhead { runningOnScreen -= 1 }
             guard wanted.contains(request.key) else {
@@ -118,8 +130,9 @@ public final class ThumbnailProvider: @unchecked Sendable {
         background: UInt32 = 0x1E1E1E, onResult: @escaping @Sendable () -> Void = {}
     ) {
         self.background = background
-        queue = WorkQueue(Schedule(), threads: workers, name: "lightbox-decoder", onResult: onResult) { request, _ in
-            (request, Self.decode(request, with: decoder, background: background))
+        queue = WorkQueue(Schedule(), threads: workers, name: "lightbox-decoder", onResult: onResult) { job, _ in
+            // Its file's read, on a network mount, waits its turn behind those taken before it.
+            (job.request, FileReadStage.$order.withValue(job.order) { Self.decode(job.request, with: decoder, background: background) })
         }
     }
 
