@@ -1,7 +1,8 @@
 # Issue 29's gallery figures: a library of large photos on sshfs behind a delaying proxy
 # (bench/slow_mount.sh), opened in tmux (160x48, half blocks, read-ahead off, an empty cache):
 # the timeline of `--stats` (first items, first picture, screen complete), beside a parallel
-# reader of the same screen's files (8 at once, whole), at each round trip given.
+# reader of the same screen's files (8 at once, whole; then again, each decoded by djpeg at 1/8 as
+# the gallery's decoders do), at each round trip given.
 #   first_screen.sh BIN FOLDER ROUND_TRIP_MS...   (needs root, sshd, sshfs and tmux)
 set -uo pipefail
 BIN=$(realpath "$1") FOLDER=$2
@@ -13,16 +14,19 @@ trap 'tmux kill-session -t "$SESSION" 2>/dev/null; slow_mount_stop_all' EXIT
 MOUNT=$(mktemp -d) STATE=$(mktemp -d)
 # The files of the first screen (the first folder's first 40: the 8x5 tiles of a 160x48 half-block screen, in the
 # gallery's order), read whole.
-peer() {
-    python3 - "$MOUNT" <<'PY'
-import os, sys, time
+peer() {  # peer [decode]: the screen's files read whole, 8 at once (and each decoded by djpeg -scale 1/8)
+    python3 - "$MOUNT" "$@" <<'PY'
+import os, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
 root = sys.argv[1]
 first = sorted(d for d in os.listdir(root))[0]
 names = sorted(os.listdir(os.path.join(root, first)), key=lambda n: [int(t) if t.isdigit() else t for t in __import__('re').split(r'(\d+)', n)])[:40]
+decode = len(sys.argv) > 2
 def whole(name):
     with open(os.path.join(root, first, name), 'rb') as f:
-        while f.read(1 << 20): pass
+        data = b''.join(iter(lambda: f.read(1 << 20), b''))
+    # With the decode too: djpeg at its smallest scale, as the gallery's decoders do for a tile.
+    if decode: subprocess.run(['djpeg', '-scale', '1/8'], input=data, stdout=subprocess.DEVNULL, check=True)
 start = time.time()
 with ThreadPoolExecutor(8) as pool: list(pool.map(whole, names))
 print(f'{time.time() - start:.2f}')
@@ -50,9 +54,14 @@ for rtt in "$@"; do
     sleep 0.5
     slow_mount_start "$FOLDER" "$MOUNT" $((rtt / 2)) || exit 1
     read8=$(peer)
-    ratio=$(python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}x')" "${complete:-0}" "$read8")
+    slow_mount_stop "$MOUNT"
+    sleep 0.5
+    slow_mount_start "$FOLDER" "$MOUNT" $((rtt / 2)) || exit 1
+    decoded8=$(peer decode)
+    ratio() { python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}x')" "${complete:-0}" "$1"; }
     echo "- at a ${rtt} ms round trip: the first screen's items ${items:-?} s (from the folder's listing; the walk's first files read ${walked:-?} s), first picture ${first:-?} s, screen complete ${complete:-?} s;" \
-        "its 40 files read whole, 8 at once (Python) $read8 s: the screen complete at $ratio of it"
+        "its 40 files read whole, 8 at once (Python) $read8 s: the screen complete at $(ratio "$read8") of it;" \
+        "read so and each decoded by djpeg -scale 1/8 $decoded8 s ($(ratio "$decoded8"))"
     slow_mount_stop "$MOUNT"
     sleep 0.5
 done

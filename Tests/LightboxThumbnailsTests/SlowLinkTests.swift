@@ -39,20 +39,6 @@ private func meter(rate: Double, seconds: Double, fileBytes: Int, startingAt sta
     #expect(!changing.isSlow(at: 40))
 }
 
-/// A read that waits for its turn between its first bytes and the rest (`FileReadStage`) is not
-/// counted as in flight meanwhile: the wait does not make the link look slow, nor does it count a file twice.
-@Test func aReadWaitingForItsTurnDoesNotCountAgainstTheLink() {
-    var meter = ReadSpeed.Meter()
-    meter.began(bytes: 1_000_000, at: 0)
-    meter.moved(16_384, firstAfter: 0.02, at: 0.02)
-    meter.ended(at: 0.02)
-    meter.resumed(at: 5)  // its turn came after 5 s of others' reads elsewhere
-    meter.moved(983_616, firstAfter: nil, at: 5.6)
-    meter.ended(at: 5.6)
-    // 1 MB over the 0.62 s it was in flight, not over the 5.6 s since it began.
-    #expect(abs(meter.bytesPerSecond(at: 6)! - 1e6 / 0.62) < 1e4 && meter.files == 1)
-}
-
 @Test func aLongRoundTripIsSlowUntilTheRateIsMeasured() {
     var far = ReadSpeed.Meter()
     far.began(bytes: 2_000_000, at: 0)

@@ -68,36 +68,19 @@ public final class FileReadStage: @unchecked Sendable {
         case left(ImageFile?)
     }
 
-    /// `file` read whole now, many files at once: opened and its first bytes read (as many at
-    /// once as ask), then the rest in its turn (`wholeReads` at once, the most wanted first:
-    /// `order`). `opened` is asked with the file as opened (its size and time as they are)
-    /// and `firstBytes` with its first bytes (up to `ThumbnailPipeline.headerBytes`, again once
-    /// its turn comes when the link has been found slow meanwhile): an answer from either ends
-    /// the read there. A listed file (`ImageFile.isListed`) is told by its first bytes: its kind
-    /// as they say, or not an image.
+    /// `file` read whole now, in its turn (`wholeReads` at once, the most wanted first: `order`):
+    /// opened once, `opened` is asked with the file as opened (its size and time as they are)
+    /// and `firstBytes` with its first bytes (up to `ThumbnailPipeline.headerBytes`): an answer
+    /// from either ends the read there; else the rest is read. A listed file
+    /// (`ImageFile.isListed`) is told by its first bytes: its kind as they say, or not an image.
     public func read(
         _ file: ImageFile, opened: (ImageFile) -> DecodeResult? = { _ in nil }, firstBytes: (ImageFile, [UInt8]) -> DecodeResult? = { _, _ in nil }
     ) -> Outcome {
         guard takes(file) else { return .left(nil) }
+        waitForTurn()
+        defer { endTurn() }
         var outcome = Outcome.left(nil)
         let start = ProcessInfo.processInfo.systemUptime
-        // The link's measure counts a read from its open to its first bytes, then the rest once its
-        // turn has come (not its wait); a listed file's from its first bytes (its disk cache
-        // entry, found once it is opened, may answer for it).
-        var measuring = false
-        /// Counts the read in flight: a file of `bytes` begun, or (nil) the one begun going on.
-        func inFlight(_ bytes: Int?) {
-            guard !measuring else { return }
-            measuring = true
-            if let bytes { speed?.began(bytes: bytes) } else { speed?.resumed() }
-        }
-        func paused() {
-            guard measuring else { return }
-            measuring = false
-            speed?.ended()
-        }
-        if !file.isListed { inFlight(Int(file.byteCount)) }
-        defer { paused() }
         _ = FileReader.withOpenFile(file.path, limit: .max) { fd, info -> Result<Void, FileReader.Failure> in
             var found = file
             found.byteCount = Int64(info.st_size)
@@ -109,17 +92,17 @@ public final class FileReadStage: @unchecked Sendable {
             outcome = .left(found)
             let size = Int(info.st_size)
             guard size > 0, size <= Self.fileLimit else { return .success(()) }
-            if file.isListed { inFlight(size) }
+            // The link's measure: how long the first bytes took from the open, and the rate of the
+            // rest (a header comes in a round trip, whatever the link's rate).
             var first = true
-            let moved = { [speed] (count: Int) in
-                speed?.moved(count, firstAfter: first ? ProcessInfo.processInfo.systemUptime - start : nil)
+            let timeFirst = { [speed] (_: Int) in
+                if first { speed?.moved(0, firstAfter: ProcessInfo.processInfo.systemUptime - start) }
                 first = false
             }
-            var bytes = FileReader.readUpTo(fd, count: min(size, ThumbnailPipeline.firstHeaderBytes), progress: moved)
+            var bytes = FileReader.readUpTo(fd, count: min(size, ThumbnailPipeline.firstHeaderBytes), progress: timeFirst)
             if ThumbnailPipeline.headerGoesOn(bytes), bytes.count < min(size, ThumbnailPipeline.headerBytes) {
-                bytes += FileReader.readUpTo(fd, count: min(size, ThumbnailPipeline.headerBytes) - bytes.count, progress: moved)
+                bytes += FileReader.readUpTo(fd, count: min(size, ThumbnailPipeline.headerBytes) - bytes.count)
             }
-            paused()
             guard !bytes.isEmpty else { return .success(()) }
             if file.isListed {
                 guard let format = ImageFormat(sniffing: Array(bytes.prefix(ImageFormat.sniffLength))) else {
@@ -131,7 +114,6 @@ public final class FileReadStage: @unchecked Sendable {
                 outcome = .left(found)
             }
             guard found.format.traits.decoding.readsWhole else { return .success(()) }
-            let wasSlow = speed?.isSlow == true
             if let answer = firstBytes(found, bytes) {
                 countAnsweredEarly()
                 outcome = .answered(answer)
@@ -142,19 +124,9 @@ public final class FileReadStage: @unchecked Sendable {
                 return .success(())
             }
             guard reserve(size) else { return .success(()) }
-            waitForTurn()
-            // A link found slow while this waited: a smaller picture in the first bytes may do now.
-            if !wasSlow, speed?.isSlow == true, let answer = firstBytes(found, bytes) {
-                endTurn()
-                release(size)
-                countAnsweredEarly()
-                outcome = .answered(answer)
-                return .success(())
-            }
-            inFlight(nil)
-            bytes += FileReader.readUpTo(fd, count: size - bytes.count, progress: moved)
-            paused()
-            endTurn()
+            speed?.began(bytes: size)
+            bytes += FileReader.readUpTo(fd, count: size - bytes.count, progress: { [speed] count in speed?.moved(count) })
+            speed?.ended()
             // Shorter than when it was opened (rewritten meanwhile): its decoder reads it as it is now.
             guard bytes.count == size else {
                 release(size)

@@ -58,13 +58,6 @@ public final class ReadSpeed: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// A whole-file read `began` and `ended` (to wait its turn) goes on.
-    public func resumed() {
-        lock.lock()
-        meter.resumed(at: Self.now())
-        lock.unlock()
-    }
-
     /// A read in flight brought `bytes` more; `firstAfter`: they are its first, this many seconds after it began.
     public func moved(_ bytes: Int, firstAfter: Double? = nil) {
         lock.lock()
@@ -129,11 +122,6 @@ public final class ReadSpeed: @unchecked Sendable {
             reading += 1
             files += 1
             fileBytes += Double(bytes)
-        }
-
-        mutating func resumed(at now: Double) {
-            fold(at: now)
-            reading += 1
         }
 
         mutating func moved(_ count: Int, firstAfter: Double?, at now: Double) {
