@@ -233,6 +233,10 @@ stopped, start = [], time.time()
 while not stopped and time.time() - start < 5:
     stopped = list(decoders())
     time.sleep(0.01)
+# Stopped once they have taken their files (the first seen may be the factory that forks them,
+# or a worker not given one yet: stopped then, no tile would wait for it).
+time.sleep(0.3)
+stopped = list(decoders()) or stopped
 for pid in stopped:
     os.kill(pid, signal.SIGSTOP)
 screen, _ = watch(12)
