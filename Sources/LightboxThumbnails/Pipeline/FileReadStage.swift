@@ -29,7 +29,7 @@ public final class FileReadStage: @unchecked Sendable {
     private let turn = NSCondition()
     /// Bytes read and not yet released, and what was read so far.
     private var held = 0
-    private var counted = (files: 0, bytes: 0, cut: 0)
+    private var counted = (files: 0, bytes: 0, answeredEarly: 0)
     /// Whole-file reads waiting for a turn (by their order, then as they came), the tickets
     /// given so far, and the reads reading now.
     private var waiting: [(order: Int, ticket: Int)] = []
@@ -106,8 +106,7 @@ public final class FileReadStage: @unchecked Sendable {
             guard !bytes.isEmpty else { return .success(()) }
             if file.isListed {
                 guard let format = ImageFormat(sniffing: Array(bytes.prefix(ImageFormat.sniffLength))) else {
-                    outcome = .answered(
-                        .failed(.badFile("not an image: \(file.path) (\(Scanner.describeContent(Array(bytes.prefix(ImageFormat.sniffLength)))))")))
+                    outcome = .answered(.failed(.badFile(Scanner.notAnImage(file.path, header: bytes))))
                     return .success(())
                 }
                 found.format = format
@@ -151,7 +150,7 @@ public final class FileReadStage: @unchecked Sendable {
     /// Counts a read answered before the file was read whole.
     private func countAnsweredEarly() {
         turn.lock()
-        counted.cut += 1
+        counted.answeredEarly += 1
         turn.unlock()
     }
 
@@ -203,7 +202,7 @@ public final class FileReadStage: @unchecked Sendable {
     public var answeredEarly: Int {
         turn.lock()
         defer { turn.unlock() }
-        return counted.cut
+        return counted.answeredEarly
     }
 
     /// Waits until fewer than `wholeReads` are reading and no read waiting comes before this

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What every decode of the gallery tries before a decoder: the disk cache (on this machine, so it
 /// answers while the file's mount does not), an offline tile when the mount is not answering, the
 /// EXIF thumbnail, then the whole file read ahead (`FileReadStage`) where files are. Shared by the
@@ -39,7 +37,7 @@ public struct NearSources: Sendable {
         let listed = file.isListed
         if !listed, let cached = local?.fromDiskCache(file, fitting: box.limitedToMaxSide, usingLibraries: false) { return cached }
         if let mount = ReadWatch.shared.notAnswering(holding: file.path) { return .failed(.offline(mount)) }
-        if let stage, stage.takes(file) {
+        if let stage {
             let outcome = stage.read(
                 file,
                 opened: { opened in
@@ -66,10 +64,7 @@ public struct NearSources: Sendable {
         }
         if file.isListed {
             // Not opened by the stage: looked at here, as the scan would.
-            let path = file.path
-            switch ReadWatch.shared.watching(
-                path, { Scanner.classify(path.open(O_RDONLY | O_NONBLOCK | O_CLOEXEC), path: path, keepingIn: nil, withMetadata: false) })
-            {
+            switch Scanner.openAndClassify(file.path, keepingIn: nil, withMetadata: false) {
             case .image(let found):
                 file = ImageFile(path: found.path, byteCount: found.byteCount, modified: found.modified, format: found.format, companions: file.companions)
                 if let cached = local?.fromDiskCache(file, fitting: box.limitedToMaxSide, usingLibraries: false) { return cached.made(of: file) }

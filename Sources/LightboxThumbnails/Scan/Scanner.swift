@@ -740,8 +740,13 @@ public struct Scanner: Sendable {
         if (info.st_mode & S_IFMT) == S_IFREG, let known = index?.record(of: path), isKnown(known, as: info) {
             return recognised(known, at: path, index: index).map { .image($0) } ?? .ignored(byteCount: known.byteCount, modified: known.modified)
         }
-        return ReadWatch.shared.watching(path) {
-            classify(path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: path, keepingIn: index, withMetadata: readingMetadata)
+        return openAndClassify(path, keepingIn: index, withMetadata: readingMetadata)
+    }
+
+    /// `classify` of the file at `path`, opened here, watched while it runs (`ReadWatch`).
+    static func openAndClassify(_ path: ImagePath, keepingIn index: LibraryIndex?, withMetadata: Bool) -> Classification {
+        ReadWatch.shared.watching(path) {
+            classify(path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }, path: path, keepingIn: index, withMetadata: withMetadata)
         }
     }
 
@@ -792,7 +797,7 @@ public struct Scanner: Sendable {
         let header = FileReader.readUpTo(fd, count: metadataIndex == nil ? ImageFormat.sniffLength : MetadataReader.prefixLength, at: 0)
         guard !header.isEmpty, let format = ImageFormat(sniffing: Array(header.prefix(ImageFormat.sniffLength))) else {
             guard hasImageName(path) else { return .ignored(byteCount: Int64(info.st_size), modified: modified(info)) }
-            return .refused("not an image: \(path) (\(describeContent(Array(header.prefix(ImageFormat.sniffLength)))))")
+            return .refused(notAnImage(path, header: header))
         }
         let image = ImageFile(path: path, byteCount: Int64(info.st_size), modified: modified(info), format: format)
         if let metadataIndex {
@@ -834,6 +839,11 @@ public struct Scanner: Sendable {
     static func hasImageName(_ path: ImagePath) -> Bool { ImageFormat(naming: path) != nil }
 
     /// A short guess at what a file that is not an image holds, for the message.
+    /// Why the file at `path`, named like an image, is none: what its first bytes (`header`) look like.
+    static func notAnImage(_ path: ImagePath, header: [UInt8]) -> String {
+        "not an image: \(path) (\(describeContent(Array(header.prefix(ImageFormat.sniffLength)))))"
+    }
+
     static func describeContent(_ header: [UInt8]) -> String {
         if header.isEmpty { return "empty" }
         let text = String(decoding: header, as: UTF8.self).lowercased()
