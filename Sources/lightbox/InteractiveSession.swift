@@ -73,6 +73,7 @@ struct InteractiveSession {
             let late = ReadWatch.shared.lateThreads()
             provider.standIn(for: late)
             reader.standIn(for: late)
+            pipeline.readStage?.standIn(for: late)  // their turns to other mounts' reads
         }
         if stalled != state.mountsNotAnswering {
             if state.mountsNotAnswering.contains(where: { !stalled.contains($0) }) {  // one answers again

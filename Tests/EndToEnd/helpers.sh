@@ -84,3 +84,46 @@ checks() {
     done < <(timeout "$seconds" python3 "$script" "$@" 2>&1 || echo "FAIL - $(basename "$script") ended with $?")
     [ "$count" = "$expected" ] || fail "$label: $count of $expected checks passed"
 }
+
+# Whole reads stuck on a share whose server stops hold no turn once the share is named: photos
+# on the local disk shown beside it still load. The share (the server slow_mount_sshd runs)
+# holds 12 photos of about 1.1 MB behind a 1 MB/s link, so 8 are read at once for seconds; the
+# server stops a second after the gallery shows, and the local folder's 2 tiles must come.
+stuck_reads_beside_local() {
+    mkdir -p "$WORK/stuck-src/big" "$WORK/stuck-local"
+    convert -size 1500x1000 xc:gray +noise Random -quality 92 "$WORK/stuck.jpg"
+    for i in $(seq 12); do cp "$WORK/stuck.jpg" "$WORK/stuck-src/big/B$i.jpg"; done
+    convert -size 64x48 gradient:red-blue "$WORK/stuck-local/L1.jpg"
+    convert -size 64x48 gradient:green-white "$WORK/stuck-local/L2.jpg"
+    if ! slow_mount_start "$WORK/stuck-src" "$WORK/stuck" 5 8000; then
+        fail "stuck reads beside a local folder" "could not mount the share"
+        return
+    fi
+    local stopped loading="" came="" last
+    stopped=$(slow_mount_server_pids)
+    start_shell 160 30
+    launch --stats --index off --no-disk-cache --read-ahead off --io normal stuck/big stuck-local "2>stuck-stats"
+    if wait_for " 1/"; then
+        sleep 1
+        screen | tail -1 | grep -q loading && loading=yes
+        kill -STOP $stopped
+        for _ in $(seq 100); do
+            last=$(screen | tail -1)
+            [[ "$last" == *"▲ $WORK/stuck not answering"* && "$last" != *loading* ]] && screen | grep -q "L2.jpg" && { came=yes; break; }
+            sleep 0.1
+        done
+        local seen
+        seen=$(screen)
+        tm send-keys -t e2e q
+        wait_exit
+        if [ "$loading" = yes ] && [ "$came" = yes ] && [ "$(cat "$WORK/rc")" = 130 ]; then
+            pass "reads stuck on a share that stopped answering gave up their turns: the local folder's photos beside it loaded ($(echo "$last" | sed 's/  */ /g'))"
+        else
+            fail "reads stuck on a share beside a local folder" "loading before the stop '$loading', local photos came '$came', rc $(cat "$WORK/rc" 2>/dev/null); $seen"
+        fi
+    else
+        fail "reads stuck on a share beside a local folder: no gallery" "$(screen)"
+    fi
+    kill -CONT $stopped
+    slow_mount_stop "$WORK/stuck"
+}

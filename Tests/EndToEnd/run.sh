@@ -1723,6 +1723,7 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
                 fail "--list of a stalled share and SIGTERM" "rc $rc after $took s; $(cat "$WORK/list-stall-err")"
             fi
             kill -CONT $stopped
+            stuck_reads_beside_local
         else
             fail "a stalled share: no gallery" "$(screen)"
         fi

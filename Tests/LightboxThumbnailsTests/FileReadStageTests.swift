@@ -297,3 +297,83 @@ private func modifiedTime(_ path: String) -> Int64 {
     done.wait()
     #expect(Array(turns.taken.dropFirst(holders)) == Array(1...12), "\(turns.taken)")
 }
+
+/// Threads in reads of a stage, each held in its open until `goesOn` says so.
+private final class HeldReads: @unchecked Sendable {
+    let condition = NSCondition()
+    private(set) var threads: Set<pthread_t> = []
+    private let done = DispatchGroup()
+    /// Whether the threads held (`threads`) may go on; asked each time one arrives or is told.
+    private let goesOn: (_ held: Int) -> Bool
+
+    /// `count` reads of `file` in `stage`, each in a thread of its own.
+    init(_ count: Int, of file: ImageFile, in stage: FileReadStage, goOnWhen goesOn: @escaping (_ held: Int) -> Bool) {
+        self.goesOn = goesOn
+        for _ in 0..<count {
+            done.enter()
+            Thread { [self] in
+                _ = stage.read(file, opened: { _ in self.hold() })
+                done.leave()
+            }.start()
+        }
+    }
+
+    private func hold() -> DecodeResult? {
+        condition.lock()
+        threads.insert(pthread_self())
+        condition.broadcast()
+        while !goesOn(threads.count) { condition.wait() }
+        condition.unlock()
+        return nil
+    }
+
+    /// The threads held so far.
+    var held: Set<pthread_t> {
+        condition.lock()
+        defer { condition.unlock() }
+        return threads
+    }
+
+    /// Wakes the held threads to ask `goesOn` again.
+    func tell() {
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Whether every read ended within `seconds`.
+    func ended(within seconds: Double) -> Bool { done.wait(timeout: .now() + seconds) == .success }
+}
+
+/// Reads stuck on a mount that does not answer hold no turn once the app says so (`standIn`):
+/// a read waiting behind them goes on; the stuck ones end later without taking anyone's turn.
+@Test func readsStuckOnAMountGiveUpTheirTurns() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("a.jpg")
+    try TestImages.jpeg(at: path, width: 64, height: 48)
+    let file = ImageFile(
+        path: ImagePath(path), byteCount: Int64(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int), modified: 0, format: .jpeg)
+    let stage = FileReadStage(width: 32, decoders: 2), turns = FileReadStage.wholeReads
+    let answered = SharedFlag(false)
+    let stuck = HeldReads(turns, of: file, in: stage) { _ in answered.isSet }
+    waitUntil { stuck.held.count == turns }
+    let other = DispatchSemaphore(value: 0)
+    Thread {
+        if case .read(let bytes, _) = stage.read(file) { stage.release(bytes.count) }
+        other.signal()
+    }.start()
+    waitUntil { stage.waitingCount == 1 }
+    #expect(other.wait(timeout: .now() + 0.2) == .timedOut, "every turn held")
+    #expect(stage.standIn(for: [pthread_self()]) == 0, "a thread holding no turn")
+    #expect(stage.standIn(for: stuck.held) == turns)
+    #expect(other.wait(timeout: .now() + 5) == .success, "the read behind them went on")
+    #expect(!stage.isBusy, "reads left behind do not keep the scan yielding")
+    answered.set(true)
+    stuck.tell()
+    #expect(stuck.ended(within: 5))
+    // Every turn free again: as many reads as there are turns go at once.
+    let together = HeldReads(turns, of: file, in: stage) { $0 == turns }
+    #expect(together.ended(within: 5), "\(together.held.count) of the turns taken at once")
+    #expect(!stage.isBusy)
+}

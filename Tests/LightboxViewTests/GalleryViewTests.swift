@@ -523,11 +523,16 @@ func decodeDemand(_ state: inout GalleryState) {
         Issue.record("no load: \(first)"); return
     }
     let here = FileManager.default.currentDirectoryPath
+    _ = state.apply(.mountsNotAnswering(["/mnt/nas"]))
+    #expect(state.loadingCount == 3, "another mount not answering")
+    // The requests still out there (their reads may never end) wait offline, not loading.
     _ = state.apply(.mountsNotAnswering([here]))
+    #expect(state.loadingCount == 0)
     let effects = state.apply(.decoded(request, .failed(.offline(here))))
-    #expect(state.failure(at: 1) == nil && state.loadingCount == 2, "left, not failed, not loading")
+    #expect(state.failure(at: 1) == nil && state.loadingCount == 0, "left, not failed, not loading")
     #expect(effects.allSatisfy { if case .load(let asked) = $0 { !asked.contains { $0.id == request.id } } else { true } })
     #expect(GalleryView.frame(for: state).text.contains("offline"))
     let again = state.apply(.mountsNotAnswering([]))
     #expect(again.contains { if case .load(let asked) = $0 { asked.contains { $0.id == request.id } } else { false } }, "\(again)")
+    #expect(state.loadingCount == 3)
 }

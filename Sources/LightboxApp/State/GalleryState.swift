@@ -256,11 +256,13 @@ public struct GalleryState: Sendable {
     }
 
     /// Items the provider was asked for (on screen, then the ring ahead) still waiting for their
-    /// thumbnail, and listed ones on screen waiting for the scan to read them (unless their mount
-    /// is not answering: they wait for it, offline, as the provider's do).
+    /// thumbnail, and listed ones on screen waiting for the scan to read them, unless their mount
+    /// is not answering: those wait for it, their tiles saying they are offline.
+    /// - Complexity: O(*v* + *d*) in the tiles in the window and the requests out.
     public var loadingCount: Int {
         let listed = library.hasListedItems ? visibleItems.count { isOnScreen($0) && !isDecodable($0) && !isOffline(at: $0) } : 0
-        return listed + store.demand.count { store.cache.peek($0.key) == nil && store.failures[$0.id] == nil }
+        return listed
+            + store.demand.count { store.cache.peek($0.key) == nil && store.failures[$0.id] == nil && !isOffline($0.file.path) }
     }
 
     /// Whether every visible item has its thumbnail or a failure.
@@ -275,10 +277,14 @@ public struct GalleryState: Sendable {
     /// Whether the file at `position` is on a mount that is not answering: its tile says it is
     /// offline while it has no picture (it loads again when the mount answers).
     /// - Complexity: O(*m*) in the mounts not answering, plus the path's length.
-    public func isOffline(at position: Int) -> Bool {
+    public func isOffline(at position: Int) -> Bool { isOffline(library[position].path) }
+
+    /// Whether `path` is on a mount that is not answering.
+    /// - Complexity: O(*m*) in the mounts not answering, plus the path's length.
+    func isOffline(_ path: ImagePath) -> Bool {
         guard !mountsNotAnswering.isEmpty else { return false }
-        let path = library[position].path.absoluteBytes
-        return mountsNotAnswering.contains { ReadWatch.mount(Array($0.utf8), holds: path) }
+        let bytes = path.absoluteBytes
+        return mountsNotAnswering.contains { ReadWatch.mount(Array($0.utf8), holds: bytes) }
     }
 
     /// The paths accept prints: marked items in display order, or else the cursor item; a pair's

@@ -30,11 +30,14 @@ public final class FileReadStage: @unchecked Sendable {
     /// Bytes read and not yet released, and what was read so far.
     private var held = 0
     private var counted = (files: 0, bytes: 0, answeredEarly: 0)
-    /// Whole-file reads waiting for a turn (by their order, then as they came), the tickets
-    /// given so far, and the reads reading now.
+    /// Whole-file reads waiting for a turn (by their order, then as they came), and the tickets
+    /// given so far.
     private var waiting: [(order: Int, ticket: Int)] = []
     private var tickets = 0
-    private var reading = 0
+    /// The threads whose whole read holds a turn, and those whose read was left behind (it waits
+    /// on a mount that does not answer: `standIn`), which hold none while it waits.
+    private var reading: Set<pthread_t> = []
+    private var leftBehind: Set<pthread_t> = []
     /// Told each whole read's order as it takes its turn (for tests).
     var tookTurn: ((Int) -> Void)?
 
@@ -79,6 +82,8 @@ public final class FileReadStage: @unchecked Sendable {
         guard takes(file) else { return .left(nil) }
         waitForTurn()
         defer { endTurn() }
+        // Its mount found not answering while it waited: it would only wait on there too.
+        if let mount = ReadWatch.shared.notAnswering(holding: file.path) { return .answered(.failed(.offline(mount))) }
         var outcome = Outcome.left(nil)
         let start = ProcessInfo.processInfo.systemUptime
         _ = FileReader.withOpenFile(file.path, limit: .max) { fd, info -> Result<Void, FileReader.Failure> in
@@ -156,10 +161,27 @@ public final class FileReadStage: @unchecked Sendable {
 
     /// Ends a whole read's turn: the next may start.
     private func endTurn() {
+        let thread = pthread_self()
         turn.lock()
-        reading -= 1
+        if reading.remove(thread) == nil { leftBehind.remove(thread) }
         turn.broadcast()
         turn.unlock()
+    }
+
+    /// Gives the turns of the reads of `stuck` (threads whose read waits on a mount that does not
+    /// answer: `ReadWatch.lateThreads`) to reads waiting, so other mounts' files and the local
+    /// disk's go on being read; each stuck read goes on where it is, and holds no turn.
+    /// Returns how many turns were given.
+    @discardableResult
+    public func standIn(for stuck: Set<pthread_t>) -> Int {
+        turn.lock()
+        defer { turn.unlock() }
+        let left = reading.intersection(stuck)
+        guard !left.isEmpty else { return 0 }
+        reading.subtract(left)
+        leftBehind.formUnion(left)
+        turn.broadcast()
+        return left.count
     }
 
     /// Gives back bytes `read` held, once their decode is over.
@@ -183,12 +205,12 @@ public final class FileReadStage: @unchecked Sendable {
         return waiting.count
     }
 
-    /// Whether whole files are being read or wait to be: background reads (the scan's) make
-    /// way for them (`Scanner.yielding`).
+    /// Whether whole files are being read or wait to be (not counting reads left behind):
+    /// background reads (the scan's) make way for them (`Scanner.yielding`).
     public var isBusy: Bool {
         turn.lock()
         defer { turn.unlock() }
-        return reading > 0 || !waiting.isEmpty
+        return !reading.isEmpty || !waiting.isEmpty
     }
 
     /// Files read ahead so far, and their bytes.
@@ -213,9 +235,9 @@ public final class FileReadStage: @unchecked Sendable {
         let me = (order: Self.order ?? .max, ticket: tickets)
         tickets += 1
         waiting.append(me)
-        while reading >= Self.wholeReads || waiting.min(by: <)! != me { turn.wait() }
+        while reading.count >= Self.wholeReads || waiting.min(by: <)! != me { turn.wait() }
         waiting.removeAll { $0 == me }
-        reading += 1
+        reading.insert(pthread_self())
         turn.broadcast()
         turn.unlock()
         tookTurn?(me.order)
