@@ -195,13 +195,15 @@ private func modifiedTime(_ path: String) -> Int64 {
 
 /// A listed file's picture is made of the file as opened, and says so (`Thumbnail.readFile`):
 /// read by the stage on a network mount, looked at first without one. One named like a photo
-/// that is none gets the reason.
+/// that is none gets the reason, and so does a FIFO so named.
 @Test func aListedFilesPictureSaysWhichFileItWasMadeOf() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     let photo = try dir.file("a.jpg"), text = try dir.file("b.jpg")
     try TestImages.jpeg(at: photo, width: 64, height: 48)
     try TestImages.bytes(Array("not a photo\n".utf8), at: text)
+    let pipe = try dir.file("c.jpg")
+    #expect(mkfifo(pipe, 0o600) == 0)
     let size = Int64(try FileManager.default.attributesOfItem(atPath: photo)[.size] as! Int)
     let box = PixelSize(width: 32, height: 32)
     for stage in [FileReadStage(width: 4, decoders: 1), nil] {
@@ -217,6 +219,12 @@ private func modifiedTime(_ path: String) -> Int64 {
             continue
         }
         #expect(failure.message.contains("not an image"), "\(failure.message)")
+        // A FIFO named like a photo: said to be no regular file (and never waited on).
+        guard case .failed(let fifo) = decoder.decode(ImageFile(listed: ImagePath(pipe), format: .jpeg), fitting: box) else {
+            Issue.record("a FIFO named .jpg decoded")
+            continue
+        }
+        #expect(fifo.message == "not a regular file: \(pipe)", "\(fifo.message)")
         // A file the scan read is decoded as it was: its picture names no file.
         guard case .decoded(let known) = decoder.decode(ImageFile(path: ImagePath(photo), byteCount: size, modified: 0, format: .jpeg), fitting: box) else {
             Issue.record("no picture")

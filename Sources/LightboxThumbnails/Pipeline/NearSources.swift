@@ -69,7 +69,7 @@ public struct NearSources: Sendable {
                 file = ImageFile(path: found.path, byteCount: found.byteCount, modified: found.modified, format: found.format, companions: file.companions)
                 if let cached = local?.fromDiskCache(file, fitting: box.limitedToMaxSide, usingLibraries: false) { return cached.made(of: file) }
             case .refused(let reason): return .failed(.badFile(reason))
-            case .ignored: return .failed(.badFile("not an image: \(file.path)"))
+            case .ignored(let byteCount, _): return .failed(.badFile("\(byteCount < 0 ? "not a regular file" : "not an image"): \(file.path)"))
             }
         }
         if let known = local?.exifWithoutLibraries(file, fitting: box.limitedToMaxSide) { return listed ? known.made(of: file) : known }
