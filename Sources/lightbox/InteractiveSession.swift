@@ -49,6 +49,7 @@ struct InteractiveSession {
 
     /// Runs until an effect or a signal ends the session.
     mutating func loop() -> Outcome {
+        if let outcome = followMounts() { return outcome }
         if let outcome = send(.scanned(firstBatch.batches, isFinished: firstBatch.isFinished)) { return outcome }
         for problem in options.index?.takeProblems() ?? [] {
             if let outcome = send(.notice(problem)) { return outcome }
@@ -64,10 +65,9 @@ struct InteractiveSession {
         }
     }
 
-    /// One turn: signals first, then input, then results, so a key never waits behind decodes.
-    mutating func step(_ ready: Set<LoopSource>) -> Outcome? {
-        if scheduler.isFrameDue(at: Self.now, in: situation), let outcome = send(.tick(Self.now)) { return outcome }
-        // Reads that wait too long name their mount (the loop wakes at least once a second).
+    /// Names the mounts not answering (reads there too late, or gone: `ReadWatch`): their threads
+    /// stood in for, and what waited for one that answers again asked again.
+    mutating func followMounts() -> Outcome? {
         let stalled = ReadWatch.shared.notAnswering()
         if !stalled.isEmpty {
             let late = ReadWatch.shared.lateThreads()
@@ -75,13 +75,19 @@ struct InteractiveSession {
             reader.standIn(for: late)
             pipeline.readStage?.standIn(for: late)  // their turns to other mounts' reads
         }
-        if stalled != state.mountsNotAnswering {
-            if state.mountsNotAnswering.contains(where: { !stalled.contains($0) }) {  // one answers again
-                reader.retryParked()
-                keeper.retryParked()
-            }
-            if let outcome = send(.mountsNotAnswering(stalled)) { return outcome }
+        guard stalled != state.mountsNotAnswering else { return nil }
+        if state.mountsNotAnswering.contains(where: { !stalled.contains($0) }) {  // one answers again
+            reader.retryParked()
+            keeper.retryParked()
         }
+        return send(.mountsNotAnswering(stalled))
+    }
+
+    /// One turn: signals first, then input, then results, so a key never waits behind decodes.
+    mutating func step(_ ready: Set<LoopSource>) -> Outcome? {
+        if scheduler.isFrameDue(at: Self.now, in: situation), let outcome = send(.tick(Self.now)) { return outcome }
+        // Reads that wait too long name their mount (the loop wakes at least once a second).
+        if let outcome = followMounts() { return outcome }
         for signal in Signals.drain(signals) {
             scheduler.changed()
             switch signal {
@@ -106,6 +112,8 @@ struct InteractiveSession {
             let start = Self.now, progress = scan.take(filesAtMost: scheduler.pacing.scanTakeLimit)
             // A take that found nothing waiting is none: it neither paces the next nor ends the index's parts.
             if !progress.batches.isEmpty || progress.isFinished {
+                // A mount the walk found gone is named before its end is taken: what the index had there stays.
+                if progress.isFinished || progress.batches.contains(where: \.endsWalk), let outcome = followMounts() { return outcome }
                 if let outcome = send(.scanned(progress.batches, isFinished: progress.isFinished)) { return outcome }
                 // Listings are shown as the index's copies are: without reading anything.
                 scheduler.tookScan(from: start, to: Self.now, fromIndex: progress.batches.contains { $0.isFromIndex || $0.isListing })

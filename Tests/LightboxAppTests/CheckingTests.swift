@@ -276,3 +276,21 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     let went = library.finishChecking()
     #expect(went && shown(library).paths == ["a/1.jpg", "a/2.jpg", "b/1.jpg", "c/2.jpg"] && library.uncheckedCount == 0)
 }
+
+/// The scan over, what the index had and it did not find stays when its mount is not answering
+/// (gone, or stalled: the walk could not look there); elsewhere it goes.
+@Test func whatTheIndexHadOnAMountNotAnsweringStays() {
+    let here = String(decoding: ImagePath("a").absoluteBytes, as: UTF8.self)  // as if a mount point
+    var library = Library()
+    library.appendFromIndex(batches([remembered("a", ["1.jpg", "2.jpg"])]))
+    #expect(!library.finishChecking(keepingUnder: [here]) && library.foundCount == 2 && !library.isChecking)
+    var other = Library()
+    other.appendFromIndex(batches([remembered("a", ["1.jpg", "2.jpg"])]))
+    #expect(other.finishChecking(keepingUnder: ["/mnt/nas"]) && other.foundCount == 0)
+    // In the gallery: its mount named before the walk's end.
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    state.apply(.scanned([remembered("a", ["1.jpg"])], isFinished: false))
+    state.apply(.mountsNotAnswering([here]))
+    state.apply(.scanned([], isFinished: true))
+    #expect(state.library.count == 1 && !state.isScanning)
+}

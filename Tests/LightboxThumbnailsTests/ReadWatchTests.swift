@@ -169,3 +169,20 @@ import Testing
     #expect(ProcessInfo.processInfo.systemUptime - start < 1)
     #expect(watch.lateThreads(at: start + 10 * ReadWatch.limit).isEmpty)
 }
+
+/// A call that failed because its mount went away (ENOTCONN: sshfs ended) names the mount as
+/// not answering, until a look at its mount point answers; any other error names nothing.
+@Test func aMountThatWentAwayIsNamedUntilItAnswers() {
+    let watch = ReadWatch()
+    let here = ImagePath(FileManager.default.currentDirectoryPath + "/a.jpg")
+    let mount = ReadWatch.mountPoint(of: here.absoluteBytes, among: ReadWatch.mountPoints())
+    #expect(!watch.noteFailure(here, errno: ENOENT) && !watch.noteFailure(here, errno: EIO) && watch.notAnswering().isEmpty)
+    errno = 0
+    #expect(watch.noteFailure(here, errno: ENOTCONN, lookingEvery: 0.2))
+    #expect(errno == ENOTCONN, "the caller's message still says why")
+    #expect(watch.notAnswering() == [mount] && watch.isGone(here) && watch.notAnswering(holding: here) == mount)
+    // This mount answers: it is let go at the next look.
+    let start = ProcessInfo.processInfo.systemUptime
+    while watch.isGone(here), ProcessInfo.processInfo.systemUptime - start < 5 { usleep(20_000) }
+    #expect(!watch.isGone(here) && watch.notAnswering().isEmpty)
+}

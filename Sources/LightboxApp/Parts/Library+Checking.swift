@@ -129,13 +129,17 @@ extension Library {
     /// Whether some item shown is only listed, not read yet.
     public var hasListedItems: Bool { !listedByFolder.isEmpty }
 
-    /// The scan is over: what the index had and the scan did not find goes. Whether anything did.
-    /// - Complexity: O(*n* log *n*) when anything goes, else O(*k*) in what was not found.
+    /// The scan is over: what the index had and the scan did not find goes, unless it is under
+    /// one of `mounts` (mount points not answering: the scan could not look). Whether anything went.
+    /// - Complexity: O(*n* log *n*) when anything goes, else O(*k* · *m*) in what was not found and the mounts.
     @discardableResult
-    public mutating func finishChecking() -> Bool {
+    public mutating func finishChecking(keepingUnder mounts: [String] = []) -> Bool {
         guard isChecking else { return false }
         isChecking = false
-        let missing = Array(unconfirmed.values) + unconfirmedWaiting
+        let away = mounts.map { Array($0.utf8) }
+        let missing = (Array(unconfirmed.values) + unconfirmedWaiting).filter { id in
+            away.isEmpty || !away.contains { ReadWatch.mount($0, holds: filesByID[id].path.absoluteBytes) }
+        }
         unconfirmed = [:]
         unconfirmedWaiting = []
         listedByFolder = [:]

@@ -218,7 +218,8 @@ extension GalleryState {
             if !added.isEmpty { rearrangeIfChanged { $0.appendChecked(added) } }
             for batch in batches where batch.endsListing { rearrangeIfChanged { $0.settleListing(of: batch.folder) } }
             // What the walk did not find is gone once it is over, not after the look at files in place.
-            if isFinished || walkEnds { rearrangeIfChanged { $0.finishChecking() } }
+            // Those of a mount not answering (gone, or stalled) stay: the walk could not look there.
+            if isFinished || walkEnds { rearrangeIfChanged { [mountsNotAnswering] in $0.finishChecking(keepingUnder: mountsNotAnswering) } }
             return
         }
         guard !added.isEmpty else { return }

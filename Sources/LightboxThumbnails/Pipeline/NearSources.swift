@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What every decode of the gallery tries before a decoder: the disk cache (on this machine, so it
 /// answers while the file's mount does not), an offline tile when the mount is not answering, the
 /// EXIF thumbnail, then the whole file read ahead (`FileReadStage`) where files are. Shared by the
@@ -61,6 +65,8 @@ public struct NearSources: Sendable {
             case .left(let opened?): file = opened
             case .left(nil): break
             }
+            // Its open found the mount gone (`ReadWatch.noteFailure`): the tile waits for it.
+            if let mount = ReadWatch.shared.notAnswering(holding: file.path) { return .failed(.offline(mount)) }
         }
         if file.isListed {
             // Not opened by the stage: looked at here, as the scan would.
@@ -73,8 +79,17 @@ public struct NearSources: Sendable {
             }
         }
         if let known = local?.exifWithoutLibraries(file, fitting: box.limitedToMaxSide) { return listed ? known.made(of: file) : known }
-        let result = decodeWhole(file, smallerSuffices)
+        let result = Self.offlineIfGone(decodeWhole(file, smallerSuffices), file)
         return listed ? result.made(of: file) : result
+    }
+
+    /// `result`, unless it failed because `file`'s mount went away meanwhile (a look at the file
+    /// says so: `ReadWatch.noteFailure`): then the tile waits offline for the mount, not broken.
+    static func offlineIfGone(_ result: DecodeResult, _ file: ImageFile) -> DecodeResult {
+        guard case .failed(let failure) = result, failure.kind != .offline else { return result }
+        var info = stat()
+        if ReadWatch.shared.watching(file.path, { file.path.withCString { lstat($0, &info) } }) != 0 { ReadWatch.shared.noteFailure(file.path) }
+        return ReadWatch.shared.notAnswering(holding: file.path).map { .failed(.offline($0)) } ?? result
     }
 }
 

@@ -37,7 +37,11 @@ public enum FileReader {
 
     static func openRegularFile<T>(_ path: ImagePath, limit: Int, _ body: (Int32, stat) -> Result<T, Failure>) -> Result<T, Failure> {
         let fd = path.open(O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(Failure(message: "cannot open: " + String(cString: strerror(errno)))) }
+        guard fd >= 0 else {
+            let error = errno
+            ReadWatch.shared.noteFailure(path, errno: error)
+            return .failure(Failure(message: "cannot open: " + String(cString: strerror(error))))
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .failure(Failure(message: "not a regular file")) }

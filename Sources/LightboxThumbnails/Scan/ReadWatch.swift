@@ -123,17 +123,66 @@ public final class ReadWatch: @unchecked Sendable {
     }
 
     /// The mount points holding a read older than `limit` at `now` and none that got an answer
-    /// within `limit`, in order.
+    /// within `limit`, and those gone (`noteFailure`), in order.
     /// - Complexity: O((*r* + *a*) · *m*) for *r* reads in flight, *a* folders answered and *m* mounts, reading the mount table when a read is late.
     public func notAnswering(at now: Double = ProcessInfo.processInfo.systemUptime) -> [String] {
         lock.lock()
         let late = reads.values.filter { now - $0.since > Self.limit }.map(\.path)
         let recent = late.isEmpty ? [] : answered.filter { now - $0.value <= Self.limit }.map(\.key)
+        let gone = self.gone
         lock.unlock()
-        guard !late.isEmpty else { return [] }
+        guard !late.isEmpty else { return gone.sorted() }
         let mounts = Self.mountPoints()
         let answering = Set(recent.map { Self.mountPoint(of: $0.absoluteBytes, among: mounts) })
-        return Set(late.map { Self.mountPoint(of: $0.absoluteBytes, among: mounts) }).subtracting(answering).sorted()
+        return Set(late.map { Self.mountPoint(of: $0.absoluteBytes, among: mounts) }).subtracting(answering).union(gone).sorted()
+    }
+
+    /// Mounts whose server went away (`noteFailure`): they count as not answering until a look
+    /// at their mount point gets an answer that is not such an error.
+    private var gone: Set<String> = []
+
+    /// What a call that failed with these says: the file system's server or connection went away
+    /// (sshfs ended: ENOTCONN; NFS and SMB: the host or network), not that the file is bad.
+    static let goneErrors: Set<Int32> = [ENOTCONN, ETIMEDOUT, EHOSTDOWN, EHOSTUNREACH, ENETDOWN, ENETUNREACH, ECONNRESET, ECONNABORTED]
+
+    /// Told, right after a call about `path` failed, its `errno`: when it says the mount went
+    /// away, the mount counts as not answering (its tiles wait offline; what the index had there
+    /// stays) and is looked at every `interval` seconds on a thread of its own until it answers.
+    /// Returns whether it went away.
+    @discardableResult
+    public func noteFailure(_ path: ImagePath, errno error: Int32 = errno, lookingEvery interval: Double = 1) -> Bool {
+        guard Self.goneErrors.contains(error) else { return false }
+        // The caller's message says why next.
+        defer { errno = error }
+        let mount = Self.mountPoint(of: path.absoluteBytes, among: Self.mountPoints())
+        lock.lock()
+        let isNew = gone.insert(mount).inserted
+        lock.unlock()
+        if isNew {
+            Thread.detachNewThread { [self] in
+                // Back once mounted there (unmounted, its folder is empty: its files are not gone)
+                // and a look at it gets an answer that is not such an error.
+                func answers() -> Bool {
+                    guard Self.mountPoints().contains(Array(mount.utf8)) else { return false }
+                    var info = stat()
+                    return watching(ImagePath(mount), { mount.withCString { lstat($0, &info) } }) == 0 || !Self.goneErrors.contains(errno)
+                }
+                repeat { Thread.sleep(forTimeInterval: interval) } while !answers()
+                lock.lock()
+                gone.remove(mount)
+                lock.unlock()
+            }
+        }
+        return true
+    }
+
+    /// Whether `path`'s mount went away (`noteFailure`) and has not answered since.
+    public func isGone(_ path: ImagePath) -> Bool {
+        lock.lock()
+        let gone = self.gone
+        lock.unlock()
+        guard !gone.isEmpty else { return false }
+        return gone.contains(Self.mountPoint(of: path.absoluteBytes, among: Self.mountPoints()))
     }
 
     /// The mount point holding `path` when a read there is older than `limit` at `now`, else nil.

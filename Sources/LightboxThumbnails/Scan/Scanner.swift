@@ -323,6 +323,7 @@ public struct Scanner: Sendable {
             var info = stat()
             // Watched: a mount that does not answer is named on the status line.
             guard ReadWatch.shared.watching(path, { path.withCString({ stat($0, &info) }) }) == 0 else {
+                ReadWatch.shared.noteFailure(path)
                 report("cannot open \(path): \(Scanner.errorText())", in: path.parent)
                 return
             }
@@ -353,6 +354,7 @@ public struct Scanner: Sendable {
                     let path = part[part.startIndex + number]
                     var info = stat()
                     guard ReadWatch.shared.watching(path, { path.withCString({ stat($0, &info) }) }) == 0 else {
+                        ReadWatch.shared.noteFailure(path)
                         return .problem("cannot open \(path): \(Scanner.errorText())")
                     }
                     return Scanner.isDirectory(info) ? nil : .file(Scanner.lookAtFile(path, info, index: index, readingMetadata: readingMetadata))
@@ -376,7 +378,10 @@ public struct Scanner: Sendable {
             flush()
             nestedMounts = Self.mounts(inside: path, among: mountPoints())
             let fd = ReadWatch.shared.watching(path) { path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }
-            guard fd >= 0 else { return report("cannot read \(path): \(Scanner.errorText())", in: path) }
+            guard fd >= 0 else {
+                ReadWatch.shared.noteFailure(path)
+                return report("cannot read \(path): \(Scanner.errorText())", in: path)
+            }
             readWidth = ParallelReads.width(for: fd, stated: readsInFlight)
             walkTree(fd, path: path)
         }
@@ -440,6 +445,7 @@ public struct Scanner: Sendable {
                     child = Scanner.withCName(name) { openat(stack[stack.count - 1].fd, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
                 }
                 guard child >= 0 else {
+                    ReadWatch.shared.noteFailure(childPath)
                     report("cannot read \(childPath): \(Scanner.errorText())", in: childPath)
                     continue
                 }
@@ -720,6 +726,7 @@ public struct Scanner: Sendable {
                 var target = stat()
                 guard Scanner.withCName(name, { fstatat(fd, $0, &target, 0) }) == 0 else {
                     // A dangling link is nothing to report; anything else is.
+                    if errno != ENOENT { ReadWatch.shared.noteFailure(named) }
                     return errno == ENOENT ? .nothing : .problem("cannot read \(named): \(Scanner.errorText())")
                 }
                 if Scanner.isDirectory(target) { return .folder(name) }
@@ -790,7 +797,10 @@ public struct Scanner: Sendable {
     /// metadata reader would take, `MetadataReader.prefixLength`) and kept there, where the
     /// reader finds it: on a network mount one open a file instead of two.
     static func classify(_ fd: Int32, path: ImagePath, keepingMetadataIn metadataIndex: LibraryIndex? = nil) -> Classification {
-        guard fd >= 0 else { return .refused("cannot read \(path): \(errorText())") }
+        guard fd >= 0 else {
+            ReadWatch.shared.noteFailure(path)
+            return .refused("cannot read \(path): \(errorText())")
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .ignored(byteCount: -1, modified: 0) }
