@@ -127,3 +127,46 @@ stuck_reads_beside_local() {
     kill -CONT $stopped
     slow_mount_stop "$WORK/stuck"
 }
+
+# A share whose sshfs ends (the mount gone: "Transport endpoint is not connected") after a visit
+# filled the index: the gallery still shows its 3 photos from the index, names the mount not
+# answering, marks one, its tiles offline (not broken); mounted again while the gallery runs,
+# their pictures load.
+mount_gone_away() {
+    mkdir -p "$WORK/away-src/trip"
+    for i in 1 2 3; do convert -size 64x48 "gradient:red-blue" "$WORK/away-src/trip/A$i.jpg"; done
+    if ! slow_mount_start "$WORK/away-src" "$WORK/away" 5; then
+        fail "a share gone away" "could not mount it"
+        return
+    fi
+    start_shell 160 30
+    launch away
+    wait_for " 1/3 " && sleep 1
+    tm send-keys -t e2e q
+    wait_exit
+    local pid
+    for pid in $(pgrep -x sshfs); do tr '\0' ' ' < "/proc/$pid/cmdline" | grep -q -- " $WORK/away " && kill -9 "$pid"; done
+    sleep 0.5
+    start_shell 160 30
+    launch --no-disk-cache away
+    local said="" marked="" offline="" back=""
+    said=$(wait_for " 1/3 .*▲ $WORK/away not answering" && echo yes)
+    tm send-keys -t e2e Space
+    marked=$(wait_for "1 marked" && echo yes)
+    [ "$(screen | grep -o offline | wc -l)" = 3 ] && ! screen | grep -q broken && offline=yes
+    fusermount -u -z "$WORK/away" 2>/dev/null
+    if slow_mount_start "$WORK/away-src" "$WORK/away" 5; then
+        for _ in $(seq 100); do
+            screen | tail -1 | grep -q "not answering\|loading" || { ! screen | grep -q "offline\|broken" && back=yes && break; }
+            sleep 0.1
+        done
+    fi
+    tm send-keys -t e2e q
+    wait_exit
+    if [ "$said" = yes ] && [ "$marked" = yes ] && [ "$offline" = yes ] && [ "$back" = yes ] && [ "$(cat "$WORK/rc")" = 130 ]; then
+        pass "a share gone away (its sshfs ended): its 3 photos shown from the index, the mount named, a mark taken, the tiles offline; mounted again, their pictures came"
+    else
+        fail "a share gone away" "named '$said', marked '$marked', offline '$offline', back '$back', rc $(cat "$WORK/rc" 2>/dev/null); $(screen | tail -3)"
+    fi
+    slow_mount_stop "$WORK/away"
+}

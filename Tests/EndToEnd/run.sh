@@ -1724,6 +1724,7 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
             fi
             kill -CONT $stopped
             stuck_reads_beside_local
+            mount_gone_away
         else
             fail "a stalled share: no gallery" "$(screen)"
         fi
