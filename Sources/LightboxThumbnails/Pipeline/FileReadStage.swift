@@ -34,10 +34,9 @@ public final class FileReadStage: @unchecked Sendable {
     /// given so far.
     private var waiting: [(order: Int, ticket: Int)] = []
     private var tickets = 0
-    /// The threads whose whole read holds a turn, and those whose read was left behind (it waits
-    /// on a mount that does not answer: `standIn`), which hold none while it waits.
+    /// The threads whose whole read holds a turn; one left behind (its read waits on a mount that
+    /// does not answer: `standIn`) holds none while it waits.
     private var reading: Set<pthread_t> = []
-    private var leftBehind: Set<pthread_t> = []
     /// Told each whole read's order as it takes its turn (for tests).
     var tookTurn: ((Int) -> Void)?
 
@@ -163,7 +162,7 @@ public final class FileReadStage: @unchecked Sendable {
     private func endTurn() {
         let thread = pthread_self()
         turn.lock()
-        if reading.remove(thread) == nil { leftBehind.remove(thread) }
+        reading.remove(thread)  // nothing when it was left behind
         turn.broadcast()
         turn.unlock()
     }
@@ -179,7 +178,6 @@ public final class FileReadStage: @unchecked Sendable {
         let left = reading.intersection(stuck)
         guard !left.isEmpty else { return 0 }
         reading.subtract(left)
-        leftBehind.formUnion(left)
         turn.broadcast()
         return left.count
     }

@@ -176,15 +176,6 @@ public final class ReadWatch: @unchecked Sendable {
         return true
     }
 
-    /// Whether `path`'s mount went away (`noteFailure`) and has not answered since.
-    public func isGone(_ path: ImagePath) -> Bool {
-        lock.lock()
-        let gone = self.gone
-        lock.unlock()
-        guard !gone.isEmpty else { return false }
-        return gone.contains(Self.mountPoint(of: path.absoluteBytes, among: Self.mountPoints()))
-    }
-
     /// The mount point holding `path` when a read there is older than `limit` at `now`, else nil.
     /// - Complexity: O(*r*) for *r* reads in flight; reads the mount table only when one is late.
     public func notAnswering(holding path: ImagePath, at now: Double = ProcessInfo.processInfo.systemUptime) -> String? {

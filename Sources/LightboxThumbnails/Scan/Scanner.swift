@@ -726,7 +726,7 @@ public struct Scanner: Sendable {
                 var target = stat()
                 guard Scanner.withCName(name, { fstatat(fd, $0, &target, 0) }) == 0 else {
                     // A dangling link is nothing to report; anything else is.
-                    if errno != ENOENT { ReadWatch.shared.noteFailure(named) }
+                    ReadWatch.shared.noteFailure(named)
                     return errno == ENOENT ? .nothing : .problem("cannot read \(named): \(Scanner.errorText())")
                 }
                 if Scanner.isDirectory(target) { return .folder(name) }
@@ -848,12 +848,12 @@ public struct Scanner: Sendable {
 
     static func hasImageName(_ path: ImagePath) -> Bool { ImageFormat(naming: path) != nil }
 
-    /// A short guess at what a file that is not an image holds, for the message.
     /// Why the file at `path`, named like an image, is none: what its first bytes (`header`) look like.
     static func notAnImage(_ path: ImagePath, header: [UInt8]) -> String {
         "not an image: \(path) (\(describeContent(Array(header.prefix(ImageFormat.sniffLength)))))"
     }
 
+    /// A short guess at what a file that is not an image holds, for the message.
     static func describeContent(_ header: [UInt8]) -> String {
         if header.isEmpty { return "empty" }
         let text = String(decoding: header, as: UTF8.self).lowercased()
