@@ -12,15 +12,16 @@ source "$HERE/slow_mount.sh"
 SESSION=lightbox-first-screen-$$
 trap 'tmux kill-session -t "$SESSION" 2>/dev/null; slow_mount_stop_all' EXIT
 MOUNT=$(mktemp -d) STATE=$(mktemp -d)
-# The files of the first screen (the first folder's first 40: the 8x5 tiles of a 160x48 half-block screen, in the
-# gallery's order), read whole.
+# The files of the first screen, read whole: the first folder's first 48 in the gallery's order, the
+# 8x6 tiles with any part on a 160x48 half-block screen (five rows whole and the sixth's top), each
+# of which the gallery's "screen complete" waits for.
 peer() {  # peer [decode]: the screen's files read whole, 8 at once (and each decoded by djpeg -scale 1/8)
     python3 - "$MOUNT" "$@" <<'PY'
 import os, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
 root = sys.argv[1]
 first = sorted(d for d in os.listdir(root))[0]
-names = sorted(os.listdir(os.path.join(root, first)), key=lambda n: [int(t) if t.isdigit() else t for t in __import__('re').split(r'(\d+)', n)])[:40]
+names = sorted(os.listdir(os.path.join(root, first)), key=lambda n: [int(t) if t.isdigit() else t for t in __import__('re').split(r'(\d+)', n)])[:48]
 decode = len(sys.argv) > 2
 def whole(name):
     with open(os.path.join(root, first, name), 'rb') as f:
@@ -60,7 +61,7 @@ for rtt in "$@"; do
     decoded8=$(peer decode)
     ratio() { python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}x')" "${complete:-0}" "$1"; }
     echo "- at a ${rtt} ms round trip: the first screen's items ${items:-?} s (from the folder's listing; the walk's first files read ${walked:-?} s), first picture ${first:-?} s, screen complete ${complete:-?} s;" \
-        "its 40 files read whole, 8 at once (Python) $read8 s: the screen complete at $(ratio "$read8") of it;" \
+        "its 48 files read whole, 8 at once (Python) $read8 s: the screen complete at $(ratio "$read8") of it;" \
         "read so and each decoded by djpeg -scale 1/8 $decoded8 s ($(ratio "$decoded8"))"
     slow_mount_stop "$MOUNT"
     sleep 0.5
