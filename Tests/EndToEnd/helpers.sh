@@ -170,3 +170,37 @@ mount_gone_away() {
     fi
     slow_mount_stop "$WORK/away"
 }
+
+# A list on standard input shown from the index at once: a share's three photos listed, visited
+# once; then, its server stopped, listed again: the three shown (the index's), the mount named,
+# `q` ends at once; the server resumed.
+list_from_index_while_stalled() {
+    mkdir -p "$WORK/listed-src"
+    for i in 1 2 3; do convert -size 64x48 "gradient:green-blue" "$WORK/listed-src/L$i.jpg"; done
+    if ! slow_mount_start "$WORK/listed-src" "$WORK/listed" 5; then
+        fail "a list from the index, its share stalled" "could not mount it"
+        return
+    fi
+    printf '%s\n' "$WORK/listed/L1.jpg" "$WORK/listed/L2.jpg" "$WORK/listed/L3.jpg" > "$WORK/listed.txt"
+    start_shell 160 30
+    launch_from "cat listed.txt"
+    wait_for " 1/3 " && sleep 1
+    tm send-keys -t e2e q
+    wait_exit
+    local servers shown="" named="" ended=""
+    servers=$(slow_mount_server_pids)
+    kill -STOP $servers
+    start_shell 160 30
+    launch_from "cat listed.txt"
+    shown=$(wait_for " 1/3 " && echo yes)
+    named=$(wait_for "▲ $WORK/listed not answering" && echo yes)
+    tm send-keys -t e2e q
+    ended=$(wait_exit && echo yes)
+    kill -CONT $servers
+    if [ "$shown" = yes ] && [ "$named" = yes ] && [ "$ended" = yes ] && [ "$(cat "$WORK/rc")" = 130 ]; then
+        pass "a list on standard input of a stalled share: its 3 photos shown from the index, the mount named, q ended it"
+    else
+        fail "a list from the index, its share stalled" "shown '$shown', named '$named', ended '$ended', rc $(cat "$WORK/rc" 2>/dev/null); $(screen | tail -3)"
+    fi
+    slow_mount_stop "$WORK/listed"
+}

@@ -1725,6 +1725,7 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
             kill -CONT $stopped
             stuck_reads_beside_local
             mount_gone_away
+            list_from_index_while_stalled
         else
             fail "a stalled share: no gallery" "$(screen)"
         fi

@@ -294,3 +294,26 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     state.apply(.scanned([], isFinished: true))
     #expect(state.library.count == 1 && !state.isScanning)
 }
+
+/// A list on standard input, recalled from the index a chunk at a time, each chunk checked by the
+/// walk before the next is recalled (a new file, one gone, a folder named again later): it ends
+/// as the list shown without the index would.
+@Test func aListRecalledAChunkAtATimeEndsAsTheListWouldShow() {
+    let chunks: [(recalled: [Scanner.Batch], walked: [Scanner.Batch])] = [
+        ([remembered("a", ["1.jpg", "2.jpg", "3.jpg"])], [walked("a", ["1.jpg", "new.jpg", "3.jpg"])]),
+        ([remembered("b", ["1.jpg"]), remembered("a", ["9.jpg"])], [walked("b", ["1.jpg", "2.jpg"]), walked("a", ["9.jpg"])]),
+    ]
+    for arrangement in [Arrangement(), Arrangement(sections: .none), Arrangement(sort: .size)] {
+        var library = Library(arrangement: arrangement)
+        for chunk in chunks {
+            library.appendFromIndex(batches(chunk.recalled))
+            library.appendChecked(batches(chunk.walked))
+        }
+        let went = library.finishChecking()
+        #expect(went, "a/2.jpg went")
+        var fresh = Library(arrangement: arrangement)
+        fresh.append(batches(chunks.flatMap(\.walked)))
+        #expect(shown(library) == shown(fresh), "\(arrangement)")
+        #expect(library.foundCount == 6)
+    }
+}

@@ -562,13 +562,7 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     scanner.index = index
     let scan = BackgroundScan(source: .paths([root]), scanner: scanner, replaying: index, replayPart: 5)
     #expect(scan.isLandingIndex, "until its batches are taken")
-    var batches: [LightboxThumbnails.Scanner.Batch] = []
-    for _ in 0..<500 {
-        let progress = scan.take()
-        batches += progress.batches
-        if progress.isFinished { break }
-        scan.waitForBatches(timeout: 0.02)
-    }
+    let batches = everyBatch(of: scan)
     #expect(!scan.isLandingIndex, "landed")
     let fromIndex = batches.filter(\.isFromIndex).flatMap(\.files).map(\.path)
     #expect(fromIndex == found.folders.flatMap(\.files).map(\.path), "all of it, in the walk's order")
@@ -602,4 +596,59 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
             }
         }
     }
+}
+
+/// What `scan` hands out until it is over (10 s at most).
+private func everyBatch(of scan: BackgroundScan) -> [LightboxThumbnails.Scanner.Batch] {
+    var batches: [LightboxThumbnails.Scanner.Batch] = []
+    for _ in 0..<500 {
+        let progress = scan.take()
+        batches += progress.batches
+        if progress.isFinished { break }
+        scan.waitForBatches(timeout: 0.02)
+    }
+    return batches
+}
+
+/// A list's paths are recalled as the index has them, before anything is looked at: a batch for
+/// each run of paths in one folder, in the list's order, pairs as the walk makes them; what it
+/// does not know as an image left out, a path named twice once. A list on standard input in the
+/// background: each chunk recalled before the walk confirms it, and no replay held (the
+/// decisions' checks wait for none).
+@Test func aListIsRecalledFromTheIndexAsItComes() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["a/1.jpg", "a/2.jpg", "b/3.jpg", "a/4.jpg"] { try TestImages.jpeg(at: try dir.file("lib/" + name), width: 8, height: 8) }
+    try TestImages.bytes([0x49, 0x49, 0x2A, 0x00, 0x10, 0, 0, 0, 0x43, 0x52, 0x02, 0] + [UInt8](repeating: 0, count: 64), at: try dir.file("lib/a/2.CR2"))
+    try TestImages.bytes(Array("notes".utf8), at: try dir.file("lib/a/notes.jpg"))
+    let names = ["a/1.jpg", "a/2.jpg", "a/2.CR2", "a/notes.jpg", "b/3.jpg", "a/4.jpg"]
+    let list = names.map { dir.path + "/lib/" + $0 }
+    var scanner = Scanner()
+    scanner.index = LibraryIndex(folder: dir.path + "/cache", mode: .on)
+    let found = scanner.scan(list.map { ImagePath($0) })
+    scanner.index?.flush()
+    let index = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .on))
+    let recalled = index.recall((list + [list[0], dir.path + "/lib/a/5.jpg"]).map { ImagePath($0) }, pairs: false)
+    #expect(recalled.map { ImageFolder(path: $0.folder, files: $0.files) } == found.folders, "named on a local disk: looked at one at a time, not paired")
+    #expect(recalled.map { $0.folder.description } == ["a", "b", "a"].map { dir.path + "/lib/" + $0 })
+    #expect(recalled.allSatisfy { $0.isFromIndex && $0.indexed.count == $0.files.count })
+    #expect(index.statistics.contains("5 files shown from it before the scan looked"), "\(index.statistics)")
+    let paired = index.recall(list.map { ImagePath($0) }, pairs: true)
+    #expect(paired[0].files.count == 2 && paired[0].files[1].companions.count == 1, "1.jpg, and 2.jpg paired with 2.CR2")
+
+    try TestImages.jpeg(at: try dir.file("lib/b/new.jpg"), width: 8, height: 8)
+    var fds: [Int32] = [0, 0]
+    #expect(pipe(&fds) == 0)
+    let text = (list + [dir.path + "/lib/b/new.jpg"]).joined(separator: "\n") + "\n"
+    #expect(text.withCString { write(fds[1], $0, strlen($0)) } == text.utf8.count)
+    close(fds[1])
+    defer { close(fds[0]) }
+    scanner.index = index
+    let scan = BackgroundScan(source: .list(fd: fds[0], separator: 10), scanner: scanner, replaying: index)
+    let batches = everyBatch(of: scan)
+    #expect(!scan.isLandingIndex)
+    let fromIndex = batches.filter(\.isFromIndex), walked = batches.filter { !$0.isFromIndex }
+    #expect(fromIndex.flatMap(\.files) == found.folders.flatMap(\.files), "all the index had, as it had it")
+    #expect(batches.firstIndex { !$0.isFromIndex } ?? 0 > batches.lastIndex(where: \.isFromIndex) ?? 0, "then the walk's looks")
+    #expect(walked.flatMap(\.files).map { String(decoding: $0.path.lastComponent, as: UTF8.self) } == ["1.jpg", "2.jpg", "2.CR2", "3.jpg", "4.jpg", "new.jpg"])
 }

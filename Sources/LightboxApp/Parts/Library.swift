@@ -200,8 +200,10 @@ public struct Library: Sendable {
         scanKeys.append(contentsOf: newKeys)
         largestKey = max(largestKey, newKeys.max()!)
         isGone.append(contentsOf: repeatElement(false, count: newFiles.count))
-        // While checking, a file found in a folder the index had goes to that folder's section.
-        if isChecking, let known = folderNumbers[folder] {
+        // While checking, a file the walk found in a folder the index had goes to that folder's
+        // section; what the index had (`keys` nil: at the end) goes where it comes, as the walk's
+        // own would (a list naming a folder again after another starts a section anew).
+        if isChecking, keys != nil, let known = folderNumbers[folder] {
             if folders.last != folder { keysRiseWithIDs = false }
             folderKeys[Int(known)] = min(folderKeys[Int(known)], newKeys[0])
         } else if folders.last != folder {

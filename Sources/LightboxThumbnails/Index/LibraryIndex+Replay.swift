@@ -26,20 +26,8 @@ extension LibraryIndex {
             if !images.isEmpty {
                 var names = NameList()
                 for (name, _) in images { name.withUnsafeBufferPointer { names.append($0, type: 0) } }
-                var files: [ImageFile] = [], metadata: [IndexedMetadata?] = []
-                for i in names.naturalOrder() {
-                    let record = images[i].record
-                    guard let format = record.format else { continue }
-                    files.append(ImageFile(path: path.appending(images[i].name), byteCount: record.byteCount, modified: record.modified, format: format))
-                    metadata.append(record.metadata)
-                }
-                if pairs, Pairing.hasPair(files) {
-                    var byPath: [[UInt8]: IndexedMetadata] = [:]
-                    for (file, known) in zip(files, metadata) { if let known { byPath[file.path.bytes] = known } }
-                    files = Pairing.group(files)
-                    metadata = files.map { byPath[$0.path.bytes] }
-                }
-                guard emit(Scanner.Batch(folder: path, files: files, indexed: metadata)) else { return false }
+                let known = names.naturalOrder().map { (path.appending(images[$0].name), images[$0].record) }
+                guard emit(Self.batch(of: known, in: path, pairs: pairs)) else { return false }
             }
             let subfolders = known.union(others).map { ($0, Self.naturalKey($0)) }.sorted { $0.1.lexicographicallyPrecedes($1.1) }
             for (name, _) in subfolders.reversed() {
@@ -47,6 +35,45 @@ extension LibraryIndex {
             }
         }
         return true
+    }
+
+    /// What the index knows of the files at `paths` (a list on standard input, say), before
+    /// anything is looked at: a batch for each run of paths in one folder, each image as an
+    /// earlier visit found it, with its metadata; what the index does not know as an image is
+    /// left out (the walk that follows finds it, or says what it is). Paths named twice are
+    /// recalled once.
+    /// - Complexity: O(*k* log *n*) for *k* paths.
+    public func recall(_ paths: [ImagePath], pairs: Bool) -> [Scanner.Batch] {
+        var batches: [Scanner.Batch] = [], run: [(path: ImagePath, record: Record)] = [], seen = Set<ImagePath>()
+        for (path, record) in zip(paths, records(of: paths)) {
+            guard let record, record.format != nil, seen.insert(path).inserted else { continue }
+            if let last = run.last, last.path.parent != path.parent {
+                batches.append(Self.batch(of: run, in: last.path.parent, pairs: pairs))
+                run = []
+            }
+            run.append((path, record))
+        }
+        if let last = run.last { batches.append(Self.batch(of: run, in: last.path.parent, pairs: pairs)) }
+        countReplayed(seen.count)
+        return batches
+    }
+
+    /// A batch from the index of the images `known` (their records), in `folder`, in their order; files of one stem
+    /// made pairs (`pairs`), as the walk makes them.
+    static func batch(of known: [(path: ImagePath, record: Record)], in folder: ImagePath, pairs: Bool) -> Scanner.Batch {
+        var files: [ImageFile] = [], metadata: [IndexedMetadata?] = []
+        for (path, record) in known {
+            guard let format = record.format else { continue }
+            files.append(ImageFile(path: path, byteCount: record.byteCount, modified: record.modified, format: format))
+            metadata.append(record.metadata)
+        }
+        if pairs, Pairing.hasPair(files) {
+            var byPath: [[UInt8]: IndexedMetadata] = [:]
+            for (file, known) in zip(files, metadata) { if let known { byPath[file.path.bytes] = known } }
+            files = Pairing.group(files)
+            metadata = files.map { byPath[$0.path.bytes] }
+        }
+        return Scanner.Batch(folder: folder, files: files, indexed: metadata)
     }
 
     /// All of `replay(under:pairs:emit:)`'s batches at once.

@@ -258,18 +258,32 @@ public final class LibraryIndex: @unchecked Sendable {
 
     /// What the index knows of `path` (made absolute), whatever its size and time now.
     public func record(of path: ImagePath) -> Record? {
-        let key = path.absoluteBytes
-        return lock.withLock {
-            if let waiting = pending[key] { return waiting }
-            return perform { db -> Record? in
-                var found: Record?
-                try db.each("SELECT size, mtime, kind, metadata, used FROM file WHERE path = ?", [.blob(key)]) { row in
-                    found = Self.record(in: row, from: 0, notImages: true)
-                    if found != nil, mode == .on, let used = row.integer(4), used != today { touched.insert(key) }
-                }
-                return found
-            } ?? nil
+        lock.withLock { lockedRecord(of: path.absoluteBytes) }
+    }
+
+    /// What the index knows of each of `paths`, in their order (one read transaction for them all).
+    /// - Complexity: O(*k* log *n*) for *k* paths.
+    public func records(of paths: [ImagePath]) -> [Record?] {
+        lock.withLock {
+            let many = paths.count > 1 && (try? database?.execute("BEGIN")) != nil
+            defer {
+                if many, let db = database, (try? db.execute("COMMIT")) == nil { try? db.execute("ROLLBACK") }
+            }
+            return paths.map { lockedRecord(of: $0.absoluteBytes) }
         }
+    }
+
+    /// `record(of:)` of the absolute path `key`, the lock held.
+    private func lockedRecord(of key: [UInt8]) -> Record? {
+        if let waiting = pending[key] { return waiting }
+        return perform { db -> Record? in
+            var found: Record?
+            try db.each("SELECT size, mtime, kind, metadata, used FROM file WHERE path = ?", [.blob(key)]) { row in
+                found = Self.record(in: row, from: 0, notImages: true)
+                if found != nil, mode == .on, let used = row.integer(4), used != today { touched.insert(key) }
+            }
+            return found
+        } ?? nil
     }
 
     /// The kind of the file at `path` when the index knows it at this size and time.
@@ -278,6 +292,9 @@ public final class LibraryIndex: @unchecked Sendable {
         countRecognised()
         return known.format
     }
+
+    /// Counts files shown from the index before the scan looked (for `--stats`).
+    func countReplayed(_ count: Int) { lock.withLock { replayed += count } }
 
     /// Counts a file recognised from the index (for `--stats`).
     public func countRecognised() { lock.withLock { recognised += 1 } }

@@ -74,7 +74,8 @@ public final class BackgroundScan: @unchecked Sendable {
 
     /// Starts scanning `source`. Each batch passes through `transform` on the scan's thread (to
     /// drop files that cannot be shown). With `replaying`, what that index holds under the paths
-    /// comes first (`LibraryIndex.replay`), before the walk looks at anything, handed in parts of
+    /// (of a list: of each chunk's paths, `LibraryIndex.recall`) comes first
+    /// (`LibraryIndex.replay`), before the walk looks at anything, handed in parts of
     /// `replayPart` files at most that grow from the first folder's: a part costs the UI about
     /// as much to take whatever its size, as it re-arranges the whole library (a 100,000-photo
     /// relaunch: 1,000-file parts 10-20 ms each, 20,000-file ones 50-80 ms).
@@ -114,7 +115,12 @@ public final class BackgroundScan: @unchecked Sendable {
                     // The run loop may have taken the last part before the flag fell: it hears of it now.
                     if index != nil { wake.signal() }
                     scanner.scan(paths, emit: emit)
-                case .list(let fd, let separator, let prefix): scanner.scan(listIn: fd, separator: separator, prefix: prefix, emit: emit)
+                case .list(let fd, let separator, let prefix):
+                    // A list is recalled a chunk at a time, as it comes, each checked by the walk
+                    // at once: nothing waits for the whole of it (it may never end).
+                    replaying.set(false)
+                    if index != nil { wake.signal() }
+                    scanner.scan(listIn: fd, separator: separator, prefix: prefix, recalling: index, emit: emit)
                 }
                 return nil
             })

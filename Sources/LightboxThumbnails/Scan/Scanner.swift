@@ -208,7 +208,9 @@ public struct Scanner: Sendable {
     /// record, as they are read: what each chunk of the list names is handed out before the next
     /// read waits. Empty records are skipped; a final record need not end in the separator.
     /// `prefix`: the list's first bytes, already read from `fd` by the caller (to tell its mount).
-    public func scan(listIn fd: Int32, separator: UInt8, prefix: [UInt8] = [], emit: (Batch) -> Bool) {
+    /// With `recalling`, what that index knows of each chunk's paths is handed out first
+    /// (`LibraryIndex.recall`), for the walk's looks that follow to confirm.
+    public func scan(listIn fd: Int32, separator: UInt8, prefix: [UInt8] = [], recalling recallIndex: LibraryIndex? = nil, emit: (Batch) -> Bool) {
         withoutActuallyEscaping(emit) { emit in
             var walk = makeWalk(emit: emit)
             walk.keepsTrustedFolders = false
@@ -222,6 +224,8 @@ public struct Scanner: Sendable {
                 // The mount table once a chunk of the list, not once a folder it names.
                 let mounts = ReadWatch.mountPoints()
                 walk.mountPoints = { mounts }
+                // Paired as the walk's looks will pair them (named files looked at one at a time are not).
+                if let recallIndex { walk.hand(recallIndex.recall(paths, pairs: walk.pairs && walk.lookWidth(for: paths) > 1)) }
                 walk.scanArguments(paths)
                 paths = []
             }
@@ -334,13 +338,18 @@ public struct Scanner: Sendable {
             }
         }
 
+        /// How many of `paths` `scanArguments` looks at at once.
+        func lookWidth(for paths: [ImagePath]) -> Int {
+            paths.count > 1 ? ParallelReads.width(for: paths[0], stated: readsInFlight) : 1
+        }
+
         /// Paths given or listed (not a folder's entries), looked at many at once where their mount
         /// gains from it (`readsInFlight`, else `ParallelReads`' choice for the first one's mount),
         /// in steps that grow from one round (the first screen's files) to a thousand; what they
         /// are is taken in their order, folders walked in turn.
         /// - Complexity: a look at each (and an open and a read of each file the index does not know).
         mutating func scanArguments(_ paths: [ImagePath]) {
-            let width = paths.count > 1 ? ParallelReads.width(for: paths[0], stated: readsInFlight) : 1
+            let width = lookWidth(for: paths)
             guard width > 1 else { return paths.forEach { if !isStopped { scanArgument($0) } } }
             var start = 0, step = width
             while start < paths.count, !isStopped {
@@ -687,6 +696,14 @@ public struct Scanner: Sendable {
         mutating func startBatch(for folder: ImagePath) {
             if let current = batch, current.folder != folder { flush() }
             if batch == nil { batch = Batch(folder: folder, files: [], problems: []) }
+        }
+
+        /// Hands out what was found so far, then `batches` (the index's) as they are.
+        mutating func hand(_ batches: [Batch]) {
+            flush()
+            for batch in batches where !isStopped {
+                if !emit(batch) { isStopped = true }
+            }
         }
 
         /// Hands out the batch being filled, if any.
