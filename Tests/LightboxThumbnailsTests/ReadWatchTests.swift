@@ -136,6 +136,23 @@ import Testing
     #expect(again.map(\.id) == [ItemID(0)] && reader.parkedCount == 0)
 }
 
+/// A metadata read that failed as its mount went away (its open named the mount) answers
+/// nothing, so the file is parked and read again once the mount answers; one that failed on a
+/// mount still answering, or read, answers as it is.
+@Test func aMetadataReadThatFailedAsItsMountWentAwayIsParked() {
+    let watch = ReadWatch()
+    let request = MetadataRequest(id: ItemID(3), file: ImageFile(path: ImagePath("/proc/gone/a.jpg"), byteCount: 1, modified: 0, format: .jpeg))
+    let failed = MetadataResult(id: ItemID(3), metadata: nil, size: nil)
+    #expect(MetadataReader.answer(request, watch: watch) { failed } != nil, "its mount answers: it has no metadata")
+    let parked = MetadataReader.answer(request, watch: watch) {
+        watch.noteFailure(request.file.path, errno: ENOTCONN, lookingEvery: 0.05)
+        return failed
+    }
+    #expect(parked == nil)
+    let read = MetadataResult(id: ItemID(3), metadata: nil, size: PixelSize(width: 8, height: 8))
+    #expect(MetadataReader.answer(request, watch: watch) { read } == read, "read before the mount went")
+}
+
 /// A late read does not name its mount while another read there got an answer within the limit
 /// (a busy link is slow, not stalled); one on another mount does not count.
 @Test func aMountAnsweringOtherReadsIsNotNamed() {

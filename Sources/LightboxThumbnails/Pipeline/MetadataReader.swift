@@ -84,8 +84,18 @@ public final class MetadataReader: @unchecked Sendable {
             Schedule(), threads: threads, name: "lightbox-metadata", onResult: { wake.signal() },
             perform: { request, _ in
                 if watch.notAnswering(holding: request.file.path) != nil, index?.metadata(of: request.file) == nil { return nil }
-                return Self.read(request, index: index)
+                return Self.answer(request, watch: watch) { Self.read(request, index: index) }
             })
+    }
+
+    /// What `read` found of `request`'s file, unless it failed as the file's mount went away (its
+    /// failing open named the mount: `ReadWatch.noteFailure`): then nothing, and the file is
+    /// parked with the others there, to be read again once it answers, rather than shown as
+    /// having no date for the rest of the visit.
+    static func answer(_ request: MetadataRequest, watch: ReadWatch, read: () -> MetadataResult) -> MetadataResult? {
+        let result = read()
+        guard result.metadata == nil, result.size == nil, watch.notAnswering(holding: request.file.path) != nil else { return result }
+        return nil
     }
 
     /// Asks again for the files parked while their mount did not answer (call when one answers again).
