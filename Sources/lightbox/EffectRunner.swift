@@ -18,6 +18,8 @@ struct EffectRunner {
     let readAhead: ReadAheadWorker?
     /// Where decisions are written and read.
     let keeper: DecisionKeeper
+    /// Where folders are walked again.
+    let scan: BackgroundScan
     /// Whether the key handler gets its paths NUL-separated (`-0`).
     let printsNul: Bool
 
@@ -57,6 +59,7 @@ struct EffectRunner {
             case .readAhead(let requests): readAhead?.enqueue(requests)
             case .saveDecisions(let writes): keeper.write(writes)
             case .readDecisions(let reads): keeper.read(reads)
+            case .walkAgain(let roots): scan.walkAgain(roots)
             }
         }
         return nil

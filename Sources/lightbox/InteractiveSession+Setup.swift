@@ -74,7 +74,8 @@ extension InteractiveSession {
             terminalReport: terminalReport, capture: StderrCapture(), signals: signals, wake: wake, provider: provider,
             reader: reader, readAheadDecoder: readAheadDecoder, readAhead: readAhead, keeper: keeper, sidecars: sidecars,
             runner: EffectRunner(
-                terminal: terminal, provider: provider, reader: reader, readAhead: readAhead, keeper: keeper, printsNul: options.printsNul),
+                terminal: terminal, provider: provider, reader: reader, readAhead: readAhead, keeper: keeper, scan: scan,
+                printsNul: options.printsNul),
             state: state, scheduler: Scheduler(now: Self.now),
             marksFile: options.marksFile.map { MarksFile(path: $0, nulSeparated: options.printsNul) }, timeline: timeline)
     }

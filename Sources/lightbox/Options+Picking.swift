@@ -36,9 +36,11 @@ extension Options {
     /// The state a session starts from: an empty library still being scanned, with `settings`
     /// and the settings file's problems to show.
     func makeState(width: Int, height: Int, settings: GalleryState.Settings) -> GalleryState {
-        GalleryState(
+        var state = GalleryState(
             library: Library(arrangement: arrangement), spec: spec, width: width, height: height,
             cacheBudget: cacheBytes, scanProblems: configurationProblems, isScanning: true, settings: settings)
+        state.scanRoots = readsStandardInput ? [] : paths
+        return state
     }
 
     /// The scanner the options ask for: how files pair, and how many it reads at once.

@@ -317,3 +317,52 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
         #expect(library.foundCount == 6)
     }
 }
+
+/// What the walk shows of folders walked again is checked as what the index had is: the items
+/// it finds again stay (cursor and marks on them), a new one goes in its place, one not found
+/// goes; the items of other folders are not touched.
+@Test func foldersWalkedAgainAreCheckedInPlace() {
+    var library = Library()
+    library.append(batches([walked("/l/a", ["1.jpg", "2.jpg"]), walked("/nas/p", ["1.jpg", "3.jpg", "4.jpg"]), walked("/l/b", ["1.jpg"])]))
+    library.startChecking(under: [Array("/nas/p".utf8)])
+    #expect(library.isChecking && library.uncheckedCount == 3)
+    library.appendChecked(batches([walked("/nas/p", ["0.jpg", "1.jpg", "2.jpg", "4.jpg"])]))
+    let went = library.finishChecking()
+    #expect(went)
+    #expect(shown(library).paths == ["/l/a/1.jpg", "/l/a/2.jpg", "/nas/p/0.jpg", "/nas/p/1.jpg", "/nas/p/2.jpg", "/nas/p/4.jpg", "/l/b/1.jpg"])
+}
+
+/// A path given whose mount went away while the walk went on (named not answering) is walked
+/// again once the scan is over and the mount answers: the walk's problems there go (said again
+/// if they still are), the gallery scans, and what the walk finds is checked in place; a mount
+/// named after the walk, or paths on no such mount, are not walked again.
+@Test func aPathWhoseMountWentAwayDuringTheWalkIsWalkedAgainWhenItAnswers() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    state.scanRoots = [ImagePath("/l"), ImagePath("/nas/p/")]
+    var failed = walked("/nas/p", [])
+    failed.problems = [
+        "cannot open /nas/p/x: Transport endpoint is not connected", "cannot open /nas/p: Transport endpoint is not connected", "not an image: /nas/pp.jpg",
+    ]
+    state.apply(.scanned([walked("/l", ["1.jpg"]), remembered("/nas/p", ["1.jpg", "3.jpg"])], isFinished: false))
+    state.apply(.mountsNotAnswering(["/nas"]))
+    state.apply(.scanned([failed], isFinished: true))
+    #expect(!state.isScanning && state.library.count == 3 && state.scanProblems.count == 3, "kept from the index, offline")
+    state.apply([.move(.right), .move(.right), .toggleMark])
+    let effects = state.apply(.mountsNotAnswering([]))
+    #expect(effects.contains(.walkAgain([ImagePath("/nas/p/")])), "\(effects)")
+    #expect(state.isScanning && state.scanProblems == ["not an image: /nas/pp.jpg"], "\(state.scanProblems)")
+    state.apply(.scanned([walked("/nas/p", ["1.jpg", "2.jpg", "3.jpg"])], isFinished: true))
+    #expect(!state.isScanning && shown(state.library).paths == ["/l/1.jpg", "/nas/p/1.jpg", "/nas/p/2.jpg", "/nas/p/3.jpg"])
+    #expect(state.library[state.viewport.cursor].path == ImagePath("/nas/p/3.jpg") && state.selection.marks.count == 1)
+    // Named after the walk: nothing to walk again.
+    state.apply(.mountsNotAnswering(["/nas"]))
+    #expect(!state.apply(.mountsNotAnswering([])).contains(.walkAgain([ImagePath("/nas/p/")])))
+    // Stalled while it walked, the walk waiting for it (no problem met there): not walked again.
+    var stalled = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    stalled.scanRoots = [ImagePath("/nas/p")]
+    stalled.apply(.mountsNotAnswering(["/nas"]))
+    stalled.apply(.scanned([walked("/nas/p", ["1.jpg"])], isFinished: false))
+    let resumed = stalled.apply(.mountsNotAnswering([]))
+    stalled.apply(.scanned([], isFinished: true))
+    #expect(!resumed.contains(.walkAgain([ImagePath("/nas/p")])) && !stalled.isScanning)
+}

@@ -26,6 +26,9 @@ public enum Effect: Hashable, Sendable {
     case saveDecisions([DecisionWrite])
     /// Read what these photos' sidecars say was decided, in the background.
     case readDecisions([DecisionKeeper.Read])
+    /// Walk these folders again, in the background: the walk could not look at a mount under
+    /// them (it had gone), which answers again.
+    case walkAgain([ImagePath])
 }
 
 extension Array where Element == Effect {

@@ -150,6 +150,24 @@ extension Library {
         return true
     }
 
+    /// The items under `roots` (absolute paths) are to be checked by a walk of them again, as
+    /// what the index had is (`appendChecked`, then `finishChecking`): a walk that could not look
+    /// there (its mount had gone) is done again once it answers. What it finds that is new goes
+    /// where the walk's order puts it, among theirs.
+    /// - Complexity: O(*n* · *r*) for *r* roots.
+    public mutating func startChecking(under roots: [[UInt8]]) {
+        settleUnconfirmed()
+        let ids = (0..<totalCount).filter { id in
+            !isGone[id] && roots.contains { ReadWatch.mount($0, holds: filesByID[id].path.absoluteBytes) }
+        }
+        guard let first = ids.min(by: { scanKeys[$0] < scanKeys[$1] }) else { return }
+        // New files found before the first of them go after what comes before it.
+        let firstKey = scanKeys[first]
+        lastCheckedKey = (0..<totalCount).reduce(-1) { before, id in scanKeys[id] < firstKey && !isGone[id] ? max(before, scanKeys[id]) : before }
+        isChecking = true
+        for id in ids { unconfirmed[filesByID[id].path] = id }
+    }
+
     /// How many items the index had that the scan has not confirmed yet.
     public var uncheckedCount: Int { unconfirmed.count + unconfirmedWaiting.count }
 

@@ -50,12 +50,14 @@ extension GalleryState {
             isIndexLanding = landing
             return loadEffects()
         case .mountsNotAnswering(let mounts):
+            if isScanning { mountsMissedByWalk.formUnion(mounts) }
             // A mount that answers again: what was left for it is asked for once more.
             let answering = mountsNotAnswering.contains { !mounts.contains($0) }
             mountsNotAnswering = mounts
-            guard answering, !store.offline.isEmpty else { return [] }
+            let walks = walkAgainWhereMissed()
+            guard answering, !store.offline.isEmpty else { return walks }
             store.retryOffline()
-            return loadEffects()
+            return walks + loadEffects()
         case .decisionsRead(let read):
             let known = read.filter { $0.id.rawValue < library.totalCount }
             for item in known { decisions.read(item.id, item.decision) }
@@ -99,7 +101,7 @@ extension GalleryState {
             // Listed files' pictures made before the walk read them are kept; their sidecars are read now.
             let read = library.takeNewlyRead()
             store.keepListedPictures(of: read) { library.file($0) }
-            return loadEffects() + metadataEffects() + decisionReads(from: firstNew) + decisionReads(of: read)
+            return walkAgainWhereMissed() + loadEffects() + metadataEffects() + decisionReads(from: firstNew) + decisionReads(of: read)
         case .metadataRead(let results):
             addMetadata(results)
             return loadEffects() + metadataEffects()

@@ -82,6 +82,11 @@ public struct GalleryState: Sendable {
     public internal(set) var message: String?
     /// Mounts where a read waits too long: said in the status line until they answer.
     public internal(set) var mountsNotAnswering: [String] = []
+    /// The paths the scan was given (none for a list on standard input): those holding a mount, or
+    /// on one, that the walk could not look at are walked again once it answers.
+    public var scanRoots: [ImagePath] = []
+    /// Mounts named not answering while the walk went on: it may have missed what is there.
+    var mountsMissedByWalk: Set<String> = []
     /// The key table in use: the standard keys and the user's bindings (the help shows it).
     public internal(set) var keyTable = KeyTable.standard
     /// Files' metadata: what was read lately (the info panel's), and what is asked for.

@@ -61,6 +61,8 @@ public final class BackgroundScan: @unchecked Sendable {
     /// What to scan: paths, or a list of them read from a file descriptor (standard input).
     public enum Source: Sendable {
         case paths([ImagePath])
+        /// Folders walked again, with what was found there before still shown (no replay, no listings first).
+        case again([ImagePath])
         /// `prefix`: the list's first bytes, already read from `fd`.
         case list(fd: Int32, separator: UInt8, prefix: [UInt8] = [])
     }
@@ -115,6 +117,10 @@ public final class BackgroundScan: @unchecked Sendable {
                     // The run loop may have taken the last part before the flag fell: it hears of it now.
                     if index != nil { wake.signal() }
                     scanner.scan(paths, emit: emit)
+                case .again(let paths):
+                    var again = scanner
+                    again.listsFirst = false
+                    again.scan(paths, emit: emit)
                 case .list(let fd, let separator, let prefix):
                     // A list is recalled a chunk at a time, as it comes, each checked by the walk
                     // at once: nothing waits for the whole of it (it may never end).
@@ -166,6 +172,15 @@ public final class BackgroundScan: @unchecked Sendable {
     /// Waits until there is something to take (or the scan ended), or `timeout` seconds pass.
     public func waitForBatches(timeout: Double) {
         queue.wait(timeout: timeout) { schedule, waiting in !waiting.isEmpty || schedule.isFinished }
+    }
+
+    /// Walks `paths` again once the scan is over (the scan is not over until then): what it finds
+    /// comes as the walk's batches do.
+    public func walkAgain(_ paths: [ImagePath]) {
+        queue.change { schedule, _ in
+            schedule.source = .again(paths)
+            schedule.isFinished = false
+        }
     }
 
     /// Stops the scan at its next file. A read that hangs keeps its thread, never the caller.
