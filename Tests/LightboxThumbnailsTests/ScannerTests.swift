@@ -1,7 +1,8 @@
 import Foundation
 import LightboxTestSupport
-import LightboxThumbnails
 import Testing
+
+@testable import LightboxThumbnails
 
 #if canImport(Glibc)
     import Glibc
@@ -437,4 +438,20 @@ func scanList(_ list: [UInt8], separator: UInt8, in dir: TemporaryDirectory) thr
     let found = LightboxThumbnails.Scanner().scan(listIn: fd, separator: 10, prefix: prefix).folders.flatMap(\.files)
     #expect(found.map { String(decoding: $0.path.lastComponent, as: UTF8.self) } == ["a.jpg", "b.jpg", "c.jpg"])
     #expect(found[1].path.description == dir.path + "/b.jpg")
+}
+
+/// A file whose first bytes cannot be read (its mount gone, or here a descriptor that does not
+/// read) is said to be unreadable, with why, not "not an image (empty)": what it is is not known.
+@Test func aFileThatCannotBeReadIsNotCalledEmpty() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let path = try dir.file("IMG_1.jpg")
+    try TestImages.jpeg(at: path, width: 8, height: 8)
+    let fd = open(path, O_WRONLY | O_CLOEXEC)
+    #expect(fd >= 0)
+    guard case .refused(let reason) = LightboxThumbnails.Scanner.classify(fd, path: ImagePath(path)) else {
+        Issue.record("not refused")
+        return
+    }
+    #expect(reason == "cannot read \(path): \(String(cString: strerror(EBADF)))", "\(reason)")
 }

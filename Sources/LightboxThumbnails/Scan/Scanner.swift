@@ -587,8 +587,11 @@ public struct Scanner: Sendable {
                     flush()
                 }
             }
-            if let listing, !isStopped { index?.rememberListing(listing, of: path) }
-            if listed, !isStopped {
+            // Its mount gone (or stalled) while its files were looked at: some could not be, so
+            // the listing is not taken as the index's, and what it named stays for a walk again.
+            let isWhole = ReadWatch.shared.notAnswering(holding: path) == nil
+            if let listing, !isStopped, isWhole { index?.rememberListing(listing, of: path) }
+            if listed, !isStopped, isWhole {
                 // Every file found handed out first: what the listing named and the walk did not find goes.
                 flush()
                 var end = Batch(folder: path, files: [])
@@ -821,7 +824,13 @@ public struct Scanner: Sendable {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .ignored(byteCount: -1, modified: 0) }
+        errno = 0
         let header = FileReader.readUpTo(fd, count: metadataIndex == nil ? ImageFormat.sniffLength : MetadataReader.prefixLength, at: 0)
+        // Bytes there and none read: the read failed (its mount gone, say), which says nothing of what the file is.
+        if header.isEmpty, info.st_size > 0, errno != 0 {
+            ReadWatch.shared.noteFailure(path)
+            return .refused("cannot read \(path): \(errorText())")
+        }
         guard !header.isEmpty, let format = ImageFormat(sniffing: Array(header.prefix(ImageFormat.sniffLength))) else {
             guard hasImageName(path) else { return .ignored(byteCount: Int64(info.st_size), modified: modified(info)) }
             return .refused(notAnImage(path, header: header))
