@@ -3,9 +3,9 @@ import LightboxThumbnails
 extension GalleryState {
     /// Once the scan is over: the paths it was given that hold a mount it could not look at
     /// (named not answering while it walked, and problems met there), or lie on one, walked
-    /// again when that mount answers, what the gallery shows of them checked as what the index had is (the cursor and
-    /// the marks stay; what is new comes in its place; what is gone goes). The problems the
-    /// walk met there are said again if they still are.
+    /// again when that mount answers; what the gallery shows of them is checked as the index's
+    /// copies are (the cursor and the marks stay; what is new comes in its place; what is gone
+    /// goes). The problems the walk met there are said again if they still are.
     /// - Complexity: O(*n* · *r*) for *r* paths walked again, when any is.
     mutating func walkAgainWhereMissed() -> [Effect] {
         guard !isScanning else { return [] }
