@@ -78,8 +78,11 @@ if mode == "same":
         phase = signatures[0][0].index(not signatures[0][0][0]) if not all(signatures[0][0]) else -1
         print("ok", phase, signatures[0][1].index(not signatures[0][1][0]) if len(set(signatures[0][1])) > 1 else -1)
     else:
-        print("panes differ or are not at 1:1: stripe runs %s, agree %s; each pane's runs across %s" % (
-            inner[:8], [agree(signatures[0], s) for s in signatures[1:]], [runs(s[0])[:6] for s in signatures]))
+        # Where each pane's first stripe edge is, across and down: which pane is off, and by how much.
+        edges = [[bits.index(not bits[0]) if len(set(bits)) > 1 else -1 for bits in s] for s in signatures]
+        print("panes differ or are not at 1:1: stripe runs %s, agree %s; each pane's runs across %s, down %s; first edges %s" % (
+            inner[:8], [agree(signatures[0], s) for s in signatures[1:]], [runs(s[0])[:6] for s in signatures],
+            [runs(s[1])[:6] for s in signatures], edges))
 else:
     if not agree(signatures[0], signatures[1]) and all(agree(signatures[1], s) for s in signatures[2:]):
         print("ok")
