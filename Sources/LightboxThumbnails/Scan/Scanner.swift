@@ -327,8 +327,7 @@ public struct Scanner: Sendable {
             var info = stat()
             // Watched: a mount that does not answer is named on the status line.
             guard ReadWatch.shared.watching(path, { path.withCString({ stat($0, &info) }) }) == 0 else {
-                ReadWatch.shared.noteFailure(path)
-                report("cannot open \(path): \(Scanner.errorText())", in: path.parent)
+                report(Scanner.failure("cannot open", path), in: path.parent)
                 return
             }
             if Scanner.isDirectory(info) {
@@ -363,8 +362,7 @@ public struct Scanner: Sendable {
                     let path = part[part.startIndex + number]
                     var info = stat()
                     guard ReadWatch.shared.watching(path, { path.withCString({ stat($0, &info) }) }) == 0 else {
-                        ReadWatch.shared.noteFailure(path)
-                        return .problem("cannot open \(path): \(Scanner.errorText())")
+                        return .problem(Scanner.failure("cannot open", path))
                     }
                     return Scanner.isDirectory(info) ? nil : .file(Scanner.lookAtFile(path, info, index: index, readingMetadata: readingMetadata))
                 }
@@ -387,10 +385,7 @@ public struct Scanner: Sendable {
             flush()
             nestedMounts = Self.mounts(inside: path, among: mountPoints())
             let fd = ReadWatch.shared.watching(path) { path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }
-            guard fd >= 0 else {
-                ReadWatch.shared.noteFailure(path)
-                return report("cannot read \(path): \(Scanner.errorText())", in: path)
-            }
+            guard fd >= 0 else { return report(Scanner.failure("cannot read", path), in: path) }
             readWidth = ParallelReads.width(for: fd, stated: readsInFlight)
             walkTree(fd, path: path)
         }
@@ -454,8 +449,7 @@ public struct Scanner: Sendable {
                     child = Scanner.withCName(name) { openat(stack[stack.count - 1].fd, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
                 }
                 guard child >= 0 else {
-                    ReadWatch.shared.noteFailure(childPath)
-                    report("cannot read \(childPath): \(Scanner.errorText())", in: childPath)
+                    report(Scanner.failure("cannot read", childPath), in: childPath)
                     continue
                 }
                 if let (subfolders, identity) = listFolder(child, path: childPath) {
@@ -746,8 +740,7 @@ public struct Scanner: Sendable {
                 var target = stat()
                 guard Scanner.withCName(name, { fstatat(fd, $0, &target, 0) }) == 0 else {
                     // A dangling link is nothing to report; anything else is.
-                    ReadWatch.shared.noteFailure(named)
-                    return errno == ENOENT ? .nothing : .problem("cannot read \(named): \(Scanner.errorText())")
+                    return errno == ENOENT ? .nothing : .problem(Scanner.failure("cannot read", named))
                 }
                 if Scanner.isDirectory(target) { return .folder(name) }
                 if (target.st_mode & S_IFMT) != S_IFREG { return .nothing }
@@ -817,20 +810,14 @@ public struct Scanner: Sendable {
     /// metadata reader would take, `MetadataReader.prefixLength`) and kept there, where the
     /// reader finds it: on a network mount one open a file instead of two.
     static func classify(_ fd: Int32, path: ImagePath, keepingMetadataIn metadataIndex: LibraryIndex? = nil) -> Classification {
-        guard fd >= 0 else {
-            ReadWatch.shared.noteFailure(path)
-            return .refused("cannot read \(path): \(errorText())")
-        }
+        guard fd >= 0 else { return .refused(failure("cannot read", path)) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .ignored(byteCount: -1, modified: 0) }
         errno = 0
         let header = FileReader.readUpTo(fd, count: metadataIndex == nil ? ImageFormat.sniffLength : MetadataReader.prefixLength, at: 0)
         // Bytes there and none read: the read failed (its mount gone, say), which says nothing of what the file is.
-        if header.isEmpty, info.st_size > 0, errno != 0 {
-            ReadWatch.shared.noteFailure(path)
-            return .refused("cannot read \(path): \(errorText())")
-        }
+        if header.isEmpty, info.st_size > 0, errno != 0 { return .refused(failure("cannot read", path)) }
         guard !header.isEmpty, let format = ImageFormat(sniffing: Array(header.prefix(ImageFormat.sniffLength))) else {
             guard hasImageName(path) else { return .ignored(byteCount: Int64(info.st_size), modified: modified(info)) }
             return .refused(notAnImage(path, header: header))
@@ -894,6 +881,13 @@ public struct Scanner: Sendable {
     static func isDirectory(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFDIR }
 
     /// What `errno` says, and when it is the limit of open files, which limit.
+    /// What a call about `path` that just failed says ("cannot read PATH: why"), its mount named
+    /// not answering when the failure says it went away (`ReadWatch.noteFailure`).
+    static func failure(_ doing: String, _ path: ImagePath) -> String {
+        ReadWatch.shared.noteFailure(path)
+        return "\(doing) \(path): \(errorText())"
+    }
+
     static func errorText() -> String {
         let text = String(cString: strerror(errno))
         return errno == EMFILE ? text + " (the limit of open files, ulimit -n, was reached)" : text
