@@ -311,6 +311,53 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(scanner.scan([folder]).folders.flatMap(\.files)[0].modified == first[0].modified - 200_000_000_000)
 }
 
+/// What a folder's whole listing no longer names (a photo deleted, a folder moved away) leaves the
+/// index with the walk that found it gone, so the next visit's replay does not show it again;
+/// what is there stays, and a folder that cannot be listed forgets nothing.
+@Test func whatTheWalkFindsGoneIsForgotten() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["IMG_1.jpg", "IMG_2.jpg", "IMG_3.jpg", "trip/IMG_4.jpg", "trip/deep/IMG_5.jpg", "keep/IMG_6.jpg"] {
+        try TestImages.jpeg(at: try dir.file("lib/" + name), width: 8, height: 8)
+    }
+    let root = ImagePath(dir.path + "/lib")
+    let names = { (batches: [LightboxThumbnails.Scanner.Batch]) in
+        batches.flatMap { $0.files.map { String(decoding: $0.path.bytes.dropFirst(dir.path.utf8.count + 5), as: UTF8.self) } }
+    }
+    for readsInFlight in [1, 4] {
+        try? FileManager.default.removeItem(atPath: dir.path + "/cache")
+        let index = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .on))
+        var scanner = Scanner()
+        scanner.readsInFlight = readsInFlight
+        scanner.index = index
+        _ = scanner.scan([root])
+        index.flush()
+        #expect(names(index.replay(under: root, pairs: true)).count == 6)
+        try FileManager.default.removeItem(atPath: dir.path + "/lib/IMG_2.jpg")
+        try FileManager.default.moveItem(atPath: dir.path + "/lib/trip", toPath: dir.path + "/moved")
+        _ = scanner.scan([root])
+        index.flush()
+        #expect(names(index.replay(under: root, pairs: true)) == ["IMG_1.jpg", "IMG_3.jpg", "keep/IMG_6.jpg"], "reads in flight: \(readsInFlight)")
+        #expect(index.record(of: ImagePath(dir.path + "/lib/trip/deep/IMG_5.jpg")) == nil)
+        // Put back: found again, kept again.
+        try FileManager.default.moveItem(atPath: dir.path + "/moved", toPath: dir.path + "/lib/trip")
+        try TestImages.jpeg(at: try dir.file("lib/IMG_2.jpg"), width: 8, height: 8)
+        _ = scanner.scan([root])
+        index.flush()
+        #expect(names(index.replay(under: root, pairs: true)).count == 6)
+    }
+    // A folder that cannot be listed says so and forgets nothing of what it held.
+    guard getuid() != 0 else { return }  // root lists it anyway
+    let index = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .on))
+    var scanner = Scanner()
+    scanner.index = index
+    chmod(dir.path + "/lib/trip", 0o300)
+    defer { chmod(dir.path + "/lib/trip", 0o755) }
+    _ = scanner.scan([root])
+    index.flush()
+    #expect(index.record(of: ImagePath(dir.path + "/lib/trip/IMG_4.jpg")) != nil)
+}
+
 /// A gallery's walk on a network mount takes an unchanged folder whole from the index, then
 /// (`checksTrustedFolders`) looks at each of its files after all: one rewritten in place (its
 /// folder's time and entries unchanged) is handed out as changed, read again, and kept so in

@@ -94,6 +94,8 @@ public final class LibraryIndex: @unchecked Sendable {
     private var pendingFolders: [[UInt8]: FolderListing] = [:]
     /// Decisions to write: by the photo's absolute path.
     private var pendingDecisions: [[UInt8]: KnownDecision] = [:]
+    /// Files and folders to forget (`forgetGone`): by absolute path, with what is under it.
+    private var pendingGone: Set<[UInt8]> = []
     /// Files recognised from the index, and files whose metadata came from it, this run.
     private var recognised = 0, metadataHits = 0
     /// Images shown from the index before the scan looked (`replay`), and items whose
@@ -418,25 +420,49 @@ public final class LibraryIndex: @unchecked Sendable {
         lock.withLock { pendingFolders[path.absoluteBytes] = listing }
     }
 
+    /// Forgets the files and subfolders `names` of the folder at `path`, with all under them: its
+    /// whole listing no longer names them (deleted, or moved). Written with the next batch.
+    /// - Complexity: O(*k* log *n*) for *k* rows forgotten, when written.
+    public func forgetGone(_ names: some Sequence<[UInt8]>, in path: ImagePath) {
+        guard mode == .on else { return }
+        let folder = path.absoluteBytes, slash = UInt8(ascii: "/")
+        let below = folder == [slash] ? folder : folder + [slash]
+        let full = lock.withLock {
+            for name in names {
+                let key = below + name
+                pendingGone.insert(key)
+                pending[key] = nil
+                pendingFolders[key] = nil
+            }
+            return pending.count + pendingGone.count + touched.count >= Self.writeBatch
+        }
+        if full { flush() }
+    }
+
     /// Writes what waits, in one transaction; then forgets the files used longest ago when the
     /// database has grown past its limit.
     public func flush() {
         lock.withLock {
-            guard !pending.isEmpty || !touched.isEmpty || !pendingFolders.isEmpty || !pendingDecisions.isEmpty, database != nil else {
+            guard !pending.isEmpty || !touched.isEmpty || !pendingFolders.isEmpty || !pendingDecisions.isEmpty || !pendingGone.isEmpty, database != nil
+            else {
                 pending = [:]
                 pendingFolders = [:]
                 pendingDecisions = [:]
+                pendingGone = []
                 touched = []
                 return
             }
-            let batch = pending, uses = touched, folders = pendingFolders, decided = pendingDecisions
+            let batch = pending, uses = touched, folders = pendingFolders, decided = pendingDecisions, gone = pendingGone
             pending = [:]
             pendingFolders = [:]
             pendingDecisions = [:]
+            pendingGone = []
             touched = []
             let wrote = perform { db -> Bool in
                 try db.execute("BEGIN IMMEDIATE")
                 do {
+                    // First: a name gone and found again since (put back) is written below.
+                    for key in gone { _ = try Self.deleteRows(at: key, in: db) }
                     for (key, entry) in batch {
                         try db.run(
                             """
@@ -477,17 +503,21 @@ public final class LibraryIndex: @unchecked Sendable {
     public func forget(under path: ImagePath) -> Int {
         var key = path.absoluteBytes
         while key.count > 1, key.last == UInt8(ascii: "/") { key.removeLast() }
-        let below = key + [UInt8(ascii: "/")], end = key + [UInt8(ascii: "0")]  // "0" follows "/"
+        let below = key + [UInt8(ascii: "/")]
         return lock.withLock {
             pending = pending.filter { $0.key != key && !$0.key.starts(with: below) }
             pendingFolders = pendingFolders.filter { $0.key != key && !$0.key.starts(with: below) }
             pendingDecisions = pendingDecisions.filter { $0.key != key && !$0.key.starts(with: below) }
-            return perform {
-                try $0.run("DELETE FROM folder WHERE path = ? OR (path >= ? AND path < ?)", [.blob(key), .blob(below), .blob(end)])
-                try $0.run("DELETE FROM file WHERE path = ? OR (path >= ? AND path < ?)", [.blob(key), .blob(below), .blob(end)])
-                return $0.changes
-            } ?? 0
+            return perform { try Self.deleteRows(at: key, in: $0) } ?? 0
         }
+    }
+
+    /// Deletes the rows of the file or folder at the absolute path `key` and of all under it; how many files.
+    private static func deleteRows(at key: [UInt8], in db: SQLiteDatabase) throws -> Int {
+        let below = key + [UInt8(ascii: "/")], end = key + [UInt8(ascii: "0")]  // "0" follows "/"
+        try db.run("DELETE FROM folder WHERE path = ? OR (path >= ? AND path < ?)", [.blob(key), .blob(below), .blob(end)])
+        try db.run("DELETE FROM file WHERE path = ? OR (path >= ? AND path < ?)", [.blob(key), .blob(below), .blob(end)])
+        return db.changes
     }
 
     /// The folders at or under the absolute path `key` whose listings the index holds (those

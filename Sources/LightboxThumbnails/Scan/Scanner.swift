@@ -510,10 +510,14 @@ public struct Scanner: Sendable {
                 return nil
             }
             var list = NameList()
+            var listedAll = true
             while true {
                 errno = 0
                 guard let entry = ReadWatch.shared.watching(path, { readdir(dir) }) else {
-                    if errno != 0 { report("cannot read all of \(path): \(Scanner.errorText())", in: path) }
+                    if errno != 0 {
+                        listedAll = false
+                        report("cannot read all of \(path): \(Scanner.errorText())", in: path)
+                    }
                     break
                 }
                 let name = DirectoryEntry.name(entry)
@@ -535,14 +539,10 @@ public struct Scanner: Sendable {
             let listing = index.map { _ in LibraryIndex.FolderListing(modified: Scanner.modified(info), fingerprint: Scanner.fingerprint(entries)) }
             let trusted = readWidth > 1 && listing.map { index?.hasListing($0, of: path) == true } == true
             // What the index knows of the folder's files, in one query (one a file cost a
-            // 100,000-photo walk a read transaction each, a tenth of its time).
-            let known = entries.first.flatMap { first in
-                index.map { index in
-                    let named = path.appending(first.name).absoluteBytes
-                    let folder = Array(named.dropLast(first.name.count + 1))
-                    return index.records(in: folder, skipping: entries.filter { $0.type == UInt8(DT_DIR) }.map(\.name), notImages: true).records
-                }
-            }
+            // 100,000-photo walk a read transaction each, a tenth of its time), and the names of
+            // its other subfolders that hold files.
+            let found = index?.records(in: path.absoluteBytes, skipping: entries.filter { $0.type == UInt8(DT_DIR) }.map(\.name), notImages: true)
+            let known = found?.records, knownFolders = found?.others ?? []
             let listed = listsFirst && readWidth > 1 && !trusted && known?.isEmpty != false && handListing(entries, in: path)
             if trusted, keepsTrustedFolders, let known {
                 // Sizes and times only: what the index read of 100,000 files is not held until the walk ends.
@@ -583,8 +583,16 @@ public struct Scanner: Sendable {
             }
             // Its mount gone (or stalled) while its files were looked at: some could not be, so
             // the listing is not taken as the index's, and what it named stays for a walk again.
-            let isWhole = ReadWatch.shared.notAnswering(holding: path) == nil
-            if let listing, !isStopped, isWhole { index?.rememberListing(listing, of: path) }
+            let isWhole = listedAll && ReadWatch.shared.notAnswering(holding: path) == nil
+            if let listing, !isStopped, isWhole {
+                index?.rememberListing(listing, of: path)
+                // What the index had here that the listing no longer names was deleted or moved: forgotten,
+                // or it would be shown again on every visit until the walk's end.
+                var gone = knownFolders
+                if let known { gone.formUnion(known.keys) }
+                gone.subtract(entries.map(\.name))
+                if !gone.isEmpty { index?.forgetGone(gone, in: path) }
+            }
             if listed, !isStopped, isWhole {
                 // Every file found handed out first: what the listing named and the walk did not find goes.
                 flush()
