@@ -91,6 +91,24 @@ private func writes(_ effects: [Effect]) -> [DecisionWrite] {
     #expect(writes(state.apply(.rate(4))).first?.paths == [ImagePath("f/IMG_1.JPG"), ImagePath("f/IMG_1.CR2")])
 }
 
+/// What the index's copies say of items comes with its library and shows at once (kept aside
+/// too); those items' reads are checks only, the one it had no copy for is recalled.
+@Test func decisionsThatComeWithTheIndexShowAtOnce() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 30, isScanning: true)
+    let files = (1...3).map { ImageFile(path: ImagePath("f/IMG_\($0).JPG"), byteCount: 1, modified: 0, format: .jpeg) }
+    var batch = Scanner.Batch(folder: ImagePath("f"), files: files, indexed: [nil, nil, nil])
+    let kept = LibraryIndex.KnownDecision(stamp: 1, decision: Decision(rating: 3, labels: [.red]), isKept: true)
+    batch.indexedDecisions = [
+        Scanner.IndexedDecision([kept]), nil, Scanner.IndexedDecision([LibraryIndex.KnownDecision(stamp: 1, decision: nil, isKept: false)]),
+    ]
+    let effects = state.apply(.scanned([batch], isFinished: false))
+    #expect(state.decisions[ItemID(0)] == Decision(rating: 3, labels: [.red]) && state.decisions[ItemID(2)] == .none)
+    #expect(state.decisions.keptAside == [ItemID(0)])
+    guard case .readDecisions(let reads) = effects.last else { return #expect(Bool(false), "no reads") }
+    #expect(reads.map(\.isRecalled) == [true, false, true])
+    #expect(state.apply(.undo).isEmpty, "what the index said is no change of the user's")
+}
+
 /// A decision kept in the state folder (not beside the photo) is said once with its reason,
 /// counted until it goes beside the photo, and found kept when read again.
 @Test func decisionsKeptAsideAreSaidAndCounted() {

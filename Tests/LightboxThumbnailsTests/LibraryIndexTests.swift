@@ -465,6 +465,42 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(index.statistics.contains("files shown from it before the scan looked"))
 }
 
+/// The replay hands each item's decision as the index's copies of its files say it (a pair's:
+/// the RAW's over the picture's; a copy waiting to be written over the written one), and none
+/// for an item it lacks a copy of any file of, for the keeper to recall.
+@Test func theReplayCarriesEachItemsDecision() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["IMG_1.jpg", "IMG_2.jpg", "IMG_3.jpg", "IMG_4.jpg"] { try TestImages.jpeg(at: try dir.file("lib/" + name), width: 8, height: 8) }
+    try TestImages.bytes([0x49, 0x49, 0x2A, 0x00, 0x10, 0, 0, 0, 0x43, 0x52, 0x02, 0] + [UInt8](repeating: 0, count: 64), at: try dir.file("lib/IMG_2.CR2"))
+    let index = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .on))
+    var scanner = Scanner()
+    scanner.index = index
+    let root = ImagePath(dir.path + "/lib")
+    _ = scanner.scan([root])
+    let known = { (rating: Int, kept: Bool) in LibraryIndex.KnownDecision(stamp: 7, decision: Decision(rating: rating), isKept: kept) }
+    let path = { (name: String) in ImagePath(dir.path + "/lib/" + name) }
+    index.rememberDecision(known(3, false), of: path("IMG_1.jpg"))
+    index.rememberDecision(known(1, false), of: path("IMG_2.jpg"))
+    index.rememberDecision(known(4, true), of: path("IMG_2.CR2"))
+    index.rememberDecision(LibraryIndex.KnownDecision(stamp: 7, decision: nil, isKept: false), of: path("IMG_4.jpg"))
+    index.flush()
+    index.rememberDecision(known(5, false), of: path("IMG_1.jpg"))  // waits
+    let replayed = index.replay(under: root, pairs: true)
+    #expect(replayed.count == 1 && replayed[0].files.count == 4)
+    #expect(
+        replayed[0].indexedDecisions == [
+            Scanner.IndexedDecision([known(5, false)]), Scanner.IndexedDecision([known(1, false), known(4, true)]), nil,
+            Scanner.IndexedDecision([LibraryIndex.KnownDecision(stamp: 7, decision: nil, isKept: false)]),
+        ])
+    #expect(replayed[0].indexedDecisions[1]?.decision == Decision(rating: 4) && replayed[0].indexedDecisions[1]?.isKept == true)
+    #expect(replayed[0].indexedDecisions[3]?.decision == Decision.none, "its XMP said nothing: known, nothing to show")
+    #expect(index.statistics.contains("decisions shown from it for 2 photos"))
+    // A list's paths recalled carry theirs too.
+    #expect(
+        index.recall([path("IMG_3.jpg"), path("IMG_2.jpg")], pairs: false).flatMap(\.indexedDecisions) == [nil, Scanner.IndexedDecision([known(1, false)])])
+}
+
 /// What waits to be written is replayed with what is written, in the walk's order, each file
 /// once: a file found since the last write, and metadata read since for a file written before.
 @Test func theReplayTakesWhatWaitsToBeWritten() throws {

@@ -182,3 +182,29 @@ private struct Squares: WorkSchedule {
     _ = schedule.finished(.check(rest), with: nil)
     #expect(schedule.next() == nil)
 }
+
+/// Reads whose index copies came with the index's library are not recalled again, only checked;
+/// the others are recalled first; without an index nothing is.
+@Test func readsRecalledWithTheLibraryAreOnlyChecked() {
+    var reads = (0..<3).map {
+        DecisionKeeper.Read(id: ItemID($0), files: [ImageFile(path: ImagePath("/tmp/lightbox-none/\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg)])
+    }
+    reads[0].isRecalled = true
+    reads[2].isRecalled = true
+    var schedule = DecisionKeeper.Schedule()
+    schedule.ask(reads, recalling: true)
+    guard case .recall(let recalled)? = schedule.next() else { return #expect(Bool(false), "the one without its copy recalled") }
+    #expect(recalled.map(\.id) == [ItemID(1)])
+    _ = schedule.finished(.recall(recalled), with: nil)
+    guard case .read(let first)? = schedule.next() else { return #expect(Bool(false), "then each read, in order") }
+    #expect(first.id == ItemID(0) && schedule.reads.count == 3)
+    var all = DecisionKeeper.Schedule()
+    all.ask(
+        reads.map {
+            var read = $0; read.isRecalled = true; return read
+        }, recalling: true)
+    #expect(all.recalls.isEmpty && all.reads.count == 3)
+    var none = DecisionKeeper.Schedule()
+    none.ask(reads, recalling: false)
+    #expect(none.recalls.isEmpty)
+}

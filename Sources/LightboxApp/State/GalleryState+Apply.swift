@@ -59,16 +59,7 @@ extension GalleryState {
             store.retryOffline()
             return walks + loadEffects()
         case .decisionsRead(let read):
-            let known = read.filter { $0.id.rawValue < library.totalCount }
-            for item in known { decisions.read(item.id, item.decision) }
-            let now = known.map { Decisions.ItemChange(id: $0.id, decision: decisions[$0.id]) }
-            // An order or a filter that asks what was decided asks again with what was read.
-            if library.decisionsDecideOrder {
-                rearrange { $0.setDecisions(now, arranging: true) }
-                return loadEffects()
-            }
-            library.setDecisions(now)
-            return []
+            return takeDecisions(read) ? loadEffects() : []
         case .decisionsStored(let storages):
             if let reason = decisions.stored(storages).first {
                 message = "not beside the photo (\(reason)): kept in Lightbox's state folder; lightbox --write-sidecars writes it beside later"
@@ -101,6 +92,7 @@ extension GalleryState {
             // Listed files' pictures made before the walk read them are kept; their sidecars are read now.
             let read = library.takeNewlyRead()
             store.keepListedPictures(of: read) { library.file($0) }
+            defer { decisionsFromIndex = [] }
             return walkAgainWhereMissed() + loadEffects() + metadataEffects() + decisionReads(from: firstNew) + decisionReads(of: read)
         case .metadataRead(let results):
             addMetadata(results)

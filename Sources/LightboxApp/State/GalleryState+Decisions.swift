@@ -51,6 +51,20 @@ extension GalleryState {
         return decisionReads(of: (first..<library.totalCount).map(ItemID.init))
     }
 
+    /// Takes what items' XMP says (read, or the index's copy); whether the library was
+    /// arranged again for it (an order or a filter that asks what was decided).
+    mutating func takeDecisions(_ read: [Decisions.ItemChange]) -> Bool {
+        let known = read.filter { $0.id.rawValue < library.totalCount }
+        for item in known { decisions.read(item.id, item.decision) }
+        let now = known.map { Decisions.ItemChange(id: $0.id, decision: decisions[$0.id]) }
+        guard library.decisionsDecideOrder else {
+            library.setDecisions(now)
+            return false
+        }
+        rearrange { $0.setDecisions(now, arranging: true) }
+        return true
+    }
+
     /// Reads of what the sidecars of items `ids` say; listed files (not read yet) wait to be read.
     func decisionReads(of ids: [ItemID]) -> [Effect] {
         let reads = ids.compactMap { id -> DecisionKeeper.Read? in
@@ -61,7 +75,9 @@ extension GalleryState {
                 member.path = path
                 return member
             }
-            return DecisionKeeper.Read(id: id, files: members)
+            var read = DecisionKeeper.Read(id: id, files: members)
+            read.isRecalled = decisionsFromIndex.contains(id)
+            return read
         }
         return reads.isEmpty ? [] : [.readDecisions(reads)]
     }

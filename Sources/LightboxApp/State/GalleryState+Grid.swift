@@ -246,7 +246,8 @@ extension GalleryState {
     /// Arranged once for the files and their metadata (twice cost a 100,000-photo replay by date twice as much).
     mutating func addFromIndex(_ batches: [Scanner.Batch]) {
         let added = batches.map { (files: $0.files, folder: $0.folder) }
-        var results: [MetadataResult] = []
+        var results: [MetadataResult] = [], decided: [Decisions.ItemChange] = [], kept: [Decisions.Storage] = []
+        results.reserveCapacity(batches.reduce(0) { $0 + $1.indexed.count })
         var id = library.totalCount
         for batch in batches {
             if batch.indexed.count == batch.files.count {
@@ -254,7 +255,22 @@ extension GalleryState {
                     if let kept { results.append(kept.result(for: ItemID(id + offset))) }
                 }
             }
+            // Each item's decision as the index's copies say it, shown now, where it said one; checked later.
+            if batch.indexedDecisions.count == batch.files.count {
+                for (offset, known) in batch.indexedDecisions.enumerated() {
+                    guard let known else { continue }
+                    let item = ItemID(id + offset)
+                    decisionsFromIndex.insert(item)
+                    guard !known.decision.isEmpty else { continue }
+                    decided.append(Decisions.ItemChange(id: item, decision: known.decision))
+                    if known.isKept { kept.append(Decisions.Storage(id: item, isKept: true)) }
+                }
+            }
             id += batch.files.count
+        }
+        defer {
+            _ = decisions.stored(kept)
+            if !decided.isEmpty { _ = takeDecisions(decided) }
         }
         if library.arrangement.keepsScanOrder {
             library.appendFromIndex(added)

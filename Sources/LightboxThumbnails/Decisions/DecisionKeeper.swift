@@ -16,6 +16,9 @@ public final class DecisionKeeper: @unchecked Sendable {
         var unanswered = 0
         /// Whether its stamps were checked against the index's copies in a batch (and differed).
         var isChecked = false
+        /// Whether what the index's copies say of it came with the index's library
+        /// (`Scanner.Batch.indexedDecisions`): not recalled again, only checked.
+        public var isRecalled = false
 
         public init(id: ItemID, files: [ImageFile]) {
             self.id = id
@@ -147,6 +150,14 @@ public final class DecisionKeeper: @unchecked Sendable {
                 return false
             }
             return result != nil
+        }
+
+        /// Asks for `reads`, after what was asked before; first what the index's copies say of
+        /// those whose copies did not come with them (`recalling`: there is an index).
+        mutating func ask(_ reads: [Read], recalling: Bool) {
+            let recall = reads.filter { !$0.isRecalled }
+            if recalling, !recall.isEmpty { recalls.append(recall) }
+            self.reads += reads
         }
 
         mutating func removeAll() {
@@ -377,8 +388,7 @@ public final class DecisionKeeper: @unchecked Sendable {
     public func read(_ reads: [Read]) {
         guard !reads.isEmpty else { return }
         queue.change { schedule, _ in
-            if index != nil { schedule.recalls.append(reads) }
-            schedule.reads += reads
+            schedule.ask(reads, recalling: index != nil)
         }
     }
 

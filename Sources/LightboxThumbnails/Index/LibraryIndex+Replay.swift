@@ -27,7 +27,7 @@ extension LibraryIndex {
                 var names = NameList()
                 for (name, _) in images { name.withUnsafeBufferPointer { names.append($0, type: 0) } }
                 let known = names.naturalOrder().map { (path.appending(images[$0].name), images[$0].record) }
-                guard emit(Self.batch(of: known, in: path, pairs: pairs)) else { return false }
+                guard emit(batch(of: known, in: path, pairs: pairs)) else { return false }
             }
             let subfolders = known.union(others).map { ($0, Self.naturalKey($0)) }.sorted { $0.1.lexicographicallyPrecedes($1.1) }
             for (name, _) in subfolders.reversed() {
@@ -48,32 +48,41 @@ extension LibraryIndex {
         for (path, record) in zip(paths, records(of: paths)) {
             guard let record, record.format != nil, seen.insert(path).inserted else { continue }
             if let last = run.last, last.path.parent != path.parent {
-                batches.append(Self.batch(of: run, in: last.path.parent, pairs: pairs))
+                batches.append(batch(of: run, in: last.path.parent, pairs: pairs))
                 run = []
             }
             run.append((path, record))
         }
-        if let last = run.last { batches.append(Self.batch(of: run, in: last.path.parent, pairs: pairs)) }
+        if let last = run.last { batches.append(batch(of: run, in: last.path.parent, pairs: pairs)) }
         countReplayed(seen.count)
         return batches
     }
 
     /// A batch from the index of the images `known` (their records), in `folder`, in their order; files of one stem
     /// made pairs (`pairs`), as the walk makes them.
-    static func batch(of known: [(path: ImagePath, record: Record)], in folder: ImagePath, pairs: Bool) -> Scanner.Batch {
-        var files: [ImageFile] = [], metadata: [IndexedMetadata?] = []
+    /// Each item's decision as its files' copies say it comes with it (`Batch.indexedDecisions`).
+    func batch(of known: [(path: ImagePath, record: Record)], in folder: ImagePath, pairs: Bool) -> Scanner.Batch {
+        var files: [ImageFile] = [], metadata: [IndexedMetadata?] = [], decisions: [Scanner.IndexedDecision?] = []
+        files.reserveCapacity(known.count)
+        metadata.reserveCapacity(known.count)
+        decisions.reserveCapacity(known.count)
         for (path, record) in known {
             guard let format = record.format else { continue }
             files.append(ImageFile(path: path, byteCount: record.byteCount, modified: record.modified, format: format))
             metadata.append(record.metadata)
+            decisions.append(Scanner.IndexedDecision([record.decision]))
         }
         if pairs, Pairing.hasPair(files) {
-            var byPath: [[UInt8]: IndexedMetadata] = [:]
-            for (file, known) in zip(files, metadata) { if let known { byPath[file.path.bytes] = known } }
+            var byPath: [[UInt8]: Record] = [:]
+            for (path, record) in known { byPath[path.bytes] = record }
             files = Pairing.group(files)
-            metadata = files.map { byPath[$0.path.bytes] }
+            metadata = files.map { byPath[$0.path.bytes]?.metadata }
+            decisions = files.map { file in Scanner.IndexedDecision(file.memberPaths.map { byPath[$0.bytes]?.decision }) }
         }
-        return Scanner.Batch(folder: folder, files: files, indexed: metadata)
+        countDecisionsShown(decisions.reduce(0) { $0 + ($1.map { $0.decision.isEmpty ? 0 : 1 } ?? 0) })
+        var batch = Scanner.Batch(folder: folder, files: files, indexed: metadata)
+        batch.indexedDecisions = decisions
+        return batch
     }
 
     /// All of `replay(under:pairs:emit:)`'s batches at once.

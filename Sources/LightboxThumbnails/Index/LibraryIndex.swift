@@ -47,6 +47,8 @@ public final class LibraryIndex: @unchecked Sendable {
         public var format: ImageFormat?
         /// What the metadata reader learned, when it has read the file.
         public var metadata: IndexedMetadata?
+        /// Its decision's copy (`decisions(of:)`), when read with the record; never written with it.
+        public var decision: KnownDecision?
     }
 
     /// A photo's decision as last read from its XMP, with the stamp its files had then
@@ -280,7 +282,7 @@ public final class LibraryIndex: @unchecked Sendable {
         if let waiting = pending[key] { return waiting }
         return perform { db -> Record? in
             var found: Record?
-            try db.each("SELECT size, mtime, kind, metadata, used FROM file WHERE path = ?", [.blob(key)]) { row in
+            try db.each("SELECT size, mtime, kind, metadata, used, decision_stamp, decision FROM file WHERE path = ?", [.blob(key)]) { row in
                 found = Self.record(in: row, from: 0, notImages: true)
                 if found != nil, mode == .on, let used = row.integer(4), used != today { touched.insert(key) }
             }
@@ -576,7 +578,7 @@ public final class LibraryIndex: @unchecked Sendable {
         var others: Set<[UInt8]> = []
         var used: [[UInt8]] = []
         // The kind is a blob, so the files known to be no image are left out by a blob's value.
-        let sql = "SELECT path, size, mtime, kind, metadata, used FROM file WHERE path >= ? AND path < ? AND kind != ?"
+        let sql = "SELECT path, size, mtime, kind, metadata, used, decision_stamp, decision FROM file WHERE path >= ? AND path < ? AND kind != ?"
         let leftOut: [UInt8] = notImages ? [] : Self.notAnImage
         return lock.withLock {
             _ = perform { db in
@@ -608,6 +610,9 @@ public final class LibraryIndex: @unchecked Sendable {
                 }
                 found = byName.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { ($0.key, $0.value) }
             }
+            if !pendingDecisions.isEmpty {
+                for i in found.indices { if let waiting = pendingDecisions[below + found[i].name] { found[i].record.decision = waiting } }
+            }
             if mode == .on { touched.formUnion(used) }
             others.subtract(subfolders)
             return (found, others)
@@ -636,13 +641,18 @@ public final class LibraryIndex: @unchecked Sendable {
         }
     }
 
-    /// A `file` row's record from its columns `size, mtime, kind, metadata` from `first` on; nil
-    /// when they are not as Lightbox writes them, or (unless `notImages`) for a file that is no image.
+    /// A `file` row's record from its columns `size, mtime, kind, metadata, used, decision_stamp,
+    /// decision` from `first` on; nil when they are not as Lightbox writes them, or (unless
+    /// `notImages`) for a file that is no image.
     private static func record(in row: SQLiteDatabase.Row, from first: Int32, notImages: Bool) -> Record? {
         guard let size = row.integer(first), let modified = row.integer(first + 1), let kind = row.blob(first + 2) else { return nil }
         let format = ImageFormat(kind: kind)
         guard format != nil || (notImages && kind.elementsEqual(notAnImage)) else { return nil }
-        return Record(byteCount: size, modified: modified, format: format, metadata: row.blob(first + 3).flatMap { IndexedMetadata(encoded: Array($0)) })
+        var decision: KnownDecision?
+        if let stamp = row.integer(first + 5), let encoded = row.integer(first + 6) { decision = KnownDecision(stamp: stamp, encoded: encoded) }
+        return Record(
+            byteCount: size, modified: modified, format: format, metadata: row.blob(first + 3).flatMap { IndexedMetadata(encoded: Array($0)) },
+            decision: decision)
     }
 
     /// Whether the index's file system has no room left for it.

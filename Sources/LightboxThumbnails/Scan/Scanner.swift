@@ -10,6 +10,22 @@
 /// only ever adds to the end of what came before.
 public struct Scanner: Sendable {
     /// Images found in one folder, to append after everything found before.
+    /// An item's decision as the index's copies of its files said it (`DecisionKeeper.combined`).
+    public struct IndexedDecision: Hashable, Sendable {
+        public var decision: Decision
+        /// Read from the copy kept in Lightbox's state folder.
+        public var isKept: Bool
+
+        /// The decision of an item whose files' copies are `copies` (picture first): the last
+        /// that says one (a RAW's wins); nil when a copy is missing.
+        public init?(_ copies: [LibraryIndex.KnownDecision?]) {
+            guard copies.allSatisfy({ $0 != nil }) else { return nil }
+            let last = copies.last { $0?.decision != nil } ?? nil
+            decision = last?.decision ?? .none
+            isKept = last?.isKept ?? false
+        }
+    }
+
     public struct Batch: Hashable, Sendable {
         public var folder: ImagePath
         public var files: [ImageFile]
@@ -21,6 +37,10 @@ public struct Scanner: Sendable {
         /// For a batch from the index (`LibraryIndex.replay`), not the walk: each file's metadata
         /// as kept there; empty for the walk's batches.
         public var indexed: [IndexedMetadata?]
+        /// For a batch from the index: each item's decision as the index's copies of its files
+        /// say it, nil where it lacks a copy of any of them (`DecisionKeeper` then recalls it);
+        /// empty for the walk's batches.
+        public var indexedDecisions: [IndexedDecision?] = []
         /// Whether the batch is what the index remembers (`LibraryIndex.replay`), for the walk to confirm.
         public var isFromIndex: Bool
         /// Whether the batch is a folder's listing, its files named and not read yet
