@@ -26,7 +26,7 @@ extension LibraryIndex {
             if !images.isEmpty {
                 var names = NameList()
                 for (name, _) in images { name.withUnsafeBufferPointer { names.append($0, type: 0) } }
-                let known = names.naturalOrder().map { (path.appending(images[$0].name), images[$0].record) }
+                let known = names.naturalOrder().map { (path: path.appending(images[$0].name), record: images[$0].record) }
                 guard emit(batch(of: known, in: path, pairs: pairs)) else { return false }
             }
             let subfolders = known.union(others).map { ($0, Self.naturalKey($0)) }.sorted { $0.1.lexicographicallyPrecedes($1.1) }

@@ -558,7 +558,11 @@ public final class LibraryIndex: @unchecked Sendable {
     /// - Complexity: as `images(in:skipping:)`.
     func records(in key: [UInt8], skipping subfolders: [[UInt8]], notImages: Bool) -> (records: [[UInt8]: Record], others: Set<[UInt8]>) {
         let (found, others) = rows(in: key, skipping: subfolders, notImages: notImages)
-        return (Dictionary(found, uniquingKeysWith: { _, last in last }), others)
+        // By hand: `Dictionary(_:uniquingKeysWith:)` wants unlabelled pairs, and the cast to them copied every row.
+        var records: [[UInt8]: Record] = [:]
+        records.reserveCapacity(found.count)
+        for row in found { records[row.name] = row.record }
+        return (records, others)
     }
 
     /// `records(in:skipping:notImages:)`'s rows in the order of their names' bytes, each name
