@@ -82,7 +82,9 @@ public final class ReadWatch: @unchecked Sendable {
     private func look(at path: ImagePath, on mount: String, then done: @escaping @Sendable () -> Void) {
         Thread.detachNewThread { [self] in
             var info = stat()
-            _ = watching(path) { path.withCString { lstat($0, &info) } }
+            let error = watching(path) { path.withCString { lstat($0, &info) == 0 ? 0 : errno } }
+            // A mount whose server went away answers at once, with an error: it is named gone.
+            if error != 0 { _ = noteFailure(path, errno: error) }
             lock.lock()
             looking.remove(mount)
             lock.unlock()
@@ -104,7 +106,11 @@ public final class ReadWatch: @unchecked Sendable {
         if starts {
             let done = DispatchSemaphore(value: 0)
             look(at: path, on: mount) { done.signal() }
-            if done.wait(timeout: .now() + wait) == .success { return true }
+            if done.wait(timeout: .now() + wait) == .success {
+                lock.lock()
+                defer { lock.unlock() }
+                return !gone.contains(mount)
+            }
         } else {
             Thread.sleep(forTimeInterval: wait)
         }
