@@ -177,22 +177,62 @@ mount_gone_away() {
     slow_mount_stop "$WORK/away"
 }
 
+# A share of three photos ($WORK/NAME-src/PREFIX1.jpg to 3, gradients of COLOURS) mounted at
+# $WORK/NAME, their paths listed in $WORK/NAME.txt and piped to the gallery once (the index then
+# holds them), q. When the share cannot be mounted: fails as WHAT, returns 1.
+list_visited_once() {
+    local name=$1 prefix=$2 colours=$3 what=$4 i
+    mkdir -p "$WORK/$name-src"
+    for i in 1 2 3; do convert -size 64x48 "gradient:$colours" "$WORK/$name-src/$prefix$i.jpg"; done
+    if ! slow_mount_start "$WORK/$name-src" "$WORK/$name" 5; then
+        fail "$what" "could not mount it"
+        return 1
+    fi
+    for i in 1 2 3; do echo "$WORK/$name/$prefix$i.jpg"; done > "$WORK/$name.txt"
+    start_shell 160 30
+    launch_from "cat $name.txt"
+    wait_for " 1/3 " && sleep 1
+    tm send-keys -t e2e q
+    wait_exit
+}
+
+# A list on standard input whose share went away (its sshfs ended): a share's three photos listed,
+# visited once; the share gone, a fourth added to it and to the list, listed again: the three
+# shown from the index, offline, the fourth not looked at (its mount named); mounted again, the
+# list's paths are looked at again and the fourth comes, its problem gone.
+list_gone_away() {
+    list_visited_once list-away G yellow-blue "a list of a share gone away" || return
+    local pid
+    for pid in $(pgrep -x sshfs); do tr '\0' ' ' < "/proc/$pid/cmdline" | grep -q -- " $WORK/list-away " && kill -9 "$pid"; done
+    sleep 0.5
+    convert -size 64x48 "gradient:yellow-blue" "$WORK/list-away-src/G4.jpg"
+    echo "$WORK/list-away/G4.jpg" >> "$WORK/list-away.txt"
+    start_shell 160 30
+    launch_from "cat list-away.txt" --no-disk-cache
+    local said="" missed="" found=""
+    said=$(wait_for " 1/3 .*▲ $WORK/list-away not answering" && echo yes)
+    missed=$(wait_for "cannot open .*not connected" && echo yes)
+    fusermount -u -z "$WORK/list-away" 2>/dev/null
+    if slow_mount_start "$WORK/list-away-src" "$WORK/list-away" 5; then
+        wait_for " [0-9]/4 " && ! screen | tail -1 | grep -q "cannot open\|not answering" && found=yes
+    fi
+    local last
+    last=$(screen | tail -1)
+    tm send-keys -t e2e q
+    wait_exit
+    if [ "$said" = yes ] && [ "$missed" = yes ] && [ "$found" = yes ] && [ "$(cat "$WORK/rc")" = 130 ]; then
+        pass "a list of a share gone away: its 3 photos shown from the index, the mount named, the 4th not looked at; mounted again, the list's paths looked at again and the 4th found"
+    else
+        fail "a list of a share gone away" "named '$said', missed '$missed', found '$found', rc $(cat "$WORK/rc" 2>/dev/null); $last"
+    fi
+    slow_mount_stop "$WORK/list-away"
+}
+
 # A list on standard input shown from the index at once: a share's three photos listed, visited
 # once; then, its server stopped, listed again: the three shown (the index's), the mount named,
 # `q` ends at once; the server resumed.
 list_from_index_while_stalled() {
-    mkdir -p "$WORK/listed-src"
-    for i in 1 2 3; do convert -size 64x48 "gradient:green-blue" "$WORK/listed-src/L$i.jpg"; done
-    if ! slow_mount_start "$WORK/listed-src" "$WORK/listed" 5; then
-        fail "a list from the index, its share stalled" "could not mount it"
-        return
-    fi
-    printf '%s\n' "$WORK/listed/L1.jpg" "$WORK/listed/L2.jpg" "$WORK/listed/L3.jpg" > "$WORK/listed.txt"
-    start_shell 160 30
-    launch_from "cat listed.txt"
-    wait_for " 1/3 " && sleep 1
-    tm send-keys -t e2e q
-    wait_exit
+    list_visited_once listed L green-blue "a list from the index, its share stalled" || return
     local servers shown="" named="" ended=""
     servers=$(slow_mount_server_pids)
     kill -STOP $servers

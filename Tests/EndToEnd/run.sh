@@ -1731,6 +1731,7 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
             stuck_reads_beside_local
             mount_gone_away
             list_from_index_while_stalled
+            list_gone_away
         else
             fail "a stalled share: no gallery" "$(screen)"
         fi

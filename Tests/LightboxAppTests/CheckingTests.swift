@@ -366,3 +366,29 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     stalled.apply(.scanned([], isFinished: true))
     #expect(!resumed.contains(.walkAgain([ImagePath("/nas/p")])) && !stalled.isScanning)
 }
+
+/// A list's paths that the scan could not look at, their mount gone (`Batch.missed`), are looked
+/// at again once it answers, each once: what the index had of them is checked in place (the
+/// cursor and marks stay), one it did not have comes, one gone goes, and the problems met there
+/// go; a path on another mount waits for that one.
+@Test func aListsPathsMissedAsTheirMountWentAwayAreLookedAtAgain() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    var failed = Scanner.Batch(folder: ImagePath("/nas/p"), files: [])
+    failed.problems = ["cannot open /nas/p/2.jpg: Transport endpoint is not connected", "cannot open /nas/p/3.jpg: Transport endpoint is not connected"]
+    failed.missed = ["/nas/p/1.jpg", "/nas/p/2.jpg", "/nas/p/3.jpg", "/nas/p/2.jpg"].map { ImagePath($0) }
+    var elsewhere = Scanner.Batch(folder: ImagePath("/other"), files: [])
+    elsewhere.missed = [ImagePath("/other/9.jpg")]
+    state.apply(.scanned([walked("/l", ["1.jpg"]), remembered("/nas/p", ["1.jpg", "2.jpg"])], isFinished: false))
+    state.apply(.mountsNotAnswering(["/nas", "/other"]))
+    state.apply(.scanned([failed, elsewhere], isFinished: true))
+    #expect(!state.isScanning && state.library.count == 3, "kept from the index, offline")
+    state.apply([.move(.right), .toggleMark])
+    let effects = state.apply(.mountsNotAnswering(["/other"]))
+    #expect(effects.contains(.walkAgain(["/nas/p/1.jpg", "/nas/p/2.jpg", "/nas/p/3.jpg"].map { ImagePath($0) })), "\(effects)")
+    #expect(state.isScanning && state.scanProblems.isEmpty, "\(state.scanProblems)")
+    state.apply(.scanned([walked("/nas/p", ["1.jpg", "3.jpg"])], isFinished: true))
+    #expect(!state.isScanning && shown(state.library).paths == ["/l/1.jpg", "/nas/p/1.jpg", "/nas/p/3.jpg"])
+    #expect(state.library[state.viewport.cursor].path == ImagePath("/nas/p/1.jpg") && state.selection.marks.count == 1)
+    // The other mount's, once that answers: its own walk again.
+    #expect(state.apply(.mountsNotAnswering([])).contains(.walkAgain([ImagePath("/other/9.jpg")])))
+}

@@ -192,6 +192,7 @@ extension GalleryState {
         for batch in batches {
             scanProblems += batch.problems
             unlistedScanProblems += batch.unlistedProblems
+            pathsMissed += batch.missed
         }
         if isFinished { isScanning = false }
         let walkEnds = batches.contains { $0.endsWalk }

@@ -2,10 +2,11 @@ import LightboxThumbnails
 
 extension GalleryState {
     /// Once the scan is over: the paths it was given that hold a mount it could not look at
-    /// (named not answering while it walked, and problems met there), or lie on one, walked
-    /// again when that mount answers; what the gallery shows of them is checked as the index's
-    /// copies are (the cursor and the marks stay; what is new comes in its place; what is gone
-    /// goes). The problems the walk met there are said again if they still are.
+    /// (named not answering while it walked, and problems met there), or lie on one, and the
+    /// paths of a list it could not look at there (`pathsMissed`), walked again when that mount
+    /// answers; what the gallery shows of them is checked as the index's copies are (the cursor
+    /// and the marks stay; what is new comes in its place; what is gone goes). The problems the
+    /// walk met there are said again if they still are.
     /// - Complexity: O(*n* · *r*) for *r* paths walked again, when any is.
     mutating func walkAgainWhereMissed() -> [Effect] {
         guard !isScanning else { return [] }
@@ -19,14 +20,23 @@ extension GalleryState {
             return mounts.contains { ReadWatch.mount($0, holds: bytes) || ReadWatch.mount(bytes, holds: $0) }
                 && scanProblems.contains { problem in Self.names(of: root).contains { problem.utf8.names(path: $0) } }
         }
-        guard !roots.isEmpty else { return [] }
-        let folders = roots.map(Self.folderBytes)
-        let named = roots.flatMap(Self.names)
+        // A list's paths it could not look at there, but those a root walked again holds.
+        let rootFolders = roots.map(Self.folderBytes)
+        let missed = pathsMissed.filter { path in
+            let bytes = Self.folderBytes(path)
+            return mounts.contains { ReadWatch.mount($0, holds: bytes) } && !rootFolders.contains { ReadWatch.mount($0, holds: bytes) }
+        }
+        pathsMissed.removeAll { path in mounts.contains { ReadWatch.mount($0, holds: Self.folderBytes(path)) } }
+        var seen = Set<ImagePath>()
+        let again = (roots + missed).filter { seen.insert($0).inserted }
+        guard !again.isEmpty else { return [] }
+        let folders = again.map(Self.folderBytes)
+        let named = again.flatMap(Self.names)
         scanProblems.removeAll { problem in named.contains { problem.utf8.names(path: $0) } }
         isScanning = true
         isWalkOver = false
         library.startChecking(under: folders)
-        return [.walkAgain(roots)]
+        return [.walkAgain(again)]
     }
 
     /// How a problem's text may name `root` or what is under it: as given (relative, say) or in full.

@@ -87,6 +87,9 @@ public struct GalleryState: Sendable {
     public var scanRoots: [ImagePath] = []
     /// Mounts named not answering while the walk went on: it may have missed what is there.
     var mountsMissedByWalk: Set<String> = []
+    /// Paths given (a list's) that the scan could not look at, their mount not answering
+    /// (`Scanner.Batch.missed`): looked at again once it answers.
+    var pathsMissed: [ImagePath] = []
     /// The key table in use: the standard keys and the user's bindings (the help shows it).
     public internal(set) var keyTable = KeyTable.standard
     /// Files' metadata: what was read lately (the info panel's), and what is asked for.

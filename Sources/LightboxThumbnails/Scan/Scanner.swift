@@ -53,6 +53,9 @@ public struct Scanner: Sendable {
         /// folder it took whole from the index (`Scanner.checksTrustedFolders`): each replaces
         /// the file of its path, where it is.
         public var isChanged = false
+        /// Paths given (arguments, a list's) that could not be looked at because their mount did
+        /// not answer (gone, or stalled past the reads' limit): for a walk again once it does.
+        public var missed: [ImagePath] = []
         /// Whether the walk is over and only the look at the trusted folders' files goes on
         /// (`Scanner.checksTrustedFolders`): what the walk did not find is gone. Holds no files.
         public var endsWalk = false
@@ -347,8 +350,7 @@ public struct Scanner: Sendable {
             var info = stat()
             // Watched: a mount that does not answer is named on the status line.
             guard ReadWatch.shared.watching(path, { path.withCString({ stat($0, &info) }) }) == 0 else {
-                report(Scanner.failure("cannot open", path), in: path.parent)
-                return
+                return reportGiven(Scanner.failure("cannot open", path), path)
             }
             if Scanner.isDirectory(info) {
                 walkFolder(path)
@@ -390,7 +392,7 @@ public struct Scanner: Sendable {
                     if let entry {
                         switch entry {
                         case .file(let classification): take(classification, given: path)
-                        case .problem(let reason): report(reason, in: path.parent)
+                        case .problem(let reason): reportGiven(reason, path)
                         case .folder, .nothing: break
                         }
                     } else {
@@ -405,7 +407,7 @@ public struct Scanner: Sendable {
             flush()
             nestedMounts = Self.mounts(inside: path, among: mountPoints())
             let fd = ReadWatch.shared.watching(path) { path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } }
-            guard fd >= 0 else { return report(Scanner.failure("cannot read", path), in: path) }
+            guard fd >= 0 else { return reportGiven(Scanner.failure("cannot read", path), path, in: path) }
             readWidth = ParallelReads.width(for: fd, stated: readsInFlight)
             walkTree(fd, path: path)
         }
@@ -414,9 +416,16 @@ public struct Scanner: Sendable {
         mutating func take(_ classification: Classification, given path: ImagePath) {
             switch classification {
             case .image(let file): add(file, in: path.parent)
-            case .refused(let reason): report(reason, in: path.parent)
+            case .refused(let reason): reportGiven(reason, path)
             case .ignored: report("not an image: \(path)", in: path.parent)
             }
+        }
+
+        /// Says why a path given could not be looked at; one whose mount does not answer is kept
+        /// for a walk again (`Batch.missed`).
+        mutating func reportGiven(_ problem: String, _ path: ImagePath, in folder: ImagePath? = nil) {
+            report(problem, in: folder ?? path.parent)
+            if ReadWatch.shared.notAnswering(holding: path) != nil { batch!.missed.append(path) }
         }
 
         /// One folder of the walk: its subfolders, which is next, and its descriptor while open.
