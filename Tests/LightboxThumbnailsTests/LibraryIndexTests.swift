@@ -498,7 +498,9 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(index.statistics.contains("decisions shown from it for 2 photos"))
     // A list's paths recalled carry theirs too.
     #expect(
-        index.recall([path("IMG_3.jpg"), path("IMG_2.jpg")], pairs: false).flatMap(\.indexedDecisions) == [nil, Scanner.IndexedDecision([known(1, false)])])
+        index.recall([path("IMG_3.jpg"), path("IMG_2.jpg"), path("IMG_1.jpg")], pairs: false).flatMap(\.indexedDecisions) == [
+            nil, Scanner.IndexedDecision([known(1, false)]), Scanner.IndexedDecision([known(5, false)]),
+        ])
 }
 
 /// What waits to be written is replayed with what is written, in the walk's order, each file

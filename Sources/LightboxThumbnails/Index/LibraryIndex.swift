@@ -279,15 +279,21 @@ public final class LibraryIndex: @unchecked Sendable {
 
     /// `record(of:)` of the absolute path `key`, the lock held.
     private func lockedRecord(of key: [UInt8]) -> Record? {
-        if let waiting = pending[key] { return waiting }
-        return perform { db -> Record? in
-            var found: Record?
-            try db.each("SELECT size, mtime, kind, metadata, used, decision_stamp, decision FROM file WHERE path = ?", [.blob(key)]) { row in
-                found = Self.record(in: row, from: 0, notImages: true)
-                if found != nil, mode == .on, let used = row.integer(4), used != today { touched.insert(key) }
-            }
-            return found
-        } ?? nil
+        var record = pending[key]
+        if record == nil {
+            record =
+                perform { db -> Record? in
+                    var found: Record?
+                    try db.each("SELECT size, mtime, kind, metadata, used, decision_stamp, decision FROM file WHERE path = ?", [.blob(key)]) { row in
+                        found = Self.record(in: row, from: 0, notImages: true)
+                        if found != nil, mode == .on, let used = row.integer(4), used != today { touched.insert(key) }
+                    }
+                    return found
+                } ?? nil
+        }
+        // A decision read since, not written yet, over the written one (as `decisions(of:)` has it).
+        if record != nil, let waiting = pendingDecisions[key] { record?.decision = waiting }
+        return record
     }
 
     /// The kind of the file at `path` when the index knows it at this size and time.
