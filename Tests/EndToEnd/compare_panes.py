@@ -48,12 +48,25 @@ def green(x, y):
     return px[(y * w + x) * 3 + 1] > 128
 
 
-signatures = []
+def pixel(x, y):
+    return tuple(px[(y * w + x) * 3:(y * w + x) * 3 + 3])
+
+
+signatures, extents = [], []
 for (x, y, pw, ph) in panes(count, columns, rows - 1, aspect):
     x0, y0, pw, ph = x * cw, y * ch, pw * cw, ph * ch
     across = [red(x0 + i, y0 + ph // 2) for i in range(pw)]
     down = [green(x0 + pw // 2, y0 + j) for j in range(ph)]
     signatures.append((across, down))
+    # Down the pane's middle, its colours in runs (each channel to a hex digit): a picture's stripes, or a band of it.
+    colours = ["%x%x%x" % tuple(c >> 4 for c in pixel(x0 + pw // 2, y0 + j)) for j in range(ph)]
+    bands = []
+    for c in colours:
+        if bands and bands[-1][0] == c:
+            bands[-1][1] += 1
+        else:
+            bands.append([c, 1])
+    extents.append(" ".join("%s*%d" % (c, n) for c, n in bands[:10]) + (" …" if len(bands) > 10 else ""))
 
 
 def runs(bits):
@@ -80,9 +93,10 @@ if mode == "same":
     else:
         # Where each pane's first stripe edge is, across and down: which pane is off, and by how much.
         edges = [[bits.index(not bits[0]) if len(set(bits)) > 1 else -1 for bits in s] for s in signatures]
-        print("panes differ or are not at 1:1: stripe runs %s, agree %s; each pane's runs across %s, down %s; first edges %s" % (
+        # And each pane's colours down its middle (a picture's stripes, or a band of one).
+        print("panes differ or are not at 1:1: stripe runs %s, agree %s; each pane's runs across %s, down %s; first edges %s; colours down %s" % (
             inner[:8], [agree(signatures[0], s) for s in signatures[1:]], [runs(s[0])[:6] for s in signatures],
-            [runs(s[1])[:6] for s in signatures], edges))
+            [runs(s[1])[:6] for s in signatures], edges, extents))
 else:
     if not agree(signatures[0], signatures[1]) and all(agree(signatures[1], s) for s in signatures[2:]):
         print("ok")
