@@ -35,7 +35,7 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
 }
 
 /// Every field comes back as it was; a record cut short or with bytes after it is no record.
-@Test func indexedMetadataRoundTripsAndRefusesDamage() {
+@Test func indexedMetadataRoundTripsAndRefusesDamage() throws {
     let full = fullMetadata()
     #expect(IndexedMetadata(encoded: full.encoded) == full)
     for empty in [IndexedMetadata(metadata: nil, shownSize: nil), IndexedMetadata(metadata: ImageMetadata(), shownSize: nil)] {
@@ -44,6 +44,13 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     let bytes = full.encoded
     for cut in 0..<bytes.count { #expect(IndexedMetadata(encoded: Array(bytes.prefix(cut))) == nil, "cut at \(cut)") }
     #expect(IndexedMetadata(encoded: bytes + [0]) == nil)
+    // A text whose bytes are not UTF-8 is damage (an ASCII one, a non-ASCII one: each read its own way).
+    for (text, bad) in [("FUJIFILM", 0xFF), ("X-T5 ✓", 0xC0)] as [(String, UInt8)] {
+        let at = try #require(bytes.indices.first { bytes[$0...].starts(with: Array(text.utf8)) })
+        var damaged = bytes
+        damaged[at + 1] = bad
+        #expect(IndexedMetadata(encoded: damaged) == nil, "\(text)")
+    }
     // Found by `make fuzz` (index): a real that is NaN (here the f-number), damage no reader writes.
     #expect(IndexedMetadata(encoded: [0x82, 0x90, 0x01, 0x01, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0x00]) == nil)
     var infinite = full.metadata!

@@ -180,7 +180,13 @@ public struct IndexedMetadata: Hashable, Sendable {
         mutating func text() -> String? {
             guard let count = integer(), count >= 0, count <= bytes.count - at else { return nil }
             defer { at += count }
-            return String(validating: bytes[at..<(at + count)], as: UTF8.self)
+            return bytes.withUnsafeBufferPointer { all in
+                let text = UnsafeBufferPointer(rebasing: all[at..<(at + count)])
+                // ASCII (a date, most cameras' names) is UTF-8 as it is: the generic validation
+                // below was a sixth of a 100,000-photo replay.
+                if !text.contains(where: { $0 >= 0x80 }) { return String(decoding: text, as: UTF8.self) }
+                return String(validating: text, as: UTF8.self)
+            }
         }
 
         mutating func size() -> PixelSize? {
