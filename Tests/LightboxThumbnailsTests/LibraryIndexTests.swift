@@ -431,7 +431,7 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(Set(known.keys) == Set(["a.jpg", "b.jpg", "notes.txt"].map { Array($0.utf8) }), "\(known.keys.map { String(decoding: $0, as: UTF8.self) })")
     #expect(known[Array("a.jpg".utf8)]?.format == .jpeg && known[Array("notes.txt".utf8)] != nil && known[Array("notes.txt".utf8)]?.format == nil)
     // The replay's part of it: the images alone.
-    let images = index.images(in: Array((dir.path + "/lib").utf8), skipping: [Array("sub".utf8)]).images.map { String(decoding: $0.name, as: UTF8.self) }
+    let images = index.images(in: Array((dir.path + "/lib").utf8), skipping: [Array("sub".utf8)]).names.map { String(decoding: $0, as: UTF8.self) }
     #expect(images.sorted() == ["a.jpg", "b.jpg"], "\(images)")
     scanner.index = index
     let second = scanner.scan([ImagePath(dir.path + "/lib")])

@@ -22,14 +22,23 @@ extension LibraryIndex {
         var stack: [(folder: [UInt8], path: ImagePath)] = [(key, root)]
         while let (folder, path) = stack.popLast() {
             let known = children[folder] ?? []
-            let (images, others) = images(in: folder, skipping: Array(known))
-            if !images.isEmpty {
+            var found = images(in: folder, skipping: Array(known))
+            if !found.names.isEmpty {
                 var names = NameList()
-                for (name, _) in images { name.withUnsafeBufferPointer { names.append($0, type: 0) } }
-                let known = names.naturalOrder().map { (path: path.appending(images[$0].name), record: images[$0].record) }
-                guard emit(batch(of: known, in: path, pairs: pairs)) else { return false }
+                for name in found.names { name.withUnsafeBufferPointer { names.append($0, type: 0) } }
+                // The records moved into the walk's order, not copied (a copy retains each of their texts).
+                var paths: [ImagePath] = [], records: [Record] = []
+                paths.reserveCapacity(found.names.count)
+                records.reserveCapacity(found.names.count)
+                for i in names.naturalOrder() {
+                    paths.append(path.appending(found.names[i]))
+                    var record = Record(byteCount: 0, modified: 0)
+                    swap(&record, &found.records[i])
+                    records.append(record)
+                }
+                guard emit(batch(of: paths, records, in: path, pairs: pairs)) else { return false }
             }
-            let subfolders = known.union(others).map { ($0, Self.naturalKey($0)) }.sorted { $0.1.lexicographicallyPrecedes($1.1) }
+            let subfolders = known.union(found.others).map { ($0, Self.naturalKey($0)) }.sorted { $0.1.lexicographicallyPrecedes($1.1) }
             for (name, _) in subfolders.reversed() {
                 stack.append((folder.count == 1 ? folder + name : folder + [slash] + name, path.appending(name)))
             }
@@ -44,40 +53,46 @@ extension LibraryIndex {
     /// recalled once.
     /// - Complexity: O(*k* log *n*) for *k* paths.
     public func recall(_ paths: [ImagePath], pairs: Bool) -> [Scanner.Batch] {
-        var batches: [Scanner.Batch] = [], run: [(path: ImagePath, record: Record)] = [], seen = Set<ImagePath>()
+        var batches: [Scanner.Batch] = [], run: [ImagePath] = [], runRecords: [Record] = [], seen = Set<ImagePath>()
         for (path, record) in zip(paths, records(of: paths)) {
             guard let record, record.format != nil, seen.insert(path).inserted else { continue }
-            if let last = run.last, last.path.parent != path.parent {
-                batches.append(batch(of: run, in: last.path.parent, pairs: pairs))
-                run = []
+            if let last = run.last, last.parent != path.parent {
+                batches.append(batch(of: run, runRecords, in: last.parent, pairs: pairs))
+                (run, runRecords) = ([], [])
             }
-            run.append((path, record))
+            run.append(path)
+            runRecords.append(record)
         }
-        if let last = run.last { batches.append(batch(of: run, in: last.path.parent, pairs: pairs)) }
+        if let last = run.last { batches.append(batch(of: run, runRecords, in: last.parent, pairs: pairs)) }
         countReplayed(seen.count)
         return batches
     }
 
-    /// A batch from the index of the images `known` (their records), in `folder`, in their order; files of one stem
-    /// made pairs (`pairs`), as the walk makes them.
-    /// Each item's decision as its files' copies say it comes with it (`Batch.indexedDecisions`).
-    func batch(of known: [(path: ImagePath, record: Record)], in folder: ImagePath, pairs: Bool) -> Scanner.Batch {
-        var files: [ImageFile] = [], metadata: [IndexedMetadata?] = [], decisions: [Scanner.IndexedDecision?] = []
-        files.reserveCapacity(known.count)
-        metadata.reserveCapacity(known.count)
-        decisions.reserveCapacity(known.count)
-        for (path, record) in known {
-            guard let format = record.format else { continue }
-            files.append(ImageFile(path: path, byteCount: record.byteCount, modified: record.modified, format: format))
-            metadata.append(record.metadata)
-            decisions.append(Scanner.IndexedDecision([record.decision]))
+    /// A batch from the index of the images at `paths` (`records`, theirs), in `folder`, in their
+    /// order; files of one stem made pairs (`pairs`), as the walk makes them. Each item's
+    /// decision as its files' copies say it comes with it (`Batch.indexedDecisions`).
+    func batch(of paths: [ImagePath], _ records: consuming [Record], in folder: ImagePath, pairs: Bool) -> Scanner.Batch {
+        var files: [ImageFile] = [], metadata: [IndexedMetadata?] = [], copies: [KnownDecision?] = []
+        files.reserveCapacity(paths.count)
+        metadata.reserveCapacity(paths.count)
+        copies.reserveCapacity(paths.count)
+        for i in paths.indices {
+            guard let format = records[i].format else { continue }
+            files.append(ImageFile(path: paths[i], byteCount: records[i].byteCount, modified: records[i].modified, format: format))
+            var kept: IndexedMetadata?
+            swap(&kept, &records[i].metadata)  // moved, not copied
+            metadata.append(kept)
+            copies.append(records[i].decision)
         }
+        var decisions = copies.map { Scanner.IndexedDecision([$0]) }
         if pairs, Pairing.hasPair(files) {
-            var byPath: [[UInt8]: Record] = [:]
-            for (path, record) in known { byPath[path.bytes] = record }
+            // Each file's place before they were grouped, for its metadata and its decision's copy.
+            var place: [[UInt8]: Int] = [:]
+            for (i, file) in files.enumerated() { place[file.path.bytes] = i }
+            let single = metadata
             files = Pairing.group(files)
-            metadata = files.map { byPath[$0.path.bytes]?.metadata }
-            decisions = files.map { file in Scanner.IndexedDecision(file.memberPaths.map { byPath[$0.bytes]?.decision }) }
+            metadata = files.map { place[$0.path.bytes].flatMap { single[$0] } }
+            decisions = files.map { file in Scanner.IndexedDecision(file.memberPaths.map { place[$0.bytes].flatMap { copies[$0] } }) }
         }
         countDecisionsShown(decisions.reduce(0) { $0 + ($1.map { $0.decision.isEmpty ? 0 : 1 } ?? 0) })
         var batch = Scanner.Batch(folder: folder, files: files, indexed: metadata)

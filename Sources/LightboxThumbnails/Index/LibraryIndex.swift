@@ -546,15 +546,24 @@ public final class LibraryIndex: @unchecked Sendable {
         }
     }
 
+    /// A folder's rows as the index has them: its files' names and records, in the order of the
+    /// names' bytes (two arrays, not an array of pairs: each access to a pair copied all of it),
+    /// and the names of its other subfolders holding files.
+    struct FolderRows {
+        var names: [[UInt8]] = []
+        var records: [Record] = []
+        var others: Set<[UInt8]> = []
+    }
+
     /// The images the index holds directly in the folder at the absolute path `key`, in the
     /// order of their names' bytes; the rows of the subfolders named in `skipping` are not read,
     /// and the names of other subfolders holding images are in `others` (for their own call).
     /// - Complexity: O((*k* + *s*) log *n*) for *k* files there and *s* subfolders skipped, plus the
     ///   rows of subfolders not skipped.
-    func images(in key: [UInt8], skipping subfolders: [[UInt8]]) -> (images: [(name: [UInt8], record: Record)], others: Set<[UInt8]>) {
-        let (found, others) = rows(in: key, skipping: subfolders, notImages: false)
-        lock.withLock { replayed += found.count }
-        return (found, others)
+    func images(in key: [UInt8], skipping subfolders: [[UInt8]]) -> FolderRows {
+        let found = rows(in: key, skipping: subfolders, notImages: false)
+        lock.withLock { replayed += found.names.count }
+        return found
     }
 
     /// What the index knows of the files directly in the folder at the absolute path `key`, by
@@ -563,17 +572,13 @@ public final class LibraryIndex: @unchecked Sendable {
     /// marked used today. Subfolders as `images(in:skipping:)`.
     /// - Complexity: as `images(in:skipping:)`.
     func records(in key: [UInt8], skipping subfolders: [[UInt8]], notImages: Bool) -> (records: [[UInt8]: Record], others: Set<[UInt8]>) {
-        let (found, others) = rows(in: key, skipping: subfolders, notImages: notImages)
-        // By hand: `Dictionary(_:uniquingKeysWith:)` wants unlabelled pairs, and the cast to them copied every row.
-        var records: [[UInt8]: Record] = [:]
-        records.reserveCapacity(found.count)
-        for row in found { records[row.name] = row.record }
-        return (records, others)
+        let found = rows(in: key, skipping: subfolders, notImages: notImages)
+        return (Dictionary(zip(found.names, found.records), uniquingKeysWith: { _, last in last }), found.others)
     }
 
     /// `records(in:skipping:notImages:)`'s rows in the order of their names' bytes, each name
     /// once (what waits to be written in place of what the database has).
-    private func rows(in key: [UInt8], skipping subfolders: [[UInt8]], notImages: Bool) -> (rows: [(name: [UInt8], record: Record)], others: Set<[UInt8]>) {
+    private func rows(in key: [UInt8], skipping subfolders: [[UInt8]], notImages: Bool) -> FolderRows {
         let slash = UInt8(ascii: "/")
         let below = key == [slash] ? key : key + [slash]
         // The ranges between the subfolders' own (a subfolder's rows start with "name/" and end before "name0").
@@ -584,8 +589,7 @@ public final class LibraryIndex: @unchecked Sendable {
             from = name.dropLast() + [UInt8(ascii: "0")]
         }
         bounds.append((from, below.dropLast() + [UInt8(ascii: "0")]))
-        var found: [(name: [UInt8], record: Record)] = []
-        var others: Set<[UInt8]> = []
+        var found = FolderRows()
         var used: [[UInt8]] = []
         // The kind is a blob, so the files known to be no image are left out by a blob's value.
         let sql = "SELECT path, size, mtime, kind, metadata, used, decision_stamp, decision FROM file WHERE path >= ? AND path < ? AND kind != ?"
@@ -597,35 +601,38 @@ public final class LibraryIndex: @unchecked Sendable {
                         guard let path = row.blob(0), path.count > below.count else { return }
                         let name = UnsafeRawBufferPointer(rebasing: path[below.count...])
                         if let cut = name.firstIndex(of: slash) {
-                            others.insert(Array(name[..<cut]))
+                            found.others.insert(Array(name[..<cut]))
                             return
                         }
                         guard let record = Self.record(in: row, from: 1, notImages: notImages) else { return }
                         if notImages, let day = row.integer(5), day != today { used.append(Array(path)) }
-                        found.append((Array(name), record))
+                        found.names.append(Array(name))
+                        found.records.append(record)
                     }
                 }
             }
             let waiting = pending.filter { $0.key.count > below.count && $0.key.starts(with: below) }
             if !waiting.isEmpty {
                 // Rare (a replay waits for nothing to be written): by name, what waits over what is written.
-                var byName = Dictionary(found, uniquingKeysWith: { _, last in last })
+                var byName = Dictionary(zip(found.names, found.records), uniquingKeysWith: { _, last in last })
                 for (path, record) in waiting {
                     let name = Array(path[below.count...])
                     if let cut = name.firstIndex(of: slash) {
-                        others.insert(Array(name[..<cut]))
+                        found.others.insert(Array(name[..<cut]))
                     } else {
                         byName[name] = record.format == nil && !notImages ? nil : record
                     }
                 }
-                found = byName.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { ($0.key, $0.value) }
+                let sorted = byName.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+                found.names = sorted.map(\.key)
+                found.records = sorted.map(\.value)
             }
             if !pendingDecisions.isEmpty {
-                for i in found.indices { if let waiting = pendingDecisions[below + found[i].name] { found[i].record.decision = waiting } }
+                for i in found.names.indices { if let waiting = pendingDecisions[below + found.names[i]] { found.records[i].decision = waiting } }
             }
             if mode == .on { touched.formUnion(used) }
-            others.subtract(subfolders)
-            return (found, others)
+            found.others.subtract(subfolders)
+            return found
         }
     }
 
