@@ -22,11 +22,9 @@ extension GalleryState {
         }
         // A list's paths it could not look at there, but those a root walked again holds.
         let rootFolders = roots.map(Self.folderBytes)
-        let missed = pathsMissed.filter { path in
-            let bytes = Self.folderBytes(path)
-            return mounts.contains { ReadWatch.mount($0, holds: bytes) } && !rootFolders.contains { ReadWatch.mount($0, holds: bytes) }
-        }
-        pathsMissed.removeAll { path in mounts.contains { ReadWatch.mount($0, holds: Self.folderBytes(path)) } }
+        let isBack = { (path: ImagePath) in mounts.contains { ReadWatch.mount($0, holds: Self.folderBytes(path)) } }
+        let missed = pathsMissed.filter(isBack).filter { path in !rootFolders.contains { ReadWatch.mount($0, holds: Self.folderBytes(path)) } }
+        pathsMissed.removeAll(where: isBack)
         var seen = Set<ImagePath>()
         let again = (roots + missed).filter { seen.insert($0).inserted }
         guard !again.isEmpty else { return [] }

@@ -247,9 +247,8 @@ public final class DecisionKeeper: @unchecked Sendable {
         for read in reads {
             let copies = known.prefix(read.files.count)
             known = known.dropFirst(read.files.count)
-            guard copies.allSatisfy({ $0 != nil }) else { continue }
-            let item = combined(read.id, copies.map { ($0!.decision, $0!.isKept) })
-            if !item.decision.isEmpty { shown.append(item) }
+            guard let item = Scanner.IndexedDecision(Array(copies)), !item.decision.isEmpty else { continue }
+            shown.append(item.known(read.id))
         }
         index.countDecisionsShown(shown.count)
         return shown.isEmpty ? nil : .read(shown)
@@ -279,10 +278,10 @@ public final class DecisionKeeper: @unchecked Sendable {
         return changed.isEmpty ? nil : .changed(changed)
     }
 
-    /// An item's decision from its files': the last that says one wins.
-    static func combined(_ id: ItemID, _ files: [(decision: Decision?, isKept: Bool)]) -> Known {
-        guard let last = files.last(where: { $0.decision != nil }) else { return Known(id: id, decision: .none) }
-        return Known(id: id, decision: last.decision!, isKept: last.isKept)
+    /// An item's decision from its files': the last that says one wins (none when none does).
+    static func combined(_ files: [(decision: Decision?, isKept: Bool)]) -> (decision: Decision, isKept: Bool) {
+        guard let last = files.last(where: { $0.decision != nil }) else { return (.none, false) }
+        return (last.decision!, last.isKept)
     }
 
     /// Reads an item's files' decisions (those the index has a copy of, only when their files
@@ -354,8 +353,9 @@ public final class DecisionKeeper: @unchecked Sendable {
                 index?.rememberDecision(LibraryIndex.KnownDecision(stamp: answer.stamp, decision: answer.decision, isKept: answer.isKept), of: file.path)
             }
         }
-        let indexed = copies.allSatisfy { $0 != nil } ? combined(read.id, copies.map { ($0!.decision, $0!.isKept) }) : Known(id: read.id, decision: .none)
-        return (combined(read.id, now), indexed)
+        let indexed = Scanner.IndexedDecision(copies)?.known(read.id) ?? Known(id: read.id, decision: .none)
+        let current = combined(now)
+        return (Known(id: read.id, decision: current.decision, isKept: current.isKept), indexed)
     }
 
     /// Asks again for the reads parked while their mount did not answer (call when one answers again).

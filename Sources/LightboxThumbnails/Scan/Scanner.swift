@@ -9,7 +9,6 @@
 /// order: each folder's images in natural order, then its subfolders in natural order. A batch
 /// only ever adds to the end of what came before.
 public struct Scanner: Sendable {
-    /// Images found in one folder, to append after everything found before.
     /// An item's decision as the index's copies of its files said it (`DecisionKeeper.combined`).
     public struct IndexedDecision: Hashable, Sendable {
         public var decision: Decision
@@ -20,12 +19,14 @@ public struct Scanner: Sendable {
         /// that says one (a RAW's wins); nil when a copy is missing.
         public init?(_ copies: [LibraryIndex.KnownDecision?]) {
             guard copies.allSatisfy({ $0 != nil }) else { return nil }
-            let last = copies.last { $0?.decision != nil } ?? nil
-            decision = last?.decision ?? .none
-            isKept = last?.isKept ?? false
+            (decision, isKept) = DecisionKeeper.combined(copies.map { ($0!.decision, $0!.isKept) })
         }
+
+        /// As the keeper says it of item `id`.
+        func known(_ id: ItemID) -> DecisionKeeper.Known { DecisionKeeper.Known(id: id, decision: decision, isKept: isKept) }
     }
 
+    /// Images found in one folder, to append after everything found before.
     public struct Batch: Hashable, Sendable {
         public var folder: ImagePath
         public var files: [ImageFile]
