@@ -32,6 +32,7 @@ struct EffectRunner {
                 if isUrgent { requests.forEach(reader.readFirst) } else { reader.enqueue(requests) }
             case .accept(let paths): return .accepted(paths)
             case .cancel: return .cancelled(exitCode: 130)
+            case .foundNothing: return .nothingFound(state.scanProblems, unlisted: state.unlistedScanProblems)
             case .run(let command):
                 if let outcome = stepAside(&state, { CommandRunner.run([Array("/bin/sh".utf8), Array("-c".utf8), command]) }) { return outcome }
             case .runKeyHandler(let key, let paths):

@@ -120,10 +120,6 @@ struct InteractiveSession {
                 timeline.note(progress.batches)
             }
             if !state.isScanning { timeline.mark("scan over") }
-            // Nothing there, as a first visit would say, also when the index had photos that are all gone.
-            if !state.isScanning && state.library.foundCount == 0 {
-                return finish(.nothingFound(state.scanProblems, unlisted: state.unlistedScanProblems))
-            }
         }
         // Decisions are checked once the index's library is all there (its copies show meanwhile).
         if scan.isLandingIndex != readsHeld {

@@ -108,6 +108,21 @@ private func batches(_ list: [Scanner.Batch]) -> [(files: [ImageFile], folder: I
     #expect(state.library[1].path == ImagePath("a/3.jpg"))
 }
 
+/// The folder emptied since the index had it: the scan's end, in the first take (before the loop's
+/// first turn) or a later one, says nothing was found, as a first visit would, not an empty gallery.
+@Test func aLibraryWhoseIndexedPhotosAreAllGoneEndsAsNothingFound() {
+    func endsFoundNothing(_ effects: [Effect]) -> Bool { effects.contains(.foundNothing) }
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    #expect(endsFoundNothing(state.apply(.scanned([remembered("a", ["1.jpg", "2.jpg"]), walked("a", [])], isFinished: true))))
+    var later = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    #expect(!endsFoundNothing(later.apply(.scanned([remembered("a", ["1.jpg", "2.jpg"])], isFinished: false))))
+    #expect(endsFoundNothing(later.apply(.scanned([], isFinished: true))) && later.library.isEmpty)
+    // One photo left is a gallery.
+    var one = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    #expect(!endsFoundNothing(one.apply(.scanned([remembered("a", ["1.jpg", "2.jpg"]), walked("a", ["2.jpg"])], isFinished: true))))
+    #expect(one.library.count == 1)
+}
+
 /// A folder's listing (files named, not read: `ImageFile.isListed`), as a network mount's scan hands it out first.
 private func listed(_ folder: String, _ names: [String], format: ImageFormat = .jpeg) -> Scanner.Batch {
     var batch = Scanner.Batch(folder: ImagePath(folder), files: names.map { ImageFile(listed: ImagePath("\(folder)/\($0)"), format: format) })

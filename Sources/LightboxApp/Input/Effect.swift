@@ -10,6 +10,9 @@ public enum Effect: Hashable, Sendable {
     case accept([ImagePath])
     /// Quit without output.
     case cancel
+    /// Quit saying nothing was found: the scan is over and nothing is left (a first visit's, or
+    /// one whose index had photos that are all gone).
+    case foundNothing
     /// Stop the process (Ctrl-Z) and redraw when it continues.
     case suspend
     /// Forget what the terminal shows and paint every cell and picture again.

@@ -93,7 +93,9 @@ extension GalleryState {
             let read = library.takeNewlyRead()
             store.keepListedPictures(of: read) { library.file($0) }
             defer { decisionsFromIndex = [] }
-            return walkAgainWhereMissed() + loadEffects() + metadataEffects() + decisionReads(from: firstNew) + decisionReads(of: read)
+            let effects = walkAgainWhereMissed() + loadEffects() + metadataEffects() + decisionReads(from: firstNew) + decisionReads(of: read)
+            // Nothing there, as a first visit would say, also when the index had photos that are all gone.
+            return !isScanning && library.foundCount == 0 ? [.foundNothing] : effects
         case .metadataRead(let results):
             addMetadata(results)
             return loadEffects() + metadataEffects()
