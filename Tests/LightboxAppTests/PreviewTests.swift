@@ -164,8 +164,17 @@ private var kittyTenByTwenty: GalleryState.Settings {
     state.apply([.pan(dx: 4, dy: 0), .pan(dx: 4, dy: 0)])
     let next = try #require(state.store.demand.first { $0.region != nil })
     #expect(next.region != part.region && next.region!.contains(state.previewVisibleRegion!) && state.previewDetail?.region == part.region)
-    // A part that cannot be decoded leaves the fitted picture, and is not asked again.
-    state.apply(.decoded(next, .failed(.refused("no"))))
+    // A part whose decoder crashed or timed out is asked again, twice; then it is failed.
+    for _ in 1..<PictureStore.partAttempts {
+        let effects = state.apply(.decoded(next, .failed(.decoder("decoder crashed (signal 9)"))))
+        #expect(effects.contains { if case .load(let requests) = $0 { requests.contains(next) } else { false } }, "\(effects)")
+    }
+    state.apply(.decoded(next, .failed(.decoder("timed out after 5 s"))))
+    #expect(!state.store.demand.contains { $0.region != nil } && state.failure(at: state.viewport.cursor) == nil)
+    // One that cannot be decoded leaves the fitted picture at once, and is not asked again.
+    state.apply([.pan(dx: -4, dy: 0), .pan(dx: -4, dy: 0), .pan(dx: -4, dy: 0), .pan(dx: -4, dy: 0), .pan(dx: -4, dy: 0)])
+    let third = try #require(state.store.demand.first { $0.region != nil })
+    state.apply(.decoded(third, .failed(.refused("no"))))
     #expect(state.failure(at: state.viewport.cursor) == nil && !state.store.demand.contains { $0.region != nil })
     // Fitted again: no part. Fill: a portrait photo on a wide screen is zoomed until it covers it.
     state.apply(.actualSize)

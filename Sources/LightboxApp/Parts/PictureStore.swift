@@ -11,6 +11,10 @@ public struct PictureStore: Sendable {
     /// Parts of photos (zoomed views) and clips of videos that could not be decoded: the whole
     /// picture, or the still, shows instead.
     public internal(set) var failedParts: Set<ThumbnailKey> = []
+    /// Parts and clips whose decoder crashed or timed out, and how often: that says nothing of
+    /// the file, so they are asked again, `partAttempts` times in all, before they are failed.
+    var partRetries: [ThumbnailKey: Int] = [:]
+    static let partAttempts = 3
     /// Files not tried because their mount was not answering: not asked again until it answers.
     public internal(set) var offline: Set<ItemID> = []
     /// What is asked of the provider now, most wanted first.
@@ -47,7 +51,12 @@ public struct PictureStore: Sendable {
         case .failed(let failure) where failure.kind == .offline:
             offline.insert(request.id)
             return []
-        case .failed where request.region != nil || request.clipStart != nil:
+        case .failed(let failure) where request.region != nil || request.clipStart != nil:
+            if failure.kind == .decoder, partRetries[request.key, default: 0] + 1 < Self.partAttempts {
+                partRetries[request.key, default: 0] += 1
+                demand = []  // the wish list is sent again, and the provider queues the part anew
+                return []
+            }
             failedParts.insert(request.key)
             return []
         case .failed(let failure):
