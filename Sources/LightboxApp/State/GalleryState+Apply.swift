@@ -86,14 +86,14 @@ extension GalleryState {
             return loadEffects()
         case .scanned(let batches, let isFinished):
             let firstNew = library.totalCount
-            addScanned(batches, isFinished: isFinished)
+            let recalled = addScanned(batches, isFinished: isFinished)
             // --select-1 as fzf has it: the only item, found before any key, is the pick.
             if selectsOnlyItem, !isScanning, library.totalCount == 1, library.count == 1 { return [.accept(acceptedPaths)] }
             // Listed files' pictures made before the walk read them are kept; their sidecars are read now.
             let read = library.takeNewlyRead()
             store.keepListedPictures(of: read) { library.file($0) }
-            defer { decisionsFromIndex = [] }
-            let effects = walkAgainWhereMissed() + loadEffects() + metadataEffects() + decisionReads(from: firstNew) + decisionReads(of: read)
+            let effects =
+                walkAgainWhereMissed() + loadEffects() + metadataEffects() + decisionReads(from: firstNew, recalled: recalled) + decisionReads(of: read)
             // Nothing there, as a first visit would say, also when the index had photos that are all gone.
             return !isScanning && library.foundCount == 0 ? [.foundNothing] : effects
         case .metadataRead(let results):

@@ -46,9 +46,9 @@ extension GalleryState {
 
     /// Reads of what the sidecars of the items from id `first` on say: every member of a pair,
     /// the picture first (a later answer, a RAW's, wins).
-    func decisionReads(from first: Int) -> [Effect] {
+    func decisionReads(from first: Int, recalled: [ItemID] = []) -> [Effect] {
         guard first < library.totalCount else { return [] }
-        return decisionReads(of: (first..<library.totalCount).map(ItemID.init))
+        return decisionReads(of: (first..<library.totalCount).map(ItemID.init), recalled: recalled)
     }
 
     /// Takes what items' XMP says (read, or the index's copy); whether the library was
@@ -66,8 +66,14 @@ extension GalleryState {
     }
 
     /// Reads of what the sidecars of items `ids` say; listed files (not read yet) wait to be read.
-    func decisionReads(of ids: [ItemID]) -> [Effect] {
+    /// Those of `recalled` (whose decisions came with the index's library) are checks only
+    /// (`DecisionKeeper.Read.isRecalled`); both ascending when `recalled` is given.
+    /// - Complexity: O(*k* + *r*).
+    func decisionReads(of ids: [ItemID], recalled: [ItemID] = []) -> [Effect] {
+        var next = recalled.startIndex
         let reads = ids.compactMap { id -> DecisionKeeper.Read? in
+            while next < recalled.endIndex, recalled[next] < id { next += 1 }
+            let isRecalled = next < recalled.endIndex && recalled[next] == id
             let file = library.file(id)
             guard !file.isListed, !library.isGone(id) else { return nil }
             let members = file.memberPaths.map { path in
@@ -76,7 +82,7 @@ extension GalleryState {
                 return member
             }
             var read = DecisionKeeper.Read(id: id, files: members)
-            read.isRecalled = decisionsFromIndex.contains(id)
+            read.isRecalled = isRecalled
             return read
         }
         return reads.isEmpty ? [] : [.readDecisions(reads)]

@@ -186,9 +186,10 @@ extension GalleryState {
     }
 
     /// Adds what the scan found. Items only ever arrive after the existing ones, so the cursor,
-    /// the scroll position and the marks stay where they are.
+    /// the scroll position and the marks stay where they are. The items whose decisions came
+    /// with the index's library, ascending (their sidecars are checked, not recalled).
     /// - Complexity: O(*k* + *s*) for *k* new items, the layout being rebuilt once.
-    mutating func addScanned(_ batches: [Scanner.Batch], isFinished: Bool) {
+    mutating func addScanned(_ batches: [Scanner.Batch], isFinished: Bool) -> [ItemID] {
         for batch in batches {
             scanProblems += batch.problems
             unlistedScanProblems += batch.unlistedProblems
@@ -209,7 +210,13 @@ extension GalleryState {
         }
         // What the index had, and folders' listings, are shown at once, for the walk to confirm.
         let known = batches.filter { ($0.isFromIndex || $0.isListing) && !$0.files.isEmpty }
-        if !known.isEmpty { addFromIndex(known) }
+        let recalled = known.isEmpty ? [] : addFromIndex(known)
+        addWalked(batches, isFinished: isFinished, walkEnds: walkEnds)
+        return recalled
+    }
+
+    /// Adds what the walk found (or confirms it, where the index's library is shown).
+    mutating func addWalked(_ batches: [Scanner.Batch], isFinished: Bool, walkEnds: Bool) {
         let added = batches.filter { !$0.isFromIndex && !$0.isListing && !$0.isChanged && !$0.files.isEmpty }.map { (files: $0.files, folder: $0.folder) }
         // Files rewritten in place since the index had them: where they are, read again.
         let changed = batches.filter(\.isChanged).flatMap(\.files)
@@ -243,11 +250,13 @@ extension GalleryState {
         metadataState.forget(ids)
     }
 
-    /// Shows what the index remembers of the library, with its metadata, before the walk checks it.
+    /// Shows what the index remembers of the library, with its metadata and decisions, before the
+    /// walk checks it; the items whose decisions came with it, ascending.
     /// Arranged once for the files and their metadata (twice cost a 100,000-photo replay by date twice as much).
-    mutating func addFromIndex(_ batches: [Scanner.Batch]) {
+    mutating func addFromIndex(_ batches: [Scanner.Batch]) -> [ItemID] {
         let added = batches.map { (files: $0.files, folder: $0.folder) }
         var results: [MetadataResult] = [], decided: [Decisions.ItemChange] = [], kept: [Decisions.Storage] = []
+        var recalled: [ItemID] = []
         results.reserveCapacity(batches.reduce(0) { $0 + $1.indexed.count })
         var id = library.totalCount
         for batch in batches {
@@ -261,7 +270,7 @@ extension GalleryState {
                 for (offset, known) in batch.indexedDecisions.enumerated() {
                     guard let known else { continue }
                     let item = ItemID(id + offset)
-                    decisionsFromIndex.insert(item)
+                    recalled.append(item)
                     guard !known.decision.isEmpty else { continue }
                     decided.append(Decisions.ItemChange(id: item, decision: known.decision))
                     if known.isKept { kept.append(Decisions.Storage(id: item, isKept: true)) }
@@ -286,6 +295,7 @@ extension GalleryState {
             }
             if !results.isEmpty { addMetadata(results, recorded: true) }
         }
+        return recalled
     }
 
     /// Marks the files from id `first` on whose paths `--mark-from` listed.

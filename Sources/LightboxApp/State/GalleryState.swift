@@ -104,9 +104,6 @@ public struct GalleryState: Sendable {
     public let theme: Theme
     /// Ratings, rejects and labels, and what `u` undoes.
     public internal(set) var decisions = Decisions()
-    /// Items of the scan's take whose decisions came with the index's library: their reads are
-    /// checks only (`DecisionKeeper.Read.isRecalled`). Emptied with the take's reads.
-    var decisionsFromIndex: Set<ItemID> = []
     /// Whether digits rate and label in the grid (the cull keys, `c`) instead of counting.
     public internal(set) var cullKeys = false
     /// Whether a decision on the cursor's photo moves on to the next (in the preview and with the cull keys).
