@@ -352,6 +352,16 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
         _ = scanner.scan([root])
         index.flush()
         #expect(names(index.replay(under: root, pairs: true)).count == 6)
+        // A hidden file, or one in a hidden folder (a list named them), is left out of the walk's
+        // listings, which say nothing of it.
+        let hidden = [ImagePath(dir.path + "/lib/.hidden.jpg"), ImagePath(dir.path + "/lib/.folder/IMG_7.jpg")]
+        for path in hidden { try TestImages.jpeg(at: try dir.file(String(path.description.dropFirst(dir.path.count + 1))), width: 8, height: 8) }
+        defer { for path in hidden { try? FileManager.default.removeItem(atPath: path.description) } }
+        _ = scanner.scan(hidden)
+        _ = scanner.scan([root])
+        index.flush()
+        #expect(hidden.allSatisfy { index.record(of: $0) != nil }, "reads in flight: \(readsInFlight)")
+        #expect(names(index.replay(under: root, pairs: true)).count == 6)  // nor is it the folder's
     }
     // A folder that cannot be listed says so and forgets nothing of what it held.
     guard getuid() != 0 else { return }  // root lists it anyway

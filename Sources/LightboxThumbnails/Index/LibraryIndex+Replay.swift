@@ -38,7 +38,9 @@ extension LibraryIndex {
                 }
                 guard emit(batch(of: paths, records, in: path, pairs: pairs)) else { return false }
             }
-            let subfolders = known.union(found.others).map { ($0, Self.naturalKey($0)) }.sorted { $0.1.lexicographicallyPrecedes($1.1) }
+            let subfolders = known.union(found.others).filter { $0.first != UInt8(ascii: ".") }.map { ($0, Self.naturalKey($0)) }.sorted {
+                $0.1.lexicographicallyPrecedes($1.1)
+            }
             for (name, _) in subfolders.reversed() {
                 stack.append((folder.count == 1 ? folder + name : folder + [slash] + name, path.appending(name)))
             }

@@ -558,10 +558,16 @@ public final class LibraryIndex: @unchecked Sendable {
     /// The images the index holds directly in the folder at the absolute path `key`, in the
     /// order of their names' bytes; the rows of the subfolders named in `skipping` are not read,
     /// and the names of other subfolders holding images are in `others` (for their own call).
+    /// Hidden files (a list named them) are left out, as the walk leaves them out of the folder.
     /// - Complexity: O((*k* + *s*) log *n*) for *k* files there and *s* subfolders skipped, plus the
     ///   rows of subfolders not skipped.
     func images(in key: [UInt8], skipping subfolders: [[UInt8]]) -> FolderRows {
-        let found = rows(in: key, skipping: subfolders, notImages: false)
+        var found = rows(in: key, skipping: subfolders, notImages: false)
+        if found.names.contains(where: { $0.first == UInt8(ascii: ".") }) {
+            let shown = found.names.indices.filter { found.names[$0].first != UInt8(ascii: ".") }
+            found.names = shown.map { found.names[$0] }
+            found.records = shown.map { found.records[$0] }
+        }
         lock.withLock { replayed += found.names.count }
         return found
     }

@@ -618,9 +618,11 @@ public struct Scanner: Sendable {
                 index?.rememberListing(listing, of: path)
                 // What the index had here that the listing no longer names was deleted or moved: forgotten,
                 // or it would be shown again on every visit until the walk's end.
+                // (Hidden names, which the listing leaves out, say nothing: a list may have named them.)
                 var gone = knownFolders
                 if let known { gone.formUnion(known.keys) }
                 gone.subtract(entries.map(\.name))
+                gone = gone.filter { $0.first != UInt8(ascii: ".") }
                 if !gone.isEmpty { index?.forgetGone(gone, in: path) }
             }
             if listed, !isStopped, isWhole {
