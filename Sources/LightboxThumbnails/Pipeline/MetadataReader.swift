@@ -89,12 +89,12 @@ public final class MetadataReader: @unchecked Sendable {
     }
 
     /// What `read` found of `request`'s file, unless it failed as the file's mount went away (its
-    /// failing open named the mount: `ReadWatch.noteFailure`): then nothing, and the file is
-    /// parked with the others there, to be read again once it answers, rather than shown as
-    /// having no date for the rest of the visit.
+    /// failing open named the mount, or a look at the file does: `ReadWatch.notAnswering(afterLookAt:)`,
+    /// as a tile's failed decode asks): then nothing, and the file is parked with the others
+    /// there, to be read again once it answers, rather than shown as having no date for the rest of the visit.
     static func answer(_ request: MetadataRequest, watch: ReadWatch, read: () -> MetadataResult) -> MetadataResult? {
         let result = read()
-        guard result.metadata == nil, result.size == nil, watch.notAnswering(holding: request.file.path) != nil else { return result }
+        guard result.metadata == nil, result.size == nil, watch.notAnswering(afterLookAt: request.file.path) != nil else { return result }
         return nil
     }
 

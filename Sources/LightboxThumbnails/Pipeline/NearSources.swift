@@ -84,12 +84,10 @@ public struct NearSources: Sendable {
     }
 
     /// `result`, unless it failed because `file`'s mount went away meanwhile (a look at the file
-    /// says so: `ReadWatch.noteFailure`): then the tile waits offline for the mount, not broken.
+    /// says so: `ReadWatch.notAnswering(afterLookAt:)`): then the tile waits offline for the mount, not broken.
     static func offlineIfGone(_ result: DecodeResult, _ file: ImageFile) -> DecodeResult {
         guard case .failed(let failure) = result, failure.kind != .offline else { return result }
-        var info = stat()
-        if ReadWatch.shared.watching(file.path, { file.path.withCString { lstat($0, &info) } }) != 0 { ReadWatch.shared.noteFailure(file.path) }
-        return ReadWatch.shared.notAnswering(holding: file.path).map { .failed(.offline($0)) } ?? result
+        return ReadWatch.shared.notAnswering(afterLookAt: file.path).map { .failed(.offline($0)) } ?? result
     }
 }
 

@@ -191,6 +191,15 @@ public final class ReadWatch: @unchecked Sendable {
         return late.filter { Self.mount(Array($0.utf8), holds: bytes) }.max { $0.utf8.count < $1.utf8.count }
     }
 
+    /// The mount holding `path` when it does not answer or went away, asked once a call about
+    /// `path` failed: a look at the file (a watched `lstat`) names a mount gone (`noteFailure`)
+    /// where the failure's own error did not reach the watch (a decoder's, in its own process).
+    public func notAnswering(afterLookAt path: ImagePath) -> String? {
+        var info = stat()
+        if watching(path, { path.withCString { lstat($0, &info) } }) != 0 { noteFailure(path) }
+        return notAnswering(holding: path)
+    }
+
     /// The threads whose read is older than `limit` at `now`: their work waits on a mount.
     public func lateThreads(at now: Double = ProcessInfo.processInfo.systemUptime) -> Set<pthread_t> {
         lock.lock()
