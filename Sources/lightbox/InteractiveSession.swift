@@ -124,6 +124,7 @@ struct InteractiveSession {
         // Decisions are checked once the index's library is all there (its copies show meanwhile).
         if scan.isLandingIndex != readsHeld {
             readsHeld.toggle()
+            if !readsHeld { timeline.mark("index landed") }
             keeper.holdReads(readsHeld)
             if let outcome = send(.indexLanding(readsHeld)) { return outcome }
         }

@@ -240,7 +240,7 @@ public enum OptionTable {
                 OptionSpec(
                     "stats",
                     details:
-                        "on exit, print to stderr where the first screen's time went (from the start of `main`, after the system has loaded the program: the scan's first batch (on a network mount, also the first folder listing shown and the walk's first files read), the first paint, the first thumbnail, the screen complete; then the scan's end and every decision read), where the thumbnails came from (disk cache, EXIF, DCT, libvips, RAW preview, RAW developed, video frame), what the read-ahead did, how many decodes were cancelled, what pictures cost the terminal, and the memory cache's size",
+                        "on exit, print to stderr where the first screen's time went (from the start of `main`, after the system has loaded the program: the scan's first batch (on a network mount, also the first folder listing shown and the walk's first files read), the first paint, the first thumbnail, the screen complete; then the index's library all taken in (on a visit it replays), the scan's end and every decision read), where the thumbnails came from (disk cache, EXIF, DCT, libvips, RAW preview, RAW developed, video frame), what the read-ahead did, how many decodes were cancelled, what pictures cost the terminal, and the memory cache's size",
                     "on exit, print to stderr where the first screen's time went, where thumbnails came from, what the read-ahead did and what pictures cost the terminal"
                 ),
                 OptionSpec("man", "print the manual page (roff) and exit"),
