@@ -71,7 +71,7 @@ visit
 cold=$(mark "screen complete")
 visit
 taken=$(grep -o 'index: [^(]*' "$WORK/err" | sed 's/ *$//')
-second="items $(mark "scan's first batch") s, first picture $(mark "first thumbnail") s, screen complete $(mark "screen complete") s ($taken)"
+second="items $(mark "scan's first batch") s, first picture $(mark "first thumbnail") s, screen complete $(mark "screen complete") s, the library all in $(mark "index landed") s ($taken)"
 # A third visit for G (the cursor's moves change the screen, so its timeline is not the first screen's).
 visit jump
 early="on the last after $followed s (all $COUNT known $known s after the launch), then G from the first photo $jumped s"
