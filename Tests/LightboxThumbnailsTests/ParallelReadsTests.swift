@@ -60,3 +60,12 @@ final class RunningCount: @unchecked Sendable {
     // A local disk reads one at a time unless told.
     #expect(ParallelReads.width(for: ImagePath(dir.path), stated: nil) == 1 && ParallelReads.width(for: ImagePath(dir.path), stated: 99) == 64)
 }
+
+@Test func partsStartSmallAndDoubleUpToTheirMost() {
+    #expect(ParallelReads.parts(of: 0, first: 8).isEmpty)
+    #expect(ParallelReads.parts(of: 10, first: 2, most: 4) == [0..<2, 2..<6, 6..<10])
+    #expect(ParallelReads.parts(of: 3, first: 1, most: 1) == [0..<1, 1..<2, 2..<3])
+    let parts = ParallelReads.parts(of: 5000, first: 64)
+    #expect(parts.map(\.count).prefix(6) == [64, 128, 256, 512, 1024, 1024] && parts.last?.upperBound == 5000)
+    #expect(zip(parts, parts.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+}

@@ -17,6 +17,20 @@ public enum ParallelReads {
     /// (the screen's files being read): the rest of its threads pause between files.
     public static let yieldingWidth = 4
 
+    /// `0..<count` in parts taken in turn, the first of `first`, each next twice the last up
+    /// to `most`: the first files come soon, and later parts, each waiting for its slowest
+    /// file, wait less often.
+    /// - Complexity: O(log *count*) parts until they reach `most`, then O(*count* / `most`).
+    public static func parts(of count: Int, first: Int, most: Int = 1024) -> [Range<Int>] {
+        var parts: [Range<Int>] = [], start = 0, size = max(1, min(first, most))
+        while start < count {
+            parts.append(start..<min(count, start + size))
+            start = parts[parts.count - 1].upperBound
+            size = min(most, size * 2)
+        }
+        return parts
+    }
+
     /// `transform` of each of `0..<count`, in order, at most `width` running at once (the
     /// caller's thread among them); one at a time on the caller's thread when `width` is 1.
     /// While `yielding` says so, no more than `yieldingWidth` run (it is asked between files).

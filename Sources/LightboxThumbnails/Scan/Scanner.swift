@@ -373,11 +373,8 @@ public struct Scanner: Sendable {
         mutating func scanArguments(_ paths: [ImagePath]) {
             let width = lookWidth(for: paths)
             guard width > 1 else { return paths.forEach { if !isStopped { scanArgument($0) } } }
-            var start = 0, step = width
-            while start < paths.count, !isStopped {
-                let part = paths[start..<min(paths.count, start + step)]
-                start += part.count
-                step = min(1024, step * 2)
+            for range in ParallelReads.parts(of: paths.count, first: width) where !isStopped {
+                let part = paths[range]
                 // What was found is handed on before looks that may hang (another mount's).
                 flush()
                 let index = self.index, readingMetadata = readsMetadata
@@ -582,11 +579,11 @@ public struct Scanner: Sendable {
                 trustedFolders.append((path, entries.filter { $0.type == UInt8(DT_REG) && bare[$0.name] != nil }.map(\.name), bare))
             }
             var subfolders: [[UInt8]] = []
-            var step = readWidth == 1 ? 1 : readWidth * 2
-            var start = 0
-            while start < entries.count, !isStopped {
-                defer { step = readWidth == 1 ? 1 : min(1024, step * 2) }
-                let part = entries[start..<min(entries.count, start + step)]
+            // One at a time on a local disk; on a network mount two rounds first, growing.
+            let parts =
+                readWidth == 1 ? ParallelReads.parts(of: entries.count, first: 1, most: 1) : ParallelReads.parts(of: entries.count, first: readWidth * 2)
+            for range in parts where !isStopped {
+                let part = entries[range]
                 let index = self.index, readingMetadata = readsMetadata && readWidth > 1
                 let found = ParallelReads.map(part.count, width: readWidth, yielding: yielding) { number in
                     let entry = part[part.startIndex + number]
@@ -602,7 +599,7 @@ public struct Scanner: Sendable {
                     case .file(.ignored), .nothing: break
                     }
                 }
-                start += part.count
+                let start = range.upperBound
                 // A full batch waits for a file of another stem; when the next entry's name has
                 // another, it need not wait for the next step's reads.
                 if pairs, start < entries.count, let last = batch?.files.last, batch!.folder == path, batch!.files.count >= fullBatchCount,
