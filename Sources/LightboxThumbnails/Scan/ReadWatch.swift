@@ -81,10 +81,7 @@ public final class ReadWatch: @unchecked Sendable {
     /// `done` called once it answers (it may never).
     private func look(at path: ImagePath, on mount: String, then done: @escaping @Sendable () -> Void) {
         Thread.detachNewThread { [self] in
-            var info = stat()
-            let error = watching(path) { path.withCString { lstat($0, &info) == 0 ? 0 : errno } }
-            // A mount whose server went away answers at once, with an error: it is named gone.
-            if error != 0 { _ = noteFailure(path, errno: error) }
+            lookAt(path)
             lock.lock()
             looking.remove(mount)
             lock.unlock()
@@ -195,9 +192,16 @@ public final class ReadWatch: @unchecked Sendable {
     /// `path` failed: a look at the file (a watched `lstat`) names a mount gone (`noteFailure`)
     /// where the failure's own error did not reach the watch (a decoder's, in its own process).
     public func notAnswering(afterLookAt path: ImagePath) -> String? {
-        var info = stat()
-        if watching(path, { path.withCString { lstat($0, &info) } }) != 0 { noteFailure(path) }
+        lookAt(path)
         return notAnswering(holding: path)
+    }
+
+    /// A watched `lstat` of `path`: a mount whose server went away answers at once, with an
+    /// error, and is named gone (`noteFailure`, told the error the call itself set).
+    private func lookAt(_ path: ImagePath) {
+        var info = stat()
+        let error = watching(path) { path.withCString { lstat($0, &info) == 0 ? 0 : errno } }
+        if error != 0 { noteFailure(path, errno: error) }
     }
 
     /// The threads whose read is older than `limit` at `now`: their work waits on a mount.
