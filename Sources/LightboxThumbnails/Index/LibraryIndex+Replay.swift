@@ -38,7 +38,7 @@ extension LibraryIndex {
                 }
                 guard emit(batch(of: paths, records, in: path, pairs: pairs)) else { return false }
             }
-            let subfolders = known.union(found.others).filter { $0.first != UInt8(ascii: ".") }.map { ($0, Self.naturalKey($0)) }.sorted {
+            let subfolders = known.union(found.others).filter { !DirectoryEntry.isHidden($0) }.map { ($0, Self.naturalKey($0)) }.sorted {
                 $0.1.lexicographicallyPrecedes($1.1)
             }
             for (name, _) in subfolders.reversed() {

@@ -563,8 +563,8 @@ public final class LibraryIndex: @unchecked Sendable {
     ///   rows of subfolders not skipped.
     func images(in key: [UInt8], skipping subfolders: [[UInt8]]) -> FolderRows {
         var found = rows(in: key, skipping: subfolders, notImages: false)
-        if found.names.contains(where: { $0.first == UInt8(ascii: ".") }) {
-            let shown = found.names.indices.filter { found.names[$0].first != UInt8(ascii: ".") }
+        if found.names.contains(where: DirectoryEntry.isHidden) {
+            let shown = found.names.indices.filter { !DirectoryEntry.isHidden(found.names[$0]) }
             found.names = shown.map { found.names[$0] }
             found.records = shown.map { found.records[$0] }
         }

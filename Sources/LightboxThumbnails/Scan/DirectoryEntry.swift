@@ -16,6 +16,9 @@ public enum DirectoryEntry {
         return UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: strlen(start.assumingMemoryBound(to: CChar.self)))
     }
 
+    /// Whether the walk leaves a name out of its folder: hidden, a dot first (`.` and `..` too).
+    public static func isHidden(_ name: some Collection<UInt8>) -> Bool { name.first == UInt8(ascii: ".") }
+
     /// The entry's type (`DT_REG`, `DT_DIR`, …; `DT_UNKNOWN` where the file system does not say).
     public static func type(_ entry: UnsafePointer<dirent>) -> UInt8 {
         let at = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_type)!

@@ -548,7 +548,7 @@ public struct Scanner: Sendable {
                     break
                 }
                 let name = DirectoryEntry.name(entry)
-                if let first = name.first, first != UInt8(ascii: ".") { list.append(name, type: DirectoryEntry.type(entry)) }
+                if !name.isEmpty, !DirectoryEntry.isHidden(name) { list.append(name, type: DirectoryEntry.type(entry)) }
             }
             closedir(dir)
 
@@ -619,7 +619,7 @@ public struct Scanner: Sendable {
                 var gone = knownFolders
                 if let known { gone.formUnion(known.keys) }
                 gone.subtract(entries.map(\.name))
-                gone = gone.filter { $0.first != UInt8(ascii: ".") }
+                gone = gone.filter { !DirectoryEntry.isHidden($0) }
                 if !gone.isEmpty { index?.forgetGone(gone, in: path) }
             }
             if listed, !isStopped, isWhole {
