@@ -46,7 +46,9 @@ enum SnapshotSession {
         for case .readMetadata(let requests, _) in effects { wanted += requests }
         effects.removeAll { if case .readMetadata = $0 { return true } else { return false } }
         if !wanted.isEmpty, stalled.isEmpty {
-            let (read, stalledNow) = readAll(wanted)
+            // From the index where it knows the file (the walk's sniff read most of them into it
+            // already), the rest as many at once as the gallery's reader (round trips overlap on a share).
+            let (read, stalledNow) = readAll(wanted, index: options.index, width: max(ProcessInfo.processInfo.activeProcessorCount, options.metadataReads))
             effects += state.apply(.metadataRead(read))
             stalled = stalledNow
         }
@@ -107,27 +109,32 @@ enum SnapshotSession {
                 Array(
                     statisticsReport(
                         pipeline.statistics, provider: provider, cacheBytes: state.store.cache.byteCount,
-                        cacheCount: state.store.cache.count, pictures: state.pictures.graphics.title, library: state.library
+                        cacheCount: state.store.cache.count, pictures: state.pictures.graphics.title, library: state.library,
+                        index: options.index
                     ).utf8), to: 2)
         }
         return 0
     }
 
-    /// Reads metadata on every core, until done or a mount stops answering (what was read by
-    /// then, and the mounts; the threads held by it are left behind).
-    static func readAll(_ requests: [MetadataRequest]) -> (results: [MetadataResult], stalled: [String]) {
+    /// Reads metadata `width` files at once, what `index` knows from it, until done or a mount
+    /// stops answering (what was read by then, and the mounts; the threads held by it are left behind).
+    static func readAll(_ requests: [MetadataRequest], index: LibraryIndex?, width: Int) -> (results: [MetadataResult], stalled: [String]) {
         final class Collected: @unchecked Sendable {
             let lock = NSLock()
             var results: [MetadataResult] = []
+            /// The next request a thread takes (a slow file holds up only its own thread).
+            var next = 0
         }
         let collected = Collected()
-        let workers = ProcessInfo.processInfo.activeProcessorCount
         let done = DispatchGroup()
-        for worker in 0..<workers {
+        for _ in 0..<max(1, min(width, requests.count)) {
             done.enter()
             Thread.detachNewThread {
-                for index in stride(from: worker, to: requests.count, by: workers) {
-                    let result = MetadataReader.read(requests[index])
+                while let at = collected.lock.withLock({ () -> Int? in
+                    defer { collected.next += 1 }
+                    return collected.next < requests.count ? collected.next : nil
+                }) {
+                    let result = MetadataReader.read(requests[at], index: index)
                     collected.lock.withLock { collected.results.append(result) }
                 }
                 done.leave()
