@@ -52,6 +52,20 @@ enum SnapshotSession {
             effects += state.apply(.metadataRead(read))
             stalled = stalledNow
         }
+        // What the photos' XMP says (stars, rejects, labels): every photo's when it decides the
+        // order, else the screen's, as the gallery's first screen shows them.
+        var decisionReads: [DecisionKeeper.Read] = []
+        for case .readDecisions(let reads) in effects { decisionReads += reads }
+        effects.removeAll { if case .readDecisions = $0 { return true } else { return false } }
+        if !state.library.decisionsDecideOrder {
+            let shown = Set(state.visibleItems.clamped(to: 0..<state.library.count).map { state.library.id(at: $0) })
+            decisionReads.removeAll { !shown.contains($0.id) }
+        }
+        if !decisionReads.isEmpty, stalled.isEmpty {
+            let (read, stalledNow) = readDecisions(decisionReads, options: options)
+            effects += state.apply(.decisionsRead(read))
+            stalled = stalledNow
+        }
         if state.library.isEmpty && !stalled.isEmpty {
             Output.error("\(named(stalled)) not answering: nothing found before it stopped")
             pipeline.shutdown()
@@ -119,22 +133,50 @@ enum SnapshotSession {
     /// Reads metadata `width` files at once, what `index` knows from it, until done or a mount
     /// stops answering (what was read by then, and the mounts; the threads held by it are left behind).
     static func readAll(_ requests: [MetadataRequest], index: LibraryIndex?, width: Int) -> (results: [MetadataResult], stalled: [String]) {
-        final class Collected: @unchecked Sendable {
-            let lock = NSLock()
-            var results: [MetadataResult] = []
-            /// The next request a thread takes (a slow file holds up only its own thread).
-            var next = 0
+        inParallel(requests.count, width: width) { MetadataReader.read(requests[$0], index: index) }
+    }
+
+    /// What the XMP of `reads`' photos says, as the gallery's first screen shows it: on a
+    /// network mount the index's copy where it has one for each of a photo's files (the
+    /// gallery checks those later, a few round trips a file: a second a screen at 10 ms); else
+    /// read now, through a decoder process of its own (Exempi runs there only), from `index`
+    /// where the files are unchanged. A problem (a damaged sidecar) is said on standard error,
+    /// as `--list` says it. Stops as `readAll(_:index:width:)` does.
+    static func readDecisions(_ reads: [DecisionKeeper.Read], options: Options) -> (results: [Decisions.ItemChange], stalled: [String]) {
+        let pool = WorkerPoolDecoder(
+            command: [Options.decoderPath.bytes] + DecoderSettings(pixelLimit: options.pixelLimit, cacheRoot: nil).arguments, timeLimit: options.decodeTimeLimit
+        )
+        defer { pool.shutdown() }
+        let width = max(ProcessInfo.processInfo.activeProcessorCount, DecisionKeeper.readsInFlight)
+        let read = inParallel(reads.count, width: width) { at -> Decisions.ItemChange? in
+            let photo = reads[at]
+            if let index = options.index, let first = photo.files.first, ParallelReads.isOnNetworkMount(first.path),
+                let copy = Scanner.IndexedDecision(index.decisions(of: photo.files.map(\.path)))
+            {
+                return Decisions.ItemChange(id: photo.id, decision: copy.decision)
+            }
+            let known = DecisionKeeper.readNow(photo, pool: pool, policy: options.sidecarPolicy, index: options.index, stoppingUnanswered: true) {
+                Output.error($0)
+            }
+            return known.map { Decisions.ItemChange(id: $0.now.id, decision: $0.now.decision) }
         }
-        let collected = Collected()
+        return (read.results.compactMap { $0 }, read.stalled)
+    }
+
+    /// `body` of 0..<`count`, `width` at once on threads of their own, until all are done or a
+    /// mount stops answering: the results by then (in no order), and the mounts; the threads
+    /// held by it are left behind.
+    static func inParallel<Result>(_ count: Int, width: Int, _ body: @escaping @Sendable (Int) -> Result) -> (results: [Result], stalled: [String]) {
+        let collected = Collected<Result>()
         let done = DispatchGroup()
-        for _ in 0..<max(1, min(width, requests.count)) {
+        for _ in 0..<max(1, min(width, count)) {
             done.enter()
             Thread.detachNewThread {
                 while let at = collected.lock.withLock({ () -> Int? in
                     defer { collected.next += 1 }
-                    return collected.next < requests.count ? collected.next : nil
+                    return collected.next < count ? collected.next : nil
                 }) {
-                    let result = MetadataReader.read(requests[at], index: index)
+                    let result = body(at)
                     collected.lock.withLock { collected.results.append(result) }
                 }
                 done.leave()
@@ -142,6 +184,14 @@ enum SnapshotSession {
         }
         let stalled = stalledWhile { done.wait(timeout: .now() + 0.25) == .timedOut }
         return (collected.lock.withLock { collected.results }, stalled)
+    }
+
+    /// What `inParallel`'s threads hand back, under its lock.
+    private final class Collected<Result>: @unchecked Sendable {
+        let lock = NSLock()
+        var results: [Result] = []
+        /// The next one a thread takes (a slow file holds up only its own thread).
+        var next = 0
     }
 
     /// Calls `waitTimedOut` (a wait of a fraction of a second) until it says the wait ended, or

@@ -273,6 +273,17 @@ else
 fi
 columns=$(cd "$WORK" && "$BIN" --snapshot 100x30 --columns 3 lib | sed 's/\x1b\[[0-9;]*m//g' | grep -m1 IMG_ | grep -o 'IMG_' | wc -l)
 [ "$columns" = 3 ] && pass "--columns 3 gives three columns" || fail "--columns 3" "$columns columns"
+# The snapshot shows what the photos' XMP says, as the gallery's first screen does (it showed
+# none): a sidecar exiftool wrote, a red label in the photo's name; sections by rating read them all.
+exiftool -q -o "$WORK/lib/abstract/IMG_3.jpg.xmp" -XMP-xmp:Rating=5 -XMP-xmp:Label=Red
+decided=$(cd "$WORK" && "$BIN" --snapshot 100x30 lib | sed 's/\x1b\[[0-9;]*m//g')
+sections=$(cd "$WORK" && "$BIN" --snapshot 100x30 --sections rating lib | sed 's/\x1b\[[0-9;]*m//g' | grep -o '▍ [^ ]*  [0-9]* images\?' | tr '\n' ',')
+rm -f "$WORK/lib/abstract/IMG_3.jpg.xmp"
+if [[ "$decided" == *"★5 IMG_3.jpg ●"* || "$decided" == *"★5 ● IMG_3.jpg"* ]] && [[ "$sections" == "▍ ★★★★★  1 image,▍ Unrated  39 images," ]]; then
+    pass "--snapshot shows a sidecar's stars and label (exiftool's), and sections by rating from every photo's: $sections"
+else
+    fail "--snapshot and decisions" "$(grep -o '.\{8\}IMG_3.jpg.\{4\}' <<< "$decided" | head -2); sections $sections"
+fi
 
 # 9. Laziness: a 2,000-image folder's snapshot decodes only what is on screen.
 mkdir -p "$WORK/big"
@@ -1826,15 +1837,16 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         else
             fail "the gallery and the index" "star on screen ${first_star:-0}; $(grep -h 'index:\|timeline' "$WORK/idx-stats-1" "$WORK/idx-stats-2")"
         fi
-        # --snapshot by date takes every date from the index too (it read each file again, two at a time: 11 s for 300 at 10 ms).
+        # --snapshot by date takes every date from the index too (it read each file again, two at a
+        # time: 11 s for 300 at 10 ms), and each photo's decision as the gallery's first screen does.
         start=$(date +%s.%N)
         # (The gallery's index: its shell's HOME is $WORK.)
         XDG_CACHE_HOME="$WORK/.cache" "$BIN" --snapshot 160x30 --sections date --stats "$WORK/idx" > "$WORK/idx-snap" 2> "$WORK/idx-snap-err"
         code=$? took=$(since "$start")
         shown=$(sed 's/\x1b\[[0-9;]*m//g' "$WORK/idx-snap")
         if [ "$code" = 0 ] && grep -q "index: 300 files recognised from it, metadata taken from it 300 times" "$WORK/idx-snap-err" \
-            && [[ "$shown" == *"▍ 2023-01-01"*"▍ 2024-05-01"* ]]; then
-            pass "the index: --snapshot by date of the share's 300 photos in $took s, $(grep -o 'metadata taken from it [0-9]* times' "$WORK/idx-snap-err")"
+            && [[ "$shown" == *"▍ 2023-01-01"*"▍ 2024-05-01"*"★4 IMG_2.JPG"* ]]; then
+            pass "the index: --snapshot by date of the share's 300 photos in $took s, $(grep -o 'metadata taken from it [0-9]* times' "$WORK/idx-snap-err"), the sidecar's stars with them"
         else
             fail "--snapshot by date from the index" "rc $code after $took s; $(grep index "$WORK/idx-snap-err"); $(grep -o "▍ [0-9-]*" <<< "$shown")"
         fi
