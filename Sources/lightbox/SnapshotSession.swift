@@ -150,13 +150,16 @@ enum SnapshotSession {
         let width = max(ProcessInfo.processInfo.activeProcessorCount, DecisionKeeper.readsInFlight)
         let read = inParallel(reads.count, width: width) { at -> Decisions.ItemChange? in
             let photo = reads[at]
-            if let index = options.index, let first = photo.files.first, ParallelReads.isOnNetworkMount(first.path),
-                let copy = Scanner.IndexedDecision(index.decisions(of: photo.files.map(\.path)))
-            {
+            guard let first = photo.files.first?.path, ReadWatch.shared.notAnswering(holding: first) == nil else { return nil }
+            let onShare = ParallelReads.isOnNetworkMount(first)
+            if onShare, let index = options.index, let copy = Scanner.IndexedDecision(index.decisions(of: photo.files.map(\.path))) {
                 return Decisions.ItemChange(id: photo.id, decision: copy.decision)
             }
-            let known = DecisionKeeper.readNow(photo, pool: pool, policy: options.sidecarPolicy, index: options.index, stoppingUnanswered: true) {
-                Output.error($0)
+            // A decoder's read is not watched here: looks at its mount beside it name one that stops answering.
+            let known = DecisionKeeper.probing(first, watch: .shared, if: onShare) {
+                DecisionKeeper.readNow(photo, pool: pool, policy: options.sidecarPolicy, index: options.index, stoppingUnanswered: true) {
+                    Output.error($0)
+                }
             }
             return known.map { Decisions.ItemChange(id: $0.now.id, decision: $0.now.decision) }
         }

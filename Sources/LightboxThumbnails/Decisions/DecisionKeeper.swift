@@ -308,7 +308,7 @@ public final class DecisionKeeper: @unchecked Sendable {
     }
 
     /// `body`, with `watch.probe(photo)` at its start and every second while it runs (when `probes`).
-    static func probing<T>(_ photo: ImagePath, watch: ReadWatch, if probes: Bool, _ body: () -> T) -> T {
+    public static func probing<T>(_ photo: ImagePath, watch: ReadWatch, if probes: Bool, _ body: () -> T) -> T {
         guard probes else { return body() }
         let over = SharedFlag(false)
         @Sendable func look() {
