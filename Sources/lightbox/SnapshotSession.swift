@@ -147,7 +147,11 @@ enum SnapshotSession {
             command: [Options.decoderPath.bytes] + DecoderSettings(pixelLimit: options.pixelLimit, cacheRoot: nil).arguments, timeLimit: options.decodeTimeLimit
         )
         defer { pool.shutdown() }
-        let width = max(ProcessInfo.processInfo.activeProcessorCount, DecisionKeeper.readsInFlight)
+        // A decoder a thread, each started when first asked (a tenth of a second of CPU): on a local
+        // disk, where most photos need none (`DecisionKeeper.readNow`), one a core.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let onShare = reads.first?.files.first.map { ParallelReads.isOnNetworkMount($0.path) } ?? false
+        let width = onShare ? max(cores, DecisionKeeper.readsInFlight) : cores
         let read = inParallel(reads.count, width: width) { at -> Decisions.ItemChange? in
             let photo = reads[at]
             guard let first = photo.files.first?.path, ReadWatch.shared.notAnswering(holding: first) == nil else { return nil }

@@ -456,6 +456,35 @@ private func said(_ results: [DecisionKeeper.Result]) -> [Int: Decision] {
         "\(fourth)")
 }
 
+/// On a local disk a JPEG with no XMP anywhere (nothing kept, no sidecar, none in its headers)
+/// is told to say nothing without a decoder (here none answers), and the index keeps that;
+/// one with XMP in its headers, a sidecar, or another kind of file still goes to the decoder.
+@Test func aJPEGWithoutXMPIsToldNoneWithoutADecoder() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let cache = try dir.file("cache")
+    func read(_ name: String, number: Int, format: ImageFormat = .jpeg) throws -> DecisionKeeper.Read {
+        DecisionKeeper.Read(id: ItemID(number), files: [ImageFile(path: ImagePath(try dir.file(name)), byteCount: 0, modified: 0, format: format)])
+    }
+    for name in ["plain.jpg", "embedded.jpg", "beside.jpg"] { try TestImages.jpeg(at: try dir.file(name), width: 16, height: 16) }
+    try runTool(["exiftool", "-q", "-overwrite_original", "-XMP-xmp:Rating=3", try dir.file("embedded.jpg")])
+    try runTool(["exiftool", "-q", "-o", try dir.file("beside.jpg.xmp"), "-XMP-xmp:Rating=2"])
+    try TestImages.png(at: try dir.file("picture.png"), width: 8, height: 8)
+    let reads = [
+        try read("plain.jpg", number: 0), try read("embedded.jpg", number: 1), try read("beside.jpg", number: 2),
+        try read("picture.png", number: 3, format: .png),
+    ]
+    let results = try readDecisions(reads, decoder: "/bin/false", cache: cache)
+    // The three others asked a decoder that does not answer: a problem each. The plain one, none.
+    let problems = results.compactMap { if case .problem(let text) = $0 { text } else { nil } }
+    #expect(problems.count == 3 && said(results).isEmpty, "\(results)")
+    // The index kept that it says nothing, at its files' stamp: the next visit takes it from there.
+    let index = try #require(LibraryIndex(folder: cache, mode: .read))
+    let kept = index.decisions(of: [reads[0].files[0].path])
+    #expect(kept.count == 1 && kept[0]?.decision == nil && kept[0]?.stamp == DecisionStamp.of(photo: reads[0].files[0].path, keptIn: nil), "\(kept)")
+    #expect(index.decisions(of: [reads[1].files[0].path]) == [nil])
+}
+
 /// A JPEG's embedded rating is read from its headers in one go; one whose headers run past
 /// what is read at once (comments of 320 KB before its XMP) is read whole by Exempi, the same.
 @Test func aJPEGsEmbeddedXMPIsReadFromItsHeadersWhateverTheirLength() throws {

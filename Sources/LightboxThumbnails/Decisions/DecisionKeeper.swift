@@ -307,6 +307,19 @@ public final class DecisionKeeper: @unchecked Sendable {
         return found.now == found.indexed ? nil : .read([found.now])
     }
 
+    /// Whether `file` has no XMP that could say a decision, told here without an XMP library:
+    /// nothing kept for it and no sidecar (`found`), and its bytes a JPEG whose header segments,
+    /// read whole, hold no XMP packet. Most photos of a first visit, each spared a decoder's
+    /// exchange (a snapshot, its decoder's start: a tenth of a second). False when there is XMP,
+    /// or when it cannot be told so (other kinds: Exempi looks).
+    /// - Complexity: a read of the file's first bytes (16 KB; up to 128 KB of long headers).
+    static func hasNoXMP(_ file: ImageFile, found: DecisionStamp.Found) -> Bool {
+        guard !found.hasKept, found.sidecar == nil, file.format == .jpeg,
+            case .success((_, let header?)) = ThumbnailPipeline.jpegHeader(file.path)
+        else { return false }
+        return header.headersAreWhole && header.xmpPacket == nil
+    }
+
     /// `body`, with `watch.probe(photo)` at its start and every second while it runs (when `probes`).
     public static func probing<T>(_ photo: ImagePath, watch: ReadWatch, if probes: Bool, _ body: () -> T) -> T {
         guard probes else { return body() }
@@ -337,9 +350,17 @@ public final class DecisionKeeper: @unchecked Sendable {
         let isLocal = read.files.first.map { !ParallelReads.isOnNetworkMount($0.path) } ?? false
         var now: [(decision: Decision?, isKept: Bool)] = []
         for (file, copy) in zip(read.files, copies) {
-            if isLocal, let copy, DecisionStamp.of(photo: file.path, keptIn: policy.keptRoot) == copy.stamp {
-                now.append((copy.decision, copy.isKept))
-                continue
+            if isLocal {
+                let (stamp, found) = DecisionStamp.look(photo: file.path, keptIn: policy.keptRoot)
+                if let copy, stamp == copy.stamp {
+                    now.append((copy.decision, copy.isKept))
+                    continue
+                }
+                if hasNoXMP(file, found: found) {
+                    now.append((nil, false))
+                    index?.rememberDecision(LibraryIndex.KnownDecision(stamp: stamp, decision: nil, isKept: false), of: file.path)
+                    continue
+                }
             }
             let answer = pool.readDecision(file, keptIn: policy.keptRoot, unless: copy?.stamp ?? 0)
             if answer.isUnanswered, stoppingUnanswered { return nil }
