@@ -125,6 +125,9 @@ lint:
 	swift-format lint --strict --recursive --parallel Package.swift Sources Tests Examples
 	swift build -c release --product lightbox-docs $(SWIFT_FLAGS)
 	.build/release/lightbox-docs check README.md
+	@# No room over 25 files (docs/ARCHITECTURE.md): a folder past it is split as its parts are.
+	@crowded=$$(find Sources Tests Examples docs bench -type d -exec sh -c 'n=$$(ls -A "$$1" | wc -l); [ "$$n" -gt 25 ] && echo "$$1 ($$n)"' _ {} \;); \
+	  if [ -n "$$crowded" ]; then echo "folders over 25 files: $$crowded"; exit 1; fi
 
 ## A Debian package with the Swift runtime linked statically (no toolchain needed to install it).
 deb: deps
