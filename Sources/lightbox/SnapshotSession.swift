@@ -41,6 +41,19 @@ enum SnapshotSession {
             effects += state.apply(.scanned(progress.batches, isFinished: progress.isFinished))
         }
         scan.stop()
+        // Nothing found before a mount stopped answering, or because it is gone (its sshfs ended:
+        // the walk failed at once, and a look at what was given says so): what earlier visits
+        // found there, from the index, as the gallery opens with it; its tiles offline but for the
+        // disk cache's pictures.
+        var fromIndex = false
+        if state.library.isEmpty, case .paths(let paths) = options.scanSource, let index = options.index {
+            let away = stalled.isEmpty ? Array(Set(paths.compactMap { ReadWatch.shared.notAnswering(afterLookAt: $0) })).sorted() : stalled
+            let batches = away.isEmpty ? [] : paths.flatMap { index.replay(under: $0, pairs: options.pairing != .apart) }.map(supportedOnly)
+            if batches.contains(where: { !$0.files.isEmpty }) {
+                effects += state.apply(.scanned(batches, isFinished: false))
+                (stalled, fromIndex) = (away, true)
+            }
+        }
         // When dates decide the order, every date is read before the screen is drawn.
         var wanted: [MetadataRequest] = []
         for case .readMetadata(let requests, _) in effects { wanted += requests }
@@ -107,7 +120,9 @@ enum SnapshotSession {
             }
             for (request, result) in provider.takeResults() { effects += state.apply(.decoded(request, result)) }
         }
-        if !stalled.isEmpty { Output.error("\(named(stalled)) not answering: the snapshot shows what was there") }
+        if !stalled.isEmpty {
+            Output.error("\(named(stalled)) not answering: the snapshot shows what \(fromIndex ? "the index had of it" : "was there")")
+        }
         // In a pixel mode the pictures come as the terminal would get them: kitty transmissions
         // before the cells (which hold the placeholders), sixel strings after them at their tiles.
         let frame = GalleryView.frame(for: state)

@@ -173,7 +173,8 @@ func main() -> Int32 {
             return printAccepted([found[0].path], options: options)
         }
     }
-    if first.isFinished && first.batches.allSatisfy({ $0.files.isEmpty }) {
+    // (A snapshot says so itself, once it has asked the index whether a mount gone held them.)
+    if first.isFinished && first.batches.allSatisfy({ $0.files.isEmpty }) && options.snapshotSize == nil {
         decoder.shutdown()
         return reportNothingFound(first.batches.flatMap(\.problems), unlisted: first.batches.reduce(0) { $0 + $1.unlistedProblems }, options: options)
     }

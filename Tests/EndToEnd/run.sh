@@ -2020,6 +2020,26 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
         else
             fail "--snapshot of a local folder and a stopped share" "rc $rc after $ended s: $(cat "$WORK/snap-err"); $(sed 's/\x1b\[[0-9;]*m//g' "$WORK/snap-out" | tail -1)"
         fi
+        # With the index: the share's screen as the last visit left it (the index's files, the
+        # disk cache's pictures), the share named, exit 0; the same once its sshfs is gone
+        # ("Transport endpoint is not connected"). It said nothing was found (exit 1, and 2).
+        XDG_CACHE_HOME="$WORK/snap-cache" "$BIN" --snapshot 80x20 "$WORK/snap" > "$WORK/snap-seen" 2> /dev/null
+        kill -STOP $stopped
+        start=$(date +%s.%N)
+        XDG_CACHE_HOME="$WORK/snap-cache" timeout -s KILL 30 "$BIN" --snapshot 80x20 "$WORK/snap" > "$WORK/snap-out" 2> "$WORK/snap-err"
+        rc=$? ended=$(since "$start")
+        kill -CONT $stopped
+        same=$(cmp -s <(head -n -1 "$WORK/snap-seen") <(head -n -1 "$WORK/snap-out") && echo yes)
+        pkill -KILL -f "sshfs root@127.0.0.1:$(realpath "$WORK/snap-src") " || true
+        XDG_CACHE_HOME="$WORK/snap-cache" timeout -s KILL 30 "$BIN" --snapshot 80x20 "$WORK/snap" > "$WORK/snap-gone" 2> "$WORK/snap-gone-err"
+        gone=$?
+        if [ "$rc" = 0 ] && [ "$same" = yes ] && grep -q "snap not answering: the snapshot shows what the index had of it" "$WORK/snap-err" \
+            && grep -q "▲ .*snap not answering" "$WORK/snap-out" && [ "$gone" = 0 ] && cmp -s <(head -n -1 "$WORK/snap-seen") <(head -n -1 "$WORK/snap-gone") \
+            && grep -q "snap not answering: the snapshot shows what the index had of it" "$WORK/snap-gone-err"; then
+            pass "--snapshot of a stopped share the index knows: its last screen, pictures and all, the share named, exit 0 after $ended s; the same once its sshfs is gone"
+        else
+            fail "--snapshot of a stopped share from the index" "rc $rc after $ended s, same screen '$same', gone rc $gone: $(cat "$WORK/snap-err" "$WORK/snap-gone-err")"
+        fi
         slow_mount_stop "$WORK/snap"
     else
         fail "--snapshot on a stalled share" "could not mount a share with sshfs"
