@@ -321,6 +321,49 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
 /// What a folder's whole listing no longer names (a photo deleted, a folder moved away) leaves the
 /// index with the walk that found it gone, so the next visit's replay does not show it again;
 /// what is there stays, and a folder that cannot be listed forgets nothing.
+/// A share's mount point seen without its share (unmounted: an empty folder whose time is not
+/// past the last listing's) forgets nothing of what the index had there, so the visit after,
+/// mounted again, is a second one; a folder emptied (its time moved on) forgets all of it.
+@Test func aMountPointSeenWithoutItsShareForgetsNothing() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["IMG_1.jpg", "IMG_2.jpg", "trip/IMG_3.jpg"] { try TestImages.jpeg(at: try dir.file("nas/" + name), width: 8, height: 8) }
+    let root = ImagePath(dir.path + "/nas"), fm = FileManager.default
+    for readsInFlight in [1, 4] {
+        try? fm.removeItem(atPath: dir.path + "/cache")
+        let index = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .on))
+        var scanner = Scanner()
+        scanner.readsInFlight = readsInFlight
+        scanner.index = index
+        func known() -> Int {
+            index.flush()
+            return index.replay(under: root, pairs: true).reduce(0) { $0 + $1.files.count }
+        }
+        _ = scanner.scan([root])
+        #expect(known() == 3)
+        // Unmounted: the share's folder away, an empty one of long ago in its place.
+        try fm.moveItem(atPath: root.description, toPath: dir.path + "/away")
+        try fm.createDirectory(atPath: root.description, withIntermediateDirectories: false)
+        try fm.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: root.description)
+        _ = scanner.scan([root])
+        #expect(known() == 3, "reads in flight: \(readsInFlight)")
+        try fm.removeItem(atPath: root.description)
+        try fm.moveItem(atPath: dir.path + "/away", toPath: root.description)
+        _ = scanner.scan([root])
+        #expect(known() == 3)
+        // Emptied: deleting what it held moves its time on, and all of it is forgotten.
+        let held = try fm.contentsOfDirectory(atPath: root.description)
+        try fm.moveItem(atPath: root.description, toPath: dir.path + "/kept")
+        try fm.createDirectory(atPath: root.description, withIntermediateDirectories: false)
+        try fm.setAttributes([.modificationDate: Date()], ofItemAtPath: root.description)
+        _ = scanner.scan([root])
+        #expect(known() == 0, "reads in flight: \(readsInFlight)")
+        try fm.removeItem(atPath: root.description)
+        try fm.moveItem(atPath: dir.path + "/kept", toPath: root.description)
+        #expect(held.count == 3)
+    }
+}
+
 @Test func whatTheWalkFindsGoneIsForgotten() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }

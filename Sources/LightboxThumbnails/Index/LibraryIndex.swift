@@ -422,6 +422,15 @@ public final class LibraryIndex: @unchecked Sendable {
         }
     }
 
+    /// The folder at `path`'s modification time when it was last listed whole, if it was.
+    public func listedModified(of path: ImagePath) -> Int64? {
+        let key = path.absoluteBytes
+        return lock.withLock {
+            if let waiting = pendingFolders[key] { return waiting.modified }
+            return perform { try $0.integer("SELECT mtime FROM folder WHERE path = ?", [.blob(key)]) } ?? nil
+        }
+    }
+
     /// Keeps a folder's listing once every file of it is known to the index.
     public func rememberListing(_ listing: FolderListing, of path: ImagePath) {
         guard mode == .on else { return }

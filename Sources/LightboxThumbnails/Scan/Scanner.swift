@@ -611,7 +611,7 @@ public struct Scanner: Sendable {
             // Its mount gone (or stalled) while its files were looked at: some could not be, so
             // the listing is not taken as the index's, and what it named stays for a walk again.
             let isWhole = listedAll && ReadWatch.shared.notAnswering(holding: path) == nil
-            if let listing, !isStopped, isWhole {
+            if let listing, !isStopped, isWhole, !Scanner.looksUnmounted(listing, empty: entries.isEmpty, of: path, index: index) {
                 index?.rememberListing(listing, of: path)
                 // What the index had here that the listing no longer names was deleted or moved: forgotten,
                 // or it would be shown again on every visit until the walk's end.
@@ -788,6 +788,16 @@ public struct Scanner: Sendable {
             let file = Scanner.withCName(name) { openat(fd, $0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
             return .file(Scanner.classify(file, path: named, keepingIn: index, withMetadata: readingMetadata))
         }
+    }
+
+    /// Whether a folder listed with nothing in it is more likely a share's mount point seen
+    /// without its share (unmounted, the NAS asleep) than a folder emptied: the index knew it
+    /// listed, and its time now is not past that listing's, where deleting what it held would
+    /// have moved it on. Then what the index had there is not forgotten (the next visit,
+    /// mounted again, would be a first one), nor the empty listing kept.
+    static func looksUnmounted(_ listing: LibraryIndex.FolderListing, empty: Bool, of path: ImagePath, index: LibraryIndex?) -> Bool {
+        guard empty, let before = index?.listedModified(of: path) else { return false }
+        return listing.modified <= before
     }
 
     /// What the file given at `path` (not a folder; `info` its attributes) is: recognised from
