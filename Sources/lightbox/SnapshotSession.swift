@@ -41,18 +41,10 @@ enum SnapshotSession {
             effects += state.apply(.scanned(progress.batches, isFinished: progress.isFinished))
         }
         scan.stop()
-        // Nothing found before a mount stopped answering, or because it is gone (its sshfs ended:
-        // the walk failed at once, and a look at what was given says so): what earlier visits
-        // found there, from the index, as the gallery opens with it; its tiles offline but for the
-        // disk cache's pictures.
         var fromIndex = false
-        if state.library.isEmpty, case .paths(let paths) = options.scanSource, let index = options.index {
-            let away = stalled.isEmpty ? Array(Set(paths.compactMap { ReadWatch.shared.notAnswering(afterLookAt: $0) })).sorted() : stalled
-            let batches = away.isEmpty ? [] : paths.flatMap { index.replay(under: $0, pairs: options.pairing != .apart) }.map(supportedOnly)
-            if batches.contains(where: { !$0.files.isEmpty }) {
-                effects += state.apply(.scanned(batches, isFinished: false))
-                (stalled, fromIndex) = (away, true)
-            }
+        if state.library.isEmpty, let (away, batches) = recalled(stalled: stalled, options: options) {
+            effects += state.apply(.scanned(batches, isFinished: false))
+            (stalled, fromIndex) = (away, true)
         }
         // When dates decide the order, every date is read before the screen is drawn.
         var wanted: [MetadataRequest] = []
@@ -65,15 +57,7 @@ enum SnapshotSession {
             effects += state.apply(.metadataRead(read))
             stalled = stalledNow
         }
-        // What the photos' XMP says (stars, rejects, labels): every photo's when it decides the
-        // order, else the screen's, as the gallery's first screen shows them.
-        var decisionReads: [DecisionKeeper.Read] = []
-        for case .readDecisions(let reads) in effects { decisionReads += reads }
-        effects.removeAll { if case .readDecisions = $0 { return true } else { return false } }
-        if !state.library.decisionsDecideOrder {
-            let shown = Set(state.visibleItems.clamped(to: 0..<state.library.count).map { state.library.id(at: $0) })
-            decisionReads.removeAll { !shown.contains($0.id) }
-        }
+        let decisionReads = wantedDecisions(&effects, state: state)
         if !decisionReads.isEmpty, stalled.isEmpty {
             let (read, stalledNow) = readDecisions(decisionReads, options: options)
             effects += state.apply(.decisionsRead(read))
@@ -143,6 +127,30 @@ enum SnapshotSession {
                     ).utf8), to: 2)
         }
         return 0
+    }
+
+    /// What earlier visits found under the paths given, from the index, when a mount there stopped
+    /// answering (`stalled`) or is gone (its sshfs ended: the walk failed at once, and a look at
+    /// what was given says so), as the gallery opens with it: the mounts and the batches; nil
+    /// when no mount is away or the index has nothing there.
+    static func recalled(stalled: [String], options: Options) -> (away: [String], batches: [LightboxThumbnails.Scanner.Batch])? {
+        guard case .paths(let paths) = options.scanSource, let index = options.index else { return nil }
+        let away = stalled.isEmpty ? Array(Set(paths.compactMap { ReadWatch.shared.notAnswering(afterLookAt: $0) })).sorted() : stalled
+        guard !away.isEmpty else { return nil }
+        let batches = paths.flatMap { index.replay(under: $0, pairs: options.pairing != .apart) }.map(supportedOnly)
+        return batches.contains(where: { !$0.files.isEmpty }) ? (away, batches) : nil
+    }
+
+    /// The decision reads `effects` ask for (taken out of them) that the screen shows: what the
+    /// photos' XMP says, every photo's when it decides the order, else the screen's, as the
+    /// gallery's first screen shows them.
+    static func wantedDecisions(_ effects: inout [Effect], state: GalleryState) -> [DecisionKeeper.Read] {
+        var reads: [DecisionKeeper.Read] = []
+        for case .readDecisions(let asked) in effects { reads += asked }
+        effects.removeAll { if case .readDecisions = $0 { return true } else { return false } }
+        guard !state.library.decisionsDecideOrder else { return reads }
+        let shown = Set(state.visibleItems.clamped(to: 0..<state.library.count).map { state.library.id(at: $0) })
+        return reads.filter { shown.contains($0.id) }
     }
 
     /// Reads metadata `width` files at once, what `index` knows from it, until done or a mount
