@@ -65,9 +65,7 @@ extension InteractiveSession {
             ) { wake.signal() }
         }
         // Decisions go to and come from the photos' XMP through a decoder process of their own.
-        let sidecars = WorkerPoolDecoder(
-            command: [Options.decoderPath.bytes] + DecoderSettings(pixelLimit: options.pixelLimit, cacheRoot: nil).arguments, timeLimit: options.decodeTimeLimit
-        )
+        let sidecars = options.makeSidecarPool()
         let keeper = DecisionKeeper(pool: sidecars, policy: options.sidecarPolicy, index: options.index) { wake.signal() }
         self.init(
             options: options, environment: environment, scan: scan, firstBatch: first, pipeline: pipeline, terminal: terminal,

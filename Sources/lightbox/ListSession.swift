@@ -38,9 +38,7 @@ enum ListSession {
         }
         if expression.readsDecisions || options.arrangement.sort == .rating || options.arrangement.sections == .rating {
             // Through lightbox-decode, as the gallery reads them: Exempi runs there only.
-            let pool = WorkerPoolDecoder(
-                command: [Options.decoderPath.bytes] + DecoderSettings(pixelLimit: options.pixelLimit, cacheRoot: nil).arguments,
-                timeLimit: options.decodeTimeLimit)
+            let pool = options.makeSidecarPool()
             defer { pool.shutdown() }
             // Every member of a pair: a later answer (the RAW's sidecar) wins, as in the gallery;
             // what the index holds stands for files unchanged since.

@@ -62,6 +62,13 @@ extension Options {
             })
     }
 
+    /// Decoder processes for the photos' XMP (Exempi runs in `lightbox-decode` only): what
+    /// decisions are read from and written to, a worker a calling thread.
+    func makeSidecarPool() -> WorkerPoolDecoder {
+        WorkerPoolDecoder(
+            command: [Self.decoderPath.bytes] + DecoderSettings(pixelLimit: pixelLimit, cacheRoot: nil).arguments, timeLimit: decodeTimeLimit)
+    }
+
     /// How many read-ahead decoders may work at once now: as the options say, else one on
     /// battery and every core on mains power (asked each time the read-ahead resumes).
     var readAheadWorkersNow: @Sendable () -> Int {

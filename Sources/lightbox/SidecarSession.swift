@@ -23,9 +23,7 @@ enum SidecarSession {
             Output.error("--write-sidecars: no decisions kept in \(DisplayText.sanitized(bytes: root.bytes))" + (wanted.isEmpty ? "" : " for those paths"))
             return 1
         }
-        let pool = WorkerPoolDecoder(
-            command: [Options.decoderPath.bytes] + DecoderSettings(pixelLimit: options.pixelLimit, cacheRoot: nil).arguments,
-            timeLimit: options.decodeTimeLimit)
+        let pool = options.makeSidecarPool()
         defer { pool.shutdown() }
         let policy = SidecarPolicy(mode: options.sidecarMode == .off ? .appended : options.sidecarMode, keptRoot: root)
         var written = 0

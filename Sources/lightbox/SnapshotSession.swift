@@ -166,9 +166,7 @@ enum SnapshotSession {
     /// where the files are unchanged. A problem (a damaged sidecar) is said on standard error,
     /// as `--list` says it. Stops as `readAll(_:index:width:)` does.
     static func readDecisions(_ reads: [DecisionKeeper.Read], options: Options) -> (results: [Decisions.ItemChange], stalled: [String]) {
-        let pool = WorkerPoolDecoder(
-            command: [Options.decoderPath.bytes] + DecoderSettings(pixelLimit: options.pixelLimit, cacheRoot: nil).arguments, timeLimit: options.decodeTimeLimit
-        )
+        let pool = options.makeSidecarPool()
         defer { pool.shutdown() }
         // A decoder a thread, each started when first asked (a tenth of a second of CPU): on a local
         // disk, where most photos need none (`DecisionKeeper.readNow`), one a core.

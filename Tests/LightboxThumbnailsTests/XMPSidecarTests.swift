@@ -521,16 +521,7 @@ private func said(_ results: [DecisionKeeper.Result]) -> [Int: Decision] {
     let photo = try dir.file("a.jpg")
     try TestImages.jpeg(at: photo, width: 16, height: 16)
     try runTool(["exiftool", "-q", "-o", try dir.file("a.jpg.xmp"), "-XMP-xmp:Rating=2"])
-    let watch = ReadWatch()
-    let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-        watch.watching(ImagePath("/proc/self/status")) {
-            inside.signal()
-            release.wait()
-        }
-    }
-    inside.wait()
-    Thread.sleep(forTimeInterval: ReadWatch.limit + 0.2)  // the read on /proc is late now
+    let (watch, release) = watchWithALateRead()
     let pool = WorkerPoolDecoder(command: [Array(decoder.utf8)] + DecoderSettings(pixelLimit: 1 << 24, cacheRoot: nil).arguments, timeLimit: 10)
     defer { pool.shutdown() }
     let keeper = DecisionKeeper(pool: pool, policy: SidecarPolicy(mode: .appended), watch: watch) {}

@@ -97,11 +97,9 @@ import Testing
 
 /// The metadata reader does not send a thread into a mount that stopped answering: its files
 /// there wait (parked) while others are read, and are read once it is asked again.
-@Test func theMetadataReaderParksFilesOfAMountThatDoesNotAnswer() throws {
-    let dir = try TemporaryDirectory()
-    defer { dir.remove() }
-    let photo = dir.path + "/a.jpg"
-    try TestImages.jpeg(at: photo, width: 8, height: 8)
+/// A watch whose read of /proc is held past `ReadWatch.limit` on a thread of its own, so /proc
+/// counts as not answering until `release` is signalled.
+func watchWithALateRead() -> (watch: ReadWatch, release: DispatchSemaphore) {
     let watch = ReadWatch()
     let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
@@ -112,6 +110,15 @@ import Testing
     }
     inside.wait()
     Thread.sleep(forTimeInterval: ReadWatch.limit + 0.2)  // the read on /proc is late now
+    return (watch, release)
+}
+
+@Test func theMetadataReaderParksFilesOfAMountThatDoesNotAnswer() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let photo = dir.path + "/a.jpg"
+    try TestImages.jpeg(at: photo, width: 8, height: 8)
+    let (watch, release) = watchWithALateRead()
     let reader = MetadataReader(threads: 1, watch: watch)
     defer { reader.stop() }
     reader.enqueue([
