@@ -60,7 +60,7 @@ extension GalleryView {
         var x = frame.write(left + "  ", x: 0, y: y, style: palette.status)
         // A mount that stopped answering: why tiles wait, before anything else is said.
         if !state.mountsNotAnswering.isEmpty {
-            let text = "▲ " + state.mountsNotAnswering.map { DisplayText.sanitized($0) }.joined(separator: ", ") + " not answering  "
+            let text = "▲ " + mountsAway(state.mountsNotAnswering, unmounted: state.mountsUnmounted) + "  "
             x += frame.write(
                 DisplayText.truncatedMiddle(text, toWidth: max(0, frame.width - x - DisplayWidth.of(help))), x: x, y: y, style: palette.statusWarning)
         }
@@ -112,5 +112,15 @@ extension GalleryView {
             if i == height - 2, total > height - 1 { text = "… and \(total - i) more" }
             frame.write(DisplayText.truncatedMiddle(text, toWidth: frame.width - 4), x: 2, y: top + 1 + i, style: palette.overlay)
         }
+    }
+
+    /// The mounts away, each group named with why: not answering (stalled, or gone), or not
+    /// mounted (`unmounted`: a share's mount point seen without its share). Text from the
+    /// system (mount points) is sanitized.
+    public static func mountsAway(_ mounts: [String], unmounted: Set<String>) -> String {
+        let stalled = mounts.filter { !unmounted.contains($0) }, away = mounts.filter(unmounted.contains)
+        return [(stalled, "not answering"), (away, "not mounted")].filter { !$0.0.isEmpty }.map { group, why in
+            group.map { DisplayText.sanitized($0) }.joined(separator: ", ") + " " + why
+        }.joined(separator: "; ")
     }
 }

@@ -80,7 +80,7 @@ struct InteractiveSession {
             reader.retryParked()
             keeper.retryParked()
         }
-        return send(.mountsNotAnswering(stalled))
+        return send(.mountsNotAnswering(stalled, unmounted: ReadWatch.shared.unmountedFolders))
     }
 
     /// One turn: signals first, then input, then results, so a key never waits behind decodes.

@@ -78,7 +78,7 @@ enum SnapshotSession {
         // are waited for `stallGrace` more at most (a decode already sent there may never end).
         var giveUp: Double?
         if !stalled.isEmpty {
-            effects += state.apply(.mountsNotAnswering(stalled))
+            effects += state.apply(.mountsNotAnswering(stalled, unmounted: ReadWatch.shared.unmountedFolders))
             giveUp = InteractiveSession.now + stallGrace
         }
         pictures: while true {
@@ -105,7 +105,9 @@ enum SnapshotSession {
             for (request, result) in provider.takeResults() { effects += state.apply(.decoded(request, result)) }
         }
         if !stalled.isEmpty {
-            Output.error("\(named(stalled)) not answering: the snapshot shows what \(fromIndex ? "the index had of it" : "was there")")
+            Output.error(
+                "\(GalleryView.mountsAway(stalled, unmounted: ReadWatch.shared.unmountedFolders)): the snapshot shows what \(fromIndex ? "the index had of it" : "was there")"
+            )
         }
         // In a pixel mode the pictures come as the terminal would get them: kitty transmissions
         // before the cells (which hold the placeholders), sixel strings after them at their tiles.
@@ -234,4 +236,5 @@ enum SnapshotSession {
 
     /// Mounts as a message names them.
     static func named(_ mounts: [String]) -> String { mounts.map { DisplayText.sanitized($0) }.joined(separator: ", ") }
+
 }

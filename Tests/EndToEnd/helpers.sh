@@ -177,6 +177,53 @@ mount_gone_away() {
     slow_mount_stop "$WORK/away"
 }
 
+# A share's mount point opened while the share is not mounted (the NAS asleep, its fstab entry not
+# mounted): an empty folder, made long before the photos went on the share. The index's photos are
+# shown, offline, the folder said not mounted (it said "no images found" and exited 1); a
+# snapshot the same, exit 0; mounted again, the pictures come and a photo added meanwhile is found.
+mount_point_unmounted() {
+    mkdir -p "$WORK/unm-src" "$WORK/unm"
+    for i in 1 2 3; do convert -size 64x48 "gradient:green-blue" "$WORK/unm-src/U$i.jpg"; done
+    touch -d 2001-01-01 "$WORK/unm"
+    if ! slow_mount_start "$WORK/unm-src" "$WORK/unm" 5; then
+        fail "a share not mounted" "could not mount it"
+        return
+    fi
+    start_shell 160 30
+    launch unm
+    wait_for " 1/3 " && sleep 1
+    tm send-keys -t e2e q
+    wait_exit
+    slow_mount_stop "$WORK/unm"
+    local snapshot said="" marked="" offline="" back="" walked=""
+    snapshot=$(cd "$WORK" && XDG_CACHE_HOME="$WORK/.cache" timeout -s KILL 30 "$BIN" --snapshot 160x20 unm 2> "$WORK/unm-snap-err"; echo "rc $?")
+    start_shell 160 30
+    launch --no-disk-cache unm
+    said=$(wait_for " 1/3 .*▲ $WORK/unm not mounted" && echo yes)
+    tm send-keys -t e2e Space
+    marked=$(wait_for "1 marked" && echo yes)
+    [ "$(screen | grep -o offline | wc -l)" = 3 ] && ! screen | grep -q broken && offline=yes
+    convert -size 64x48 "gradient:green-blue" "$WORK/unm-src/U4.jpg"
+    if slow_mount_start "$WORK/unm-src" "$WORK/unm" 5; then
+        for _ in $(seq 100); do
+            screen | tail -1 | grep -q "not mounted\|loading" || { ! screen | grep -q "offline\|broken" && back=yes && break; }
+            sleep 0.1
+        done
+        wait_for " [0-9]/4 " && walked=yes
+    fi
+    local last
+    last=$(screen | tail -1)
+    tm send-keys -t e2e q
+    wait_exit
+    if [ "$said" = yes ] && [ "$marked" = yes ] && [ "$offline" = yes ] && [ "$back" = yes ] && [ "$walked" = yes ] && [ "$(cat "$WORK/rc")" = 130 ] \
+        && [[ "$snapshot" == *" 1/3 "*"▲ $WORK/unm not mounted"*"rc 0" ]] && grep -q "unm not mounted: the snapshot shows what the index had of it" "$WORK/unm-snap-err"; then
+        pass "a share's mount point while the share is not mounted: its 3 photos shown from the index, offline, the folder said not mounted, a mark taken (and so in --snapshot, exit 0); mounted again, their pictures came and the photo added meanwhile was found"
+    else
+        fail "a share not mounted" "named '$said', marked '$marked', offline '$offline', back '$back', walked again '$walked', rc $(cat "$WORK/rc" 2>/dev/null); $last; snapshot: $(tail -c 300 <<< "$snapshot" | sed 's/\x1b\[[0-9;]*m//g') $(cat "$WORK/unm-snap-err")"
+    fi
+    slow_mount_stop "$WORK/unm"
+}
+
 # A share of three photos ($WORK/NAME-src/PREFIX1.jpg to 3, gradients of COLOURS) mounted at
 # $WORK/NAME, their paths listed in $WORK/NAME.txt and piped to the gallery once (the index then
 # holds them), q. When the share cannot be mounted: fails as WHAT, returns 1.

@@ -1741,6 +1741,7 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
             kill -CONT $stopped
             stuck_reads_beside_local
             mount_gone_away
+            mount_point_unmounted
             list_from_index_while_stalled
             list_gone_away
         else

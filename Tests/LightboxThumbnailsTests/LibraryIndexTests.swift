@@ -323,7 +323,8 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
 /// what is there stays, and a folder that cannot be listed forgets nothing.
 /// A share's mount point seen without its share (unmounted: an empty folder whose time is not
 /// past the last listing's) forgets nothing of what the index had there, so the visit after,
-/// mounted again, is a second one; a folder emptied (its time moved on) forgets all of it.
+/// mounted again, is a second one; it is named as a mount gone until it is back. A folder
+/// emptied (its time moved on) forgets all of it.
 @Test func aMountPointSeenWithoutItsShareForgetsNothing() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
@@ -345,10 +346,18 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
         try fm.moveItem(atPath: root.description, toPath: dir.path + "/away")
         try fm.createDirectory(atPath: root.description, withIntermediateDirectories: false)
         try fm.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: root.description)
-        _ = scanner.scan([root])
+        let unmounted = scanner.scan([root])
         #expect(known() == 3, "reads in flight: \(readsInFlight)")
+        // Named as a mount gone is (its tiles offline, what the index had kept), saying why.
+        #expect(ReadWatch.shared.unmountedFolders.contains(root.description))
+        #expect(ReadWatch.shared.notAnswering(holding: root.appending(Array("IMG_1.jpg".utf8))) == root.description)
+        #expect(unmounted.problems.contains { $0.contains("looks unmounted") })
         try fm.removeItem(atPath: root.description)
         try fm.moveItem(atPath: dir.path + "/away", toPath: root.description)
+        // Back (its folder's time moved): no longer named, within the watch's second.
+        for _ in 0..<40 where ReadWatch.shared.unmountedFolders.contains(root.description) { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(!ReadWatch.shared.unmountedFolders.contains(root.description))
+        #expect(ReadWatch.shared.notAnswering(holding: root) == nil)
         _ = scanner.scan([root])
         #expect(known() == 3)
         // Emptied: deleting what it held moves its time on, and all of it is forgotten.

@@ -487,8 +487,8 @@ func decodeDemand(_ state: inout GalleryState) {
     #expect(after.contains("5 images · ★3+ 1") && !after.contains("✗"), "the reject undone: \(after)")
 }
 
-/// A mount that stops answering is said in the status line, with the marks and keys as they
-/// were, until it answers again; a key does not clear it.
+/// A mount that stops answering (or a share not mounted) is said in the status line, with the
+/// marks and keys as they were, until it answers again; a key does not clear it.
 @Test func aMountNotAnsweringIsSaidUntilItAnswers() {
     var state = GalleryState(library: library([3]), spec: spec, width: 80, height: 12)
     _ = state.apply(.mountsNotAnswering(["/mnt/nas"]))
@@ -497,6 +497,13 @@ func decodeDemand(_ state: inout GalleryState) {
     #expect(status.contains("✓1 marked") && status.contains("▲ /mnt/nas not answering"), "\(status)")
     _ = state.apply(.mountsNotAnswering([]))
     #expect(!GalleryView.frame(for: state).lines.last!.contains("not answering"))
+    // A share's mount point seen without its share is said not mounted, beside one stalled.
+    var wide = GalleryState(library: library([3]), spec: spec, width: 120, height: 12)
+    _ = wide.apply(.mountsNotAnswering(["/mnt/a", "/mnt/nas"], unmounted: ["/mnt/nas", "/mnt/other"]))
+    let both = GalleryView.frame(for: wide).lines.last!
+    #expect(both.contains("▲ /mnt/a not answering; /mnt/nas not mounted") && !both.contains("other"), "\(both)")
+    _ = wide.apply(.mountsNotAnswering([]))
+    #expect(!GalleryView.frame(for: wide).lines.last!.contains("mounted"))
 }
 
 /// Tiles without a picture say they are offline while their mount does not answer, then load again.

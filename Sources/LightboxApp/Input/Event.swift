@@ -32,8 +32,9 @@ public enum Event: Hashable, Sendable {
     /// Something the outside world has to say (a command failed, the marks file cannot be written),
     /// shown in the status line until the next key.
     case notice(String)
-    /// The mounts where a read has waited longer than `ReadWatch.limit` (none: all answer again).
-    case mountsNotAnswering([String])
+    /// The mounts where a read has waited longer than `ReadWatch.limit`, or gone (none: all
+    /// answer again); of them, `unmounted` are share's mount points seen without their share.
+    case mountsNotAnswering([String], unmounted: Set<String> = [])
     /// What the index had is still coming (true), or all there (false): `BackgroundScan.isLandingIndex`.
     case indexLanding(Bool)
 }

@@ -49,7 +49,8 @@ extension GalleryState {
         case .indexLanding(let landing):
             isIndexLanding = landing
             return loadEffects()
-        case .mountsNotAnswering(let mounts):
+        case .mountsNotAnswering(let mounts, let unmounted):
+            mountsUnmounted = unmounted.intersection(mounts)
             if isScanning { mountsMissedByWalk.formUnion(mounts) }
             // A mount that answers again: what was left for it is asked for once more.
             let answering = mountsNotAnswering.contains { !mounts.contains($0) }

@@ -82,6 +82,8 @@ public struct GalleryState: Sendable {
     public internal(set) var message: String?
     /// Mounts where a read waits too long: said in the status line until they answer.
     public internal(set) var mountsNotAnswering: [String] = []
+    /// Of `mountsNotAnswering`, the share's mount points seen without their share (not mounted).
+    public internal(set) var mountsUnmounted: Set<String> = []
     /// The paths the scan was given (none for a list on standard input): those holding a mount, or
     /// on one, that the walk could not look at are walked again once it answers.
     public var scanRoots: [ImagePath] = []

@@ -226,7 +226,9 @@ public struct DecodeFailure: Hashable, Sendable, CustomStringConvertible {
     public static func refused(_ message: String) -> DecodeFailure { DecodeFailure(.refused, message) }
     public static func unreadable(_ message: String) -> DecodeFailure { DecodeFailure(.unreadable, message) }
     public static func decoder(_ message: String) -> DecodeFailure { DecodeFailure(.decoder, message) }
-    public static func offline(_ mount: String) -> DecodeFailure { DecodeFailure(.offline, "offline: \(mount) is not answering") }
+    public static func offline(_ mount: String) -> DecodeFailure {
+        DecodeFailure(.offline, "offline: \(mount) is " + (ReadWatch.shared.unmountedFolders.contains(mount) ? "not mounted" : "not answering"))
+    }
 }
 
 /// Something that turns a file into a thumbnail; a later step may move it out of process.

@@ -179,6 +179,44 @@ public final class ReadWatch: @unchecked Sendable {
         return true
     }
 
+    /// Folders of `gone` that are a share's mount point seen without its share (`noteUnmounted`).
+    private var unmounted: Set<String> = []
+
+    /// The folders named gone because they look like a share's mount point without its share
+    /// (`noteUnmounted`), not because a read there failed.
+    public var unmountedFolders: Set<String> { lock.withLock { unmounted } }
+
+    /// Told that the folder at `path` looks like a share's mount point seen while its share is
+    /// not mounted (`Scanner.looksUnmounted`): it counts as a mount gone (its tiles wait offline;
+    /// what the index had there stays) until it is a mount point, or its time moves, or it holds
+    /// something, looked at every `interval` seconds on a thread of its own.
+    public func noteUnmounted(_ path: ImagePath, lookingEvery interval: Double = 1) {
+        var folder = path.absoluteBytes
+        while folder.count > 1, folder.last == UInt8(ascii: "/") { folder.removeLast() }
+        let name = String(decoding: folder, as: UTF8.self)
+        var info = stat()
+        guard lstat(name, &info) == 0 else { return }
+        let seen = (device: info.st_dev, seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec)
+        lock.lock()
+        let isNew = gone.insert(name).inserted
+        if isNew { unmounted.insert(name) }
+        lock.unlock()
+        guard isNew else { return }
+        Thread.detachNewThread { [self, folder] in
+            func isBack() -> Bool {
+                var now = stat()
+                guard lstat(name, &now) == 0 else { return false }
+                if (now.st_dev, now.st_mtim.tv_sec, now.st_mtim.tv_nsec) != seen { return true }
+                return Self.mountPoints().contains(folder)
+            }
+            repeat { Thread.sleep(forTimeInterval: interval) } while !isBack()
+            lock.lock()
+            gone.remove(name)
+            unmounted.remove(name)
+            lock.unlock()
+        }
+    }
+
     /// The mount point holding `path` when a read there is older than `limit` at `now`, else nil.
     /// - Complexity: O(*r*) for *r* reads in flight; reads the mount table only when one is late.
     public func notAnswering(holding path: ImagePath, at now: Double = ProcessInfo.processInfo.systemUptime) -> String? {

@@ -611,7 +611,14 @@ public struct Scanner: Sendable {
             // Its mount gone (or stalled) while its files were looked at: some could not be, so
             // the listing is not taken as the index's, and what it named stays for a walk again.
             let isWhole = listedAll && ReadWatch.shared.notAnswering(holding: path) == nil
-            if let listing, !isStopped, isWhole, !Scanner.looksUnmounted(listing, empty: entries.isEmpty, of: path, index: index) {
+            // A share's mount point without its share, where the index had files: what it had
+            // stays, shown offline as a mount gone's is, until the share is back.
+            let unmounted = listing.map { Scanner.looksUnmounted($0, empty: entries.isEmpty, of: path, index: index) } == true
+            if unmounted, known?.contains(where: { $0.value.format != nil }) == true || !knownFolders.isEmpty, !isStopped {
+                ReadWatch.shared.noteUnmounted(path)
+                report("\(path) looks unmounted (empty, unchanged since it held files): showing what the index had there", in: path)
+            }
+            if let listing, !isStopped, isWhole, !unmounted {
                 index?.rememberListing(listing, of: path)
                 // What the index had here that the listing no longer names was deleted or moved: forgotten,
                 // or it would be shown again on every visit until the walk's end.
