@@ -310,3 +310,34 @@ extension Measurements {
             replayed, firstFolder ?? 0, replay, walked, walk)
     }
 }
+
+extension Measurements {
+    /// A relaunch with the index as the gallery takes it, without a terminal: the index's replay
+    /// on its thread, handed in the run loop's parts, each taken into a gallery sectioned by date
+    /// (160x48) as the run loop takes it; when the whole library was there, and each take's time.
+    static func relaunch(index folder: String, library: String) -> String {
+        guard let index = LibraryIndex(folder: ImagePath(folder), mode: .read) else { return "no index in \(folder)" }
+        let start = now()
+        let limit = Scheduler.Pacing().scanTakeLimit
+        let scan = BackgroundScan(source: .paths([ImagePath(library)]), replaying: index, replayPart: limit)
+        var arrangement = Arrangement()
+        arrangement.sections = .date
+        var state = GalleryState(library: Library(arrangement: arrangement), width: 160, height: 48, isScanning: true)
+        var takes: [Double] = [], firstScreen: Double?
+        while scan.isLandingIndex {
+            scan.waitForBatches(timeout: 10)
+            let progress = scan.take(filesAtMost: limit)
+            guard !progress.batches.isEmpty else { continue }
+            let before = now()
+            _ = state.apply(.scanned(progress.batches, isFinished: progress.isFinished))
+            _ = GalleryView.frame(for: state)
+            takes.append(Double(now() - before) / 1e6)
+            if firstScreen == nil { firstScreen = Double(now() - start) / 1e6 }
+        }
+        let landed = Double(now() - start) / 1e6
+        scan.stop()
+        return String(
+            format: "a relaunch of %d photos by date from the index: the first screen after %.0f ms, all there after %.0f ms; %d takes, %.0f ms in all (%@)",
+            state.library.count, firstScreen ?? 0, landed, takes.count, takes.reduce(0, +), takes.map { String(format: "%.0f", $0) }.joined(separator: " "))
+    }
+}
