@@ -616,7 +616,7 @@ public struct Scanner: Sendable {
             let unmounted = listing.map { Scanner.looksUnmounted($0, empty: entries.isEmpty, of: path, index: index) } == true
             if unmounted, known?.contains(where: { $0.value.format != nil }) == true || !knownFolders.isEmpty, !isStopped {
                 ReadWatch.shared.noteUnmounted(path)
-                report("\(path) looks unmounted (empty, unchanged since it held files): showing what the index had there", in: path)
+                report("\(path) looks unmounted (empty, unchanged since it held files)", in: path)
             }
             if let listing, !isStopped, isWhole, !unmounted {
                 index?.rememberListing(listing, of: path)
