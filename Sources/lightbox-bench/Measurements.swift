@@ -323,16 +323,23 @@ extension Measurements {
         var arrangement = Arrangement()
         arrangement.sections = .date
         var state = GalleryState(library: Library(arrangement: arrangement), width: 160, height: 48, isScanning: true)
-        var takes: [Double] = [], firstScreen: Double?
-        while scan.isLandingIndex {
+        var takes: [Double] = [], firstScreen: Double?, landing = false
+        while true {
             scan.waitForBatches(timeout: 10)
             let progress = scan.take(filesAtMost: limit)
-            guard !progress.batches.isEmpty else { continue }
             let before = now()
-            _ = state.apply(.scanned(progress.batches, isFinished: progress.isFinished))
+            if !progress.batches.isEmpty { _ = state.apply(.scanned(progress.batches, isFinished: progress.isFinished)) }
+            // As the run loop says it: the index's parts still coming, then all taken.
+            let isLanding = scan.isLandingIndex
+            if isLanding != landing {
+                landing = isLanding
+                _ = state.apply(.indexLanding(landing))
+            }
+            guard !progress.batches.isEmpty || !landing else { continue }
             _ = GalleryView.frame(for: state)
             takes.append(Double(now() - before) / 1e6)
             if firstScreen == nil { firstScreen = Double(now() - start) / 1e6 }
+            if !landing { break }
         }
         let landed = Double(now() - start) / 1e6
         scan.stop()

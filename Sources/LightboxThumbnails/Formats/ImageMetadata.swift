@@ -1,11 +1,6 @@
 /// What a photo's EXIF says: when it was taken, with what, and how. Strings are bounded in
 /// length but not sanitized: the view does that.
 public struct ImageMetadata: Hashable, Sendable {
-    /// `DateTimeOriginal` (else `DateTime`) as written, `YYYY:MM:DD HH:MM:SS`, local to the camera.
-    public var dateTaken: String?
-    public var make: String?
-    public var model: String?
-    public var lens: String?
     /// A ratio as EXIF stores it.
     public struct Fraction: Hashable, Sendable {
         public var numerator: Int
@@ -17,28 +12,120 @@ public struct ImageMetadata: Hashable, Sendable {
         }
     }
 
+    /// The fields, as they are held.
+    struct Fields: Hashable, Sendable {
+        var dateTaken: String?
+        var make: String?
+        var model: String?
+        var lens: String?
+        var exposure: Fraction?
+        var fNumber: Double?
+        var iso: Int?
+        var focalLength: Double?
+        var exposureBias: Double?
+        var subsecond: Double?
+        var hasGPS = false
+        var orientation: Int?
+        var video: VideoMetadata?
+        var frameCount: Int?
+        var focusPoint: FocusPoint?
+        var burstID: String?
+    }
+
+    /// The fields behind one reference, copied only when changed while shared: inline they were
+    /// 400 bytes that every copy moved (a 100,000-photo relaunch moved each through the index's
+    /// replay, its batches and the library several times, half of the replay's time).
+    final class Storage: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage = Storage(Fields())
+
+    /// The storage, copied first when another value shares it.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        return storage
+    }
+
+    public static func == (a: ImageMetadata, b: ImageMetadata) -> Bool { a.storage === b.storage || a.storage.fields == b.storage.fields }
+    public func hash(into hasher: inout Hasher) { storage.fields.hash(into: &hasher) }
+
+    /// `DateTimeOriginal` (else `DateTime`) as written, `YYYY:MM:DD HH:MM:SS`, local to the camera.
+    public var dateTaken: String? {
+        get { storage.fields.dateTaken }
+        set { unique().fields.dateTaken = newValue }
+    }
+    public var make: String? {
+        get { storage.fields.make }
+        set { unique().fields.make = newValue }
+    }
+    public var model: String? {
+        get { storage.fields.model }
+        set { unique().fields.model = newValue }
+    }
+    public var lens: String? {
+        get { storage.fields.lens }
+        set { unique().fields.lens = newValue }
+    }
     /// Exposure time in seconds.
-    public var exposure: Fraction?
-    public var fNumber: Double?
-    public var iso: Int?
+    public var exposure: Fraction? {
+        get { storage.fields.exposure }
+        set { unique().fields.exposure = newValue }
+    }
+    public var fNumber: Double? {
+        get { storage.fields.fNumber }
+        set { unique().fields.fNumber = newValue }
+    }
+    public var iso: Int? {
+        get { storage.fields.iso }
+        set { unique().fields.iso = newValue }
+    }
     /// Focal length in millimetres.
-    public var focalLength: Double?
+    public var focalLength: Double? {
+        get { storage.fields.focalLength }
+        set { unique().fields.focalLength = newValue }
+    }
     /// Exposure compensation in EV (`ExposureBiasValue`), negative darker.
-    public var exposureBias: Double?
+    public var exposureBias: Double? {
+        get { storage.fields.exposureBias }
+        set { unique().fields.exposureBias = newValue }
+    }
     /// The fraction of a second the photo was taken at (`SubSecTimeOriginal`), 0 to below 1: a
     /// burst's frames in one second told apart.
-    public var subsecond: Double?
-    public var hasGPS = false
+    public var subsecond: Double? {
+        get { storage.fields.subsecond }
+        set { unique().fields.subsecond = newValue }
+    }
+    public var hasGPS: Bool {
+        get { storage.fields.hasGPS }
+        set { unique().fields.hasGPS = newValue }
+    }
     /// EXIF's orientation, 1 to 8 (nil when not said): 5 to 8 turn the picture a quarter.
-    public var orientation: Int?
+    public var orientation: Int? {
+        get { storage.fields.orientation }
+        set { unique().fields.orientation = newValue }
+    }
     /// What a video's container says of it; nil for photos.
-    public var video: VideoMetadata?
+    public var video: VideoMetadata? {
+        get { storage.fields.video }
+        set { unique().fields.video = newValue }
+    }
     /// An animation's frames (GIF, APNG, animated WebP); nil for a still picture.
-    public var frameCount: Int?
+    public var frameCount: Int? {
+        get { storage.fields.frameCount }
+        set { unique().fields.frameCount = newValue }
+    }
     /// Where the camera focused, when its maker note says (`ImageMetadata+MakerNotes`).
-    public var focusPoint: FocusPoint?
+    public var focusPoint: FocusPoint? {
+        get { storage.fields.focusPoint }
+        set { unique().fields.focusPoint = newValue }
+    }
     /// The burst the frame is one of, as the camera named it (Apple's `BurstUUID`).
-    public var burstID: String?
+    public var burstID: String? {
+        get { storage.fields.burstID }
+        set { unique().fields.burstID = newValue }
+    }
 
     public init() {}
 
@@ -52,6 +139,7 @@ public struct ImageMetadata: Hashable, Sendable {
     /// A video's metadata: what its container says, and when it was made as its date: the local
     /// time when the container gives it (`local`, as EXIF writes dates), else `created` (seconds since 1970, UTC).
     init(video: VideoMetadata, created: Int64?, local: String? = nil) {
+        self.init()
         self.video = video
         dateTaken = local ?? created.flatMap(Self.dateText(seconds:))
     }
