@@ -373,6 +373,35 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     }
 }
 
+/// A mount point made after the share's folder last changed (its time the mkdir's, past that of
+/// the listing that saw the share hold photos) is seen unmounted too, being empty since before the
+/// day of that listing.
+@Test func aMountPointMadeAfterItsSharesLastChangeIsSeenUnmounted() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    for name in ["IMG_1.jpg", "IMG_2.jpg"] { try TestImages.jpeg(at: try dir.file("nas/" + name), width: 8, height: 8) }
+    let root = ImagePath(dir.path + "/nas"), fm = FileManager.default
+    try fm.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: root.description)
+    // Visited tomorrow (the index's day), the share's folder last changed in 2001.
+    let index = try #require(LibraryIndex(folder: dir.path + "/cache", mode: .on, day: Int64(time(nil) / 86_400) + 1))
+    var scanner = Scanner()
+    scanner.index = index
+    _ = scanner.scan([root])
+    index.flush()
+    // Unmounted: the mount point, made today.
+    try fm.moveItem(atPath: root.description, toPath: dir.path + "/away")
+    try fm.createDirectory(atPath: root.description, withIntermediateDirectories: false)
+    let unmounted = scanner.scan([root])
+    index.flush()
+    #expect(index.replay(under: root, pairs: true).reduce(0) { $0 + $1.files.count } == 2)
+    #expect(ReadWatch.shared.unmountedFolders.contains(root.description))
+    #expect(unmounted.problems.contains { $0.contains("looks unmounted") })
+    try fm.removeItem(atPath: root.description)
+    try fm.moveItem(atPath: dir.path + "/away", toPath: root.description)
+    for _ in 0..<40 where ReadWatch.shared.unmountedFolders.contains(root.description) { Thread.sleep(forTimeInterval: 0.1) }
+    #expect(!ReadWatch.shared.unmountedFolders.contains(root.description))
+}
+
 @Test func whatTheWalkFindsGoneIsForgotten() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }

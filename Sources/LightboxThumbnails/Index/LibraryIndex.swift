@@ -422,12 +422,19 @@ public final class LibraryIndex: @unchecked Sendable {
         }
     }
 
-    /// The folder at `path`'s modification time when it was last listed whole, if it was.
-    public func listedModified(of path: ImagePath) -> Int64? {
+    /// The folder at `path`'s modification time when it was last listed whole, and the day
+    /// (days since 1970) of that listing, if it was.
+    public func lastListing(of path: ImagePath) -> (modified: Int64, day: Int64)? {
         let key = path.absoluteBytes
         return lock.withLock {
-            if let waiting = pendingFolders[key] { return waiting.modified }
-            return perform { try $0.integer("SELECT mtime FROM folder WHERE path = ?", [.blob(key)]) } ?? nil
+            if let waiting = pendingFolders[key] { return (waiting.modified, today) }
+            return perform { db -> (Int64, Int64)? in
+                var found: (Int64, Int64)?
+                try db.each("SELECT mtime, used FROM folder WHERE path = ?", [.blob(key)]) { row in
+                    if let modified = row.integer(0), let day = row.integer(1) { found = (modified, day) }
+                }
+                return found
+            } ?? nil
         }
     }
 

@@ -799,12 +799,14 @@ public struct Scanner: Sendable {
 
     /// Whether a folder listed with nothing in it is more likely a share's mount point seen
     /// without its share (unmounted, the NAS asleep) than a folder emptied: the index knew it
-    /// listed, and its time now is not past that listing's, where deleting what it held would
-    /// have moved it on. Then what the index had there is not forgotten (the next visit,
+    /// listed, and its time now is not past that listing's (nor the start of that listing's
+    /// day), where deleting what it held would have moved it on. Then what the index had there is not forgotten (the next visit,
     /// mounted again, would be a first one), nor the empty listing kept.
     static func looksUnmounted(_ listing: LibraryIndex.FolderListing, empty: Bool, of path: ImagePath, index: LibraryIndex?) -> Bool {
-        guard empty, let before = index?.listedModified(of: path) else { return false }
-        return listing.modified <= before
+        guard empty, let before = index?.lastListing(of: path) else { return false }
+        // Or it was empty since before the day a listing saw it hold files: a mount point made
+        // after the share's folder last changed (its time is the mkdir's) is seen so too.
+        return listing.modified <= before.modified || listing.modified < before.day * 86_400 * 1_000_000_000
     }
 
     /// What the file given at `path` (not a folder; `info` its attributes) is: recognised from
