@@ -236,5 +236,4 @@ enum SnapshotSession {
 
     /// Mounts as a message names them.
     static func named(_ mounts: [String]) -> String { mounts.map { DisplayText.sanitized($0) }.joined(separator: ", ") }
-
 }

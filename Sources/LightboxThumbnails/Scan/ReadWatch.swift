@@ -188,8 +188,8 @@ public final class ReadWatch: @unchecked Sendable {
 
     /// Told that the folder at `path` looks like a share's mount point seen while its share is
     /// not mounted (`Scanner.looksUnmounted`): it counts as a mount gone (its tiles wait offline;
-    /// what the index had there stays) until it is a mount point, or its time moves, or it holds
-    /// something, looked at every `interval` seconds on a thread of its own.
+    /// what the index had there stays) until it is a mount point, or its device or time moves
+    /// (something put in it moves its time), looked at every `interval` seconds on a thread of its own.
     public func noteUnmounted(_ path: ImagePath, lookingEvery interval: Double = 1) {
         var folder = path.absoluteBytes
         while folder.count > 1, folder.last == UInt8(ascii: "/") { folder.removeLast() }

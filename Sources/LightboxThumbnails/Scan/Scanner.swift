@@ -800,8 +800,9 @@ public struct Scanner: Sendable {
     /// Whether a folder listed with nothing in it is more likely a share's mount point seen
     /// without its share (unmounted, the NAS asleep) than a folder emptied: the index knew it
     /// listed, and its time now is not past that listing's (nor the start of that listing's
-    /// day), where deleting what it held would have moved it on. Then what the index had there is not forgotten (the next visit,
-    /// mounted again, would be a first one), nor the empty listing kept.
+    /// day), where deleting what it held would have moved it on. Then what the index had there
+    /// is not forgotten (the next visit, mounted again, would be a first one), nor the empty
+    /// listing kept.
     static func looksUnmounted(_ listing: LibraryIndex.FolderListing, empty: Bool, of path: ImagePath, index: LibraryIndex?) -> Bool {
         guard empty, let before = index?.lastListing(of: path) else { return false }
         // Or it was empty since before the day a listing saw it hold files: a mount point made
