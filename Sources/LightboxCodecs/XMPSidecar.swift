@@ -166,6 +166,10 @@ public enum XMPSidecar {
 
     static func writeBeside(_ change: Change, photo: ImagePath, mode: SidecarMode) -> BesideWrite {
         guard started else { return .failed("Exempi did not start") }
+        // A sidecar goes beside a photo that is there: one whose share is not mounted would get
+        // it in the empty mount point, hidden once the share is mounted over it.
+        var info = stat()
+        guard photo.withCString({ lstat($0, &info) }) == 0 else { return .failed("the photo is not there: \(String(cString: strerror(errno)))") }
         for _ in 0..<attempts {
             if let sidecar = existing(of: photo) {
                 switch update(sidecar, with: change) {

@@ -7,10 +7,11 @@ import LightboxThumbnails
 #endif
 
 /// `--write-sidecars [PATH…]`: the decisions Lightbox kept in its state folder (because a
-/// folder was read-only, `sidecar = off`, or a sidecar could not be written into) written beside
-/// their photos now, for the photos under PATH (all without one). Each is merged into the
-/// sidecar that exists, else a new one named as `--sidecar` says (`appended` when it says
-/// `off`: asking to write them is asking for sidecars); once beside its photo, the kept copy goes.
+/// folder was read-only, `sidecar = off`, a sidecar could not be written into, or the photo was
+/// not there) written beside their photos now, for the photos under PATH (all without one).
+/// Each is merged into the sidecar that exists, else a new one named as `--sidecar` says
+/// (`appended` when it says `off`: asking to write them is asking for sidecars); once beside its
+/// photo, the kept copy goes.
 enum SidecarSession {
     static func run(options: Options) -> Int32 {
         guard let root = options.sidecarPolicy.keptRoot else {

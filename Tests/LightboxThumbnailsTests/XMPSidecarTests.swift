@@ -235,7 +235,7 @@ private let darktableSidecar = """
 }
 
 /// Where a decision cannot go beside its photo (`sidecar = off`, a sidecar Lightbox cannot write
-/// into, a read-only folder: the end-to-end run mounts one), it is kept in the state folder,
+/// into, a photo not there, a read-only folder: the end-to-end run mounts one), it is kept in the state folder,
 /// read from there first, and the kept copy goes once it is written beside the photo.
 @Test func aDecisionThatCannotGoBesideThePhotoIsKeptInTheStateFolder() throws {
     let dir = try TemporaryDirectory()
@@ -263,6 +263,14 @@ private let darktableSidecar = """
         return
     }
     #expect(reason.contains("not a regular file"))
+    // A photo that is not there (its share not mounted: the mount point's empty folder) gets no
+    // sidecar there, hidden once the share is mounted over it: its decision is kept.
+    let away = ImagePath(try dir.file("nas/IMG_0003.JPG"))
+    #expect(
+        XMPSidecar.write(Decision(rating: 2), photo: away, policy: SidecarPolicy(mode: .appended, keptRoot: root))
+            == .kept("the photo is not there: No such file or directory"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: away.parent.description).isEmpty, "nothing beside it")
+    #expect(XMPSidecar.read(photo: away, keptIn: root) == DecisionRead(decision: Decision(rating: 2), isKept: true))
     // Written beside the photo once it can be: the kept copy goes, the sidecar says it.
     #expect(XMPSidecar.write(Decision(rating: 4), photo: photo, policy: SidecarPolicy(mode: .appended, keptRoot: root)) == .written)
     #expect(!FileManager.default.fileExists(atPath: kept.description))

@@ -129,7 +129,7 @@ public enum OptionTable {
                 OptionSpec(
                     "write-sidecars",
                     details:
-                        "write the decisions Lightbox kept in its state folder (`$XDG_STATE_HOME/lightbox/sidecars`: made where a photo's folder was read-only, `sidecar` was `off`, or a sidecar could not be written into) beside their photos, for the photos under the paths given (all without any), merged into the sidecar that exists or a new one named as `--sidecar` says (`appended` when it says `off`), and exit; each kept copy goes once its decision is beside its photo; exit 1 when some are left",
+                        "write the decisions Lightbox kept in its state folder (`$XDG_STATE_HOME/lightbox/sidecars`: made where a photo's folder was read-only, `sidecar` was `off`, a sidecar could not be written into, or the photo was not there, its share not mounted) beside their photos, for the photos under the paths given (all without any), merged into the sidecar that exists or a new one named as `--sidecar` says (`appended` when it says `off`), and exit; each kept copy goes once its decision is beside its photo; exit 1 when some are left",
                     "write the decisions kept in Lightbox's state folder beside their photos (under the paths given, or all), and exit"),
                 OptionSpec(
                     "slideshow", value: "SECONDS",
