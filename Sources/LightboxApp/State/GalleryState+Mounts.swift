@@ -41,7 +41,7 @@ extension GalleryState {
     static func names(of root: ImagePath) -> [[UInt8]] { [trimmed(root.bytes), folderBytes(root)] }
 
     /// `path` made absolute, without a trailing slash (but the root's).
-    static func folderBytes(_ path: ImagePath) -> [UInt8] { trimmed(path.absoluteBytes) }
+    static func folderBytes(_ path: ImagePath) -> [UInt8] { path.absoluteBytes }
 
     /// `bytes` without a trailing slash (but the root's).
     static func trimmed(_ bytes: [UInt8]) -> [UInt8] {

@@ -9,8 +9,7 @@ extension LibraryIndex {
     @discardableResult
     public func replay(under root: ImagePath, pairs: Bool, emit: (Scanner.Batch) -> Bool) -> Bool {
         let slash = UInt8(ascii: "/")
-        var key = root.absoluteBytes
-        while key.count > 1, key.last == slash { key.removeLast() }
+        let key = root.absoluteBytes
         let below = key.count == 1 ? key : key + [slash]
         // The folders the index listed, as each one's subfolders' names.
         var children: [[UInt8]: Set<[UInt8]>] = [:]

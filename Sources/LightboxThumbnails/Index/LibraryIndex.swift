@@ -525,8 +525,7 @@ public final class LibraryIndex: @unchecked Sendable {
 
     /// Forgets every file at or under `path`; how many.
     public func forget(under path: ImagePath) -> Int {
-        var key = path.absoluteBytes
-        while key.count > 1, key.last == UInt8(ascii: "/") { key.removeLast() }
+        let key = path.absoluteBytes
         let below = key + [UInt8(ascii: "/")]
         return lock.withLock {
             pending = pending.filter { $0.key != key && !$0.key.starts(with: below) }

@@ -12,7 +12,7 @@ extension ImagePath {
     }()
 
     /// The path from the root, without empty or `.` components (`..` is kept: a link may make
-    /// it mean another folder than its text's parent). The same file named from two folders
+    /// it mean another folder than its text's parent), so without a trailing slash (but the root's). The same file named from two folders
     /// gives the same bytes.
     /// - Complexity: O(*n*) in the bytes, in one pass (it is asked for every photo of a library).
     public var absoluteBytes: [UInt8] {

@@ -161,22 +161,28 @@ public final class ReadWatch: @unchecked Sendable {
         lock.lock()
         let isNew = gone.insert(mount).inserted
         lock.unlock()
+        // Back once mounted there (unmounted, its folder is empty: its files are not gone) and a
+        // look at it gets an answer that is not such an error.
         if isNew {
-            Thread.detachNewThread { [self] in
-                // Back once mounted there (unmounted, its folder is empty: its files are not gone)
-                // and a look at it gets an answer that is not such an error.
-                func answers() -> Bool {
-                    guard Self.mountPoints().contains(Array(mount.utf8)) else { return false }
-                    var info = stat()
-                    return watching(ImagePath(mount), { mount.withCString { lstat($0, &info) } }) == 0 || !Self.goneErrors.contains(errno)
-                }
-                repeat { Thread.sleep(forTimeInterval: interval) } while !answers()
-                lock.lock()
-                gone.remove(mount)
-                lock.unlock()
+            letGo(mount, lookingEvery: interval) { [self] in
+                guard Self.mountPoints().contains(Array(mount.utf8)) else { return false }
+                var info = stat()
+                return watching(ImagePath(mount), { mount.withCString { lstat($0, &info) } }) == 0 || !Self.goneErrors.contains(errno)
             }
         }
         return true
+    }
+
+    /// Looks every `interval` seconds, on a thread of its own, whether `isBack`; then `name` is
+    /// no longer gone.
+    private func letGo(_ name: String, lookingEvery interval: Double, once isBack: @escaping @Sendable () -> Bool) {
+        Thread.detachNewThread { [self] in
+            repeat { Thread.sleep(forTimeInterval: interval) } while !isBack()
+            lock.lock()
+            gone.remove(name)
+            unmounted.remove(name)
+            lock.unlock()
+        }
     }
 
     /// Folders of `gone` that are a share's mount point seen without its share (`noteUnmounted`).
@@ -191,8 +197,7 @@ public final class ReadWatch: @unchecked Sendable {
     /// what the index had there stays) until it is a mount point, or its device or time moves
     /// (something put in it moves its time), looked at every `interval` seconds on a thread of its own.
     public func noteUnmounted(_ path: ImagePath, lookingEvery interval: Double = 1) {
-        var folder = path.absoluteBytes
-        while folder.count > 1, folder.last == UInt8(ascii: "/") { folder.removeLast() }
+        let folder = path.absoluteBytes
         let name = String(decoding: folder, as: UTF8.self)
         var info = stat()
         guard lstat(name, &info) == 0 else { return }
@@ -202,18 +207,10 @@ public final class ReadWatch: @unchecked Sendable {
         if isNew { unmounted.insert(name) }
         lock.unlock()
         guard isNew else { return }
-        Thread.detachNewThread { [self, folder] in
-            func isBack() -> Bool {
-                var now = stat()
-                guard lstat(name, &now) == 0 else { return false }
-                if (now.st_dev, now.st_mtim.tv_sec, now.st_mtim.tv_nsec) != seen { return true }
-                return Self.mountPoints().contains(folder)
-            }
-            repeat { Thread.sleep(forTimeInterval: interval) } while !isBack()
-            lock.lock()
-            gone.remove(name)
-            unmounted.remove(name)
-            lock.unlock()
+        letGo(name, lookingEvery: interval) {
+            var now = stat()
+            guard lstat(name, &now) == 0 else { return false }
+            return (now.st_dev, now.st_mtim.tv_sec, now.st_mtim.tv_nsec) != seen || Self.mountPoints().contains(folder)
         }
     }
 
