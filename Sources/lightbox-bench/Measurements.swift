@@ -339,6 +339,7 @@ extension Measurements {
             _ = GalleryView.frame(for: state)
             takes.append(Double(now() - before) / 1e6)
             if firstScreen == nil { firstScreen = Double(now() - start) / 1e6 }
+            progress.release()
             if !landing { break }
         }
         let landed = Double(now() - start) / 1e6

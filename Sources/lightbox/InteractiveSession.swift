@@ -119,6 +119,7 @@ struct InteractiveSession {
                 scheduler.tookScan(from: start, to: Self.now, fromIndex: progress.batches.contains { $0.isFromIndex || $0.isListing })
                 timeline.note(progress.batches)
             }
+            progress.release()
             if !state.isScanning { timeline.mark("scan over") }
         }
         // Decisions are checked once the index's library is all there (its copies show meanwhile).

@@ -43,14 +43,9 @@ enum ListSession {
             // Every member of a pair: a later answer (the RAW's sidecar) wins, as in the gallery;
             // what the index holds stands for files unchanged since.
             let read = ParallelReads.map(ids.count, width: max(ProcessInfo.processInfo.activeProcessorCount, DecisionKeeper.readsInFlight)) { index in
-                let id = ids[index], file = files[id.rawValue]
-                let members = file.memberPaths.map { path in
-                    var member = file
-                    member.path = path
-                    return member
-                }
+                let id = ids[index]
                 return DecisionKeeper.readNow(
-                    DecisionKeeper.Read(id: id, files: members), pool: pool, policy: options.sidecarPolicy, index: options.index,
+                    DecisionKeeper.Read(id: id, item: files[id.rawValue]), pool: pool, policy: options.sidecarPolicy, index: options.index,
                     problem: { Output.error($0) })?.now.decision
             }
             library.setDecisions(zip(ids, read).compactMap { id, decision in decision.map { Decisions.ItemChange(id: id, decision: $0) } })

@@ -173,13 +173,14 @@ enum SnapshotSession {
         // A decoder a thread, each started when first asked (a tenth of a second of CPU): on a local
         // disk, where most photos need none (`DecisionKeeper.readNow`), one a core.
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let onShare = reads.first?.files.first.map { ParallelReads.isOnNetworkMount($0.path) } ?? false
+        let onShare = reads.first.map { ParallelReads.isOnNetworkMount($0.item.path) } ?? false
         let width = onShare ? max(cores, DecisionKeeper.readsInFlight) : cores
         let read = inParallel(reads.count, width: width) { at -> Decisions.ItemChange? in
             let photo = reads[at]
-            guard let first = photo.files.first?.path, ReadWatch.shared.notAnswering(holding: first) == nil else { return nil }
+            let first = photo.item.path
+            guard ReadWatch.shared.notAnswering(holding: first) == nil else { return nil }
             let onShare = ParallelReads.isOnNetworkMount(first)
-            if onShare, let index = options.index, let copy = Scanner.IndexedDecision(index.decisions(of: photo.files.map(\.path))) {
+            if onShare, let index = options.index, let copy = Scanner.IndexedDecision(index.decisions(of: photo.item.memberPaths)) {
                 return Decisions.ItemChange(id: photo.id, decision: copy.decision)
             }
             // A decoder's read is not watched here: looks at its mount beside it name one that stops answering.

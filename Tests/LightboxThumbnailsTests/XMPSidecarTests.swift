@@ -419,7 +419,7 @@ private func said(_ results: [DecisionKeeper.Result]) -> [Int: Decision] {
     for (number, name) in ["a.jpg", "b.jpg", "c.jpg"].enumerated() {
         let photo = try dir.file(name)
         try TestImages.jpeg(at: photo, width: 16, height: 16)
-        reads.append(DecisionKeeper.Read(id: ItemID(number), files: [ImageFile(path: ImagePath(photo), byteCount: 0, modified: 0, format: .jpeg)]))
+        reads.append(DecisionKeeper.Read(id: ItemID(number), item: ImageFile(path: ImagePath(photo), byteCount: 0, modified: 0, format: .jpeg)))
     }
     // A pair: its RAW's sidecar (darktable's name) says what the item has.
     let pairJPEG = try dir.file("d.jpg"), pairRAW = try dir.file("d.nef")
@@ -428,7 +428,9 @@ private func said(_ results: [DecisionKeeper.Result]) -> [Int: Decision] {
     reads.append(
         DecisionKeeper.Read(
             id: ItemID(3),
-            files: [pairJPEG, pairRAW].map { ImageFile(path: ImagePath($0), byteCount: 0, modified: 0, format: .jpeg) }))
+            item: ImageFile(
+                path: ImagePath(pairJPEG), byteCount: 0, modified: 0, format: .jpeg,
+                companions: [ImageFile(path: ImagePath(pairRAW), byteCount: 0, modified: 0, format: .cameraRaw)])))
     try runTool(["exiftool", "-q", "-o", try dir.file("a.jpg.xmp"), "-XMP-xmp:Rating=3"])
     try runTool(["exiftool", "-q", "-o", try dir.file("b.xmp"), "-XMP-xmp:Label=Green"])  // Lightroom's name
     try runTool(["exiftool", "-q", "-o", try dir.file("d.nef.xmp"), "-XMP-xmp:Rating=2"])
@@ -472,7 +474,7 @@ private func said(_ results: [DecisionKeeper.Result]) -> [Int: Decision] {
     defer { dir.remove() }
     let cache = try dir.file("cache")
     func read(_ name: String, number: Int, format: ImageFormat = .jpeg) throws -> DecisionKeeper.Read {
-        DecisionKeeper.Read(id: ItemID(number), files: [ImageFile(path: ImagePath(try dir.file(name)), byteCount: 0, modified: 0, format: format)])
+        DecisionKeeper.Read(id: ItemID(number), item: ImageFile(path: ImagePath(try dir.file(name)), byteCount: 0, modified: 0, format: format))
     }
     for name in ["plain.jpg", "embedded.jpg", "beside.jpg"] { try TestImages.jpeg(at: try dir.file(name), width: 16, height: 16) }
     try runTool(["exiftool", "-q", "-overwrite_original", "-XMP-xmp:Rating=3", try dir.file("embedded.jpg")])
@@ -534,7 +536,7 @@ private func said(_ results: [DecisionKeeper.Result]) -> [Int: Decision] {
     defer { pool.shutdown() }
     let keeper = DecisionKeeper(pool: pool, policy: SidecarPolicy(mode: .appended), watch: watch) {}
     let file = { (path: String) in ImageFile(path: ImagePath(path), byteCount: 1, modified: 0, format: .jpeg) }
-    keeper.read([DecisionKeeper.Read(id: ItemID(0), files: [file("/proc/self/stat")]), DecisionKeeper.Read(id: ItemID(1), files: [file(photo)])])
+    keeper.read([DecisionKeeper.Read(id: ItemID(0), item: file("/proc/self/stat")), DecisionKeeper.Read(id: ItemID(1), item: file(photo))])
     var results: [DecisionKeeper.Result] = []
     for _ in 0..<500 where !keeper.isIdle {
         usleep(10_000)

@@ -100,7 +100,7 @@ extension Library {
     /// `BURST` with the frame's number left out (`IMG_20180101_120000_BURST001.jpg`), or `BURST`
     /// and the burst's own number (`00001IMG_00001_BURST20180101120000123.jpg`); nil for others.
     static func burstName(_ name: ArraySlice<UInt8>) -> [UInt8]? {
-        let marker = Array("BURST".utf8)
+        let marker = burstMarker
         guard let at = name.firstStart(ofRun: marker) else { return nil }
         let after = name[(at + marker.count)...]
         let digits = after.prefix { $0 >= 0x30 && $0 <= 0x39 }
@@ -108,6 +108,9 @@ extension Library {
         // A long number is the burst's own (a time); a short one the frame's.
         return digits.count >= 10 ? marker + digits : Array(name[..<(at + marker.count)])
     }
+
+    /// Made once: asked of each file's name as it comes (100,000 on a relaunch).
+    private static let burstMarker = Array("BURST".utf8)
 
     /// Whether a file's name says it is its burst's cover frame (`…_COVER.jpg`).
     static func isCover(_ name: ArraySlice<UInt8>) -> Bool {

@@ -76,12 +76,7 @@ extension GalleryState {
             let isRecalled = next < recalled.endIndex && recalled[next] == id
             let file = library.file(id)
             guard !file.isListed, !library.isGone(id) else { return nil }
-            let members = file.memberPaths.map { path in
-                var member = file
-                member.path = path
-                return member
-            }
-            var read = DecisionKeeper.Read(id: id, files: members)
+            var read = DecisionKeeper.Read(id: id, item: file)
             read.isRecalled = isRecalled
             return read
         }

@@ -11,7 +11,8 @@ public final class DecisionKeeper: @unchecked Sendable {
     /// (a later file's decision, a RAW's, wins).
     public struct Read: Hashable, Sendable {
         public var id: ItemID
-        public var files: [ImageFile]
+        /// The item (a pair's picture, its companions with it).
+        public var item: ImageFile
         /// Times it was asked and got no answer in time.
         var unanswered = 0
         /// Whether its stamps were checked against the index's copies in a batch (and differed).
@@ -20,9 +21,19 @@ public final class DecisionKeeper: @unchecked Sendable {
         /// (`Scanner.Batch.indexedDecisions`): not recalled again, only checked.
         public var isRecalled = false
 
-        public init(id: ItemID, files: [ImageFile]) {
+        public init(id: ItemID, item: ImageFile) {
             self.id = id
-            self.files = files
+            self.item = item
+        }
+
+        /// Its files, the picture first: each as the item with its member's path (made on the
+        /// keeper's thread, not the UI's, where a 100,000-photo library asks for them all).
+        public var files: [ImageFile] {
+            item.memberPaths.map { path in
+                var member = item
+                member.path = path
+                return member
+            }
         }
     }
 
@@ -189,7 +200,7 @@ public final class DecisionKeeper: @unchecked Sendable {
     static let checksAtOnce = 500
 
     /// Whether a read's photo is on a local disk, told by the mount table.
-    static func isLocal(_ read: Read) -> Bool { read.files.first.map { !ParallelReads.isOnNetworkMount($0.path) } ?? false }
+    static func isLocal(_ read: Read) -> Bool { !ParallelReads.isOnNetworkMount(read.item.path) }
 
     /// Keeps decisions with `pool` (a pool of `lightbox-decode` processes): a photo without a
     /// sidecar gets one named as `policy` says; one that cannot have it beside, in the policy's
@@ -242,11 +253,11 @@ public final class DecisionKeeper: @unchecked Sendable {
     /// item, and that say something.
     static func recall(_ reads: [Read], index: LibraryIndex?) -> Result? {
         guard let index else { return nil }
-        var known = index.decisions(of: reads.flatMap { $0.files.map(\.path) })[...]
+        var known = index.decisions(of: reads.flatMap(\.item.memberPaths))[...]
         var shown: [Known] = []
         for read in reads {
-            let copies = known.prefix(read.files.count)
-            known = known.dropFirst(read.files.count)
+            let copies = known.prefix(read.item.memberCount)
+            known = known.dropFirst(read.item.memberCount)
             guard let item = Scanner.IndexedDecision(Array(copies)), !item.decision.isEmpty else { continue }
             shown.append(item.known(read.id))
         }
@@ -259,14 +270,14 @@ public final class DecisionKeeper: @unchecked Sendable {
     /// `changed`, to be read.
     /// - Complexity: one index transaction, and a few `lstat` calls a file.
     static func check(_ reads: [Read], policy: SidecarPolicy, index: LibraryIndex?) -> Result? {
-        let copies = index?.decisions(of: reads.flatMap { $0.files.map(\.path) }) ?? []
+        let copies = index?.decisions(of: reads.flatMap(\.item.memberPaths)) ?? []
         var changed: [Read] = []
         var next = 0
         for var read in reads {
-            let mine = next < copies.count ? copies[next..<min(copies.count, next + read.files.count)] : []
-            next += read.files.count
+            let mine = next < copies.count ? copies[next..<min(copies.count, next + read.item.memberCount)] : []
+            next += read.item.memberCount
             let unchanged =
-                mine.count == read.files.count
+                mine.count == read.item.memberCount
                 && zip(read.files, mine).allSatisfy { file, copy in
                     copy.map { DecisionStamp.of(photo: file.path, keptIn: policy.keptRoot) == $0.stamp } ?? false
                 }
@@ -279,7 +290,7 @@ public final class DecisionKeeper: @unchecked Sendable {
     }
 
     /// An item's decision from its files': the last that says one wins (none when none does).
-    static func combined(_ files: [(decision: Decision?, isKept: Bool)]) -> (decision: Decision, isKept: Bool) {
+    static func combined(_ files: some BidirectionalCollection<(decision: Decision?, isKept: Bool)>) -> (decision: Decision, isKept: Bool) {
         guard let last = files.last(where: { $0.decision != nil }) else { return (.none, false) }
         return (last.decision!, last.isKept)
     }
@@ -290,7 +301,7 @@ public final class DecisionKeeper: @unchecked Sendable {
     static func perform(
         _ read: Read, pool: WorkerPoolDecoder, policy: SidecarPolicy, index: LibraryIndex?, watch: ReadWatch, hand: (Result) -> Bool
     ) -> Result? {
-        guard let photo = read.files.first?.path else { return nil }
+        let photo = read.item.path
         if watch.notAnswering(holding: photo) != nil { return .parked(read) }
         // Not itself watched: a decoder's read says nothing while it moves, and one slowed by a
         // busy link is no stall. Looks at the mount beside it, once a second, name a share that
@@ -343,13 +354,14 @@ public final class DecisionKeeper: @unchecked Sendable {
         _ read: Read, pool: WorkerPoolDecoder, policy: SidecarPolicy, index: LibraryIndex?, stoppingUnanswered: Bool = false,
         problem: (String) -> Void
     ) -> (now: Known, indexed: Known)? {
-        let copies = index?.decisions(of: read.files.map(\.path)) ?? read.files.map { _ in nil }
+        let files = read.files
+        let copies = index?.decisions(of: read.item.memberPaths) ?? files.map { _ in nil }
         // On a local disk the stamp is a few `lstat` calls, taken here: a decoder's exchange for
         // each unchanged photo cost a 100,000-photo relaunch seconds of both cores. On a share a
         // look may hang for as long as the mount does, so a decoder takes it there.
-        let isLocal = read.files.first.map { !ParallelReads.isOnNetworkMount($0.path) } ?? false
+        let isLocal = !ParallelReads.isOnNetworkMount(read.item.path)
         var now: [(decision: Decision?, isKept: Bool)] = []
-        for (file, copy) in zip(read.files, copies) {
+        for (file, copy) in zip(files, copies) {
             if isLocal {
                 let (stamp, found) = DecisionStamp.look(photo: file.path, keptIn: policy.keptRoot)
                 if let copy, stamp == copy.stamp {

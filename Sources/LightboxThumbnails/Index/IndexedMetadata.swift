@@ -64,6 +64,12 @@ public struct IndexedMetadata: Hashable, Sendable {
 
     /// The record `bytes` hold, or nil when they are not one whole.
     public init?(encoded bytes: [UInt8]) {
+        guard let record = bytes.withUnsafeBytes({ Self(encoded: $0) }) else { return nil }
+        self = record
+    }
+
+    /// The record `bytes` hold (a database's column, read where it is), or nil when they are not one whole.
+    public init?(encoded bytes: UnsafeRawBufferPointer) {
         var input = Reader(bytes: bytes)
         guard let rawMask = input.integer(), let mask = UInt32(exactly: rawMask), mask >> UInt32(Field.allCases.count) == 0 else { return nil }
         func has(_ field: Field) -> Bool { mask & (1 << UInt32(field.rawValue)) != 0 }
@@ -151,7 +157,7 @@ public struct IndexedMetadata: Hashable, Sendable {
     }
 
     private struct Reader {
-        let bytes: [UInt8]
+        let bytes: UnsafeRawBufferPointer
         var at = 0
         var isAtEnd: Bool { at == bytes.count }
 
@@ -180,13 +186,11 @@ public struct IndexedMetadata: Hashable, Sendable {
         mutating func text() -> String? {
             guard let count = integer(), count >= 0, count <= bytes.count - at else { return nil }
             defer { at += count }
-            return bytes.withUnsafeBufferPointer { all in
-                let text = UnsafeBufferPointer(rebasing: all[at..<(at + count)])
-                // ASCII (a date, most cameras' names) is UTF-8 as it is: the generic validation
-                // below was a sixth of a 100,000-photo replay.
-                if !text.contains(where: { $0 >= 0x80 }) { return String(decoding: text, as: UTF8.self) }
-                return String(validating: text, as: UTF8.self)
-            }
+            let text = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)])
+            // ASCII (a date, most cameras' names) is UTF-8 as it is: the generic validation
+            // below was a sixth of a 100,000-photo replay.
+            if !text.contains(where: { $0 >= 0x80 }) { return String(decoding: text, as: UTF8.self) }
+            return String(validating: text, as: UTF8.self)
         }
 
         mutating func size() -> PixelSize? {

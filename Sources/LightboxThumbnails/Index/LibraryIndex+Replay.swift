@@ -85,7 +85,7 @@ extension LibraryIndex {
             metadata.append(kept)
             copies.append(records[i].decision)
         }
-        var decisions = copies.map { Scanner.IndexedDecision([$0]) }
+        var decisions = copies.map { Scanner.IndexedDecision(single: $0) }
         if pairs, Pairing.hasPair(files) {
             // Each file's place before they were grouped, for its metadata and its decision's copy.
             var place: [[UInt8]: Int] = [:]

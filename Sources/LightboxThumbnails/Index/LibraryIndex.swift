@@ -689,7 +689,7 @@ public final class LibraryIndex: @unchecked Sendable {
         var decision: KnownDecision?
         if let stamp = row.integer(first + 5), let encoded = row.integer(first + 6) { decision = KnownDecision(stamp: stamp, encoded: encoded) }
         return Record(
-            byteCount: size, modified: modified, format: format, metadata: row.blob(first + 3).flatMap { IndexedMetadata(encoded: Array($0)) },
+            byteCount: size, modified: modified, format: format, metadata: row.blob(first + 3).flatMap { IndexedMetadata(encoded: $0) },
             decision: decision)
     }
 

@@ -87,4 +87,7 @@ extension ImageFile {
 
     /// The paths this item stands for: the picture, then its companions.
     public var memberPaths: [ImagePath] { [path] + companions.map(\.path) }
+
+    /// How many files it is: one, and its companions.
+    public var memberCount: Int { 1 + companions.count }
 }

@@ -22,6 +22,13 @@ public struct Scanner: Sendable {
             (decision, isKept) = DecisionKeeper.combined(copies.map { ($0!.decision, $0!.isKept) })
         }
 
+        /// The decision of an item of one file whose copy is `copy` (a replay makes one a file:
+        /// without an array each).
+        init?(single copy: LibraryIndex.KnownDecision?) {
+            guard let copy else { return nil }
+            (decision, isKept) = DecisionKeeper.combined(CollectionOfOne((copy.decision, copy.isKept)))
+        }
+
         /// As the keeper says it of item `id`.
         func known(_ id: ItemID) -> DecisionKeeper.Known { DecisionKeeper.Known(id: id, decision: decision, isKept: isKept) }
     }

@@ -119,8 +119,8 @@ private struct Squares: WorkSchedule {
 /// A sidecar read the decoder does not answer in time is asked again after the others (a share
 /// busy with other reads says nothing of the sidecar), and is a problem only the third time.
 @Test func aSidecarReadWithoutAnAnswerIsAskedAgainAfterTheOthers() {
-    let a = DecisionKeeper.Read(id: ItemID(0), files: [ImageFile(path: ImagePath("/x/a.jpg"), byteCount: 1, modified: 0, format: .jpeg)])
-    let b = DecisionKeeper.Read(id: ItemID(1), files: [ImageFile(path: ImagePath("/x/b.jpg"), byteCount: 1, modified: 0, format: .jpeg)])
+    let a = DecisionKeeper.Read(id: ItemID(0), item: ImageFile(path: ImagePath("/x/a.jpg"), byteCount: 1, modified: 0, format: .jpeg))
+    let b = DecisionKeeper.Read(id: ItemID(1), item: ImageFile(path: ImagePath("/x/b.jpg"), byteCount: 1, modified: 0, format: .jpeg))
     var schedule = DecisionKeeper.Schedule()
     schedule.reads = [a, b]
     guard case .read(let first)? = schedule.next() else { return #expect(Bool(false)) }
@@ -155,7 +155,7 @@ private struct Squares: WorkSchedule {
 /// that changed since come back to be read one by one, next; held reads wait, recalls do not.
 @Test func localSidecarReadsAreCheckedInBatchesAndTheChangedReadNext() {
     let reads = (0..<(DecisionKeeper.checksAtOnce + 2)).map {
-        DecisionKeeper.Read(id: ItemID($0), files: [ImageFile(path: ImagePath("/tmp/lightbox-none/\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg)])
+        DecisionKeeper.Read(id: ItemID($0), item: ImageFile(path: ImagePath("/tmp/lightbox-none/\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg))
     }
     var schedule = DecisionKeeper.Schedule()
     schedule.checksInBatches = true
@@ -187,7 +187,7 @@ private struct Squares: WorkSchedule {
 /// the others are recalled first; without an index nothing is.
 @Test func readsRecalledWithTheLibraryAreOnlyChecked() {
     var reads = (0..<3).map {
-        DecisionKeeper.Read(id: ItemID($0), files: [ImageFile(path: ImagePath("/tmp/lightbox-none/\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg)])
+        DecisionKeeper.Read(id: ItemID($0), item: ImageFile(path: ImagePath("/tmp/lightbox-none/\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg))
     }
     reads[0].isRecalled = true
     reads[2].isRecalled = true
