@@ -184,7 +184,6 @@ mount_gone_away() {
 mount_point_unmounted() {
     mkdir -p "$WORK/unm-src" "$WORK/unm"
     for i in 1 2 3; do convert -size 64x48 "gradient:green-blue" "$WORK/unm-src/U$i.jpg"; done
-    touch -d 2001-01-01 "$WORK/unm"
     if ! slow_mount_start "$WORK/unm-src" "$WORK/unm" 5; then
         fail "a share not mounted" "could not mount it"
         return
@@ -195,6 +194,9 @@ mount_point_unmounted() {
     tm send-keys -t e2e q
     wait_exit
     slow_mount_stop "$WORK/unm"
+    # The mount point's time past the listing's, the same day (a fresh mkdir's): only that the
+    # index saw a mount point there tells it from a folder emptied.
+    touch "$WORK/unm"
     local snapshot said="" marked="" offline="" back="" walked=""
     snapshot=$(cd "$WORK" && XDG_CACHE_HOME="$WORK/.cache" timeout -s KILL 30 "$BIN" --snapshot 160x20 unm 2> "$WORK/unm-snap-err"; echo "rc $?")
     start_shell 160 30

@@ -402,6 +402,57 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(!ReadWatch.shared.unmountedFolders.contains(root.description))
 }
 
+/// A folder the index listed as a share's mount point, empty now and no mount point, is the share
+/// unmounted, whenever its mount point was made (the same day's mkdir too); one that was never a
+/// mount point, emptied since, is emptied; the share mounted there and empty, emptied.
+@Test func aFolderListedAsAMountPointAndNoneNowIsUnmounted() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let index = try #require(LibraryIndex(folder: dir.path, mode: .on))
+    let now = Int64(time(nil)) * 1_000_000_000, share = ImagePath("/mnt/nas"), folder = ImagePath("/home/me/photos")
+    index.rememberListing(LibraryIndex.FolderListing(modified: now - 1_000_000_000, fingerprint: 7, isMountPoint: true), of: share)
+    index.rememberListing(LibraryIndex.FolderListing(modified: now - 1_000_000_000, fingerprint: 7), of: folder)
+    index.flush()
+    let again = try #require(LibraryIndex(folder: dir.path, mode: .read))
+    #expect(again.lastListing(of: share)?.listing.isMountPoint == true && again.lastListing(of: folder)?.listing.isMountPoint == false)
+    // Its time now past the listing's, the same day.
+    let empty = LibraryIndex.FolderListing(modified: now, fingerprint: 0)
+    #expect(LightboxThumbnails.Scanner.looksUnmounted(empty, empty: true, of: share, index: again), "a mount point then, none now")
+    #expect(!LightboxThumbnails.Scanner.looksUnmounted(empty, empty: true, of: folder, index: again), "a folder emptied")
+    var mounted = empty
+    mounted.isMountPoint = true
+    #expect(!LightboxThumbnails.Scanner.looksUnmounted(mounted, empty: true, of: share, index: again), "the share there, emptied")
+    #expect(ParallelReads.isMountPoint(ImagePath("/proc")) && !ParallelReads.isMountPoint(ImagePath(dir.path)))
+}
+
+/// The second layout (without whether a folder was a mount point) gains it, what it held kept.
+@Test func theSecondLayoutGainsMountPoints() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let older = try SQLiteDatabase(path: ImagePath(dir.path + "/" + LibraryIndex.fileName))
+    try older.execute(
+        """
+        CREATE TABLE file (
+            path BLOB PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL, kind TEXT NOT NULL, metadata BLOB, used INTEGER NOT NULL,
+            decision_stamp INTEGER, decision INTEGER
+        ) WITHOUT ROWID;
+        CREATE INDEX file_used ON file (used);
+        CREATE TABLE folder (path BLOB PRIMARY KEY, mtime INTEGER NOT NULL, listing INTEGER NOT NULL, used INTEGER NOT NULL) WITHOUT ROWID;
+        INSERT INTO file VALUES (CAST('/p/a.jpg' AS BLOB), 1000, 5, 'jpeg', NULL, 20000, NULL, NULL);
+        INSERT INTO folder VALUES (CAST('/p' AS BLOB), 5, 9, 20000);
+        PRAGMA application_id = \(LibraryIndex.applicationID);
+        PRAGMA user_version = 2;
+        """)
+    older.close()
+    let index = try #require(LibraryIndex(folder: dir.path, mode: .on))
+    #expect(index.takeProblems().isEmpty && index.count == 1, "what it held is kept")
+    #expect(index.hasListing(LibraryIndex.FolderListing(modified: 5, fingerprint: 9), of: ImagePath("/p")))
+    #expect(index.lastListing(of: ImagePath("/p"))?.listing.isMountPoint == false)
+    index.rememberListing(LibraryIndex.FolderListing(modified: 6, fingerprint: 9, isMountPoint: true), of: ImagePath("/q"))
+    index.flush()
+    #expect(try #require(LibraryIndex(folder: dir.path, mode: .read)).lastListing(of: ImagePath("/q"))?.listing.isMountPoint == true)
+}
+
 @Test func whatTheWalkFindsGoneIsForgotten() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }

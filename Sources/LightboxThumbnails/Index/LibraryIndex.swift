@@ -28,7 +28,7 @@ public final class LibraryIndex: @unchecked Sendable {
     /// The kind kept for a file that is not an image.
     static let notAnImage = Array("-".utf8)
     /// Its layout's version (`PRAGMA user_version`): an index of another is made anew.
-    static let schemaVersion: Int64 = 2
+    static let schemaVersion: Int64 = 3
     /// Says the file is Lightbox's (`PRAGMA application_id`: "LBix").
     static let applicationID: Int64 = 0x4C42_6978
     /// The most the database may grow to; past it the files used longest ago are forgotten.
@@ -195,13 +195,15 @@ public final class LibraryIndex: @unchecked Sendable {
         let version = try db.integer("PRAGMA user_version") ?? 0
         let tables = try db.integer("SELECT count(*) FROM sqlite_master") ?? 0
         if application == Self.applicationID, version == Self.schemaVersion { return try ready(db) }
-        if application == Self.applicationID, version == 1, mode == .on {
-            // The first layout lacked the decisions: added, what it holds kept.
+        if application == Self.applicationID, version == 1 || version == 2, mode == .on {
+            // The first layout lacked the decisions, the second whether a folder was a mount
+            // point: added, what it holds kept.
+            let decisions = version == 1 ? "ALTER TABLE file ADD COLUMN decision_stamp INTEGER; ALTER TABLE file ADD COLUMN decision INTEGER;" : ""
             try db.execute(
                 """
                 BEGIN IMMEDIATE;
-                ALTER TABLE file ADD COLUMN decision_stamp INTEGER;
-                ALTER TABLE file ADD COLUMN decision INTEGER;
+                \(decisions)
+                ALTER TABLE folder ADD COLUMN mount INTEGER NOT NULL DEFAULT 0;
                 PRAGMA user_version = \(Self.schemaVersion);
                 COMMIT;
                 """)
@@ -223,7 +225,9 @@ public final class LibraryIndex: @unchecked Sendable {
             ) WITHOUT ROWID;
             CREATE INDEX file_used ON file (used);
             DROP TABLE IF EXISTS folder;
-            CREATE TABLE folder (path BLOB PRIMARY KEY, mtime INTEGER NOT NULL, listing INTEGER NOT NULL, used INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE TABLE folder (
+                path BLOB PRIMARY KEY, mtime INTEGER NOT NULL, listing INTEGER NOT NULL, used INTEGER NOT NULL, mount INTEGER NOT NULL DEFAULT 0
+            ) WITHOUT ROWID;
             PRAGMA application_id = \(Self.applicationID);
             PRAGMA user_version = \(Self.schemaVersion);
             COMMIT;
@@ -393,15 +397,17 @@ public final class LibraryIndex: @unchecked Sendable {
         if full { flush() }
     }
 
-    /// A folder's listing as the scan saw it: the folder's modification time and a fingerprint
-    /// of its entries' names and types.
+    /// A folder's listing as the scan saw it: the folder's modification time, a fingerprint of
+    /// its entries' names and types, and whether it was a mount point (a share mounted there).
     public struct FolderListing: Hashable, Sendable {
         public var modified: Int64
         public var fingerprint: Int64
+        public var isMountPoint: Bool
 
-        public init(modified: Int64, fingerprint: Int64) {
+        public init(modified: Int64, fingerprint: Int64, isMountPoint: Bool = false) {
             self.modified = modified
             self.fingerprint = fingerprint
+            self.isMountPoint = isMountPoint
         }
     }
 
@@ -422,16 +428,17 @@ public final class LibraryIndex: @unchecked Sendable {
         }
     }
 
-    /// The folder at `path`'s modification time when it was last listed whole, and the day
-    /// (days since 1970) of that listing, if it was.
-    public func lastListing(of path: ImagePath) -> (modified: Int64, day: Int64)? {
+    /// The folder at `path`'s listing when it was last listed whole (its fingerprint left out),
+    /// and the day (days since 1970) of that listing, if it was.
+    public func lastListing(of path: ImagePath) -> (listing: FolderListing, day: Int64)? {
         let key = path.absoluteBytes
         return lock.withLock {
-            if let waiting = pendingFolders[key] { return (waiting.modified, today) }
-            return perform { db -> (Int64, Int64)? in
-                var found: (Int64, Int64)?
-                try db.each("SELECT mtime, used FROM folder WHERE path = ?", [.blob(key)]) { row in
-                    if let modified = row.integer(0), let day = row.integer(1) { found = (modified, day) }
+            if let waiting = pendingFolders[key] { return (waiting, today) }
+            return perform { db -> (FolderListing, Int64)? in
+                var found: (FolderListing, Int64)?
+                try db.each("SELECT mtime, used, mount FROM folder WHERE path = ?", [.blob(key)]) { row in
+                    guard let modified = row.integer(0), let day = row.integer(1) else { return }
+                    found = (FolderListing(modified: modified, fingerprint: 0, isMountPoint: row.integer(2) == 1), day)
                 }
                 return found
             } ?? nil
@@ -504,8 +511,8 @@ public final class LibraryIndex: @unchecked Sendable {
                     }
                     for (key, listing) in folders {
                         try db.run(
-                            "INSERT OR REPLACE INTO folder (path, mtime, listing, used) VALUES (?, ?, ?, ?)",
-                            [.blob(key), .integer(listing.modified), .integer(listing.fingerprint), .integer(today)])
+                            "INSERT OR REPLACE INTO folder (path, mtime, listing, used, mount) VALUES (?, ?, ?, ?, ?)",
+                            [.blob(key), .integer(listing.modified), .integer(listing.fingerprint), .integer(today), .integer(listing.isMountPoint ? 1 : 0)])
                     }
                     for key in uses where batch[key] == nil { try db.run("UPDATE file SET used = ? WHERE path = ?", [.integer(today), .blob(key)]) }
                     for (key, known) in decided {

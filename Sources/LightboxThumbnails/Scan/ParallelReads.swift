@@ -111,6 +111,13 @@ public enum ParallelReads {
         isNetworkMount(type: mountType(of: path.absoluteBytes, among: recentMounts()))
     }
 
+    /// Whether a file system is mounted at `path` (the mount table says so; nothing there is looked at).
+    /// - Complexity: O(*m*) in the mounts.
+    public static func isMountPoint(_ path: ImagePath) -> Bool {
+        let key = path.absoluteBytes
+        return recentMounts().contains { $0.point == key }
+    }
+
     /// How long a reading of the mount table serves `isOnNetworkMount` (asked once a photo by a
     /// decision read; a share mounted meanwhile is seen within it).
     static let mountTableLife = 1.0

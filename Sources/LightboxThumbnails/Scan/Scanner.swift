@@ -570,7 +570,10 @@ public struct Scanner: Sendable {
             // waits for its slowest file).
             // On a network mount, a folder whose listing the index has (its time and its
             // entries unchanged) is taken as the index has its files: one listing, no look at each.
-            let listing = index.map { _ in LibraryIndex.FolderListing(modified: Scanner.modified(info), fingerprint: Scanner.fingerprint(entries)) }
+            let listing = index.map { _ in
+                LibraryIndex.FolderListing(
+                    modified: Scanner.modified(info), fingerprint: Scanner.fingerprint(entries), isMountPoint: ParallelReads.isMountPoint(path))
+            }
             let trusted = readWidth > 1 && listing.map { index?.hasListing($0, of: path) == true } == true
             // What the index knows of the folder's files, in one query (one a file cost a
             // 100,000-photo walk a read transaction each, a tenth of its time), and the names of
@@ -806,15 +809,18 @@ public struct Scanner: Sendable {
 
     /// Whether a folder listed with nothing in it is more likely a share's mount point seen
     /// without its share (unmounted, the NAS asleep) than a folder emptied: the index knew it
-    /// listed, and its time now is not past that listing's (nor the start of that listing's
-    /// day), where deleting what it held would have moved it on. Then what the index had there
-    /// is not forgotten (the next visit, mounted again, would be a first one), nor the empty
-    /// listing kept.
+    /// listed as a mount point and it is none now; or its time now is not past that listing's
+    /// (nor the start of that listing's day), where deleting what it held would have moved it
+    /// on. Then what the index had there is not forgotten (the next visit, mounted again, would
+    /// be a first one), nor the empty listing kept.
     static func looksUnmounted(_ listing: LibraryIndex.FolderListing, empty: Bool, of path: ImagePath, index: LibraryIndex?) -> Bool {
         guard empty, let before = index?.lastListing(of: path) else { return false }
+        // A share's mount point when the index saw it hold files, and none now: so exactly.
+        if before.listing.isMountPoint && !listing.isMountPoint { return true }
         // Or it was empty since before the day a listing saw it hold files: a mount point made
-        // after the share's folder last changed (its time is the mkdir's) is seen so too.
-        return listing.modified <= before.modified || listing.modified < before.day * 86_400 * 1_000_000_000
+        // after the share's folder last changed (its time is the mkdir's) is seen so too (a
+        // listing from before the index kept mount points).
+        return listing.modified <= before.listing.modified || listing.modified < before.day * 86_400 * 1_000_000_000
     }
 
     /// What the file given at `path` (not a folder; `info` its attributes) is: recognised from
