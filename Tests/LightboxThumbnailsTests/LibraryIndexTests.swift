@@ -425,7 +425,8 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(ParallelReads.isMountPoint(ImagePath("/proc")) && !ParallelReads.isMountPoint(ImagePath(dir.path)))
 }
 
-/// The second layout (without whether a folder was a mount point) gains it, what it held kept.
+/// The second layout (without whether a folder was a mount point) is read as it is, and gains it
+/// where it may be written, what it held kept.
 @Test func theSecondLayoutGainsMountPoints() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
@@ -444,6 +445,10 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
         PRAGMA user_version = 2;
         """)
     older.close()
+    // Read as it is where it may not be written (`--index read`).
+    let reading = try #require(LibraryIndex(folder: dir.path, mode: .read))
+    #expect(reading.isOpen && reading.takeProblems().isEmpty && reading.count == 1)
+    #expect(reading.lastListing(of: ImagePath("/p"))?.listing == LibraryIndex.FolderListing(modified: 5, fingerprint: 0))
     let index = try #require(LibraryIndex(folder: dir.path, mode: .on))
     #expect(index.takeProblems().isEmpty && index.count == 1, "what it held is kept")
     #expect(index.hasListing(LibraryIndex.FolderListing(modified: 5, fingerprint: 9), of: ImagePath("/p")))

@@ -90,6 +90,8 @@ public final class LibraryIndex: @unchecked Sendable {
     private let byteLimit: Int
     private let lock = NSLock()
     private var database: SQLiteDatabase?
+    /// Whether its folders say if they were mount points: not in the second layout, read as it is (`IndexMode.read`).
+    private var knowsMountPoints = true
     /// Records to write: by absolute path.
     private var pending: [[UInt8]: Record] = [:]
     /// Folders to write: by absolute path, what their listing was.
@@ -195,6 +197,11 @@ public final class LibraryIndex: @unchecked Sendable {
         let version = try db.integer("PRAGMA user_version") ?? 0
         let tables = try db.integer("SELECT count(*) FROM sqlite_master") ?? 0
         if application == Self.applicationID, version == Self.schemaVersion { return try ready(db) }
+        if application == Self.applicationID, version == 2, mode == .read {
+            // Read as it is, no folder a mount point, until a run that may write gains the column.
+            knowsMountPoints = false
+            return try ready(db)
+        }
         if application == Self.applicationID, version == 1 || version == 2, mode == .on {
             // The first layout lacked the decisions, the second whether a folder was a mount
             // point: added, what it holds kept.
@@ -436,7 +443,7 @@ public final class LibraryIndex: @unchecked Sendable {
             if let waiting = pendingFolders[key] { return (waiting, today) }
             return perform { db -> (FolderListing, Int64)? in
                 var found: (FolderListing, Int64)?
-                try db.each("SELECT mtime, used, mount FROM folder WHERE path = ?", [.blob(key)]) { row in
+                try db.each("SELECT mtime, used, \(knowsMountPoints ? "mount" : "0") FROM folder WHERE path = ?", [.blob(key)]) { row in
                     guard let modified = row.integer(0), let day = row.integer(1) else { return }
                     found = (FolderListing(modified: modified, fingerprint: 0, isMountPoint: row.integer(2) == 1), day)
                 }
