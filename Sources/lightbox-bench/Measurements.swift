@@ -349,3 +349,39 @@ extension Measurements {
             state.library.count, firstScreen ?? 0, landed, takes.count, takes.reduce(0, +), takes.map { String(format: "%.0f", $0) }.joined(separator: " "))
     }
 }
+
+extension Measurements {
+    /// The library's recording of `count` photos' metadata as a replay of the index hands it:
+    /// with a camera, a lens and a date each (four of each), and with a date alone.
+    static func recordMetadata(items count: Int) -> String {
+        let cameras = [("FUJIFILM", "X100V"), ("Canon", "Canon EOS R5"), ("NIKON CORPORATION", "NIKON Z 6_2"), ("SONY", "ILCE-7M4")]
+        let lenses = ["XF35mmF1.4 R", "RF24-70mm F2.8 L IS USM", "NIKKOR Z 50mm f/1.8 S", "FE 85mm F1.8"]
+        func results(full: Bool) -> [MetadataResult] {
+            (0..<count).map { number in
+                var exif = ImageMetadata()
+                if full {
+                    (exif.make, exif.model) = cameras[number / 1000 % cameras.count]
+                    exif.lens = lenses[number / 3000 % lenses.count]
+                    exif.iso = 400
+                    exif.fNumber = 2.8
+                }
+                exif.dateTaken = "2024:06:\(number % 28 + 10) 12:00:00"
+                return MetadataResult(id: ItemID(number), metadata: exif, size: PixelSize(width: 6000, height: 4000))
+            }
+        }
+        var times: [Bool: [Double]] = [:]
+        for round in 0..<10 {
+            let full = round % 2 == 0
+            var library = Library(folders: syntheticFolders(count))
+            let made = results(full: full)
+            let start = now()
+            _ = library.record(made, arranging: false)
+            times[full, default: []].append(Double(now() - start) / 1e6)
+        }
+        func said(_ full: Bool) -> String {
+            let sorted = times[full]!.sorted()
+            return String(format: "%.1f-%.1f ms (median %.1f)", sorted.first!, sorted.last!, sorted[sorted.count / 2])
+        }
+        return "recording \(count) photos' metadata (five times each): with a camera, a lens and a date \(said(true)); a date alone \(said(false))"
+    }
+}

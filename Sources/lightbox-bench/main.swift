@@ -46,6 +46,7 @@ case ("playback", 3):
     guard let graphics = Graphics(rawValue: arguments[2]) else { exit(2) }
     print(try Measurements.playback(folder: arguments[1], graphics: graphics))
 case ("filter", 2): print(Measurements.filterKeystrokes(items: Int(arguments[1]) ?? 100_000))
+case ("record", 2): print(Measurements.recordMetadata(items: Int(arguments[1]) ?? 100_000))
 case ("layout", 1): print(Measurements.layout())
 case ("pictures", 1): print(try Measurements.pictureModes())
 case ("scan", 2): print(Measurements.scan(folder: arguments[1]))

@@ -21,8 +21,8 @@ public struct ItemDetails: Hashable, Sendable {
     init(_ metadata: ImageMetadata?, names: inout NameTable) {
         isRead = true
         guard let metadata else { return }
-        camera = names.number(of: Self.camera(make: metadata.make, model: metadata.model))
-        lens = names.number(of: metadata.lens)
+        camera = names.camera(make: metadata.make, model: metadata.model)
+        lens = names.lens(metadata.lens)
         iso = Int32(clamping: metadata.iso ?? 0)
         frameCount = Int32(clamping: metadata.frameCount ?? 0)
         fNumber = Float(metadata.fNumber.map { $0.isFinite && $0 > 0 ? $0 : 0 } ?? 0)
@@ -47,6 +47,41 @@ public struct NameTable: Hashable, Sendable {
     /// Folded names (lower case, no spaces, hyphens or underscores) by number; 0 is no name.
     private(set) var folded: [[UInt8]] = [[]]
     private var numbers: [String: Int32] = [:]
+    /// The last camera and lens numbered: a library's photos come in runs of one camera, and
+    /// naming each (trimmed, compared folded, looked up) was most of recording its metadata.
+    private var lastCamera: Asked?
+    private var lastLens: Asked?
+
+    /// What was asked for (a camera's make and model; a lens's name), and the number answered.
+    private struct Asked: Sendable {
+        var name: String?
+        var model: String? = nil
+        var number: Int32
+    }
+
+    /// The number of the camera `make` and `model` name (`ItemDetails.camera(make:model:)`).
+    mutating func camera(make: String?, model: String?) -> Int32 {
+        if let last = lastCamera, last.name == make, last.model == model { return last.number }
+        let number = number(of: ItemDetails.camera(make: make, model: model))
+        lastCamera = Asked(name: make, model: model, number: number)
+        return number
+    }
+
+    /// The number of the lens `name`.
+    mutating func lens(_ name: String?) -> Int32 {
+        if let last = lastLens, last.name == name { return last.number }
+        let number = number(of: name)
+        lastLens = Asked(name: name, number: number)
+        return number
+    }
+
+    /// Tables holding the same names are equal, whatever was asked last.
+    public static func == (a: NameTable, b: NameTable) -> Bool { a.folded == b.folded && a.numbers == b.numbers }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(folded)
+        hasher.combine(numbers)
+    }
 
     /// The number of `name`, numbering it when new; 0 for none.
     mutating func number(of name: String?) -> Int32 {

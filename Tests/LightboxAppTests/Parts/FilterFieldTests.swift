@@ -132,6 +132,31 @@ private func details() -> [MetadataResult] {
     return read.enumerated().map { MetadataResult(id: ItemID($0.offset), metadata: $0.element.0, size: $0.element.1) }
 }
 
+/// Photos come in runs of one camera (the library remembers the last one named): each keeps its
+/// own, the first camera again after another is the first's, and so is a lens.
+@Test func camerasInRunsEachKeepTheirOwn() {
+    var state = culled()
+    func exif(_ make: String, _ model: String, _ lens: String) -> ImageMetadata {
+        var metadata = ImageMetadata()
+        (metadata.make, metadata.model, metadata.lens) = (make, model, lens)
+        return metadata
+    }
+    let fuji = exif("FUJIFILM", "X100V", "23.0 mm f/2.0"), canon = exif("Canon", "Canon EOS R5", "RF35mm F1.8 MACRO IS STM")
+    var fujiAgain = fuji
+    fujiAgain.lens = "RF35mm F1.8 MACRO IS STM"
+    let read = [fuji, fuji, canon, fuji, canon, fujiAgain].enumerated().map { MetadataResult(id: ItemID($0.offset), metadata: $0.element, size: nil) }
+    state.apply(.metadataRead(read))
+    func shown(_ query: String) -> [String] {
+        var filtered = state
+        filtered.apply([.startFilter, .filterInput(query)])
+        return (0..<filtered.library.count).map { String(decoding: filtered.library[$0].path.lastComponent, as: UTF8.self) }
+    }
+    #expect(shown("camera:x100v") == ["IMG_1.JPG", "IMG_2.JPG", "MVI_4.MP4", "IMG_6.JPG"])
+    #expect(shown("camera:eos") == ["IMG_3.JPG", "IMG_5.JPG"])
+    #expect(shown("lens:rf35") == ["IMG_3.JPG", "IMG_5.JPG", "IMG_6.JPG"])
+    #expect(shown("lens:23") == ["IMG_1.JPG", "IMG_2.JPG", "MVI_4.MP4"])
+}
+
 @Test func theFilterFindsPhotosByWhatTheirMetadataSays() {
     var state = culled()
     state.apply(.metadataRead(details()))
