@@ -18,6 +18,7 @@ import LightboxApp
 //   scan FOLDER    the streaming scan of a folder, and the memory of its library
 //   replay INDEX FOLDER  the index's replay of FOLDER (INDEX: the folder of its index.sqlite), and the walk checking it
 //   relaunch INDEX FOLDER  the index's replay of FOLDER taken into a gallery by date, as the run loop takes it
+//   record N       the library's recording of N photos' metadata, with cameras and lenses and with dates alone
 //   kitty FOLDER   bytes and time of each way to send the folder's thumbnails to kitty
 //   exif FOLDER    the folder's EXIF thumbnails decoded by our own decoder and by libjpeg-turbo
 
@@ -56,7 +57,7 @@ case ("kitty", 2): print(try Measurements.kittyEncodings(folder: arguments[1]))
 case ("exif", 2): print(Measurements.exifThumbnails(folder: arguments[1]))
 default:
     FileHandle.standardError.write(
-        "usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | filter N | decisions FOLDER [LOCAL] | flips FOLDER MODE [nothing-ahead|held] | compare FOLDER MODE | parts DIR | playback DIR MODE | layout | pictures | scan FOLDER | replay INDEX FOLDER | relaunch INDEX FOLDER | kitty FOLDER | exif FOLDER\n"
+        "usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | filter N | decisions FOLDER [LOCAL] | flips FOLDER MODE [nothing-ahead|held] | compare FOLDER MODE | parts DIR | playback DIR MODE | layout | pictures | scan FOLDER | replay INDEX FOLDER | relaunch INDEX FOLDER | record N | kitty FOLDER | exif FOLDER\n"
             .data(
                 using: .utf8)!)
     exit(2)
