@@ -617,6 +617,7 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     #expect(found.folders[0].files[0].companions.count == 1, "a pair")
     #expect(index.replay(under: ImagePath(dir.path + "/nothing"), pairs: true).isEmpty)
     #expect(index.statistics.contains("files shown from it before the scan looked"))
+    #expect(index.statistics.contains("metadata shown from it for 1 file and taken from it 0 times"), "\(index.statistics)")
 }
 
 /// The replay hands each item's decision as the index's copies of its files say it (a pair's:

@@ -96,6 +96,7 @@ extension LibraryIndex {
             decisions = files.map { file in Scanner.IndexedDecision(file.memberPaths.map { place[$0.bytes].flatMap { copies[$0] } }) }
         }
         countDecisionsShown(decisions.reduce(0) { $0 + ($1.map { $0.decision.isEmpty ? 0 : 1 } ?? 0) })
+        countMetadataShown(metadata.reduce(0) { $0 + ($1 == nil ? 0 : 1) })
         var batch = Scanner.Batch(folder: folder, files: files, indexed: metadata)
         batch.indexedDecisions = decisions
         return batch

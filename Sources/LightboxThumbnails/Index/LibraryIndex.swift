@@ -101,7 +101,7 @@ public final class LibraryIndex: @unchecked Sendable {
     /// Files and folders to forget (`forgetGone`): by absolute path, with what is under it.
     private var pendingGone: Set<[UInt8]> = []
     /// Files recognised from the index, and files whose metadata came from it, this run.
-    private var recognised = 0, metadataHits = 0
+    private var recognised = 0, metadataHits = 0, metadataShown = 0
     /// Images shown from the index before the scan looked (`replay`), and items whose
     /// decisions it showed before their sidecars were looked at, this run.
     private var replayed = 0, decisionsShown = 0
@@ -354,13 +354,18 @@ public final class LibraryIndex: @unchecked Sendable {
     /// Counts items whose decisions were shown from the index (for `--stats`).
     public func countDecisionsShown(_ count: Int) { lock.withLock { decisionsShown += count } }
 
+    /// Counts items shown with the metadata the index kept for them (for `--stats`).
+    func countMetadataShown(_ count: Int) { lock.withLock { metadataShown += count } }
+
     /// What this run took from the index, for `--stats`.
     public var statistics: String {
         lock.withLock {
             let shown = replayed > 0 ? "\(replayed) files shown from it before the scan looked, " : ""
             let decided = decisionsShown > 0 ? ", decisions shown from it for \(decisionsShown) photo\(decisionsShown == 1 ? "" : "s")" : ""
+            // Shown with the files it replayed, or taken by the metadata reader (a snapshot, a first visit's).
+            let shownMetadata = metadataShown > 0 ? "shown from it for \(metadataShown) file\(metadataShown == 1 ? "" : "s") and " : ""
             return
-                "index: \(shown)\(recognised) files recognised from it, metadata taken from it \(metadataHits) times\(decided) (\(location), \(mode.rawValue))"
+                "index: \(shown)\(recognised) files recognised from it, metadata \(shownMetadata)taken from it \(metadataHits) times\(decided) (\(location), \(mode.rawValue))"
         }
     }
 
