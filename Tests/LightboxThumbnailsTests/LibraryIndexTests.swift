@@ -141,6 +141,17 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     older.close()
     let anew = try #require(LibraryIndex(folder: dir.path, mode: .on))
     #expect(anew.isOpen && anew.takeProblems().isEmpty)
+
+    // A newer Lightbox's (an upgrade undone): gone on without, with a message, and left whole.
+    anew.remember(indexed("/p/kept.jpg"))
+    anew.flush()
+    let newer = try SQLiteDatabase(path: ImagePath(location))
+    try newer.execute("PRAGMA user_version = \(LibraryIndex.schemaVersion + 1)")
+    newer.close()
+    let behind = try #require(LibraryIndex(folder: dir.path, mode: .on))
+    #expect(!behind.isOpen && behind.takeProblems().contains { $0.contains("a newer Lightbox's") })
+    let left = try SQLiteDatabase(path: ImagePath(location))
+    #expect(try left.integer("SELECT count(*) FROM file") == 1 && left.integer("PRAGMA user_version") == LibraryIndex.schemaVersion + 1)
 }
 
 /// Damage met while in use (pages overwritten under it) ends its use with a message, never a trap.

@@ -219,6 +219,10 @@ public final class LibraryIndex: @unchecked Sendable {
         if tables > 0, application != Self.applicationID {
             throw SQLiteDatabase.Failure(code: 26, message: "it is not Lightbox's index")  // SQLITE_NOTADB
         }
+        if application == Self.applicationID, version > Self.schemaVersion {
+            // A newer Lightbox's (an upgrade undone, or one running beside): left whole for it.
+            throw SQLiteDatabase.Failure(code: 1, message: "it is a newer Lightbox's, left as it is")
+        }
         guard mode == .on else { throw SQLiteDatabase.Failure(code: 1, message: "it is of another version and may not be written") }
         // New, or another version's: made anew in this layout (it is a cache).
         try db.execute(
