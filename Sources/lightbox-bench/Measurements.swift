@@ -150,12 +150,10 @@ enum Measurements {
         _ = state.initialEffects()
         let read = (0..<count).map { Decisions.ItemChange(id: ItemID($0), decision: Decision(rating: $0 % 7 - 1, labels: $0 % 5 == 0 ? [.red] : [])) }
         _ = state.apply(.decisionsRead(read))
-        let cameras = [("FUJIFILM", "X100V"), ("Canon", "Canon EOS R5"), ("NIKON CORPORATION", "NIKON Z 6_2"), ("SONY", "ILCE-7M4")]
-        let lenses = ["XF35mmF1.4 R", "RF24-70mm F2.8 L IS USM", "NIKKOR Z 50mm f/1.8 S", "FE 85mm F1.8"]
         let metadata = (0..<count).map { number in
             var exif = ImageMetadata()
-            (exif.make, exif.model) = cameras[number % cameras.count]
-            exif.lens = lenses[number / 3 % lenses.count]
+            (exif.make, exif.model) = sampleCameras[number % sampleCameras.count]
+            exif.lens = sampleLenses[number / 3 % sampleLenses.count]
             exif.iso = [100, 400, 800, 3200, 6400][number % 5]
             exif.fNumber = [1.4, 2.8, 5.6, 8][number / 7 % 4]
             exif.focalLength = [23, 35, 50, 85][number / 11 % 4]
@@ -351,17 +349,19 @@ extension Measurements {
 }
 
 extension Measurements {
+    /// Four cameras (make, model) and four lenses, as their EXIF names them, for synthetic libraries' metadata.
+    static let sampleCameras = [("FUJIFILM", "X100V"), ("Canon", "Canon EOS R5"), ("NIKON CORPORATION", "NIKON Z 6_2"), ("SONY", "ILCE-7M4")]
+    static let sampleLenses = ["XF35mmF1.4 R", "RF24-70mm F2.8 L IS USM", "NIKKOR Z 50mm f/1.8 S", "FE 85mm F1.8"]
+
     /// The library's recording of `count` photos' metadata as a replay of the index hands it:
     /// with a camera, a lens and a date each (four of each), and with a date alone.
     static func recordMetadata(items count: Int) -> String {
-        let cameras = [("FUJIFILM", "X100V"), ("Canon", "Canon EOS R5"), ("NIKON CORPORATION", "NIKON Z 6_2"), ("SONY", "ILCE-7M4")]
-        let lenses = ["XF35mmF1.4 R", "RF24-70mm F2.8 L IS USM", "NIKKOR Z 50mm f/1.8 S", "FE 85mm F1.8"]
         func results(full: Bool) -> [MetadataResult] {
             (0..<count).map { number in
                 var exif = ImageMetadata()
                 if full {
-                    (exif.make, exif.model) = cameras[number / 1000 % cameras.count]
-                    exif.lens = lenses[number / 3000 % lenses.count]
+                    (exif.make, exif.model) = sampleCameras[number / 1000 % sampleCameras.count]
+                    exif.lens = sampleLenses[number / 3000 % sampleLenses.count]
                     exif.iso = 400
                     exif.fNumber = 2.8
                 }

@@ -459,7 +459,7 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     // Read as it is where it may not be written (`--index read`).
     let reading = try #require(LibraryIndex(folder: dir.path, mode: .read))
     #expect(reading.isOpen && reading.takeProblems().isEmpty && reading.count == 1)
-    #expect(reading.lastListing(of: ImagePath("/p"))?.listing == LibraryIndex.FolderListing(modified: 5, fingerprint: 0))
+    #expect(reading.lastListing(of: ImagePath("/p"))?.listing == LibraryIndex.FolderListing(modified: 5, fingerprint: 9))
     let index = try #require(LibraryIndex(folder: dir.path, mode: .on))
     #expect(index.takeProblems().isEmpty && index.count == 1, "what it held is kept")
     #expect(index.hasListing(LibraryIndex.FolderListing(modified: 5, fingerprint: 9), of: ImagePath("/p")))

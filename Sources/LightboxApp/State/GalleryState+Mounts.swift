@@ -16,19 +16,19 @@ extension GalleryState {
         let mounts = back.map { Array($0.utf8) }
         // Where the walk met problems (it could not look; a mount that only stalled was waited for).
         let roots = scanRoots.filter { root in
-            let bytes = Self.folderBytes(root)
+            let bytes = root.absoluteBytes
             return mounts.contains { ReadWatch.mount($0, holds: bytes) || ReadWatch.mount(bytes, holds: $0) }
                 && scanProblems.contains { problem in Self.names(of: root).contains { problem.utf8.names(path: $0) } }
         }
         // A list's paths it could not look at there, but those a root walked again holds.
-        let rootFolders = roots.map(Self.folderBytes)
-        let isBack = { (path: ImagePath) in mounts.contains { ReadWatch.mount($0, holds: Self.folderBytes(path)) } }
-        let missed = pathsMissed.filter(isBack).filter { path in !rootFolders.contains { ReadWatch.mount($0, holds: Self.folderBytes(path)) } }
+        let rootFolders = roots.map(\.absoluteBytes)
+        let isBack = { (path: ImagePath) in mounts.contains { ReadWatch.mount($0, holds: path.absoluteBytes) } }
+        let missed = pathsMissed.filter(isBack).filter { path in !rootFolders.contains { ReadWatch.mount($0, holds: path.absoluteBytes) } }
         pathsMissed.removeAll(where: isBack)
         var seen = Set<ImagePath>()
         let again = (roots + missed).filter { seen.insert($0).inserted }
         guard !again.isEmpty else { return [] }
-        let folders = again.map(Self.folderBytes)
+        let folders = again.map(\.absoluteBytes)
         let named = again.flatMap(Self.names)
         scanProblems.removeAll { problem in named.contains { problem.utf8.names(path: $0) } }
         isScanning = true
@@ -38,10 +38,7 @@ extension GalleryState {
     }
 
     /// How a problem's text may name `root` or what is under it: as given (relative, say) or in full.
-    static func names(of root: ImagePath) -> [[UInt8]] { [trimmed(root.bytes), folderBytes(root)] }
-
-    /// `path` made absolute, without a trailing slash (but the root's).
-    static func folderBytes(_ path: ImagePath) -> [UInt8] { path.absoluteBytes }
+    static func names(of root: ImagePath) -> [[UInt8]] { [trimmed(root.bytes), root.absoluteBytes] }
 
     /// `bytes` without a trailing slash (but the root's).
     static func trimmed(_ bytes: [UInt8]) -> [UInt8] {

@@ -444,17 +444,17 @@ public final class LibraryIndex: @unchecked Sendable {
         }
     }
 
-    /// The folder at `path`'s listing when it was last listed whole (its fingerprint left out),
-    /// and the day (days since 1970) of that listing, if it was.
+    /// The folder at `path`'s listing when it was last listed whole, and the day (days since
+    /// 1970) of that listing, if it was.
     public func lastListing(of path: ImagePath) -> (listing: FolderListing, day: Int64)? {
         let key = path.absoluteBytes
         return lock.withLock {
             if let waiting = pendingFolders[key] { return (waiting, today) }
             return perform { db -> (FolderListing, Int64)? in
                 var found: (FolderListing, Int64)?
-                try db.each("SELECT mtime, used, \(knowsMountPoints ? "mount" : "0") FROM folder WHERE path = ?", [.blob(key)]) { row in
-                    guard let modified = row.integer(0), let day = row.integer(1) else { return }
-                    found = (FolderListing(modified: modified, fingerprint: 0, isMountPoint: row.integer(2) == 1), day)
+                try db.each("SELECT mtime, listing, used, \(knowsMountPoints ? "mount" : "0") FROM folder WHERE path = ?", [.blob(key)]) { row in
+                    guard let modified = row.integer(0), let fingerprint = row.integer(1), let day = row.integer(2) else { return }
+                    found = (FolderListing(modified: modified, fingerprint: fingerprint, isMountPoint: row.integer(3) == 1), day)
                 }
                 return found
             } ?? nil
