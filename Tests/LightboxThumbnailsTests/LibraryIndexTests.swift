@@ -818,6 +818,15 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     let fromIndex = batches.filter(\.isFromIndex).flatMap(\.files).map(\.path)
     #expect(fromIndex == found.folders.flatMap(\.files).map(\.path), "all of it, in the walk's order")
     #expect(batches.firstIndex { !$0.isFromIndex } ?? 0 > batches.lastIndex(where: \.isFromIndex) ?? 0, "then the walk")
+
+    // The gallery's takes: the index's last part is never taken with the walk's first batch (the
+    // library would look up all it had before it all shows).
+    let again = BackgroundScan(source: .paths([root]), scanner: scanner, replaying: index, replayPart: 5)
+    again.waitForBatches(timeout: 5)
+    usleep(500_000)  // the replay and the walk of 18 files are over by then: all their batches wait
+    let first = again.take(filesAtMost: 1000), second = again.take(filesAtMost: 1000)
+    #expect(first.batches.allSatisfy(\.isFromIndex) && first.batches.flatMap(\.files).count == 18, "the index's parts alone")
+    #expect(!second.batches.isEmpty && second.batches.allSatisfy { !$0.isFromIndex }, "then the walk's")
 }
 
 /// Where every file's metadata will be wanted, a walk on a network mount (here: files looked at

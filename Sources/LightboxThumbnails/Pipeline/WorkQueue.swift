@@ -131,15 +131,17 @@ public final class WorkQueue<Schedule: WorkSchedule>: @unchecked Sendable {
     }
 
     /// The first results handed on since the last call, as many as `weight` adds up to `limit`
-    /// (the first whatever its weight), whether any were left, and what `body` reads of the schedule.
+    /// (the first whatever its weight) and none after one that `endsTake`, whether any were left,
+    /// and what `body` reads of the schedule.
     /// - Complexity: O(*k*) in the results taken.
-    public func takeResults<T>(upTo limit: Int, weight: (Schedule.Result) -> Int, reading body: (Schedule) -> T) -> (
-        results: [Schedule.Result], isLeft: Bool, read: T
-    ) {
+    public func takeResults<T>(
+        upTo limit: Int, weight: (Schedule.Result) -> Int, endsTake: (_ last: Schedule.Result, _ next: Schedule.Result) -> Bool = { _, _ in false },
+        reading body: (Schedule) -> T
+    ) -> (results: [Schedule.Result], isLeft: Bool, read: T) {
         condition.lock()
         defer { condition.unlock() }
         var end = 0, total = 0
-        while end < results.count, end == 0 || total + weight(results[end]) <= limit {
+        while end < results.count, end == 0 || (total + weight(results[end]) <= limit && !endsTake(results[end - 1], results[end])) {
             total += weight(results[end])
             end += 1
         }

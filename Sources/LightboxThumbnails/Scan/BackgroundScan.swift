@@ -142,14 +142,19 @@ public final class BackgroundScan: @unchecked Sendable {
 
     /// The batches found since the last call.
     /// - Complexity: O(*b*) in the number of batches taken.
-    public func take() -> Progress { take(filesAtMost: .max) }
+    public func take() -> Progress { take(filesAtMost: .max, endingLanding: false) }
 
     /// The batches found since the last call, as many as hold `limit` files (the first whatever
     /// its size): a replayed index's thousands are taken a part at a time, so a key waits for one part.
+    /// The index's last part is taken without the walk's first batch: taken with it, the library
+    /// would look up every file the index had (`Library.appendChecked`) before it all shows.
     /// - Complexity: O(*b*) in the number of batches taken.
-    public func take(filesAtMost limit: Int) -> Progress {
+    public func take(filesAtMost limit: Int) -> Progress { take(filesAtMost: limit, endingLanding: true) }
+
+    private func take(filesAtMost limit: Int, endingLanding: Bool) -> Progress {
         wake.drain()
-        let (batches, isLeft, isFinished) = queue.takeResults(upTo: limit, weight: { $0.files.count }, reading: { $0.isFinished })
+        let (batches, isLeft, isFinished) = queue.takeResults(
+            upTo: limit, weight: { $0.files.count }, endsTake: { endingLanding && $0.isFromIndex && !$1.isFromIndex }, reading: { $0.isFinished })
         // What is left wakes the loop again.
         if isLeft { wake.signal() }
         var merged: [Scanner.Batch] = []
