@@ -3,7 +3,8 @@ import LightboxThumbnails
 
 extension GalleryState {
     /// Thumbnails to decode: the cursor's tile, the other visible tiles top to bottom, then about
-    /// one screen ahead in the scroll direction, nearest first; cached and failed ones left out.
+    /// one screen ahead in the scroll direction, nearest first (once the index's library is all
+    /// in); cached and failed ones left out.
     /// Nil when unchanged. (On a slow link the files come in this order: the cursor's first.)
     /// - Complexity: O(*v*) in the number of tiles in the window.
     mutating func updatedDemand() -> [DecodeRequest]? {
@@ -17,7 +18,8 @@ extension GalleryState {
         var order = visible.filter { layout.isVisible($0, offset: offset, height: height) }
         let onScreen = Set(order)
         if let at = order.firstIndex(of: viewport.cursor), at > 0 { order.insert(order.remove(at: at), at: 0) }
-        if prefetches {
+        // The screen ahead waits while the index's library lands: that is the two cores' work then.
+        if prefetches && !isIndexLanding {
             let ahead =
                 viewport.direction > 0
                 ? layout.visibleItems(offset: viewport.offset + height, height: height)

@@ -75,6 +75,20 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
     #expect(loads(other.apply(.move(.down)))?.isEmpty == false)
 }
 
+/// While the index's library lands the screen's tiles are decoded, the screen ahead once it is
+/// all in (until then the two cores are the landing's).
+@Test func theScreenAheadWaitsForTheIndexsLibrary() {
+    var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
+    state.apply(.indexLanding(true))
+    let first = loads(state.apply(.scanned([batch("a", 0..<60)], isFinished: false))) ?? []
+    let firstAhead = first.filter(\.isAhead).count
+    #expect(!first.isEmpty && firstAhead == 0, "the screen only")
+    let landed = loads(state.apply(.indexLanding(false))) ?? []
+    let landedAhead = landed.filter(\.isAhead).count
+    #expect(landedAhead > 0, "then the screen ahead")
+    #expect(Set(first.map(\.id)).isSubset(of: Set(landed.map(\.id))))
+}
+
 @Test func anEmptyLibraryWaitsForTheScanAndThenShowsTheFirstScreen() {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
     #expect(state.apply(.move(.down)).isEmpty)
