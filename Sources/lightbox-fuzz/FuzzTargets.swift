@@ -109,7 +109,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 
 enum FuzzTarget: String, CaseIterable {
     case header, exif, png, video, raw, sanitizer, message, input, list, jpeg, xmp, index
-    nonisolated(unsafe) static let current: FuzzTarget = {
+    static let current: FuzzTarget = {
         guard let name = getenv("LIGHTBOX_FUZZ_TARGET"), let target = FuzzTarget(rawValue: String(cString: name)) else { return .header }
         return target
     }()

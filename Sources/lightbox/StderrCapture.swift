@@ -19,7 +19,7 @@ final class StderrCapture: @unchecked Sendable {
         close(fds[1])
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         let readEnd = fds[0]
-        let thread = Thread { [self] in
+        let thread = Thread {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
                 let n = read(readEnd, &buffer, buffer.count)

@@ -66,7 +66,7 @@ private let darktableSidecar = """
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     let photo = try dir.file("IMG_0001.CR2")
-    FileManager.default.createFile(atPath: photo, contents: Data([1, 2, 3]))
+    _ = FileManager.default.createFile(atPath: photo, contents: Data([1, 2, 3]))
     var decision = Decision(rating: 3, labels: [.red])
     #expect(XMPSidecar.write(decision, photo: ImagePath(photo), mode: .appended) == .written)
     let sidecar = photo + ".xmp"
@@ -81,7 +81,7 @@ private let darktableSidecar = """
     #expect(XMPSidecar.write(decision, photo: ImagePath(photo), mode: .appended) == .unchanged)
     // Replaced names the sidecar as Lightroom does; off makes none.
     let other = try dir.file("IMG_0002.jpg")
-    FileManager.default.createFile(atPath: other, contents: Data([1]))
+    _ = FileManager.default.createFile(atPath: other, contents: Data([1]))
     #expect(XMPSidecar.write(Decision(rating: 2), photo: ImagePath(other), mode: .off) == .unchanged)
     #expect(!FileManager.default.fileExists(atPath: try dir.file("IMG_0002.xmp")))
     #expect(XMPSidecar.write(Decision(rating: 2), photo: ImagePath(other), mode: .replaced) == .written)
@@ -92,7 +92,7 @@ private let darktableSidecar = """
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     let photo = try dir.file("IMG_0001.CR2")
-    FileManager.default.createFile(atPath: photo, contents: Data([1]))
+    _ = FileManager.default.createFile(atPath: photo, contents: Data([1]))
     let sidecar = photo + ".xmp"
     try darktableSidecar.write(toFile: sidecar, atomically: true, encoding: .utf8)
     chmod(sidecar, 0o600)
@@ -114,7 +114,7 @@ private let darktableSidecar = """
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     let photo = try dir.file("DSC_0001.NEF")
-    FileManager.default.createFile(atPath: photo, contents: Data([1]))
+    _ = FileManager.default.createFile(atPath: photo, contents: Data([1]))
     // Lightroom's shape: IMG.xmp with develop settings, keywords and a label; digiKam's namespace too.
     let sidecar = try dir.file("DSC_0001.xmp")
     try runTool([
@@ -154,7 +154,7 @@ private let darktableSidecar = """
     defer { dir.remove() }
     func photo(_ name: String) throws -> ImagePath {
         let path = try dir.file(name)
-        FileManager.default.createFile(atPath: path, contents: Data([1]))
+        _ = FileManager.default.createFile(atPath: path, contents: Data([1]))
         return ImagePath(path)
     }
     // Entities that expand without end: refused before the parser.
@@ -166,7 +166,7 @@ private let darktableSidecar = """
     #expect(XMPSidecar.write(Decision(rating: 2), photo: laughs, mode: .appended) == .failed("sidecar laughs.jpg.xmp: not XMP Lightbox can read; not written"))
     // Not XML at all, another encoding.
     let junk = try photo("junk.jpg")
-    FileManager.default.createFile(atPath: junk.description + ".xmp", contents: Data([0xFF, 0xFE, 0x3C, 0, 0x78, 0]))
+    _ = FileManager.default.createFile(atPath: junk.description + ".xmp", contents: Data([0xFF, 0xFE, 0x3C, 0, 0x78, 0]))
     #expect(XMPSidecar.read(photo: junk).decision == nil)
     // A FIFO: no hang. A link to /dev/zero: not followed. A huge file: not read.
     let fifo = try photo("fifo.jpg")
@@ -213,7 +213,7 @@ private let darktableSidecar = """
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     let photo = try dir.file("two.jpg")
-    FileManager.default.createFile(atPath: photo, contents: Data([1]))
+    _ = FileManager.default.createFile(atPath: photo, contents: Data([1]))
     let decision = Decision(rating: 0, labels: [.red, .blue])
     #expect(XMPSidecar.write(decision, photo: ImagePath(photo), mode: .appended) == .written)
     #expect(XMPSidecar.read(photo: ImagePath(photo)).decision == decision)
@@ -242,7 +242,7 @@ private let darktableSidecar = """
     defer { dir.remove() }
     let root = ImagePath(try dir.file("state/lightbox/sidecars"))
     let photo = ImagePath(try dir.file("card/IMG_0001.JPG"))
-    FileManager.default.createFile(atPath: photo.description, contents: Data([1]))
+    _ = FileManager.default.createFile(atPath: photo.description, contents: Data([1]))
     let kept = photo.keptSidecar(in: root)
     #expect(kept.bytes.starts(with: root.bytes) && kept.description.hasSuffix("/card/IMG_0001.JPG.xmp"))
     #expect(kept.photoOfKeptSidecar(in: root) == FreedesktopCache.absolute(photo))
@@ -255,7 +255,7 @@ private let darktableSidecar = """
     #expect(XMPSidecar.read(photo: photo).decision == nil, "not beside the photo")
     // A sidecar Lightbox cannot write into (here a FIFO) keeps the decision aside too, with why.
     let fifoPhoto = ImagePath(try dir.file("card/IMG_0002.JPG"))
-    FileManager.default.createFile(atPath: fifoPhoto.description, contents: Data([1]))
+    _ = FileManager.default.createFile(atPath: fifoPhoto.description, contents: Data([1]))
     mkfifo(fifoPhoto.description + ".xmp", 0o644)
     guard case .kept(let reason) = XMPSidecar.write(Decision(rating: 1), photo: fifoPhoto, policy: SidecarPolicy(mode: .appended, keptRoot: root))
     else {
@@ -283,7 +283,7 @@ private let darktableSidecar = """
     #expect(XMPSidecar.read(photo: photo, keptIn: root) == DecisionRead(decision: Decision(rating: 1), isKept: true))
     // With nowhere to keep it either, the write fails and says both.
     let blocked = ImagePath(try dir.file("blocked"))
-    FileManager.default.createFile(atPath: blocked.description, contents: Data())
+    _ = FileManager.default.createFile(atPath: blocked.description, contents: Data())
     guard case .failed(let both) = XMPSidecar.write(Decision(rating: 2), photo: fifoPhoto, policy: SidecarPolicy(mode: .appended, keptRoot: blocked))
     else {
         Issue.record("not a failure")
@@ -300,7 +300,7 @@ private let darktableSidecar = """
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     let photo = ImagePath(try dir.file("IMG_0001.CR2"))
-    FileManager.default.createFile(atPath: photo.description, contents: Data([1]))
+    _ = FileManager.default.createFile(atPath: photo.description, contents: Data([1]))
     #expect(XMPSidecar.write(Decision(rating: 1), photo: photo, mode: .appended) == .written)
     let sidecar = photo.description + ".xmp"
     let keywords = (1...12).map { "keyword\($0)" }
@@ -331,7 +331,7 @@ private let darktableSidecar = """
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     let photo = ImagePath(try dir.file("IMG_0001.JPG"))
-    FileManager.default.createFile(atPath: photo.description, contents: Data([1]))
+    _ = FileManager.default.createFile(atPath: photo.description, contents: Data([1]))
     #expect(XMPSidecar.write(Decision(rating: 2, labels: [.blue]), photo: photo, mode: .appended) == .written)
     let policy = SidecarPolicy(mode: .appended)
     #expect(XMPSidecar.write(Decision(rating: 5), fields: .rating, photo: photo, policy: policy) == .written)
@@ -424,7 +424,7 @@ private func said(_ results: [DecisionKeeper.Result]) -> [Int: Decision] {
     // A pair: its RAW's sidecar (darktable's name) says what the item has.
     let pairJPEG = try dir.file("d.jpg"), pairRAW = try dir.file("d.nef")
     try TestImages.jpeg(at: pairJPEG, width: 16, height: 16)
-    FileManager.default.createFile(atPath: pairRAW, contents: Data([1]))
+    _ = FileManager.default.createFile(atPath: pairRAW, contents: Data([1]))
     reads.append(
         DecisionKeeper.Read(
             id: ItemID(3),

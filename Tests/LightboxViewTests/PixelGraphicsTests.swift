@@ -397,7 +397,7 @@ func symbolModeSnapshots(_ graphics: Graphics) {
         var painter = ImagePainter(mode: graphics.pixelProtocol, cellPixels: state.pictures.cellPixels)
         var seen: [UInt8] = []
         for now in [1.0, 1.1] {
-            state.apply(.tick(now))
+            _ = state.apply(.tick(now))
             let frame = GalleryView.frame(for: state)
             #expect(frame.images.count == 1 && frame.images.first?.pixelWidth == w && frame.images.first?.pixelHeight == h, "\(graphics): the frame in pixels")
             let bytes = painter.prepare(frame).bytes + painter.finish(frame, repaintedRows: [])

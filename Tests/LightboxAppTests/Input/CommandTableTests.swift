@@ -46,8 +46,8 @@ private func example(_ row: CommandRow, in state: GalleryState) -> Command {
     for binding in MouseTable.preview.bindings { #expect(!binding.command(0, 0).traits.isDisjoint(with: inPreview)) }
     // One that comes all the same is said, not dropped.
     var state = middle()
-    state.apply(.openPreview)
-    state.apply(.cycleSort)
+    _ = state.apply(.openPreview)
+    _ = state.apply(.cycleSort)
     #expect(state.preview != nil && state.message?.contains("not in the preview") == true)
 }
 
@@ -58,19 +58,19 @@ private func example(_ row: CommandRow, in state: GalleryState) -> Command {
         let traits = row.traits
         // Marks: refused when marking is off, exactly for the rows that change them.
         var off = middle(settings { $0.allowsMarks = false })
-        off.apply(example(row, in: off))
+        _ = off.apply(example(row, in: off))
         #expect((off.message == "marking is off (--no-multi): Enter picks the photo under the cursor") == traits.contains(.changesMarks), "\(name)")
         var on = middle()
         let marked = on.markedCount
-        on.apply(example(row, in: on))
+        _ = on.apply(example(row, in: on))
         if !traits.contains(.changesMarks) { #expect(on.markedCount == marked, "\(name) changed marks") }
 
         // A jump: ' comes back to where it started.
         var jump = middle()
         let origin = jump.viewport.cursor
-        jump.apply(example(row, in: jump))
+        _ = jump.apply(example(row, in: jump))
         if jump.viewport.cursor != origin && !jump.isShowingHelp && row.command != .jumpBack {  // ' itself swaps
-            jump.apply(.jumpBack)
+            _ = jump.apply(.jumpBack)
             #expect((jump.viewport.cursor == origin) == traits.contains(.jumps), "\(name): ' comes back after jumps only")
         }
 
@@ -88,29 +88,29 @@ private func example(_ row: CommandRow, in state: GalleryState) -> Command {
         } else if !traits.contains(.repeatsWithCount), row.command != .countDigit(0) {
             var counted = middle(), once = middle()
             counted.apply([.countDigit(2), example(row, in: counted)])
-            once.apply(example(row, in: once))
+            _ = once.apply(example(row, in: once))
             #expect(counted.viewport.cursor == once.viewport.cursor && counted.markedCount == once.markedCount, "\(name) ignores a count")
         }
 
         // The help: the rows that turn its pages keep it; any other command closes it.
         var help = middle()
-        help.apply(.toggleHelp)
-        help.apply(example(row, in: help))
+        _ = help.apply(.toggleHelp)
+        _ = help.apply(example(row, in: help))
         let keepsHelp = traits.contains(.turnsHelpPages) || traits.contains(.inEveryMode) || row.command == .pasted("")
         #expect(help.isShowingHelp == keepsHelp, "\(name) in the help")
 
         // Every mode: done the same in the preview and the help, which stay.
         if traits.contains(.inEveryMode) {
             var preview = middle()
-            preview.apply(.openPreview)
-            preview.apply(example(row, in: preview))
+            _ = preview.apply(.openPreview)
+            _ = preview.apply(example(row, in: preview))
             #expect(preview.preview != nil, "\(name) keeps the preview")
         }
 
         // The message: cleared by every command but those whose row keeps it.
         var said = middle()
-        said.apply(.notice("something happened"))
-        said.apply(example(row, in: said))
+        _ = said.apply(.notice("something happened"))
+        _ = said.apply(example(row, in: said))
         if traits.contains(.keepsMessage) { #expect(said.message != nil, "\(name) keeps the message") }
     }
 }

@@ -15,19 +15,19 @@ func press(_ x: Int, _ y: Int, shift: Bool = false, control: Bool = false) -> In
     #expect(router.command(for: .key(.character("5")), in: state, at: 0) == .countDigit(5))
     #expect(router.command(for: .resize(width: 80, height: 24), in: state, at: 0) == nil, "a resize is an event, not a command")
     // The filter line takes characters, Backspace, Enter and Esc; other keys keep their meaning.
-    state.apply(.startFilter)
+    _ = state.apply(.startFilter)
     #expect(router.command(for: .key(.character("j")), in: state, at: 0) == .filterInput("j"))
     #expect(router.command(for: .key(.backspace), in: state, at: 0) == .filterBackspace)
     #expect(router.command(for: .key(.enter), in: state, at: 0) == .acceptFilter)
     #expect(router.command(for: .key(.escape), in: state, at: 0) == .cancelFilter)
     #expect(router.command(for: .key(.down), in: state, at: 0) == .move(.down))
-    state.apply(.cancelFilter)
+    _ = state.apply(.cancelFilter)
     // After Ctrl-x the next key is the key handler's, by name.
-    state.apply(.keyHandlerPrefix)
+    _ = state.apply(.keyHandlerPrefix)
     #expect(router.command(for: .key(.control("k")), in: state, at: 0) == .keyHandler("Ctrl-k"))
-    state.apply(.keyHandler("Ctrl-k"))
+    _ = state.apply(.keyHandler("Ctrl-k"))
     // The preview has keys of its own.
-    state.apply(.openPreview)
+    _ = state.apply(.openPreview)
     #expect(router.command(for: .key(.character("q")), in: state, at: 0) == KeyTable.preview.command(for: .character("q")))
     #expect(router.command(for: .key(.character("q")), in: state, at: 0) != state.keyTable.command(for: .character("q")))
 }
@@ -52,11 +52,11 @@ func press(_ x: Int, _ y: Int, shift: Bool = false, control: Bool = false) -> In
     var router = InputRouter()
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
     #expect(router.command(for: .paste("x"), in: state, at: 0) == .pasted("x"))
-    state.apply(.openPreview)
+    _ = state.apply(.openPreview)
     #expect(router.command(for: press(5, 6), in: state, at: 1) == nil)
     #expect(router.command(for: .paste("x"), in: state, at: 1) == nil)
     #expect(router.command(for: .mouse(MouseEvent(kind: .wheelDown, x: 1, y: 1)), in: state, at: 1) == .pan(dx: 1, dy: 0))
-    state.apply(.closePreview)
+    _ = state.apply(.closePreview)
     // A press in the preview started no double click.
     #expect(router.command(for: press(5, 6), in: state, at: 1.1) == .click(x: 5, y: 6))
 }
@@ -68,7 +68,7 @@ func press(_ x: Int, _ y: Int, shift: Bool = false, control: Bool = false) -> In
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
     func drag(_ x: Int, _ y: Int) -> InputEvent { .mouse(MouseEvent(kind: .drag, x: x, y: y)) }
     #expect(router.command(for: drag(3, 3), in: state, at: 0) == nil, "the grid")
-    state.apply(.openPreview)
+    _ = state.apply(.openPreview)
     #expect(router.command(for: drag(3, 3), in: state, at: 1) == nil, "no press first")
     _ = router.command(for: press(10, 5), in: state, at: 1)
     #expect(router.command(for: drag(13, 6), in: state, at: 1.1) == .drag(dx: 3, dy: 1))
@@ -91,10 +91,10 @@ func press(_ x: Int, _ y: Int, shift: Bool = false, control: Bool = false) -> In
     let cursor = state.viewport.cursor
     #expect(router.command(for: .key(.control("l")), in: state, at: 0) == .redraw)
     #expect(state.apply(.redraw) == [.redraw] && state.viewport.cursor == cursor)
-    state.apply(.toggleHelp)
+    _ = state.apply(.toggleHelp)
     #expect(state.apply(.redraw) == [.redraw] && state.isShowingHelp, "the help stays open")
-    state.apply(.toggleHelp)
-    state.apply(.openPreview)
+    _ = state.apply(.toggleHelp)
+    _ = state.apply(.openPreview)
     #expect(router.command(for: .key(.control("l")), in: state, at: 0) == .redraw)
     #expect(state.apply(.redraw) == [.redraw] && state.preview != nil, "the preview stays open")
     var empty = GalleryState(library: library([]), spec: threeColumns, width: 40, height: 30)

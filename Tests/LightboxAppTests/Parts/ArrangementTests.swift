@@ -53,13 +53,13 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     let cursorPath = state.library[state.viewport.cursor].path
     let markedPath = state.library[state.selection.marks.sorted[0]].path
     let line = state.layout.frame(ofItem: state.viewport.cursor).y - state.viewport.offset
-    state.apply(.toggleReverse)
+    _ = state.apply(.toggleReverse)
     #expect(state.library[0].path.description == "photos/s1/IMG_30.jpg")
     #expect(state.library[state.viewport.cursor].path == cursorPath)
     #expect(state.library[state.selection.marks.sorted[0]].path == markedPath && state.selection.marks.count == 1)
     #expect(state.layout.frame(ofItem: state.viewport.cursor).y - state.viewport.offset == line)
     #expect(state.message == "sorted by name, reversed")
-    state.apply(.cycleSort)
+    _ = state.apply(.cycleSort)
     #expect(state.library.arrangement.sort == .date)
     #expect(state.library[state.viewport.cursor].path == cursorPath)
 }
@@ -71,12 +71,12 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     func files(_ sizes: Range<Int>) -> [ImageFile] {
         sizes.map { ImageFile(path: ImagePath("f/\($0).jpg"), byteCount: Int64($0), modified: 0, format: .jpeg) }
     }
-    state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: files(0..<40))], isFinished: false))
+    _ = state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: files(0..<40))], isFinished: false))
     state.apply([.move(.down), .move(.down), .move(.down), .move(.down), .toggleMark])
     let cursorPath = state.library[state.viewport.cursor].path
     let line = state.layout.frame(ofItem: state.viewport.cursor).y - state.viewport.offset
     // Larger files sort before everything shown.
-    state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: files(100..<130))], isFinished: true))
+    _ = state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: files(100..<130))], isFinished: true))
     #expect(state.library[0].path.description == "f/129.jpg")
     #expect(state.library[state.viewport.cursor].path == cursorPath)
     #expect(state.layout.frame(ofItem: state.viewport.cursor).y - state.viewport.offset == line)
@@ -93,13 +93,13 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
         if case .readMetadata(let requests, false) = effect { return requests.map(\.id.rawValue) } else { return nil }
     }
     #expect(asked == [[0, 1, 2, 3]])
-    state.apply(.move(.right))
+    _ = state.apply(.move(.right))
     #expect(state.library[state.viewport.cursor].path.description == "f/1.jpg")
     // f/3 was taken first, in an earlier month; f/1 has no EXIF date and keeps its mtime (September 2001).
     var early = ImageMetadata(), late = ImageMetadata()
     early.dateTaken = "2001:02:03 04:05:06"
     late.dateTaken = "2001:03:01 00:00:00"
-    state.apply(
+    _ = state.apply(
         .metadataRead([
             MetadataResult(id: ItemID(3), metadata: early, size: nil), MetadataResult(id: ItemID(0), metadata: late, size: nil),
             MetadataResult(id: ItemID(1), metadata: nil, size: nil), MetadataResult(id: ItemID(2), metadata: late, size: nil),
@@ -117,15 +117,15 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     #expect(state.viewport.cursor == 0 && state.layout.collapsed == [true, false, false])
     #expect(state.store.demand.allSatisfy { $0.id.rawValue >= 7 }, "no thumbnails for a collapsed section")
     // Space on a collapsed header marks the whole section; moving on leaves it.
-    state.apply(.toggleMarkAndAdvance)
+    _ = state.apply(.toggleMarkAndAdvance)
     #expect(state.selection.marks.count == 7 && state.viewport.cursor == 7)
     state.apply([.move(.up)])
     #expect(state.viewport.cursor == 0)
     // More items arriving for a collapsed folder keep it collapsed.
-    state.apply(.toggleAllSections)
+    _ = state.apply(.toggleAllSections)
     #expect(state.layout.collapsed == [true, true, true])
     #expect(state.layout.contentHeight == 3 * 1 + 2 * 1)
-    state.apply(.toggleAllSections)
+    _ = state.apply(.toggleAllSections)
     #expect(state.layout.collapsed == [false, false, false])
 }
 
@@ -154,15 +154,15 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     let results = (0..<80).map {
         MetadataResult(id: ItemID($0), metadata: nil, size: $0 % 3 == 0 ? PixelSize(width: 600, height: 900) : PixelSize(width: 900, height: 300))
     }
-    state.apply(.metadataRead(results))
+    _ = state.apply(.metadataRead(results))
     #expect(state.viewport.cursor == cursor)
     #expect(state.layout.frame(ofItem: cursor).y - state.viewport.offset == line)
     #expect(state.layout.boxFrame(ofItem: 0).height > state.layout.boxFrame(ofItem: 1).height)
     // Only tiles on screen are decoded first.
     #expect(state.store.demand.prefix { state.isOnScreen(state.library.position(of: $0.id)) }.count > 0)
-    state.apply(.cycleLayout)
+    _ = state.apply(.cycleLayout)
     #expect(state.layoutState.mode == .strip && state.isOnScreen(state.viewport.cursor))
-    state.apply(.cycleLayout)
+    _ = state.apply(.cycleLayout)
     #expect(state.layoutState.mode == .grid && state.tileOfCursorIsVisible)
 }
 
@@ -170,22 +170,22 @@ private func titles(_ library: Library) -> [String] { library.sections.map { Str
     var state = GalleryState(library: library([30, 30]), spec: threeColumns, width: 60, height: 20, settings: settings { $0.layoutMode = .strip })
     #expect(state.layout.axis == .horizontal && state.viewportLength == 58)
     for _ in 0..<25 {
-        state.apply(.move(.right))
+        _ = state.apply(.move(.right))
         let tile = state.layout.frame(ofItem: state.viewport.cursor)
         #expect(
             tile.x >= state.viewport.offset + state.layout.pinnedHeaderLength && tile.maxX <= state.viewport.offset + state.viewportLength,
             "cursor \(state.viewport.cursor) at \(tile.x) offset \(state.viewport.offset)")
     }
     #expect(state.viewport.offset > 0)
-    state.apply(.pageDown)
+    _ = state.apply(.pageDown)
     #expect(state.layout.span(of: state.layout.frame(ofItem: state.viewport.cursor)).end <= state.viewport.offset + state.viewportLength)
     let before = state.viewport.offset
-    state.apply(.scroll(lines: -3))
+    _ = state.apply(.scroll(lines: -3))
     #expect(state.viewport.offset == before - 3)
     // A click on a tile moves the cursor to it.
     let target = state.visibleItems.first { state.isOnScreen($0) && state.layout.frame(ofItem: $0).x > state.viewport.offset + 20 }!
     let frame = state.layout.frame(ofItem: target)
-    state.apply(.click(x: frame.x - state.viewport.offset + GalleryState.gridInset + 1, y: frame.y + 1))
+    _ = state.apply(.click(x: frame.x - state.viewport.offset + GalleryState.gridInset + 1, y: frame.y + 1))
     #expect(state.viewport.cursor == target)
 }
 

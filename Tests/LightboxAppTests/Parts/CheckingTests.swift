@@ -71,7 +71,7 @@ private func batches(_ list: [Scanner.Batch]) -> [(files: [ImageFile], folder: I
 @Test func theCursorAndTheMarksStayOnTheirPhotosWhileTheScanChecks() {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
     let names = (1...30).map { "IMG_\($0).jpg" }
-    state.apply(.scanned([remembered("a", names)], isFinished: false))
+    _ = state.apply(.scanned([remembered("a", names)], isFinished: false))
     #expect(state.library.count == 30)
     state.apply([.move(.down), .move(.down), .move(.right), .toggleMark])
     let path = state.library[state.viewport.cursor].path
@@ -80,9 +80,9 @@ private func batches(_ list: [Scanner.Batch]) -> [(files: [ImageFile], folder: I
     var now = names.filter { $0 != "IMG_2.jpg" }
     now.insert("IMG_5a.jpg", at: 4)
     now.append("IMG_31.jpg")
-    state.apply(.scanned([walked("a", Array(now.prefix(10)))], isFinished: false))
+    _ = state.apply(.scanned([walked("a", Array(now.prefix(10)))], isFinished: false))
     #expect(state.library[state.viewport.cursor].path == path)
-    state.apply(.scanned([walked("a", Array(now.dropFirst(10)))], isFinished: true))
+    _ = state.apply(.scanned([walked("a", Array(now.dropFirst(10)))], isFinished: true))
     #expect(!state.isScanning && !state.library.isChecking)
     #expect(shown(state.library).paths == now.map { "a/" + $0 })
     #expect(state.library[state.viewport.cursor].path == path && state.viewport.cursor == 7)
@@ -91,7 +91,7 @@ private func batches(_ list: [Scanner.Batch]) -> [(files: [ImageFile], folder: I
 
 @Test func theIndexsDatesMakeTheSectionsAtOnce() {
     var state = GalleryState(library: Library(arrangement: Arrangement(sections: .date)), spec: threeColumns, width: 40, height: 20, isScanning: true)
-    state.apply(
+    _ = state.apply(
         .scanned(
             [remembered("a", ["1.jpg", "2.jpg", "3.jpg"], dates: ["2024:05:01 10:00:00", "2024:05:02 10:00:00", "2024:05:01 11:00:00"])], isFinished: false))
     #expect(state.library.sections.map(\.items.count) == [2, 1])
@@ -100,10 +100,10 @@ private func batches(_ list: [Scanner.Batch]) -> [(files: [ImageFile], folder: I
 
 @Test func aMarkOnAPhotoTheScanFindsGoneGoesWithIt() {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
-    state.apply(.scanned([remembered("a", ["1.jpg", "2.jpg", "3.jpg"])], isFinished: false))
+    _ = state.apply(.scanned([remembered("a", ["1.jpg", "2.jpg", "3.jpg"])], isFinished: false))
     state.apply([.move(.right), .toggleMark, .move(.right), .toggleMark])
     #expect(state.selection.count == 2)
-    state.apply(.scanned([walked("a", ["1.jpg", "3.jpg"])], isFinished: true))
+    _ = state.apply(.scanned([walked("a", ["1.jpg", "3.jpg"])], isFinished: true))
     #expect(state.selection.count == 1 && state.selection.marks.sorted == [1])
     #expect(state.library[1].path == ImagePath("a/3.jpg"))
 }
@@ -171,7 +171,7 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     #expect(then.metadata == ["a/2.jpg"] && then.decisions.sorted() == ["0", "1", "2"], "\(then)")
     #expect(state.library.count == 4 && state.library[3].isListed && state.library.unreadListedCount == 1)
     // The folder's walk ends: the listed file it did not find goes, at once (not at the scan's end).
-    state.apply(.scanned([endOfListing("a")], isFinished: false))
+    _ = state.apply(.scanned([endOfListing("a")], isFinished: false))
     #expect(shown(state.library).paths == ["a/1.jpg", "a/2.jpg", "a/3.jpg"] && !state.library.hasListedItems)
     #expect(state.library.fileCount == 3 && state.library.listedCount == 4 && state.library.unreadListedCount == 0 && state.isScanning)
 }
@@ -184,9 +184,9 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     let first = asked(state.apply(.scanned([listed("a", ["1.nef", "2.nef"], format: .cameraRaw)], isFinished: false)))
     #expect(first.loads.isEmpty && first.metadata.isEmpty && first.decisions.isEmpty)
     #expect(state.loadingCount == 2)
-    state.apply(.mountsNotAnswering(["/"]))
+    _ = state.apply(.mountsNotAnswering(["/"]))
     #expect(state.loadingCount == 0)
-    state.apply(.mountsNotAnswering([]))
+    _ = state.apply(.mountsNotAnswering([]))
     var read = files("a", ["1.nef", "2.nef"])
     for i in read.indices { read[i].format = .cameraRaw }
     let then = asked(state.apply(.scanned([Scanner.Batch(folder: ImagePath("a"), files: read)], isFinished: false)))
@@ -208,17 +208,17 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     }
     var found = files("a", ["1.jpg", "2.jpg", "3.jpg"])
     // 1.jpg and 2.jpg decoded before the walk reads them; 2.jpg rewritten in between.
-    state.apply(.decoded(requests.first { $0.file.path == ImagePath("a/1.jpg") }!, picture(of: found[0])))
+    _ = state.apply(.decoded(requests.first { $0.file.path == ImagePath("a/1.jpg") }!, picture(of: found[0])))
     var older = found[1]
     older.modified = 5
-    state.apply(.decoded(requests.first { $0.file.path == ImagePath("a/2.jpg") }!, picture(of: older)))
+    _ = state.apply(.decoded(requests.first { $0.file.path == ImagePath("a/2.jpg") }!, picture(of: older)))
     let walk = asked(state.apply(.scanned([Scanner.Batch(folder: ImagePath("a"), files: found)], isFinished: false)))
     #expect(state.store.cache.contains(state.thumbnailKey(ofItem: 0)), "kept for the file found")
     #expect(!state.store.cache.contains(state.thumbnailKey(ofItem: 1)), "made of another version")
     #expect(walk.loads.sorted() == ["a/2.jpg", "a/3.jpg"], "\(walk.loads)")
     // 3.jpg's picture, asked for while listed, comes after the walk read it.
     found[2].format = .jpeg
-    state.apply(.decoded(requests.first { $0.file.path == ImagePath("a/3.jpg") }!, picture(of: found[2])))
+    _ = state.apply(.decoded(requests.first { $0.file.path == ImagePath("a/3.jpg") }!, picture(of: found[2])))
     #expect(state.store.cache.contains(state.thumbnailKey(ofItem: 2)))
     #expect(state.store.demand.map(\.file.path) == [ImagePath("a/2.jpg")])
 }
@@ -239,8 +239,8 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
 
 @Test func aFileChangedInPlaceIsReadAgainWhereItIs() {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
-    state.apply(.scanned([remembered("a", ["1.jpg", "2.jpg", "3.jpg"], dates: ["2024:05:01 10:00:00", "2024:05:02 10:00:00", nil])], isFinished: false))
-    state.apply(.scanned([walked("a", ["1.jpg", "2.jpg", "3.jpg"])], isFinished: true))
+    _ = state.apply(.scanned([remembered("a", ["1.jpg", "2.jpg", "3.jpg"], dates: ["2024:05:01 10:00:00", "2024:05:02 10:00:00", nil])], isFinished: false))
+    _ = state.apply(.scanned([walked("a", ["1.jpg", "2.jpg", "3.jpg"])], isFinished: true))
     state.apply([.move(.right), .toggleMark])
     let id = state.library.id(at: 1)
     #expect(state.metadataState.results[id] != nil && !state.library.isChecking)
@@ -261,17 +261,17 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
 /// on, and a file found changed afterwards still takes its place.
 @Test func whatTheWalkDidNotFindGoesWhenItIsOverNotAfterTheLookAtFiles() {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
-    state.apply(.scanned([remembered("a", ["1.jpg", "2.jpg", "3.jpg"], dates: [nil, nil, nil])], isFinished: false))
+    _ = state.apply(.scanned([remembered("a", ["1.jpg", "2.jpg", "3.jpg"], dates: [nil, nil, nil])], isFinished: false))
     var end = Scanner.Batch(folder: ImagePath("."), files: [])
     end.endsWalk = true
-    state.apply(.scanned([walked("a", ["1.jpg", "3.jpg"]), end], isFinished: false))
+    _ = state.apply(.scanned([walked("a", ["1.jpg", "3.jpg"]), end], isFinished: false))
     #expect(shown(state.library).paths == ["a/1.jpg", "a/3.jpg"] && !state.library.isChecking)
     #expect(state.isScanning && state.isWalkOver)
     var now = files("a", ["3.jpg"], size: 77)[0]
     now.format = .png
     var batch = Scanner.Batch(folder: ImagePath("a"), files: [now])
     batch.isChanged = true
-    state.apply(.scanned([batch], isFinished: true))
+    _ = state.apply(.scanned([batch], isFinished: true))
     #expect(state.library.file(state.library.id(at: 1)) == now && state.library.count == 2 && !state.isScanning)
 }
 
@@ -304,9 +304,9 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     #expect(other.finishChecking(keepingUnder: ["/mnt/nas"]) && other.foundCount == 0)
     // In the gallery: its mount named before the walk's end.
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
-    state.apply(.scanned([remembered("a", ["1.jpg"])], isFinished: false))
-    state.apply(.mountsNotAnswering([here]))
-    state.apply(.scanned([], isFinished: true))
+    _ = state.apply(.scanned([remembered("a", ["1.jpg"])], isFinished: false))
+    _ = state.apply(.mountsNotAnswering([here]))
+    _ = state.apply(.scanned([], isFinished: true))
     #expect(state.library.count == 1 && !state.isScanning)
 }
 
@@ -358,27 +358,27 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     failed.problems = [
         "cannot open /nas/p/x: Transport endpoint is not connected", "cannot open /nas/p: Transport endpoint is not connected", "not an image: /nas/pp.jpg",
     ]
-    state.apply(.scanned([walked("/l", ["1.jpg"]), remembered("/nas/p", ["1.jpg", "3.jpg"])], isFinished: false))
-    state.apply(.mountsNotAnswering(["/nas"]))
-    state.apply(.scanned([failed], isFinished: true))
+    _ = state.apply(.scanned([walked("/l", ["1.jpg"]), remembered("/nas/p", ["1.jpg", "3.jpg"])], isFinished: false))
+    _ = state.apply(.mountsNotAnswering(["/nas"]))
+    _ = state.apply(.scanned([failed], isFinished: true))
     #expect(!state.isScanning && state.library.count == 3 && state.scanProblems.count == 3, "kept from the index, offline")
     state.apply([.move(.right), .move(.right), .toggleMark])
     let effects = state.apply(.mountsNotAnswering([]))
     #expect(effects.contains(.walkAgain([ImagePath("/nas/p/")])), "\(effects)")
     #expect(state.isScanning && state.scanProblems == ["not an image: /nas/pp.jpg"], "\(state.scanProblems)")
-    state.apply(.scanned([walked("/nas/p", ["1.jpg", "2.jpg", "3.jpg"])], isFinished: true))
+    _ = state.apply(.scanned([walked("/nas/p", ["1.jpg", "2.jpg", "3.jpg"])], isFinished: true))
     #expect(!state.isScanning && shown(state.library).paths == ["/l/1.jpg", "/nas/p/1.jpg", "/nas/p/2.jpg", "/nas/p/3.jpg"])
     #expect(state.library[state.viewport.cursor].path == ImagePath("/nas/p/3.jpg") && state.selection.marks.count == 1)
     // Named after the walk: nothing to walk again.
-    state.apply(.mountsNotAnswering(["/nas"]))
+    _ = state.apply(.mountsNotAnswering(["/nas"]))
     #expect(!state.apply(.mountsNotAnswering([])).contains(.walkAgain([ImagePath("/nas/p/")])))
     // Stalled while it walked, the walk waiting for it (no problem met there): not walked again.
     var stalled = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
     stalled.scanRoots = [ImagePath("/nas/p")]
-    stalled.apply(.mountsNotAnswering(["/nas"]))
-    stalled.apply(.scanned([walked("/nas/p", ["1.jpg"])], isFinished: false))
+    _ = stalled.apply(.mountsNotAnswering(["/nas"]))
+    _ = stalled.apply(.scanned([walked("/nas/p", ["1.jpg"])], isFinished: false))
     let resumed = stalled.apply(.mountsNotAnswering([]))
-    stalled.apply(.scanned([], isFinished: true))
+    _ = stalled.apply(.scanned([], isFinished: true))
     #expect(!resumed.contains(.walkAgain([ImagePath("/nas/p")])) && !stalled.isScanning)
 }
 
@@ -393,15 +393,15 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     failed.missed = ["/nas/p/1.jpg", "/nas/p/2.jpg", "/nas/p/3.jpg", "/nas/p/2.jpg"].map { ImagePath($0) }
     var elsewhere = Scanner.Batch(folder: ImagePath("/other"), files: [])
     elsewhere.missed = [ImagePath("/other/9.jpg")]
-    state.apply(.scanned([walked("/l", ["1.jpg"]), remembered("/nas/p", ["1.jpg", "2.jpg"])], isFinished: false))
-    state.apply(.mountsNotAnswering(["/nas", "/other"]))
-    state.apply(.scanned([failed, elsewhere], isFinished: true))
+    _ = state.apply(.scanned([walked("/l", ["1.jpg"]), remembered("/nas/p", ["1.jpg", "2.jpg"])], isFinished: false))
+    _ = state.apply(.mountsNotAnswering(["/nas", "/other"]))
+    _ = state.apply(.scanned([failed, elsewhere], isFinished: true))
     #expect(!state.isScanning && state.library.count == 3, "kept from the index, offline")
     state.apply([.move(.right), .toggleMark])
     let effects = state.apply(.mountsNotAnswering(["/other"]))
     #expect(effects.contains(.walkAgain(["/nas/p/1.jpg", "/nas/p/2.jpg", "/nas/p/3.jpg"].map { ImagePath($0) })), "\(effects)")
     #expect(state.isScanning && state.scanProblems.isEmpty, "\(state.scanProblems)")
-    state.apply(.scanned([walked("/nas/p", ["1.jpg", "3.jpg"])], isFinished: true))
+    _ = state.apply(.scanned([walked("/nas/p", ["1.jpg", "3.jpg"])], isFinished: true))
     #expect(!state.isScanning && shown(state.library).paths == ["/l/1.jpg", "/nas/p/1.jpg", "/nas/p/3.jpg"])
     #expect(state.library[state.viewport.cursor].path == ImagePath("/nas/p/1.jpg") && state.selection.marks.count == 1)
     // The other mount's, once that answers: its own walk again.

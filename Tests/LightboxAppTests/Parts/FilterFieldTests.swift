@@ -25,7 +25,7 @@ private func culled() -> GalleryState {
     let decided: [Decision] = [
         Decision(rating: 1), Decision(rating: 3, labels: [.red]), Decision(rating: 4, labels: [.blue]), Decision(rating: -1), .none, Decision(rating: 2),
     ]
-    state.apply(.decisionsRead(decided.enumerated().map { Decisions.ItemChange(id: ItemID($0.offset), decision: $0.element) }))
+    _ = state.apply(.decisionsRead(decided.enumerated().map { Decisions.ItemChange(id: ItemID($0.offset), decision: $0.element) }))
     return state
 }
 
@@ -35,8 +35,8 @@ private func shown(_ state: GalleryState) -> [String] {
 
 private func filtered(_ query: String) -> GalleryState {
     var state = culled()
-    state.apply(.startFilter)
-    state.apply(.filterInput(query))
+    _ = state.apply(.startFilter)
+    _ = state.apply(.filterInput(query))
     return state
 }
 
@@ -64,9 +64,9 @@ private func filtered(_ query: String) -> GalleryState {
 
 @Test func aBadFieldSaysWhatIsWrongAsItIsTypedAndKeepsWhatShows() {
     var state = filtered("rating>=3")
-    state.apply(.filterBackspace)
+    _ = state.apply(.filterBackspace)
     #expect(shown(state) == ["IMG_2.JPG", "IMG_3.JPG"] && state.message == "rating: >=, <=, >, <, = or : and 0 to 5, as rating>=3")
-    state.apply(.filterInput("3 label:pink"))
+    _ = state.apply(.filterInput("3 label:pink"))
     #expect(state.message?.hasPrefix("label: red, yellow, green, blue, purple") == true)
     #expect(filtered("kind:sculpture").message?.hasPrefix("kind: raw, video, animation, photo, pair") == true)
     #expect(filtered("date:June").message?.hasPrefix("date:") == true)
@@ -82,7 +82,7 @@ private func filtered(_ query: String) -> GalleryState {
     var late = GalleryState(library: cardLibrary(), spec: threeColumns, width: 60, height: 40)
     late.apply([.startFilter, .filterInput("rejected")])
     #expect(shown(late).isEmpty)
-    late.apply(.decisionsRead([Decisions.ItemChange(id: ItemID(5), decision: Decision(rating: -1))]))
+    _ = late.apply(.decisionsRead([Decisions.ItemChange(id: ItemID(5), decision: Decision(rating: -1))]))
     #expect(shown(late) == ["IMG_6.JPG"])
 }
 
@@ -107,7 +107,7 @@ private func filtered(_ query: String) -> GalleryState {
     #expect(shown(state).first == "IMG_3.JPG" && state.decisions[ItemID(2)].stars == 5)
     state.apply([.move(.last), .rate(5)])
     #expect(shown(state).last == "MVI_4.MP4", "rated now, it stays where it is")
-    state.apply(.decisionsRead([Decisions.ItemChange(id: ItemID(4), decision: Decision(rating: 5))]))
+    _ = state.apply(.decisionsRead([Decisions.ItemChange(id: ItemID(4), decision: Decision(rating: 5))]))
     #expect(shown(state).prefix(3) == ["IMG_3.JPG", "MVI_4.MP4", "IMG_5.JPG"], "arranged again: five stars first, in scan order")
 }
 
@@ -145,7 +145,7 @@ private func details() -> [MetadataResult] {
     var fujiAgain = fuji
     fujiAgain.lens = "RF35mm F1.8 MACRO IS STM"
     let read = [fuji, fuji, canon, fuji, canon, fujiAgain].enumerated().map { MetadataResult(id: ItemID($0.offset), metadata: $0.element, size: nil) }
-    state.apply(.metadataRead(read))
+    _ = state.apply(.metadataRead(read))
     func shown(_ query: String) -> [String] {
         var filtered = state
         filtered.apply([.startFilter, .filterInput(query)])
@@ -159,7 +159,7 @@ private func details() -> [MetadataResult] {
 
 @Test func theFilterFindsPhotosByWhatTheirMetadataSays() {
     var state = culled()
-    state.apply(.metadataRead(details()))
+    _ = state.apply(.metadataRead(details()))
     func shown(_ query: String) -> [String] {
         var filtered = state
         filtered.apply([.startFilter, .filterInput(query)])
@@ -194,10 +194,10 @@ private func details() -> [MetadataResult] {
     #expect(state.library.count == 0 && state.detailsProgress?.done == 0)
     var moving = ImageMetadata()
     moving.frameCount = 30
-    state.apply(.metadataRead([MetadataResult(id: ItemID(1), metadata: moving, size: nil), MetadataResult(id: ItemID(0), metadata: nil, size: nil)]))
+    _ = state.apply(.metadataRead([MetadataResult(id: ItemID(1), metadata: moving, size: nil), MetadataResult(id: ItemID(0), metadata: nil, size: nil)]))
     #expect(state.library.count == 1 && state.library[0].path.lastComponent.elementsEqual("IMG_2.GIF".utf8), "asked again as details arrive")
     #expect(state.library.detailsReadCount == 2 && state.detailsProgress?.done == 2)
-    state.apply(.metadataRead((2...3).map { MetadataResult(id: ItemID($0), metadata: nil, size: nil) }))
+    _ = state.apply(.metadataRead((2...3).map { MetadataResult(id: ItemID($0), metadata: nil, size: nil) }))
     #expect(state.detailsProgress == nil, "every file read")
 }
 
@@ -214,7 +214,7 @@ private func details() -> [MetadataResult] {
 /// of `--list` offer them, both from the table.
 @Test func theFieldsAreNamedWhereTheFilterOpens() {
     var state = culled()
-    state.apply(.startFilter)
+    _ = state.apply(.startFilter)
     #expect(state.message == FilterField.hint)
     for field in FilterField.table { #expect(state.message?.contains(" " + field.start) == true, "\(field.name)") }
     #expect(FilterField.table.first { $0.name == "iso" }?.start == "iso>" && FilterField.table.first { $0.name == "rejected" }?.start == "rejected")

@@ -25,8 +25,8 @@ func card() -> Library {
     #expect(state.markedCount == 2)
     #expect(state.acceptedPaths == ["card/IMG_1.JPG", "card/IMG_1.CR2", "card/IMG_3.JPG"].map(ImagePath.init))
     // Nothing marked: the cursor's item, with its members.
-    state.apply(.clearMarks)
-    state.apply(.move(.left))
+    _ = state.apply(.clearMarks)
+    _ = state.apply(.move(.left))
     #expect(state.acceptedPaths == ["card/IMG_2.HEIC", "card/IMG_2.MOV"].map(ImagePath.init))
 }
 

@@ -37,7 +37,7 @@ import Testing
             $0.pendingMarks = PathSet(records: Array("photos/s0/IMG_1.jpg\nphotos/s0/IMG_2.jpg".utf8), separator: 10)
         })
     let files = (1...2).map { ImageFile(path: ImagePath("photos/s0/IMG_\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg) }
-    state.apply(.scanned([Scanner.Batch(folder: ImagePath("photos/s0"), files: files, problems: [])], isFinished: true))
+    _ = state.apply(.scanned([Scanner.Batch(folder: ImagePath("photos/s0"), files: files, problems: [])], isFinished: true))
     #expect(state.markedCount == 1)
     #expect(state.selection.pending.remaining == [ImagePath("photos/s0/IMG_2.jpg")])
 }

@@ -23,7 +23,7 @@ import Testing
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
     state.apply([.move(.right), .toggleMark])
     #expect(state.viewport.cursor == 1 && state.selection.marks.contains(1))
-    state.apply(.toggleMark)
+    _ = state.apply(.toggleMark)
     #expect(state.viewport.cursor == 1 && state.selection.marks.count == 0)
 }
 
@@ -40,23 +40,23 @@ import Testing
     var state = GalleryState(library: library([4, 3, 2]), spec: threeColumns, width: 40, height: 30)
     state.apply([.move(.nextSection), .markSection])
     #expect(state.selection.marks.sorted == [4, 5, 6])
-    state.apply(.markSection)
+    _ = state.apply(.markSection)
     #expect(state.selection.marks.count == 0)
-    state.apply(.markAll)
+    _ = state.apply(.markAll)
     #expect(state.selection.marks.count == 9)
-    state.apply(.clearMarks)
+    _ = state.apply(.clearMarks)
     #expect(state.selection.marks.count == 0)
 }
 
 @Test func cancelQuitsWithoutOutput() {
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
-    state.apply(.markAll)
+    _ = state.apply(.markAll)
     #expect(state.apply(.cancel) == [.cancel])
 }
 
 @Test func helpIsClosedByAnyKeyWhichDoesNothingElse() {
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
-    state.apply(.toggleHelp)
+    _ = state.apply(.toggleHelp)
     #expect(state.isShowingHelp)
     #expect(state.apply(.cancel) == [])
     #expect(!state.isShowingHelp)
@@ -90,10 +90,10 @@ import Testing
     var state = GalleryState(library: library([10]), spec: threeColumns, width: 40, height: 20, settings: settings { $0.markLimit = 2 })
     state.apply([.toggleMarkAndAdvance, .toggleMarkAndAdvance, .toggleMarkAndAdvance])
     #expect(state.selection.marks.count == 2 && state.message == "at most 2 may be marked (--multi=2)")
-    state.apply(.markAll)
+    _ = state.apply(.markAll)
     #expect(state.selection.marks.count == 2)
     let version = state.selection.version
-    state.apply(.clearMarks)
+    _ = state.apply(.clearMarks)
     #expect(state.selection.marks.count == 0 && state.selection.version == version + 1)
     state = GalleryState(library: library([10]), spec: threeColumns, width: 40, height: 20, settings: settings { $0.allowsMarks = false })
     state.apply([.move(.right), .toggleMark])
@@ -106,9 +106,9 @@ import Testing
         library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true,
         settings: settings { $0.pendingMarks = PathSet([ImagePath("f/IMG_3.jpg"), ImagePath("f/IMG_7.jpg"), ImagePath("elsewhere.jpg")]) })
     let files = (0..<10).map { ImageFile(path: ImagePath("f/IMG_\($0).jpg"), byteCount: 1, modified: 0, format: .jpeg) }
-    state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: Array(files[0..<5]))], isFinished: false))
+    _ = state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: Array(files[0..<5]))], isFinished: false))
     #expect(state.selection.marks.sorted == [3])
-    state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: Array(files[5...]))], isFinished: true))
+    _ = state.apply(.scanned([Scanner.Batch(folder: ImagePath("f"), files: Array(files[5...]))], isFinished: true))
     #expect(state.markedPaths == [ImagePath("f/IMG_3.jpg"), ImagePath("f/IMG_7.jpg")])
     #expect(state.selection.pending.remaining == [ImagePath("elsewhere.jpg")])
 }
@@ -156,14 +156,14 @@ import Testing
     #expect(state.viewport.cursor == 12, "a lone 0 is not a count")
     state.apply([.toggleMark, .move(.first), .nextMark])
     #expect(state.viewport.cursor == 12)
-    state.apply(.nextMark)
+    _ = state.apply(.nextMark)
     #expect(state.viewport.cursor == 12 && state.message == "no marked item after this one")
-    state.apply(.move(.last))
-    state.apply(.previousMark)
+    _ = state.apply(.move(.last))
+    _ = state.apply(.previousMark)
     #expect(state.viewport.cursor == 12)
-    state.apply(.jumpBack)
+    _ = state.apply(.jumpBack)
     #expect(state.viewport.cursor == 29, "back to where N started")
-    state.apply(.jumpBack)
+    _ = state.apply(.jumpBack)
     #expect(state.viewport.cursor == 12)
 }
 
@@ -175,8 +175,8 @@ import Testing
     #expect(state.store.demand.allSatisfy { $0.box == PixelSize(width: 80, height: 48) })
     // A big picture arrives: zooming in asks for it larger and pans stay on it.
     let big = Thumbnail(width: 80, height: 48, pixels: [UInt8](repeating: 9, count: 80 * 48 * 3))
-    state.apply(.decoded(state.store.demand[0], .decoded(big)))
-    state.apply(.zoomIn)
+    _ = state.apply(.decoded(state.store.demand[0], .decoded(big)))
+    _ = state.apply(.zoomIn)
     #expect(state.preview?.zoom == 2 && state.previewBox == PixelSize(width: 160, height: 96))
     #expect(state.store.demand.first?.box == PixelSize(width: 160, height: 96))
     state.apply([.pan(dx: 1, dy: 1), .pan(dx: 1, dy: 1), .pan(dx: 5, dy: 5)])
@@ -184,7 +184,7 @@ import Testing
     #expect(state.viewport.cursor == 1, "zoomed, arrows pan instead of changing photos")
     state.apply([.move(.right), .toggleMark])
     #expect(state.viewport.cursor == 2 && state.preview == Preview() && state.selection.marks.sorted == [2])
-    state.apply(.closePreview)
+    _ = state.apply(.closePreview)
     #expect(state.preview == nil && state.viewport.cursor == 2)
     state.apply([.openPreview, .pan(dx: -1, dy: 0)])
     #expect(state.viewport.cursor == 1, "not zoomed, the arrows go through the photos")
@@ -197,22 +197,22 @@ import Testing
         return (frame.x + GalleryState.gridInset + 2, frame.y - state.viewport.offset + 1)
     }
     var c = cell(of: 4)
-    state.apply(.click(x: c.x, y: c.y))
+    _ = state.apply(.click(x: c.x, y: c.y))
     #expect(state.viewport.cursor == 4)
     c = cell(of: 8)
-    state.apply(.shiftClick(x: c.x, y: c.y))
+    _ = state.apply(.shiftClick(x: c.x, y: c.y))
     #expect(state.selection.marks.sorted == [4, 5, 6, 7, 8] && state.viewport.cursor == 8)
     c = cell(of: 5)
-    state.apply(.controlClick(x: c.x, y: c.y))
+    _ = state.apply(.controlClick(x: c.x, y: c.y))
     #expect(state.selection.marks.sorted == [4, 6, 7, 8])
     // A header: a click goes to its section, a double click folds it.
     let header = state.layout.headerTop(ofSection: 1) - state.viewport.offset
     state.apply([.move(.first), .click(x: 5, y: header)])
     #expect(state.viewport.cursor == 7)
-    state.apply(.doubleClick(x: 5, y: state.layout.headerTop(ofSection: 1) - state.viewport.offset))
+    _ = state.apply(.doubleClick(x: 5, y: state.layout.headerTop(ofSection: 1) - state.viewport.offset))
     #expect(state.layout.collapsed == [false, true])
     c = cell(of: 2)
-    state.apply(.doubleClick(x: c.x, y: c.y))
+    _ = state.apply(.doubleClick(x: c.x, y: c.y))
     #expect(state.viewport.cursor == 2 && state.preview != nil)
 }
 

@@ -30,7 +30,7 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
 /// sub-seconds, else by whole seconds (the same or the next); a longer gap starts another.
 @Test func burstsAreGroupedByTimeWithAndWithoutSubseconds() {
     var state = GalleryState(library: bursts([7]), spec: threeColumns, width: 80, height: 24)
-    state.apply(
+    _ = state.apply(
         .metadataRead([
             frame(0, at: 0, subsecond: "100"), frame(1, at: 0, subsecond: "400"), frame(2, at: 1, subsecond: "350"),
             frame(3, at: 2, subsecond: "900"),  // 1.55 s after: not the same burst
@@ -45,7 +45,7 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
 /// own camera's, so none is stacked; by camera they would be (sorted so, they are next to each other).
 @Test func twoCamerasInterleavedAreNotOneBurst() {
     var state = GalleryState(library: bursts([4]), spec: threeColumns, width: 80, height: 24)
-    state.apply(
+    _ = state.apply(
         .metadataRead([
             frame(0, camera: "A", at: 0, subsecond: "1"), frame(1, camera: "B", at: 0, subsecond: "2"),
             frame(2, camera: "A", at: 0, subsecond: "3"), frame(3, camera: "B", at: 0, subsecond: "4"),
@@ -57,7 +57,7 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
 /// section holds its own stack; in one section of everything, it is one.
 @Test func aBurstAcrossAFolderBoundary() {
     var state = GalleryState(library: bursts([2, 2]), spec: threeColumns, width: 80, height: 24)
-    state.apply(.metadataRead((0..<4).map { frame($0, at: 0, subsecond: "\($0 + 1)") }))
+    _ = state.apply(.metadataRead((0..<4).map { frame($0, at: 0, subsecond: "\($0 + 1)") }))
     #expect(stacks(state) == [[0, 1], [2, 3]])
     state.rearrange { $0.arrange(by: Arrangement(sections: .none, stacks: .burst)) }
     #expect(stacks(state) == [[0, 1, 2, 3]] && state.library.count == 1)
@@ -83,22 +83,22 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
 /// compares the cursor's burst.
 @Test func aStackOpensInPlaceMarksAsOneAndCompares() {
     var state = GalleryState(library: bursts([6]), spec: threeColumns, width: 80, height: 24)
-    state.apply(.metadataRead([frame(0, at: 0), frame(1, at: 30), frame(2, at: 30), frame(3, at: 30), frame(4, at: 31), frame(5, at: 50)]))
+    _ = state.apply(.metadataRead([frame(0, at: 0), frame(1, at: 30), frame(2, at: 30), frame(3, at: 30), frame(4, at: 31), frame(5, at: 50)]))
     #expect(stacks(state) == [[1, 2, 3, 4]] && state.library.count == 3)
     state.apply([.move(.right), .toggleMark])
     #expect(state.markedCount == 4 && state.selection.hidden == [ItemID(2), ItemID(3), ItemID(4)], "the stack's every frame")
     let accepted = state.apply(.accept)
     #expect(accepted == [.accept((1...4).map { state.library.file(ItemID($0)).path })])
-    state.apply(.toggleMark)
+    _ = state.apply(.toggleMark)
     #expect(state.markedCount == 0, "unmarked: every frame")
-    state.apply(.toggleStack)
+    _ = state.apply(.toggleStack)
     #expect(state.library.count == 6 && state.viewport.cursor == 1 && state.message == "stack of 4 opened: b closes it")
     state.apply([.move(.right), .move(.right), .toggleMark])
     #expect(state.markedCount == 1 && state.selection.marks.contains(3), "one frame inside")
-    state.apply(.toggleStack)
+    _ = state.apply(.toggleStack)
     #expect(state.library.count == 3 && state.viewport.cursor == 1 && state.markedCount == 1 && state.selection.hidden == [ItemID(3)])
-    state.apply(.clearMarks)
-    state.apply(.compare)
+    _ = state.apply(.clearMarks)
+    _ = state.apply(.compare)
     #expect(state.compare?.shown == (1...4).map(ItemID.init) && state.library.count == 6, "opened, its frames compared")
     #expect(state.message?.hasPrefix("comparing the burst's 4 frames") == true)
 }
@@ -106,9 +106,9 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
 /// The badge: a closed stack's count, an open one's frames numbered.
 @Test func stackBadgesCountAndNumberTheFrames() {
     var state = GalleryState(library: bursts([3]), spec: threeColumns, width: 80, height: 24)
-    state.apply(.metadataRead([frame(0, at: 0), frame(1, at: 0), frame(2, at: 1)]))
+    _ = state.apply(.metadataRead([frame(0, at: 0), frame(1, at: 0), frame(2, at: 1)]))
     #expect(state.library.count == 1 && state.library.stacks[ItemID(0)]?.count == 3)
-    state.apply(.toggleStack)
+    _ = state.apply(.toggleStack)
     #expect(state.library.count == 3 && state.library.isOpen(ItemID(0)))
 }
 
@@ -117,12 +117,12 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
 @Test func aPhotoLookedAtStaysInViewWhenItsBurstIsFound() {
     var state = GalleryState(library: bursts([4]), spec: threeColumns, width: 80, height: 24)
     state.apply([.move(.right), .move(.right), .openPreview])
-    state.apply(.metadataRead([frame(0, at: 0), frame(1, at: 0), frame(2, at: 0), frame(3, at: 30)]))
+    _ = state.apply(.metadataRead([frame(0, at: 0), frame(1, at: 0), frame(2, at: 0), frame(3, at: 30)]))
     #expect(state.library.stacks[ItemID(0)]?.count == 3 && state.library.isOpen(ItemID(0)))
     #expect(state.preview != nil && state.library.id(at: state.viewport.cursor) == ItemID(2))
     var comparing = GalleryState(library: bursts([4]), spec: threeColumns, width: 80, height: 24)
     comparing.apply([.move(.right), .compare])
-    comparing.apply(.metadataRead([frame(0, at: 0), frame(1, at: 0), frame(2, at: 0)]))
+    _ = comparing.apply(.metadataRead([frame(0, at: 0), frame(1, at: 0), frame(2, at: 0)]))
     #expect(comparing.compare?.shown.allSatisfy { comparing.library.position(of: $0) >= 0 } == true)
 }
 
@@ -136,7 +136,7 @@ private func stacks(_ state: GalleryState) -> [[Int]] {
         result.metadata?.burstID = burst
         return result
     }
-    state.apply(
+    _ = state.apply(
         .metadataRead([
             apple(0, at: 0, burst: "A1B2"), apple(1, at: 5, burst: "A1B2"), apple(2, at: 9, burst: "A1B2"),  // seconds apart: one burst all the same
             apple(3, at: 10, burst: "C3D4"),

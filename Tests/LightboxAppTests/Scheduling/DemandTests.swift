@@ -113,10 +113,10 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
 
 @Test func aNoticeShowsWithoutClosingTheHelpOrCountingAsAKey() {
     var state = GalleryState(library: library([6]), spec: threeColumns, width: 40, height: 30)
-    state.apply(.toggleHelp)
-    state.apply(.notice("the command exited with status 3"))
+    _ = state.apply(.toggleHelp)
+    _ = state.apply(.notice("the command exited with status 3"))
     #expect(state.isShowingHelp && state.message == "the command exited with status 3")
-    state.apply(.toggleHelp)
+    _ = state.apply(.toggleHelp)
     #expect(state.message == nil)
 }
 
@@ -140,7 +140,7 @@ func loads(_ effects: [Effect]) -> [DecodeRequest]? {
     var standIn = Thumbnail(width: 1, height: 1, pixels: [0, 200, 0])
     standIn.isStandIn = true
     let sharp = Thumbnail(width: 1, height: 1, pixels: [90, 90, 90])
-    for request in requests { state.apply(.decoded(request, .decoded(request.id.rawValue < 2 ? standIn : sharp))) }
+    for request in requests { _ = state.apply(.decoded(request, .decoded(request.id.rawValue < 2 ? standIn : sharp))) }
     #expect(state.isScreenComplete && state.loadingCount == 0 && state.store.standIns.count == 2)
     // The read-ahead wrote items 0 (a stand-in), 3 (sharp already), and failed 1.
     let again = loads(

@@ -80,7 +80,7 @@ func situation(_ changes: (inout Scheduler.Situation) -> Void = { _ in }) -> Sch
 /// (it lands past the screen, and a large batch would hold up their paint): until a complete
 /// screen is painted, or a second after the start; after that it is taken as before.
 @Test func scanBatchesWaitForTheFirstScreensPicturesForASecondAtMost() {
-    var scheduler = Scheduler(now: 10)
+    let scheduler = Scheduler(now: 10)
     let waiting = situation {
         $0.isScanning = true
         $0.scanBatchesAreCheap = true

@@ -14,14 +14,14 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
 
 @Test func itemsArrivingKeepTheCursorTheScrollAndTheMarks() {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
-    state.apply(.scanned([batch("a", 0..<30)], isFinished: false))
+    _ = state.apply(.scanned([batch("a", 0..<30)], isFinished: false))
     state.apply([.move(.down), .move(.down), .move(.down), .move(.down), .move(.down), .toggleMark, .move(.right)])
     let cursor = state.viewport.cursor, offset = state.viewport.offset, path = state.library[cursor].path
     #expect(offset > 0)
     // More of the same folder, then new folders, with a problem.
     var more = batch("b", 0..<40)
     more.problems = ["cannot read b/x"]
-    state.apply(.scanned([batch("a", 30..<50), more], isFinished: false))
+    _ = state.apply(.scanned([batch("a", 30..<50), more], isFinished: false))
     #expect(state.viewport.cursor == cursor && state.viewport.offset == offset)
     #expect(state.library[state.viewport.cursor].path == path)
     #expect(state.selection.marks.sorted == [15])
@@ -32,7 +32,7 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
     // New items can be marked and reached.
     state.apply([.move(.last), .toggleMark])
     #expect(state.selection.marks.sorted == [15, 89])
-    state.apply(.scanned([], isFinished: true))
+    _ = state.apply(.scanned([], isFinished: true))
     #expect(!state.isScanning)
 }
 
@@ -40,21 +40,21 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
 /// more come, until another key; after that, items arriving leave it where it is.
 @Test func theLastItemAskedForWhileScanningStaysTheLast() {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
-    state.apply(.scanned([batch("a", 0..<30)], isFinished: false))
-    state.apply(.move(.last))
-    state.apply(.scanned([batch("a", 30..<50), batch("b", 0..<40)], isFinished: false))
+    _ = state.apply(.scanned([batch("a", 0..<30)], isFinished: false))
+    _ = state.apply(.move(.last))
+    _ = state.apply(.scanned([batch("a", 30..<50), batch("b", 0..<40)], isFinished: false))
     #expect(state.library[state.viewport.cursor].path == ImagePath("b/IMG_39.jpg"))
     #expect(state.viewport.offset > 0, "scrolled to it")
-    state.apply(.move(.left))
+    _ = state.apply(.move(.left))
     let cursor = state.viewport.cursor
-    state.apply(.scanned([batch("c", 0..<10)], isFinished: false))
+    _ = state.apply(.scanned([batch("c", 0..<10)], isFinished: false))
     #expect(state.viewport.cursor == cursor, "another key ended it")
     state.apply([.move(.last), .toggleMark])
-    state.apply(.scanned([batch("d", 0..<10)], isFinished: false))
+    _ = state.apply(.scanned([batch("d", 0..<10)], isFinished: false))
     #expect(state.library[state.viewport.cursor].path == ImagePath("c/IMG_9.jpg"), "a mark ended it")
-    state.apply(.scanned([], isFinished: true))
-    state.apply(.move(.first))
-    state.apply(.move(.last))
+    _ = state.apply(.scanned([], isFinished: true))
+    _ = state.apply(.move(.first))
+    _ = state.apply(.move(.last))
     #expect(state.library[state.viewport.cursor].path == ImagePath("d/IMG_9.jpg"))
 }
 
@@ -62,7 +62,7 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
 /// decoded (their pictures would be dropped at the next part); the end's are once it has landed.
 @Test func theScreensPassedOnTheWayToTheEndAreNotDecoded() {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
-    state.apply(.indexLanding(true))
+    _ = state.apply(.indexLanding(true))
     #expect(loads(state.apply(.scanned([batch("a", 0..<30)], isFinished: false)))?.isEmpty == false, "the first screen")
     #expect(loads(state.apply(.move(.last))) == [])
     #expect(loads(state.apply(.scanned([batch("b", 0..<40)], isFinished: false))) == nil, "nothing asked on the way")
@@ -70,7 +70,7 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
     #expect(end?.first?.id.rawValue == state.viewport.cursor && state.library[state.viewport.cursor].path == ImagePath("b/IMG_39.jpg"))
     // Without G the screen is decoded as the index lands.
     var other = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
-    other.apply(.indexLanding(true))
+    _ = other.apply(.indexLanding(true))
     _ = other.apply(.scanned([batch("a", 0..<30)], isFinished: false))
     #expect(loads(other.apply(.move(.down)))?.isEmpty == false)
 }
@@ -79,7 +79,7 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
 /// all in (until then the two cores are the landing's).
 @Test func theScreenAheadWaitsForTheIndexsLibrary() {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
-    state.apply(.indexLanding(true))
+    _ = state.apply(.indexLanding(true))
     let first = loads(state.apply(.scanned([batch("a", 0..<60)], isFinished: false))) ?? []
     let firstAhead = first.filter(\.isAhead).count
     #expect(!first.isEmpty && firstAhead == 0, "the screen only")
@@ -103,12 +103,12 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
 
 @Test func scanResultsDoNotCloseTheHelpOrClearTheMessage() {
     var state = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true)
-    state.apply(.scanned([batch("a", 0..<5)], isFinished: false))
-    state.apply(.toggleHelp)
-    state.apply(.scanned([batch("a", 5..<9)], isFinished: false))
+    _ = state.apply(.scanned([batch("a", 0..<5)], isFinished: false))
+    _ = state.apply(.toggleHelp)
+    _ = state.apply(.scanned([batch("a", 5..<9)], isFinished: false))
     #expect(state.isShowingHelp)
     state.apply([.move(.first), .toggleRange])
-    state.apply(.scanned([batch("a", 9..<12)], isFinished: true))
+    _ = state.apply(.scanned([batch("a", 9..<12)], isFinished: true))
     #expect(state.message != nil)
 }
 
@@ -121,8 +121,8 @@ private func batch(_ folder: String, _ range: Range<Int>) -> Scanner.Batch {
     #expect(state.apply(.scanned([], isFinished: true)) == [.accept([state.library[0].path])])
 
     var typed = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true, settings: selecting)
-    typed.apply(.scanned([batch("a", 0..<1)], isFinished: false))
-    typed.apply(.move(.right))
+    _ = typed.apply(.scanned([batch("a", 0..<1)], isFinished: false))
+    _ = typed.apply(.move(.right))
     #expect(!typed.apply(.scanned([], isFinished: true)).contains { if case .accept = $0 { true } else { false } }, "a key made it the user's")
 
     var two = GalleryState(library: Library(), spec: threeColumns, width: 40, height: 20, isScanning: true, settings: selecting)

@@ -27,7 +27,7 @@ import Testing
             $0.graphics = .sixel; $0.availableGraphics = [.sixel] + Graphics.symbolModes
         })
     var seen: [Graphics] = []
-    for _ in 0..<6 { state.apply(.cycleGraphics); seen.append(state.pictures.graphics) }
+    for _ in 0..<6 { _ = state.apply(.cycleGraphics); seen.append(state.pictures.graphics) }
     #expect(seen == [.half, .quadrant, .sextant, .braille, .ascii, .sixel])
     #expect(state.message == "pictures in sixel")
     #expect(!state.apply(.cellSizeChanged(CellPixelSize(width: 8, height: 16))).isEmpty && state.pictures.cellPixels == CellPixelSize(width: 8, height: 16))

@@ -19,13 +19,13 @@ private func writes(_ effects: [Effect]) -> [DecisionWrite] {
     #expect(state.decisions[ItemID(1)].isRejected && state.decisions[ItemID(2)].isRejected && state.message == "rejected on 2 photos")
     #expect(writes(effects).count == 2)
     // Again on them all: the reject is taken back. The same again changes nothing and writes nothing.
-    state.apply(.toggleReject)
+    _ = state.apply(.toggleReject)
     #expect(!state.decisions[ItemID(1)].isRejected)
     #expect(writes(state.apply(.rate(0))).isEmpty)
     // A label goes on all, then off all.
-    state.apply(.toggleLabel(.red))
+    _ = state.apply(.toggleLabel(.red))
     #expect(state.decisions[ItemID(1)].labels == [.red] && state.decisions[ItemID(2)].labels == [.red])
-    state.apply(.toggleLabel(.red))
+    _ = state.apply(.toggleLabel(.red))
     #expect(state.decisions[ItemID(2)].labels.isEmpty)
     #expect(state.decisions.counts(starsAtLeast: 3) == (rated: 1, rejected: 0))
 }
@@ -47,10 +47,10 @@ private func writes(_ effects: [Effect]) -> [DecisionWrite] {
     var router = InputRouter()
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 30)
     _ = state.initialEffects()
-    state.apply(.openPreview)
+    _ = state.apply(.openPreview)
     let four = router.command(for: .key(.character("4")), in: state, at: 0)
     #expect(four == .rate(4))
-    state.apply(four!)
+    _ = state.apply(four!)
     #expect(state.decisions[ItemID(0)].stars == 4 && state.viewport.cursor == 1 && state.preview != nil, "on to the next photo")
     #expect(router.command(for: .key(.character("r")), in: state, at: 0) == .toggleReject)
     #expect(router.command(for: .key(.function(3)), in: state, at: 0) == .toggleLabel(.green))
@@ -62,13 +62,13 @@ private func writes(_ effects: [Effect]) -> [DecisionWrite] {
     var state = GalleryState(library: library([6]), spec: threeColumns, width: 40, height: 30)
     _ = state.initialEffects()
     #expect(router.command(for: .key(.character("3")), in: state, at: 0) == .countDigit(3))
-    state.apply(.toggleCullKeys)
+    _ = state.apply(.toggleCullKeys)
     #expect(router.command(for: .key(.character("3")), in: state, at: 0) == .rate(3))
     #expect(router.command(for: .key(.character("9")), in: state, at: 0) == .toggleLabel(.blue))
     #expect(router.command(for: .key(.character("j")), in: state, at: 0) == .move(.down), "other keys keep their meaning")
-    state.apply(.rate(1))
+    _ = state.apply(.rate(1))
     #expect(state.viewport.cursor == 1, "with the cull keys, a decision on the cursor's photo moves on")
-    state.apply(.toggleCullKeys)
+    _ = state.apply(.toggleCullKeys)
     #expect(router.command(for: .key(.character("3")), in: state, at: 0) == .countDigit(3))
     // `--cull` starts with them on.
     let culling = GalleryState(library: library([2]), spec: threeColumns, width: 40, height: 30, settings: settings { $0.cullKeys = true })
@@ -85,7 +85,7 @@ private func writes(_ effects: [Effect]) -> [DecisionWrite] {
     #expect(
         reads.map(\.id) == [ItemID(0)] && reads.first?.files.map(\.path) == [ImagePath("f/IMG_1.JPG"), ImagePath("f/IMG_1.CR2")],
         "one item: the picture, then the RAW")
-    state.apply(.decisionsRead([Decisions.ItemChange(id: ItemID(0), decision: Decision(rating: 2, labels: [.purple]))]))
+    _ = state.apply(.decisionsRead([Decisions.ItemChange(id: ItemID(0), decision: Decision(rating: 2, labels: [.purple]))]))
     #expect(state.decisions[ItemID(0)] == Decision(rating: 2, labels: [.purple]))
     #expect(state.apply(.undo).isEmpty, "what was read is no change of the user's")
     #expect(writes(state.apply(.rate(4))).first?.paths == [ImagePath("f/IMG_1.JPG"), ImagePath("f/IMG_1.CR2")])
@@ -115,15 +115,15 @@ private func writes(_ effects: [Effect]) -> [DecisionWrite] {
     var state = GalleryState(library: library([6]), spec: threeColumns, width: 40, height: 30)
     _ = state.initialEffects()
     state.apply([.rate(3), .move(.right), .rate(2)])
-    state.apply(.decisionsStored([Decisions.Storage(id: ItemID(0), isKept: true, reason: "cannot write beside the photo: Read-only file system")]))
+    _ = state.apply(.decisionsStored([Decisions.Storage(id: ItemID(0), isKept: true, reason: "cannot write beside the photo: Read-only file system")]))
     #expect(state.decisions.keptAside == [ItemID(0)])
     #expect(state.message?.hasPrefix("not beside the photo (cannot write beside the photo: Read-only file system)") == true)
-    state.apply(.move(.left))
-    state.apply(.decisionsStored([Decisions.Storage(id: ItemID(1), isKept: true, reason: "cannot write beside the photo: Read-only file system")]))
+    _ = state.apply(.move(.left))
+    _ = state.apply(.decisionsStored([Decisions.Storage(id: ItemID(1), isKept: true, reason: "cannot write beside the photo: Read-only file system")]))
     #expect(state.decisions.keptAside.count == 2 && state.message == nil, "a reason is said once")
-    state.apply(.decisionsStored([Decisions.Storage(id: ItemID(0), isKept: false)]))
+    _ = state.apply(.decisionsStored([Decisions.Storage(id: ItemID(0), isKept: false)]))
     #expect(state.decisions.keptAside == [ItemID(1)], "written beside the photo at last")
-    state.apply(.decisionsStored([Decisions.Storage(id: ItemID(4), isKept: true)]))
+    _ = state.apply(.decisionsStored([Decisions.Storage(id: ItemID(4), isKept: true)]))
     #expect(state.decisions.keptAside == [ItemID(1), ItemID(4)] && state.message == nil, "read from the state folder: counted, nothing to say")
 }
 
@@ -134,7 +134,7 @@ private func writes(_ effects: [Effect]) -> [DecisionWrite] {
     settings.cullKeys = true
     var state = GalleryState(library: library([6]), spec: threeColumns, width: 40, height: 30, settings: settings)
     _ = state.initialEffects()
-    state.apply(.rate(4))
+    _ = state.apply(.rate(4))
     #expect(state.viewport.cursor == 0 && state.decisions[ItemID(0)].stars == 4)
     state.apply([.openPreview, .rate(2)])
     #expect(state.viewport.cursor == 0 && state.decisions[ItemID(0)].stars == 2)
@@ -146,8 +146,8 @@ private func writes(_ effects: [Effect]) -> [DecisionWrite] {
 @Test func aLateReadNeverUndoesWhatTheUserDecided() {
     var state = GalleryState(library: library([3]), spec: threeColumns, width: 40, height: 30)
     _ = state.initialEffects()
-    state.apply(.rate(4))
-    state.apply(
+    _ = state.apply(.rate(4))
+    _ = state.apply(
         .decisionsRead([Decisions.ItemChange(id: ItemID(0), decision: Decision(rating: 1)), Decisions.ItemChange(id: ItemID(1), decision: Decision(rating: 2))])
     )
     #expect(state.decisions[ItemID(0)].stars == 4 && state.decisions[ItemID(1)].stars == 2)

@@ -14,7 +14,7 @@ private func previewState(width: Int = 160) -> GalleryState {
             $0.cellPixels = CellPixelSize(width: 10, height: 20)
         })
     _ = state.initialEffects()
-    state.apply(.openPreview)
+    _ = state.apply(.openPreview)
     return state
 }
 
@@ -24,23 +24,23 @@ private func previewState(width: Int = 160) -> GalleryState {
     var state = previewState()
     #expect(state.exposurePanel == nil && state.previewBox.width == 1600)
     #expect(state.store.demand.allSatisfy { $0.wantsHistogram })
-    state.apply(.toggleHistogram)
+    _ = state.apply(.toggleHistogram)
     #expect(state.exposurePanel == Rect(x: 124, y: 0, width: 36, height: 47) && state.pictureAreaWidth == 124)
     #expect(state.previewBox.width == 1240 && state.store.demand.first?.box.width == 1240)
-    state.apply(.toggleInfo)
+    _ = state.apply(.toggleInfo)
     #expect(state.screen.isShowingInfo && state.exposurePanel != nil)
     state.apply([.toggleHistogram, .toggleInfo])
     #expect(state.exposurePanel == nil && state.pictureAreaWidth == 160)
-    state.apply(.toggleClipping)
+    _ = state.apply(.toggleClipping)
     #expect(state.exposure.showsClipping && state.message?.hasPrefix("clipping marked: red at 250+") == true)
-    state.apply(.toggleClipping)
+    _ = state.apply(.toggleClipping)
     #expect(!state.exposure.showsClipping && state.message == "clipping marks off")
     // Compare: the panes share what the panel leaves; its decodes measure too.
     state.apply([.compare, .toggleHistogram])
     #expect(state.compare != nil && state.comparePanes.allSatisfy { $0.maxX <= 124 } && state.store.demand.allSatisfy { $0.wantsHistogram })
     // Too narrow a screen has no room beside the picture: said.
     var narrow = previewState(width: 60)
-    narrow.apply(.toggleHistogram)
+    _ = narrow.apply(.toggleHistogram)
     #expect(narrow.exposurePanel == nil && narrow.message?.hasPrefix("too narrow for the panel") == true)
 }
 

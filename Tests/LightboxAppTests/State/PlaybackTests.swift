@@ -36,15 +36,15 @@ func animationState(frames: Int) -> GalleryState {
     frames.delays = [100, 100, 100]
     _ = state.apply(.decoded(framesRequest, .decoded(frames)))
     #expect(state.animation?.frameCount == 3 && state.nextFrameTime == 0, "due at once: the first tick starts the clock")
-    state.apply(.tick(5))
-    state.apply(.tick(5.1))
+    _ = state.apply(.tick(5))
+    _ = state.apply(.tick(5.1))
     #expect(state.preview?.frame == 1)
     let message = state.message
-    state.apply(.tick(5.2))
+    _ = state.apply(.tick(5.2))
     #expect(state.preview?.frame == 2 && state.message == message, "a tick clears no message")
-    state.apply(.togglePlayback)
+    _ = state.apply(.togglePlayback)
     #expect(state.preview?.isPaused == true && state.nextFrameTime == nil)
-    state.apply(.tick(9))
+    _ = state.apply(.tick(9))
     #expect(state.preview?.frame == 2)
 }
 
@@ -65,7 +65,7 @@ func videoState(seconds: Double?) -> GalleryState {
     var metadata = ImageMetadata()
     metadata.video = VideoMetadata(duration: seconds)
     _ = state.apply(.metadataRead([MetadataResult(id: ItemID(0), metadata: metadata, size: PixelSize(width: 40, height: 30))]))
-    state.apply(.openPreview)
+    _ = state.apply(.openPreview)
     return state
 }
 
@@ -76,64 +76,64 @@ func clipStarts(_ state: GalleryState) -> [Int] { state.store.demand.compactMap(
     var state = videoState(seconds: 3)
     #expect(clipStarts(state) == [0], "the preview asks for the video's first clip")
     let request = { (start: Int) in state.store.demand.first { $0.clipStart == start }! }
-    state.apply(.decoded(request(0), .decoded(clip(frames: 5))))
+    _ = state.apply(.decoded(request(0), .decoded(clip(frames: 5))))
     #expect(state.animation?.frameCount == 5 && state.playedText == "0:00 / 0:03" && state.nextFrameTime == 0)
     #expect(clipStarts(state) == [1000], "and the next clip while the first plays")
-    state.apply(.tick(10))
-    state.apply(.tick(10.65))
+    _ = state.apply(.tick(10))
+    _ = state.apply(.tick(10.65))
     #expect(state.preview?.frame == 3 && state.preview?.playedTime(state.animation!.delays) == 600)
     // The first clip is over before the next is decoded: its last frame stays, the clock looks again soon.
-    state.apply(.tick(11.05))
+    _ = state.apply(.tick(11.05))
     #expect(state.preview?.frame == 4 && state.preview?.clipStart == 0)
     #expect(state.nextFrameTime.map { $0 > 11.05 && $0 < 11.11 } == true, "\(String(describing: state.nextFrameTime))")
-    state.apply(.decoded(request(1000), .decoded(clip(frames: 5, value: 1))))
-    state.apply(.tick(11.15))
+    _ = state.apply(.decoded(request(1000), .decoded(clip(frames: 5, value: 1))))
+    _ = state.apply(.tick(11.15))
     #expect(state.preview?.clipStart == 1000 && state.preview?.frame == 0 && state.animation?.pixels.first == 1)
     #expect(state.store.cache.peek(state.clipKey(0)) == nil, "a clip played is forgotten")
     #expect(clipStarts(state) == [2000])
-    state.apply(.decoded(request(2000), .decoded(clip(frames: 5, value: 2))))
-    state.apply(.tick(11.15))
-    for now in stride(from: 11.35, through: 13.2, by: 0.2) { state.apply(.tick(now)) }
+    _ = state.apply(.decoded(request(2000), .decoded(clip(frames: 5, value: 2))))
+    _ = state.apply(.tick(11.15))
+    for now in stride(from: 11.35, through: 13.2, by: 0.2) { _ = state.apply(.tick(now)) }
     #expect(state.preview?.clipStart == 2000 && state.preview?.frame == 4 && state.playedText == "0:02 / 0:03")
     // After the last clip (3 s), the first again: asked for anew, as it was forgotten.
     #expect(clipStarts(state) == [0])
-    state.apply(.decoded(request(0), .decoded(clip(frames: 5, value: 3))))
-    state.apply(.tick(13.4))
+    _ = state.apply(.decoded(request(0), .decoded(clip(frames: 5, value: 3))))
+    _ = state.apply(.tick(13.4))
     #expect(state.preview?.clipStart == 0 && state.preview?.hasPlayedThrough == true && state.animation?.pixels.first == 3)
     // p pauses the video; flipping to the photo stops it.
-    state.apply(.togglePlayback)
+    _ = state.apply(.togglePlayback)
     #expect(state.preview?.isPaused == true && state.nextFrameTime == nil && state.playedText == "0:00 / 0:03")
-    state.apply(.move(.right))
+    _ = state.apply(.move(.right))
     #expect(state.animation == nil && state.playedText == nil && clipStarts(state).isEmpty)
 }
 
 @Test func aVideoOfUnknownLengthEndsWhereItsDecoderSaysAndABadStartLeavesTheStill() {
     var state = videoState(seconds: nil)
     let request = { (start: Int) in state.store.demand.first { $0.clipStart == start }! }
-    state.apply(.decoded(request(0), .decoded(clip(frames: 2))))
+    _ = state.apply(.decoded(request(0), .decoded(clip(frames: 2))))
     #expect(state.playedText == "0:00")
-    state.apply(.decoded(request(400), .failed(.refused("past the video's end"))))
+    _ = state.apply(.decoded(request(400), .failed(.refused("past the video's end"))))
     #expect(state.failure(at: 0) == nil, "a clip past the end breaks no tile")
-    state.apply(.tick(1))
-    state.apply(.tick(1.2))
-    state.apply(.tick(1.4))
+    _ = state.apply(.tick(1))
+    _ = state.apply(.tick(1.2))
+    _ = state.apply(.tick(1.4))
     #expect(state.preview?.clipStart == 0 && state.preview?.frame == 0 && state.preview?.hasPlayedThrough == true, "from the start again")
     // A video whose first clip cannot be decoded shows its still, and p says it cannot play.
     var broken = videoState(seconds: 2)
-    broken.apply(.decoded(broken.store.demand.first { $0.clipStart == 0 }!, .failed(.badFile("cannot decode a frame of its h264 video"))))
+    _ = broken.apply(.decoded(broken.store.demand.first { $0.clipStart == 0 }!, .failed(.badFile("cannot decode a frame of its h264 video"))))
     #expect(broken.animation == nil && clipStarts(broken).isEmpty && broken.nextFrameTime == nil)
-    broken.apply(.togglePlayback)
+    _ = broken.apply(.togglePlayback)
     #expect(broken.preview?.isPaused == false && broken.message?.contains("not an animation") == true)
 }
 
 @Test func aSlideshowStaysOnAVideoUntilItHasPlayedThrough() {
     // Six seconds, more than the four a photo stays, in clips of a second, each decoded when asked for.
     var state = videoState(seconds: 6)
-    state.apply(.slideshow)
+    _ = state.apply(.slideshow)
     var cursorAt: [Double: Int] = [:]
     for now in stride(from: 0, through: 7, by: 0.1) {
-        for request in state.store.demand where request.clipStart != nil { state.apply(.decoded(request, .decoded(clip(frames: 5)))) }
-        state.apply(.tick(now))
+        for request in state.store.demand where request.clipStart != nil { _ = state.apply(.decoded(request, .decoded(clip(frames: 5)))) }
+        _ = state.apply(.tick(now))
         cursorAt[(now * 10).rounded() / 10] = state.viewport.cursor
     }
     #expect(cursorAt[5.8] == 0, "still playing at 5.8 s")
@@ -144,13 +144,13 @@ func clipStarts(_ state: GalleryState) -> [Int] { state.store.demand.compactMap(
 /// preview plays from, and not asked for again.
 @Test func aTurnedAnimationPlaysTurnedAndIsDecodedOnce() {
     var state = animationState(frames: 2)
-    state.apply(.rotate(clockwise: true))
-    state.apply(.openPreview)
+    _ = state.apply(.rotate(clockwise: true))
+    _ = state.apply(.openPreview)
     guard let request = state.store.demand.first(where: \.wantsFrames) else { Issue.record("no request for frames"); return }
     #expect(request.turns == 1 && request.key == state.animationKey)
     var frames = Thumbnail(width: 20, height: 60, pixels: [UInt8](repeating: 7, count: 20 * 60 * 3))
     frames.delays = [100, 100]
-    state.apply(.decoded(request, .decoded(frames)))
+    _ = state.apply(.decoded(request, .decoded(frames)))
     #expect(state.animation?.frameCount == 2 && !state.store.demand.contains(where: \.wantsFrames), "played, not asked for again")
 }
 

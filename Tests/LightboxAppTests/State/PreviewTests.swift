@@ -36,14 +36,14 @@ import Testing
 @Test func draggingTheZoomedPhotoMovesTheView() {
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 40, height: 21)
     _ = state.initialEffects()
-    state.apply(.openPreview)
-    state.apply(.drag(dx: -5, dy: 0))
+    _ = state.apply(.openPreview)
+    _ = state.apply(.drag(dx: -5, dy: 0))
     #expect(state.preview == Preview())
     state.apply([.zoomIn, .zoomIn])
     let before = state.preview!
-    state.apply(.drag(dx: -3, dy: -2))
+    _ = state.apply(.drag(dx: -3, dy: -2))
     #expect(state.preview!.panX == before.panX + 3 && state.preview!.panY == before.panY + 4)
-    state.apply(.drag(dx: 1000, dy: 1000))
+    _ = state.apply(.drag(dx: 1000, dy: 1000))
     #expect(state.preview!.panX == 0 && state.preview!.panY == 0, "held to the picture's corner")
 }
 
@@ -52,25 +52,25 @@ import Testing
     state.apply([.openPreview, .slideshow])
     #expect(state.slideshow?.delay == 4 && state.message?.hasPrefix("slideshow of every photo: every 4 s") == true)
     #expect(state.nextFrameTime == 0, "the clock is looked at at once")
-    state.apply(.tick(100))
+    _ = state.apply(.tick(100))
     #expect(state.nextFrameTime == 104)
-    state.apply(.tick(103.9))
+    _ = state.apply(.tick(103.9))
     #expect(state.viewport.cursor == 0)
-    state.apply(.tick(104))
+    _ = state.apply(.tick(104))
     #expect(state.viewport.cursor == 1 && state.preview == Preview())
-    state.apply(.zoomIn)
+    _ = state.apply(.zoomIn)
     #expect(state.slideshow?.delay == 3 && state.preview?.zoom == 1, "+ while it runs: a quicker pace, no zoom")
-    for now in [107.0, 110, 113] { state.apply(.tick(now)) }
+    for now in [107.0, 110, 113] { _ = state.apply(.tick(now)) }
     #expect(state.viewport.cursor == 0, "from the start again after the last")
-    state.apply(.toggleMark)
+    _ = state.apply(.toggleMark)
     #expect(state.slideshow?.isPaused == true && state.selection.marks.contains(0) && state.message == "slideshow paused: s goes on")
-    state.apply(.tick(200))
+    _ = state.apply(.tick(200))
     #expect(state.viewport.cursor == 0 && state.nextFrameTime == nil)
-    state.apply(.slideshow)
-    state.apply(.tick(300))
-    state.apply(.tick(303))
+    _ = state.apply(.slideshow)
+    _ = state.apply(.tick(300))
+    _ = state.apply(.tick(303))
     #expect(state.viewport.cursor == 1)
-    state.apply(.closePreview)
+    _ = state.apply(.closePreview)
     #expect(state.slideshow == nil && state.preview == nil)
 }
 
@@ -79,21 +79,21 @@ import Testing
 @Test func aSlideshowOfTheMarkedPhotosAndAnAnimationPlayedThrough() {
     var state = GalleryState(library: library([6]), spec: threeColumns, width: 80, height: 25)
     state.apply([.move(.right), .toggleMark, .move(.right), .move(.right), .toggleMark, .move(.right)])
-    state.apply(.slideshow)
+    _ = state.apply(.slideshow)
     #expect(state.preview != nil && state.viewport.cursor == 1 && state.message?.hasPrefix("slideshow of 2 photos") == true)
-    state.apply(.tick(0))
-    state.apply(.tick(4))
+    _ = state.apply(.tick(0))
+    _ = state.apply(.tick(4))
     #expect(state.viewport.cursor == 3)
-    state.apply(.tick(8))
+    _ = state.apply(.tick(8))
     #expect(state.viewport.cursor == 1)
     // An animation of 10 frames of 0.6 s: six seconds, more than the four a photo stays.
     var frames = Thumbnail(width: 2, height: 20, pixels: [UInt8](repeating: 0, count: 2 * 20 * 3))
     frames.delays = Array(repeating: 600, count: 10)
-    state.apply(.decoded(DecodeRequest(id: ItemID(1), file: state.library[1], box: state.previewBox, wantsFrames: true), .decoded(frames)))
+    _ = state.apply(.decoded(DecodeRequest(id: ItemID(1), file: state.library[1], box: state.previewBox, wantsFrames: true), .decoded(frames)))
     #expect(state.animation?.delays.count == 10)
-    state.apply(.tick(12))
+    _ = state.apply(.tick(12))
     #expect(state.viewport.cursor == 1, "still playing")
-    state.apply(.tick(14.1))
+    _ = state.apply(.tick(14.1))
     #expect(state.viewport.cursor == 3)
 }
 
@@ -102,12 +102,12 @@ import Testing
 @Test func turningTheViewAsksForThePicturesTurned() {
     var state = GalleryState(library: library([6]), spec: threeColumns, width: 80, height: 25)
     _ = state.initialEffects()
-    state.apply(.rotate(clockwise: true))
+    _ = state.apply(.rotate(clockwise: true))
     #expect(state.viewTurns == [ItemID(0): 1] && state.message?.hasPrefix("turned 90°") == true)
     #expect(state.thumbnailKey(ofItem: 0).turns == 1 && state.store.demand.first { $0.id == ItemID(0) }?.turns == 1)
     state.apply([.rotate(clockwise: false), .rotate(clockwise: false)])
     #expect(state.viewTurns == [ItemID(0): 3])
-    state.apply(.rotate(clockwise: true))
+    _ = state.apply(.rotate(clockwise: true))
     #expect(state.viewTurns.isEmpty && state.message?.hasPrefix("as the file shows it") == true)
     state.apply([.move(.right), .toggleMark, .move(.right), .toggleMark, .openPreview, .rotate(clockwise: true)])
     #expect(state.viewTurns == [ItemID(1): 1, ItemID(2): 1] && state.previewKey.turns == 1 && state.preview == Preview())
@@ -129,23 +129,23 @@ private var kittyTenByTwenty: GalleryState.Settings {
 @Test func oneHundredPercentFitAndFill() throws {
     var state = GalleryState(library: library([4]), spec: threeColumns, width: 80, height: 25, settings: kittyTenByTwenty)
     _ = state.initialEffects()
-    state.apply(.openPreview)
+    _ = state.apply(.openPreview)
     // The screen above the status line: 800 x 480 pixels; a 4000 x 3000 photo fits at 640 x 480.
     let effects = state.apply(.actualSize)
     #expect(state.message == "100%: reading the photo's size…" && state.preview?.zoom == 1)
     #expect(effects.contains { if case .readMetadata(let requests, true) = $0 { requests.first?.id == ItemID(0) } else { false } })
     let photo = { (id: Int, width: Int, height: Int) in MetadataResult(id: ItemID(id), metadata: nil, size: PixelSize(width: width, height: height)) }
-    state.apply(.metadataRead([photo(0, 1600, 1200), photo(1, 1600, 1200)]))
+    _ = state.apply(.metadataRead([photo(0, 1600, 1200), photo(1, 1600, 1200)]))
     #expect(state.preview?.isActualSize == true && abs((state.preview?.zoom ?? 0) - 2.5) < 0.001 && state.previewBox == PixelSize(width: 2000, height: 1200))
     #expect(state.message == "100% (z: fit; arrows pan)")
     // Looking at the right edge, then on to the next photo: 100% there too, at the same spot.
     state.apply([.pan(dx: 4, dy: 0), .move(.right)])
     #expect(state.viewport.cursor == 1 && state.preview?.isActualSize == true && (state.preview?.panX ?? 0) > 0)
-    state.apply(.actualSize)
+    _ = state.apply(.actualSize)
     #expect(state.preview == Preview() && state.message == "fit to the screen")
     // A photo larger than 4,096 pixels a side at its 100%: its fitted picture, and the part in
     // view (with as much around it) decoded at full resolution.
-    state.apply(.metadataRead([photo(2, 9000, 6000)]))
+    _ = state.apply(.metadataRead([photo(2, 9000, 6000)]))
     state.apply([.move(.right), .actualSize])
     #expect(state.message == "100% (z: fit; arrows pan)" && state.previewBox == PixelSize(width: 800, height: 480))
     let part = try #require(state.store.demand.first { $0.region != nil })
@@ -153,13 +153,13 @@ private var kittyTenByTwenty: GalleryState.Settings {
     #expect(part.id == ItemID(2) && part.region!.contains(visible) && !part.wantsCells)
     #expect(abs(part.box.width - 1600) <= 2 && abs(part.box.height - 960) <= 2, "twice the view's 800 x 480, at 1:1")
     #expect(state.store.demand.first == part, "before anything else")
-    state.apply(
+    _ = state.apply(
         .decoded(
             part,
             .decoded(Thumbnail(width: part.box.width, height: part.box.height, pixels: [UInt8](repeating: 9, count: part.box.width * part.box.height * 3)))))
     #expect(state.previewDetail?.region == part.region && !state.store.demand.contains { $0.region != nil })
     // A pan inside the part asks for nothing; out of it, the next part, the last shown meanwhile.
-    state.apply(.pan(dx: 1, dy: 0))
+    _ = state.apply(.pan(dx: 1, dy: 0))
     #expect(!state.store.demand.contains { $0.region != nil })
     state.apply([.pan(dx: 4, dy: 0), .pan(dx: 4, dy: 0)])
     let next = try #require(state.store.demand.first { $0.region != nil })
@@ -169,21 +169,21 @@ private var kittyTenByTwenty: GalleryState.Settings {
         let effects = state.apply(.decoded(next, .failed(.decoder("decoder crashed (signal 9)"))))
         #expect(effects.contains { if case .load(let requests) = $0 { requests.contains(next) } else { false } }, "\(effects)")
     }
-    state.apply(.decoded(next, .failed(.decoder("timed out after 5 s"))))
+    _ = state.apply(.decoded(next, .failed(.decoder("timed out after 5 s"))))
     #expect(!state.store.demand.contains { $0.region != nil } && state.failure(at: state.viewport.cursor) == nil)
     // One that cannot be decoded leaves the fitted picture at once, and is not asked again.
     state.apply([.pan(dx: -4, dy: 0), .pan(dx: -4, dy: 0), .pan(dx: -4, dy: 0), .pan(dx: -4, dy: 0), .pan(dx: -4, dy: 0)])
     let third = try #require(state.store.demand.first { $0.region != nil })
-    state.apply(.decoded(third, .failed(.refused("no"))))
+    _ = state.apply(.decoded(third, .failed(.refused("no"))))
     #expect(state.failure(at: state.viewport.cursor) == nil && !state.store.demand.contains { $0.region != nil })
     // Fitted again: no part. Fill: a portrait photo on a wide screen is zoomed until it covers it.
-    state.apply(.actualSize)
+    _ = state.apply(.actualSize)
     #expect(state.previewDetail == nil && !state.store.demand.contains { $0.region != nil })
     let request = state.store.demand.first { $0.id == state.library.id(at: state.viewport.cursor) }!
-    state.apply(.decoded(request, .decoded(Thumbnail(width: 320, height: 480, pixels: [UInt8](repeating: 7, count: 320 * 480 * 3)))))
-    state.apply(.fillScreen)
+    _ = state.apply(.decoded(request, .decoded(Thumbnail(width: 320, height: 480, pixels: [UInt8](repeating: 7, count: 320 * 480 * 3)))))
+    _ = state.apply(.fillScreen)
     #expect((state.preview?.zoom ?? 1) > 1 && state.message == "filling the screen (f: fit)")
-    state.apply(.fillScreen)
+    _ = state.apply(.fillScreen)
     #expect(state.preview == Preview())
 }
 
@@ -199,18 +199,18 @@ private var kittyTenByTwenty: GalleryState.Settings {
         let upright = orientation >= 5 ? PixelSize(width: 3000, height: 4000) : PixelSize(width: 4000, height: 3000)
         return MetadataResult(id: ItemID(id), metadata: exif, size: upright)
     }
-    state.apply(.metadataRead([photo(0, orientation: 1), photo(1, orientation: 6), photo(2, orientation: 1)]))
+    _ = state.apply(.metadataRead([photo(0, orientation: 1), photo(1, orientation: 6), photo(2, orientation: 1)]))
     state.apply([.openPreview, .actualSize])
     #expect(abs(state.zoomCentre.x - 0.75) < 0.01 && abs(state.zoomCentre.y - 0.25) < 0.01)
     #expect(state.message == "100% at the focus point (Sony FocusLocation; z: fit, arrows pan)")
     // Turned a quarter clockwise by its EXIF, the stored point (3/4, 1/4) shows at (3/4, 3/4).
-    state.apply(.move(.right))
+    _ = state.apply(.move(.right))
     #expect(state.preview?.isActualSize == true && abs(state.zoomCentre.x - 0.75) < 0.01 && abs(state.zoomCentre.y - 0.75) < 0.01)
     // Fitted and back: still the focus point; panned by the user, their spot from then on.
     state.apply([.actualSize, .actualSize])
     #expect(abs(state.zoomCentre.y - 0.75) < 0.01)
-    state.apply(.pan(dx: -2, dy: 0))
+    _ = state.apply(.pan(dx: -2, dy: 0))
     let looked = state.zoomCentre
-    state.apply(.move(.right))
+    _ = state.apply(.move(.right))
     #expect(state.viewport.cursor == 2 && abs(state.zoomCentre.x - looked.x) < 0.01 && state.message == "100% (z: fit; arrows pan)")
 }

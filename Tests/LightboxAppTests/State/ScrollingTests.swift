@@ -14,7 +14,7 @@ let ragged = library([7, 2, 20])
         .pageUp, .halfPageUp, .move(.previousSection), .move(.first), .halfPageDown, .move(.nextSection),
     ]
     for move in moves {
-        state.apply(move)
+        _ = state.apply(move)
         #expect(state.tileOfCursorIsVisible, "after \(move): cursor \(state.viewport.cursor) offset \(state.viewport.offset)")
     }
 }
@@ -32,19 +32,19 @@ let ragged = library([7, 2, 20])
 @Test func resizeReflowsAndKeepsTheCursorVisible() {
     var state = GalleryState(library: ragged, spec: .standard, width: 120, height: 30)
     let wide = state.layout.columnCount
-    state.apply(.move(.last))
-    state.apply(.resize(width: 40, height: 20))
+    _ = state.apply(.move(.last))
+    _ = state.apply(.resize(width: 40, height: 20))
     #expect(state.layout.columnCount < wide)
     #expect(state.tileOfCursorIsVisible)
-    state.apply(.resize(width: 5, height: 3))
+    _ = state.apply(.resize(width: 5, height: 3))
     #expect(state.isTooSmall)
-    state.apply(.resize(width: 100, height: 40))
+    _ = state.apply(.resize(width: 100, height: 40))
     #expect(!state.isTooSmall && state.tileOfCursorIsVisible)
 }
 
 @Test func zoomChangesTheAdaptiveMinimumAndKeepsTheCursorVisible() {
     var state = GalleryState(library: ragged, spec: .standard, width: 120, height: 30)
-    state.apply(.move(.last))
+    _ = state.apply(.move(.last))
     let before = state.layout.columnCount
     state.apply([.zoomIn, .zoomIn])
     #expect(state.layout.columnCount < before)
@@ -57,7 +57,7 @@ let ragged = library([7, 2, 20])
 
 @Test func zoomOnFlexibleColumnsChangesTheirCount() {
     var state = GalleryState(library: ragged, spec: .flexible(count: 4), width: 120, height: 30)
-    state.apply(.zoomIn)
+    _ = state.apply(.zoomIn)
     #expect(state.layout.columnCount == 3)
     state.apply([.zoomOut, .zoomOut])
     #expect(state.layout.columnCount == 5)
@@ -66,18 +66,18 @@ let ragged = library([7, 2, 20])
 @Test func clickMovesTheCursorToTheTileUnderIt() {
     var state = GalleryState(library: ragged, spec: threeColumns, width: 40, height: 40)
     let target = state.layout.frame(ofItem: 4)
-    state.apply(.click(x: target.x + GalleryState.gridInset + 2, y: target.y - state.viewport.offset + 1))
+    _ = state.apply(.click(x: target.x + GalleryState.gridInset + 2, y: target.y - state.viewport.offset + 1))
     #expect(state.viewport.cursor == 4)
-    state.apply(.click(x: 0, y: 0))  // a header: its section's first photo
+    _ = state.apply(.click(x: 0, y: 0))  // a header: its section's first photo
     #expect(state.viewport.cursor == 0)
 }
 
 @Test func wheelScrollsAndBringsTheCursorAlong() {
     var state = GalleryState(library: ragged, spec: threeColumns, width: 40, height: 20)
-    for _ in 0..<10 { state.apply(.scroll(lines: 3)) }
+    for _ in 0..<10 { _ = state.apply(.scroll(lines: 3)) }
     #expect(state.viewport.offset > 0)
     #expect(state.tileOfCursorIsVisible)
-    for _ in 0..<20 { state.apply(.scroll(lines: -3)) }
+    for _ in 0..<20 { _ = state.apply(.scroll(lines: -3)) }
     #expect(state.viewport.offset == 0)
     #expect(state.tileOfCursorIsVisible)
 }

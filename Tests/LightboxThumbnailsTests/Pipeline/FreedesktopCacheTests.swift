@@ -1,6 +1,7 @@
 import Foundation
 import LightboxCodecs
 import LightboxTestSupport
+import Synchronization
 import Testing
 
 @testable import LightboxThumbnails
@@ -114,18 +115,19 @@ func source(_ path: String, mtime: Int64 = 1_700_000_000, size: Int64 = 1234) ->
     let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"))
     let s = source("/p/busy.jpg")
     let path = cache.entryPath(for: s, size: .large)
-    let done = NSCondition()
-    nonisolated(unsafe) var finished = false
-    nonisolated(unsafe) var torn = 0
+    // Whether the writes are over, and how many torn files the reader saw.
+    let seen = Mutex((finished: false, torn: 0))
+    let ended = DispatchSemaphore(value: 0)
     let reader = Thread {
-        while true {
-            done.lock(); let stop = finished; done.unlock()
-            if stop { break }
+        while !seen.withLock({ $0.finished }) {
             if case .success(let data) = FileReader.read(path, limit: 1 << 24) {
                 // A whole file ends with IEND and carries its text.
-                if !(data.suffix(8).starts(with: Array("IEND".utf8)) && PNGText.entries(in: data)?["Thumb::URI"] == s.uri) { torn += 1 }
+                if !(data.suffix(8).starts(with: Array("IEND".utf8)) && PNGText.entries(in: data)?["Thumb::URI"] == s.uri) {
+                    seen.withLock { $0.torn += 1 }
+                }
             }
         }
+        ended.signal()
     }
     reader.start()
     for i in 0..<200 {
@@ -135,9 +137,9 @@ func source(_ path: String, mtime: Int64 = 1_700_000_000, size: Int64 = 1234) ->
                 Thumbnail(width: 256, height: 192, pixels: TestImages.solid(width: 256, height: 192, shade, shade, shade)),
                 for: s, size: .large))
     }
-    done.lock(); finished = true; done.unlock()
-    usleep(50_000)
-    #expect(torn == 0)
+    seen.withLock { $0.finished = true }
+    #expect(ended.wait(timeout: .now() + 10) == .success)
+    #expect(seen.withLock { $0.torn } == 0)
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/thumbnails/large").filter { $0.hasPrefix(".") }
     #expect(leftovers.isEmpty)
 }
@@ -211,7 +213,7 @@ func source(_ path: String, mtime: Int64 = 1_700_000_000, size: Int64 = 1234) ->
     defer { dir.remove() }
     // The size's folder is a file: nothing can go in it (as root too, unlike a folder's mode).
     try FileManager.default.createDirectory(atPath: dir.path + "/thumbnails", withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: dir.path + "/thumbnails/normal", contents: Data("x".utf8))
+    _ = FileManager.default.createFile(atPath: dir.path + "/thumbnails/normal", contents: Data("x".utf8))
     let cache = FreedesktopCache(root: ImagePath(dir.path + "/thumbnails"))
     let thumbnail = Thumbnail(width: 8, height: 8, pixels: TestImages.solid(width: 8, height: 8, 1, 2, 3))
     guard case .failure(let failure) = cache.put(thumbnail, for: source("/p/a.jpg"), size: .normal) else {
