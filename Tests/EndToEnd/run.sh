@@ -1878,13 +1878,18 @@ if command -v sshfs > /dev/null && [ -x /usr/sbin/sshd ]; then
             tm send-keys -t e2e q
             wait_exit
             ended=$(since "$start")
+            # Forgetting a folder of the share while its server is stopped asks the index alone.
+            start=$(date +%s.%N)
+            forgot=$(timeout -s KILL 20 "$BIN" --index-forget "$WORK/idx/never-there" 2>&1; echo "rc $?")
+            forgot_in=$(since "$start")
             kill -CONT $stopped
             if [ "$headers" -ge 2 ] && [ "$moved" = yes ] && [ "$said" = yes ] && [ "$offline" = yes ] && [ -z "$waiting" ] && [ "$resumed" = yes ] \
                 && [ "$(cat "$WORK/rc")" = 130 ] && sane \
-                && grep -q "disk cache: [1-9]" "$WORK/idx-stats-3" && python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 1)" "$ended"; then
-                pass "the index: a share whose server stopped opens from the index: $headers date sections, $(grep -o 'disk cache: [0-9]*' "$WORK/idx-stats-3") pictures, a key moved, the share named, the tiles not cached said offline (not counted as loading) and loaded once it answered, q ended in $ended s"
+                && grep -q "disk cache: [1-9]" "$WORK/idx-stats-3" && python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 1)" "$ended" \
+                && [[ "$forgot" == *"lightbox: 0 files forgotten from the index"*"rc 1" ]] && python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 1)" "$forgot_in"; then
+                pass "the index: a share whose server stopped opens from the index: $headers date sections, $(grep -o 'disk cache: [0-9]*' "$WORK/idx-stats-3") pictures, a key moved, the share named, the tiles not cached said offline (not counted as loading) and loaded once it answered, q ended in $ended s; --index-forget of a folder there ended in $forgot_in s"
             else
-                fail "the index with the server stopped" "headers $headers, moved '$moved', said '$said', offline '$offline', counted '$waiting', resumed $resumed, rc $(cat "$WORK/rc" 2>/dev/null), ended after $ended s; $(screen | tail -2); $(grep 'disk cache' "$WORK/idx-stats-3")"
+                fail "the index with the server stopped" "headers $headers, moved '$moved', said '$said', offline '$offline', counted '$waiting', resumed $resumed, rc $(cat "$WORK/rc" 2>/dev/null), ended after $ended s; $(screen | tail -2); $(grep 'disk cache' "$WORK/idx-stats-3"); --index-forget: $forgot after $forgot_in s"
             fi
         else
             kill -CONT $stopped
