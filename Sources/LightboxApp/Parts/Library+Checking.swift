@@ -17,7 +17,12 @@ extension Library {
         isChecking = true
         let first = totalCount
         append(batches, arranging: arranging)
-        unconfirmedWaiting += first..<totalCount
+        var id = first
+        for batch in batches {
+            unconfirmedWaiting[batch.folder, default: []] += id..<(id + batch.files.count)
+            id += batch.files.count
+        }
+        unconfirmedWaitingCount += totalCount - first
         for id in first..<totalCount {
             let file = filesByID[id]
             if file.isListed {
@@ -31,17 +36,24 @@ extension Library {
     /// Takes what the checking scan found: a file the index had, as it had it, is confirmed
     /// (nothing changes); a file it did not have, or had otherwise, is added where the scan's
     /// order puts it (a changed file's old item goes). Whether anything changed.
-    /// - Complexity: O(*k*) for *k* files found, plus an arrangement when any is new.
+    /// - Complexity: O(*k*) for *k* files found, plus hashing the index's items of their folders
+    ///   (of all it had, once, for a file it did not have there), plus an arrangement when any is new.
     @discardableResult
     public mutating func appendChecked(_ batches: [(files: [ImageFile], folder: ImagePath)]) -> Bool {
-        settleUnconfirmed()
         var added: [(files: [ImageFile], folder: ImagePath, keys: [Int64])] = []
         var changed = false
         for batch in batches {
+            settleUnconfirmed(in: batch.folder)
             var files: [ImageFile] = [], keys: [Int64] = []
             for file in batch.files {
                 var key = lastCheckedKey + 1
-                if let id = unconfirmed.removeValue(forKey: file.path) {
+                var known = unconfirmed.removeValue(forKey: file.path)
+                if known == nil, unconfirmedWaitingCount > 0 {
+                    // Not among its folder's: among all the index had (it named the folder otherwise).
+                    settleUnconfirmed()
+                    known = unconfirmed.removeValue(forKey: file.path)
+                }
+                if let id = known {
                     if filesByID[id] == file {
                         lastCheckedKey = max(lastCheckedKey, scanKeys[id])
                         continue
@@ -137,11 +149,12 @@ extension Library {
         guard isChecking else { return false }
         isChecking = false
         let away = mounts.map { Array($0.utf8) }
-        let missing = (Array(unconfirmed.values) + unconfirmedWaiting).filter { id in
+        let missing = (Array(unconfirmed.values) + unconfirmedWaiting.values.joined()).filter { id in
             away.isEmpty || !away.contains { ReadWatch.mount($0, holds: filesByID[id].path.absoluteBytes) }
         }
         unconfirmed = [:]
-        unconfirmedWaiting = []
+        unconfirmedWaiting = [:]
+        unconfirmedWaitingCount = 0
         listedByFolder = [:]
         unreadListedCount = 0
         guard !missing.isEmpty else { return false }
@@ -169,15 +182,24 @@ extension Library {
     }
 
     /// How many items the index had that the scan has not confirmed yet.
-    public var uncheckedCount: Int { unconfirmed.count + unconfirmedWaiting.count }
+    public var uncheckedCount: Int { unconfirmed.count + unconfirmedWaitingCount }
 
     /// Puts the ids the index added since into `unconfirmed`, by path.
     /// - Complexity: O(*k*) in the ids waiting.
     mutating func settleUnconfirmed() {
-        guard !unconfirmedWaiting.isEmpty else { return }
-        unconfirmed.reserveCapacity(unconfirmed.count + unconfirmedWaiting.count)
-        for id in unconfirmedWaiting { unconfirmed[filesByID[id].path] = id }
-        unconfirmedWaiting = []
+        guard unconfirmedWaitingCount > 0 else { return }
+        unconfirmed.reserveCapacity(unconfirmed.count + unconfirmedWaitingCount)
+        for ids in unconfirmedWaiting.values { for id in ids { unconfirmed[filesByID[id].path] = id } }
+        unconfirmedWaiting = [:]
+        unconfirmedWaitingCount = 0
+    }
+
+    /// Puts the ids the index added in `folder` into `unconfirmed`, by path.
+    /// - Complexity: O(*k*) in that folder's ids waiting.
+    mutating func settleUnconfirmed(in folder: ImagePath) {
+        guard let ids = unconfirmedWaiting.removeValue(forKey: folder) else { return }
+        for id in ids { unconfirmed[filesByID[id].path] = id }
+        unconfirmedWaitingCount -= ids.count
     }
 
     /// Whether item `id` was taken from the index and is no longer there.

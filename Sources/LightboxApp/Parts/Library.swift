@@ -56,10 +56,13 @@ public struct Library: Sendable {
     /// What the index said is there that the walk has not seen yet, while it checks
     /// (`appendFromIndex`): by each item's path, its id. Those in `unconfirmedWaiting` are not in it yet.
     var unconfirmed: [ImagePath: Int] = [:]
-    /// Ids the index added that `unconfirmed` does not hold yet: hashed when the walk's first
-    /// finding asks (`settleUnconfirmed()`), not while the index's library lands (a 100,000-photo
-    /// relaunch: a third of the UI's time taking it).
-    var unconfirmedWaiting: [Int] = []
+    /// Ids the index added that `unconfirmed` does not hold yet, by the folder they came in:
+    /// hashed when the walk reaches that folder (`settleUnconfirmed(in:)`), not while the index's
+    /// library lands (a 100,000-photo relaunch: a third of the UI's time taking it), nor all at
+    /// the walk's first finding (30 ms a key waited for).
+    var unconfirmedWaiting: [ImagePath: [Int]] = [:]
+    /// How many ids `unconfirmedWaiting` holds.
+    var unconfirmedWaitingCount = 0
     /// Whether the library came from the index and the scan is checking it.
     public internal(set) var isChecking = false
     /// The key of the last item the checking walk found, where the next new one goes after.

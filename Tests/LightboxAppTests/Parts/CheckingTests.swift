@@ -1,7 +1,8 @@
-import LightboxApp
 import LightboxLayout
 import LightboxThumbnails
 import Testing
+
+@testable import LightboxApp
 
 /// A folder's files by name, as a scan (or the index) hands them out.
 private func files(_ folder: String, _ names: [String], size: Int64 = 1000) -> [ImageFile] {
@@ -273,6 +274,21 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     batch.isChanged = true
     _ = state.apply(.scanned([batch], isFinished: true))
     #expect(state.library.file(state.library.id(at: 1)) == now && state.library.count == 2 && !state.isScanning)
+}
+
+/// The walk looks the index's items up a folder at a time, as it reaches each (hashing all
+/// 100,000 at its first finding held a key 30 ms); a file it finds under another folder's name
+/// (a path given alone) is still found among all the index had.
+@Test func theIndexsItemsAreLookedUpAFolderAtATime() {
+    var library = Library()
+    library.appendFromIndex(batches([remembered("a", ["1.jpg", "2.jpg"]), remembered("b", ["1.jpg", "2.jpg", "3.jpg"])]))
+    library.appendChecked(batches([walked("a", ["1.jpg"])]))
+    #expect(library.unconfirmed.count == 1 && library.unconfirmedWaitingCount == 3, "a's alone")
+    #expect(library.uncheckedCount == 4)
+    let changed = library.appendChecked([(files: files("b", ["2.jpg"]), folder: ImagePath("given"))])
+    #expect(!changed && library.uncheckedCount == 3 && library.unconfirmedWaitingCount == 0)
+    let went = library.finishChecking()
+    #expect(went && shown(library).paths == ["a/1.jpg", "b/2.jpg"])
 }
 
 /// The index's parts and a listing that comes once the walk has begun are checked alike: what
