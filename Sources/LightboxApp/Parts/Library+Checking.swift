@@ -92,7 +92,7 @@ extension Library {
     @discardableResult
     public mutating func settleListing(of folder: ImagePath) -> Bool {
         guard let listed = listedByFolder.removeValue(forKey: folder) else { return false }
-        settleUnconfirmed()
+        settleUnconfirmed(in: folder)
         var changed = false
         for id in listed where filesByID[id].isListed && !isGone[id] {
             unconfirmed[filesByID[id].path] = nil

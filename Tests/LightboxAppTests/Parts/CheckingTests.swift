@@ -289,6 +289,14 @@ private func asked(_ effects: [Effect]) -> (loads: [String], metadata: [String],
     #expect(!changed && library.uncheckedCount == 3 && library.unconfirmedWaitingCount == 0)
     let went = library.finishChecking()
     #expect(went && shown(library).paths == ["a/1.jpg", "b/2.jpg"])
+
+    // A listing settled: its folder's items alone are looked up, the rest still wait.
+    var listing = Library()
+    listing.appendFromIndex(batches([remembered("a", ["1.jpg", "2.jpg"]), listed("b", ["1.jpg", "2.jpg"])]))
+    listing.appendChecked(batches([walked("b", ["1.jpg"])]))
+    let gone = listing.settleListing(of: ImagePath("b"))
+    #expect(gone && listing.unconfirmed.isEmpty && listing.unconfirmedWaitingCount == 2 && listing.uncheckedCount == 2)
+    #expect(shown(listing).paths == ["a/1.jpg", "a/2.jpg", "b/1.jpg"])
 }
 
 /// The index's parts and a listing that comes once the walk has begun are checked alike: what
