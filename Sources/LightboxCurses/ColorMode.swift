@@ -55,12 +55,15 @@ public enum ColorMode: Sendable {
         }
     }
 
+    /// The nearest of `cubeLevels` to each channel value, by value (ties to the lower): asked
+    /// for every cell's colours of every paint in 256 colours, so looked up, not searched.
+    static let cubeLevelOfValue: [UInt8] = (0...255).map { v in
+        UInt8(cubeLevels.indices.min { abs(cubeLevels[$0] - v) < abs(cubeLevels[$1] - v) }!)
+    }
+
     /// Nearest colour of the xterm 6x6x6 cube and grey ramp.
     static func nearest256(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
-        func level(_ v: UInt8) -> Int {
-            cubeLevels.indices.min { abs(cubeLevels[$0] - Int(v)) < abs(cubeLevels[$1] - Int(v)) }!
-        }
-        let (ri, gi, bi) = (level(r), level(g), level(b))
+        let (ri, gi, bi) = (Int(cubeLevelOfValue[Int(r)]), Int(cubeLevelOfValue[Int(g)]), Int(cubeLevelOfValue[Int(b)]))
         let cube = 16 + 36 * ri + 6 * gi + bi
         let cubeDistance = distance((cubeLevels[ri], cubeLevels[gi], cubeLevels[bi]), r, g, b)
         let average = (Int(r) + Int(g) + Int(b)) / 3

@@ -331,8 +331,18 @@ public final class CursesTerminal {
         }
         deferredFrame = nil
         let frame = isUnicode ? unicodeFrame : unicodeFrame.asciiOnly()
-        var keys = Set<ColorPairs.Key>()
-        for cell in frame.cells { keys.insert(pairKey(cell.style)) }
+        // Each cell's colour pair, worked out once a run of cells of one style (most of a row).
+        var cellKeys: [ColorPairs.Key] = []
+        cellKeys.reserveCapacity(frame.cells.count)
+        var keys = Set<ColorPairs.Key>(), lastStyle: CellStyle?, lastKey = ColorPairs.Key(foreground: -1, background: -1)
+        for cell in frame.cells {
+            if cell.style != lastStyle {
+                lastStyle = cell.style
+                lastKey = pairKey(cell.style)
+                keys.insert(lastKey)
+            }
+            cellKeys.append(lastKey)
+        }
         pairs.prepare(keys)
         // Cells go first, but never inside a picture: one begun is finished (to a kitty chunk's end).
         for write in pictures.replan(for: frame) { images.unsent(write) }
@@ -348,6 +358,7 @@ public final class CursesTerminal {
         }
         let width = min(frame.width, size.width), height = min(frame.height, size.height)
         var glyph: [wchar_t] = []
+        var pairedKey: ColorPairs.Key?, lastPair: Int32 = 0
         for y in 0..<height {
             for x in 0..<width {
                 let cell = frame[x, y]
@@ -355,7 +366,9 @@ public final class CursesTerminal {
                 glyph.removeAll(keepingCapacity: true)
                 for scalar in cell.glyph.unicodeScalars { glyph.append(wchar_t(bitPattern: scalar.value)) }
                 glyph.append(0)
-                let attributes = attributes(cell.style), pair = pairs.pair(for: pairKey(cell.style))
+                let key = cellKeys[y * frame.width + x]
+                if key != pairedKey { (pairedKey, lastPair) = (key, pairs.pair(for: key)) }
+                let attributes = attributes(cell.style), pair = lastPair
                 // A glyph ncurses refuses still covers its cell: nothing of an earlier frame stays.
                 if lb_put(Int32(y), Int32(x), glyph, attributes, pair) == -2 {
                     _ = lb_put(Int32(y), Int32(x), Self.refusedGlyph, attributes, pair)

@@ -22,3 +22,16 @@ import Testing
     #expect(ColorMode.direct.number(for: .indexed(196)) == 0xFF0000)
     #expect(ColorMode.direct.number(for: .indexed(0)) == 8, "never an ANSI number in direct colour")
 }
+
+@Test func twoHundredFiftySixColoursGoToTheNearestOfCubeAndGreys() {
+    // Every palette colour from 16 on is its own nearest.
+    for n in 16...255 {
+        let (r, g, b) = ColorMode.paletteColor(UInt8(n))
+        #expect(ColorMode.indexed256.number(for: .rgb(r, g, b)) == Int32(n), "palette \(n)")
+    }
+    // Each channel to its nearest level, a tie to the lower: 0, 95, 135, 175, 215, 255.
+    let levels = [0: 0, 47: 0, 48: 1, 95: 1, 115: 1, 116: 2, 155: 2, 156: 3, 195: 3, 196: 4, 235: 4, 236: 5, 255: 5]
+    for (value, level) in levels { #expect(Int(ColorMode.cubeLevelOfValue[value]) == level, "\(value)") }
+    #expect(ColorMode.indexed256.number(for: .rgb(250, 10, 30)) == 196, "a red")
+    #expect(ColorMode.indexed256.number(for: .rgb(100, 101, 99)) == 241, "a grey: the ramp, nearer than the cube's")
+}
