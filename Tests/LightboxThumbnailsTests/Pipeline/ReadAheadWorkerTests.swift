@@ -29,7 +29,9 @@ final class CountingWarm: @unchecked Sendable {
     defer { worker.stop() }
     let requests = readAheadRequests(200)
     worker.enqueue(requests)
-    Thread.sleep(forTimeInterval: 0.2)
+    // At idle priority it runs when nothing else wants the cores: on a busy machine (a build
+    // beside the tests) that may be a while, so it is waited for, not given a fixed time.
+    waitLong { warm.count > 3 }
     // A key: it stops after the file in hand and gives back the rest.
     let given = worker.pause()
     let atKey = warm.count
@@ -40,12 +42,17 @@ final class CountingWarm: @unchecked Sendable {
     #expect(worker.isIdle)
     // Given them again, it goes on.
     worker.enqueue(requests.filter { given.contains($0.id) })
-    Thread.sleep(forTimeInterval: 0.2)
+    waitLong { warm.count > atKey + 3 }
     #expect(warm.count > atKey + 3)
     let results = worker.takeResults()
     #expect(results.count == warm.count && results.allSatisfy { $0.outcome == .written })
     // Its thread runs at nice 19 in the idle I/O class.
     #expect(worker.threadIDs.count == 1 && IdlePriority.isIdle(worker.threadIDs[0]))
+}
+
+/// Waits until `condition` holds, ten seconds at most.
+private func waitLong(_ condition: () -> Bool) {
+    for _ in 0..<1000 where !condition() { usleep(10_000) }
 }
 
 func readAheadRequests(_ count: Int) -> [ReadAheadRequest] {
@@ -71,11 +78,12 @@ func readAheadRequests(_ count: Int) -> [ReadAheadRequest] {
     let warm = CountingWarm(seconds: 0.02)
     let worker = ReadAheadWorker(threads: 2, workers: { power.workers() }, warm: { warm.warm($0, $1) }, onResult: {})
     defer { worker.stop() }
-    /// Twenty files given, a pause after 0.15 s: the files done meanwhile, and the most at once.
+    /// Twenty files given, a pause once six are done (waited for: idle priority on a busy
+    /// machine): the files done meanwhile, and the most at once.
     func run() -> (done: Int, atOnce: Int) {
         warm.reset()
         worker.enqueue(readAheadRequests(20))
-        Thread.sleep(forTimeInterval: 0.15)
+        waitLong { warm.count >= 6 }
         _ = worker.pause()
         Thread.sleep(forTimeInterval: 0.05)
         return (warm.count, warm.mostAtOnce)
