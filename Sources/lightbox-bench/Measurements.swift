@@ -365,6 +365,29 @@ extension Measurements {
 
     /// The library's recording of `count` photos' metadata as a replay of the index hands it:
     /// with a camera, a lens and a date each (four of each), and with a date alone.
+    /// A first visit by date: `count` photos' dates (spread over two years) coming from the
+    /// metadata reader a thousand at a time, each batch arranged as the gallery arranges it.
+    static func datesArriving(items count: Int) -> String {
+        var times: [Double] = []
+        for _ in 0..<3 {
+            var library = Library(folders: syntheticFolders(count), arrangement: Arrangement(sections: .date, sort: .date))
+            let batches = stride(from: 0, to: count, by: 1000).map { first in
+                (first..<min(count, first + 1000)).map { number in
+                    var exif = ImageMetadata()
+                    exif.dateTaken = "202\(Int.random(in: 4...5)):0\(Int.random(in: 1...9)):1\(Int.random(in: 0...9)) 12:00:00"
+                    return MetadataResult(id: ItemID(number), metadata: exif, size: PixelSize(width: 6000, height: 4000))
+                }
+            }
+            let start = now()
+            for batch in batches { library.record(batch) }
+            times.append(Double(now() - start) / 1e9)
+        }
+        times.sort()
+        return String(
+            format: "%d photos' dates arriving a thousand at a time into a library by date, each batch arranged (three times): %.2f-%.2f s", count, times[0],
+            times[2])
+    }
+
     static func recordMetadata(items count: Int) -> String {
         func results(full: Bool) -> [MetadataResult] {
             (0..<count).map { number in

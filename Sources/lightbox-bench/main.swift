@@ -19,6 +19,7 @@ import LightboxApp
 //   replay INDEX FOLDER  the index's replay of FOLDER (INDEX: the folder of its index.sqlite), and the walk checking it
 //   relaunch INDEX FOLDER  the index's replay of FOLDER taken into a gallery by date, as the run loop takes it
 //   record N       the library's recording of N photos' metadata, with cameras and lenses and with dates alone
+//   dates N        N photos' dates arriving a thousand at a time into a library by date, each batch arranged
 //   kitty FOLDER   bytes and time of each way to send the folder's thumbnails to kitty
 //   exif FOLDER    the folder's EXIF thumbnails decoded by our own decoder and by libjpeg-turbo
 
@@ -48,6 +49,7 @@ case ("playback", 3):
     print(try Measurements.playback(folder: arguments[1], graphics: graphics))
 case ("filter", 2): print(Measurements.filterKeystrokes(items: Int(arguments[1]) ?? 100_000))
 case ("record", 2): print(Measurements.recordMetadata(items: Int(arguments[1]) ?? 100_000))
+case ("dates", 2): print(Measurements.datesArriving(items: Int(arguments[1]) ?? 100_000))
 case ("layout", 1): print(Measurements.layout())
 case ("pictures", 1): print(try Measurements.pictureModes())
 case ("scan", 2): print(Measurements.scan(folder: arguments[1]))
@@ -57,7 +59,7 @@ case ("kitty", 2): print(try Measurements.kittyEncodings(folder: arguments[1]))
 case ("exif", 2): print(Measurements.exifThumbnails(folder: arguments[1]))
 default:
     FileHandle.standardError.write(
-        "usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | filter N | decisions FOLDER [LOCAL] | flips FOLDER MODE [nothing-ahead|held] | compare FOLDER MODE | parts DIR | playback DIR MODE | layout | pictures | scan FOLDER | replay INDEX FOLDER | relaunch INDEX FOLDER | record N | kitty FOLDER | exif FOLDER\n"
+        "usage: lightbox-bench corpus DIR | media DIR | keys FOLDER [MODE] | memory N | filter N | decisions FOLDER [LOCAL] | flips FOLDER MODE [nothing-ahead|held] | compare FOLDER MODE | parts DIR | playback DIR MODE | layout | pictures | scan FOLDER | replay INDEX FOLDER | relaunch INDEX FOLDER | record N | dates N | kitty FOLDER | exif FOLDER\n"
             .data(
                 using: .utf8)!)
     exit(2)

@@ -174,18 +174,6 @@ func expectSnapshot(_ frame: Frame, _ name: String) {
     }
 }
 
-/// A small deterministic generator, so a failure can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Test(arguments: 1...20)
 func randomActionsKeepTheStateSane(seed: Int) {
     var rng = SplitMix(state: UInt64(seed))

@@ -211,6 +211,7 @@ extension Library {
     private mutating func markGone(_ id: Int) {
         guard !isGone[id] else { return }
         isGone[id] = true
+        touch(id)
         goneCount += 1
         fileCount -= 1 + filesByID[id].companions.count
     }

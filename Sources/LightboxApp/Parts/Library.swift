@@ -78,6 +78,14 @@ public struct Library: Sendable {
     public internal(set) var listedCount = 0
     /// How many of them are not read yet.
     public internal(set) var unreadListedCount = 0
+    /// The last arrangement's entries in its order (before stacking), for the next to reuse:
+    /// the ids below `arrangedUpTo` as they were then, less `touchedSinceArranged`; -1: none to reuse.
+    var arrangedEntries: [ArrangedEntry] = []
+    var arrangedUpTo = -1
+    /// Ids below `arrangedUpTo` whose section, sort key or filter match may have changed since.
+    var touchedSinceArranged: [Int] = []
+    /// How many camera and lens names there were then (a filter reading them resolves anew).
+    var namesWhenArranged = 0
     /// Id by position, and position by id.
     private(set) var order: [Int] = []
     private(set) var positions: [Int] = []
@@ -131,13 +139,17 @@ public struct Library: Sendable {
     public mutating func setFilter(_ expression: FilterExpression, marked: Set<ItemID> = []) {
         filter = expression
         filterMarks = expression.readsMarks ? marked : []
+        forgetArrangement()
         arrange()
     }
 
     /// Takes these items' decisions, for the next arrangement; arranges at once when `arranging`.
     /// - Complexity: O(*k*) for *k* changes, plus an arrangement when `arranging`.
     public mutating func setDecisions(_ changes: [Decisions.ItemChange], arranging: Bool = false) {
-        for change in changes where change.id.rawValue < decided.count { decided[change.id.rawValue] = change.decision }
+        for change in changes where change.id.rawValue < decided.count {
+            decided[change.id.rawValue] = change.decision
+            touch(change.id.rawValue)
+        }
         if arranging { arrange() }
     }
 
@@ -164,6 +176,7 @@ public struct Library: Sendable {
     public mutating func record(_ results: [MetadataResult], arranging: Bool = true) -> Bool {
         for result in results where result.id.rawValue < totalCount {
             let id = result.id.rawValue
+            touch(id)
             if let size = result.size, size.width > 0 { aspectsByID[id] = UInt16(clamping: size.height * 1000 / size.width) }
             let seconds = result.metadata?.dateTakenSeconds
             datesTaken[id] = seconds
@@ -199,7 +212,10 @@ public struct Library: Sendable {
     mutating func append(_ newFiles: [ImageFile], in folder: ImagePath, keys: [Int64]? = nil, arranging: Bool) {
         guard !newFiles.isEmpty else { return }
         let newKeys = keys ?? (1...Int64(newFiles.count)).map { (largestKey / Self.keySpacing + $0) * Self.keySpacing }
-        if newKeys[0] <= (scanKeys.last ?? -1) || zip(newKeys, newKeys.dropFirst()).contains(where: { $0 >= $1 }) { keysRiseWithIDs = false }
+        if keysRiseWithIDs, newKeys[0] <= (scanKeys.last ?? -1) || zip(newKeys, newKeys.dropFirst()).contains(where: { $0 >= $1 }) {
+            keysRiseWithIDs = false
+            forgetArrangement()  // the last one was in id order, not sorted
+        }
         scanKeys.append(contentsOf: newKeys)
         largestKey = max(largestKey, newKeys.max()!)
         isGone.append(contentsOf: repeatElement(false, count: newFiles.count))
@@ -208,7 +224,10 @@ public struct Library: Sendable {
         // own would (a list naming a folder again after another starts a section anew).
         if isChecking, keys != nil, let known = folderNumbers[folder] {
             if folders.last != folder { keysRiseWithIDs = false }
-            folderKeys[Int(known)] = min(folderKeys[Int(known)], newKeys[0])
+            if newKeys[0] < folderKeys[Int(known)] {
+                folderKeys[Int(known)] = newKeys[0]
+                forgetArrangement()  // every item of the folder has a new section key
+            }
         } else if folders.last != folder {
             folders.append(folder)
             folderKeys.append(newKeys[0])
@@ -249,7 +268,10 @@ public struct Library: Sendable {
     /// Records dates taken by id (from EXIF), re-arranging when the order depends on them.
     /// - Complexity: O(*k*), plus O(*n* log *n*) when dates decide the order.
     public mutating func setDatesTaken(_ dates: [(id: ItemID, seconds: Int64?)]) {
-        for (id, seconds) in dates where id.rawValue < datesTaken.count { datesTaken[id.rawValue] = seconds }
+        for (id, seconds) in dates where id.rawValue < datesTaken.count {
+            datesTaken[id.rawValue] = seconds
+            touch(id.rawValue)
+        }
         if arrangement.datesDecideOrder || filter.readsDetails { arrange() }
     }
 
@@ -270,12 +292,14 @@ public struct Library: Sendable {
     mutating func replaceFile(_ id: Int, with file: ImageFile) {
         fileCount += file.companions.count - filesByID[id].companions.count
         filesByID[id] = file
+        touch(id)
     }
 
     /// Re-arranges by `arrangement`.
     /// - Complexity: O(*n* log *n*).
     public mutating func arrange(by arrangement: Arrangement) {
         self.arrangement = arrangement
+        forgetArrangement()
         arrange()
     }
 }
