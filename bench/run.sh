@@ -155,6 +155,7 @@ fi
 # A large local library relaunched with the index (issue 29): 100,000 photos.
 bash bench/relaunch.sh "$BIN" 100000
 echo "- $("$BENCH" layout)"
+echo "- $("$BENCH" dates 100000)"
 echo "- $("$BENCH" pictures)"
 echo "- $("$BENCH" scan "$M")"
 echo "- $("$BENCH" exif "$E24" | paste -sd ';' | sed 's/;/; /')"
