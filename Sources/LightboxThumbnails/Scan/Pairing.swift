@@ -52,7 +52,14 @@ public enum Pairing: String, CaseIterable, Sendable {
     /// Whether `group(_:)` would make any of `files` a pair (most folders have none: their
     /// files, and what is kept for each by position, stay as they are).
     /// - Complexity: O(*n*).
-    static func hasPair(_ files: [ImageFile]) -> Bool { stemRuns(files).contains { isPair(files[$0]) } }
+    static func hasPair(_ files: [ImageFile]) -> Bool {
+        // Most folders hold no companion at all (a RAW, a Live Photo's video): no stem is cut.
+        guard files.contains(where: { companionKinds.contains($0.format) }) else { return false }
+        return stemRuns(files).contains { isPair(files[$0]) }
+    }
+
+    /// The kinds that are a pair's companions, found once (a kind's traits are a table search).
+    static let companionKinds = ImageFormat.allCases.filter { role(of: $0) == .companion }
 
     /// `files` (one folder's, in natural order) with each run of one stem holding a picture and
     /// companions made one item: the picture, the companions its members. Other files are left as they are.

@@ -56,4 +56,6 @@ func file(_ name: String, _ format: ImageFormat) -> ImageFile {
     #expect(!Pairing.hasPair([file("IMG_0001.JPG", .jpeg), file("IMG_0001.PNG", .png), file("IMG_0002.CR2", .cameraRaw), file("IMG_0003.MOV", .quickTime)]))
     #expect(Pairing.hasPair([file("IMG_0001.JPG", .jpeg), file("IMG_0002.CR2", .cameraRaw), file("IMG_0002.JPG", .jpeg)]))
     #expect(!Pairing.hasPair([]))
+    #expect(!Pairing.hasPair([file("IMG_0001.JPG", .jpeg), file("IMG_0001.PNG", .png)]), "two pictures of one stem, no companion")
+    #expect(Pairing.companionKinds.contains(.cameraRaw) && Pairing.companionKinds.contains(.quickTime) && !Pairing.companionKinds.contains(.jpeg))
 }
