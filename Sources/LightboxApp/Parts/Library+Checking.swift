@@ -88,7 +88,7 @@ extension Library {
 
     /// The walk is done with `folder`, whose listing came first: what it listed and the walk did
     /// not find (named like an image, and not one) goes. Whether anything did.
-    /// - Complexity: O(*k*) in the folder's listed items, plus O(*n* log *n*) when any goes.
+    /// - Complexity: O(*k*) in the folder's listed items, plus an arrangement (O(*n* + *k* log *k*)) when any goes.
     @discardableResult
     public mutating func settleListing(of folder: ImagePath) -> Bool {
         guard let listed = listedByFolder.removeValue(forKey: folder) else { return false }
@@ -143,7 +143,7 @@ extension Library {
 
     /// The scan is over: what the index had and the scan did not find goes, unless it is under
     /// one of `mounts` (mount points not answering: the scan could not look). Whether anything went.
-    /// - Complexity: O(*n* log *n*) when anything goes, else O(*k* · *m*) in what was not found and the mounts.
+    /// - Complexity: O(*k* · *m*) in what was not found and the mounts, plus an arrangement (O(*n* + *k* log *k*)) when anything goes.
     @discardableResult
     public mutating func finishChecking(keepingUnder mounts: [String] = []) -> Bool {
         guard isChecking else { return false }

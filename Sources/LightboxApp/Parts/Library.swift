@@ -170,7 +170,7 @@ public struct Library: Sendable {
 
     /// Takes what was read of files' metadata: their shapes (for masonry), dates taken and the
     /// details the filter asks; re-arranges when the order, the sections or the filter ask them.
-    /// - Complexity: O(*k*), plus O(*n* log *n*) when they decide the order.
+    /// - Complexity: O(*k*), plus an arrangement (O(*n* + *k* log *k*)) when they decide the order.
     /// With `arranging` false, it is left to the caller (who arranges once for several changes).
     @discardableResult
     public mutating func record(_ results: [MetadataResult], arranging: Bool = true) -> Bool {
@@ -198,7 +198,7 @@ public struct Library: Sendable {
     /// Adds `newFiles`, found in `folder` after everything before. In the default arrangement
     /// they go at the end (to the last section when it is `folder`'s); otherwise the library is
     /// re-arranged.
-    /// - Complexity: O(*k*) for *k* new files in the default arrangement, else O(*n* log *n*).
+    /// - Complexity: O(*k*) for *k* new files in the default arrangement, else an arrangement (O(*n* + *k* log *k*)).
     public mutating func append(_ newFiles: [ImageFile], in folder: ImagePath) {
         append(newFiles, in: folder, arranging: true)
     }
@@ -266,7 +266,7 @@ public struct Library: Sendable {
     }
 
     /// Records dates taken by id (from EXIF), re-arranging when the order depends on them.
-    /// - Complexity: O(*k*), plus O(*n* log *n*) when dates decide the order.
+    /// - Complexity: O(*k*), plus an arrangement (O(*n* + *k* log *k*)) when dates decide the order.
     public mutating func setDatesTaken(_ dates: [(id: ItemID, seconds: Int64?)]) {
         for (id, seconds) in dates where id.rawValue < datesTaken.count {
             datesTaken[id.rawValue] = seconds
