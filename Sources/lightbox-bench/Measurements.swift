@@ -94,14 +94,10 @@ enum Measurements {
                     _ = state.apply(.decoded(request, .decoded(thumbnail)))
                 }
             }
-            /// Paints the state, and writes until the terminal has it all (as the run loop: when it takes more).
+            /// Paints the state, and writes until the terminal has it all.
             func paint() {
                 terminal.paint(GalleryView.frame(for: state))
-                while terminal.hasPicturesWaiting {
-                    terminal.writePictures()
-                    var room = pollfd(fd: terminal.pictureOutputDescriptor, events: Int16(POLLOUT), revents: 0)
-                    if terminal.hasPicturesWaiting { _ = poll(&room, 1, 100) }
-                }
+                terminal.writeAllWaiting()
             }
             _ = state.initialEffects()
             decodeAll()

@@ -54,12 +54,19 @@ final class PixelSession {
         for (request, result) in provider.takeResults() { effects += state.apply(.decoded(request, result)) }
         let frame = GalleryView.frame(for: state)
         terminal.paint(frame)
-        // As the run loop: written when the terminal takes more (poll for room), never in a busy loop.
-        while terminal.hasPicturesWaiting {
-            terminal.writePictures()
-            var room = pollfd(fd: terminal.pictureOutputDescriptor, events: Int16(POLLOUT), revents: 0)
-            if terminal.hasPicturesWaiting { _ = poll(&room, 1, 100) }
-        }
+        terminal.writeAllWaiting()
         return frame
+    }
+}
+
+extension CursesTerminal {
+    /// Writes what waits (a frame's cells, pictures) until the terminal has taken it all, as the
+    /// run loop does: when it takes more (poll for room), never in a busy loop.
+    func writeAllWaiting() {
+        while hasPicturesWaiting {
+            writePictures()
+            var room = pollfd(fd: pictureOutputDescriptor, events: Int16(POLLOUT), revents: 0)
+            if hasPicturesWaiting { _ = poll(&room, 1, 100) }
+        }
     }
 }
