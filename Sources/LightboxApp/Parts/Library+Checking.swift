@@ -19,10 +19,9 @@ extension Library {
         append(batches, arranging: arranging)
         var id = first
         for batch in batches {
-            unconfirmedWaiting[batch.folder, default: []] += id..<(id + batch.files.count)
+            if !batch.files.isEmpty { unconfirmedWaiting[batch.folder, default: []] += id..<(id + batch.files.count) }
             id += batch.files.count
         }
-        unconfirmedWaitingCount += totalCount - first
         for id in first..<totalCount {
             let file = filesByID[id]
             if file.isListed {
@@ -48,7 +47,7 @@ extension Library {
             for file in batch.files {
                 var key = lastCheckedKey + 1
                 var known = unconfirmed.removeValue(forKey: file.path)
-                if known == nil, unconfirmedWaitingCount > 0 {
+                if known == nil, !unconfirmedWaiting.isEmpty {
                     // Not among its folder's: among all the index had (it named the folder otherwise).
                     settleUnconfirmed()
                     known = unconfirmed.removeValue(forKey: file.path)
@@ -154,7 +153,6 @@ extension Library {
         }
         unconfirmed = [:]
         unconfirmedWaiting = [:]
-        unconfirmedWaitingCount = 0
         listedByFolder = [:]
         unreadListedCount = 0
         guard !missing.isEmpty else { return false }
@@ -184,14 +182,17 @@ extension Library {
     /// How many items the index had that the scan has not confirmed yet.
     public var uncheckedCount: Int { unconfirmed.count + unconfirmedWaitingCount }
 
+    /// How many ids `unconfirmedWaiting` holds.
+    /// - Complexity: O(*f*) in the folders waiting.
+    var unconfirmedWaitingCount: Int { unconfirmedWaiting.values.reduce(0) { $0 + $1.count } }
+
     /// Puts the ids the index added since into `unconfirmed`, by path.
     /// - Complexity: O(*k*) in the ids waiting.
     mutating func settleUnconfirmed() {
-        guard unconfirmedWaitingCount > 0 else { return }
+        guard !unconfirmedWaiting.isEmpty else { return }
         unconfirmed.reserveCapacity(unconfirmed.count + unconfirmedWaitingCount)
         for ids in unconfirmedWaiting.values { for id in ids { unconfirmed[filesByID[id].path] = id } }
         unconfirmedWaiting = [:]
-        unconfirmedWaitingCount = 0
     }
 
     /// Puts the ids the index added in `folder` into `unconfirmed`, by path.
@@ -199,7 +200,6 @@ extension Library {
     mutating func settleUnconfirmed(in folder: ImagePath) {
         guard let ids = unconfirmedWaiting.removeValue(forKey: folder) else { return }
         for id in ids { unconfirmed[filesByID[id].path] = id }
-        unconfirmedWaitingCount -= ids.count
     }
 
     /// Whether item `id` was taken from the index and is no longer there.

@@ -59,10 +59,8 @@ public struct Library: Sendable {
     /// Ids the index added that `unconfirmed` does not hold yet, by the folder they came in:
     /// hashed when the walk reaches that folder (`settleUnconfirmed(in:)`), not while the index's
     /// library lands (a 100,000-photo relaunch: a third of the UI's time taking it), nor all at
-    /// the walk's first finding (30 ms a key waited for).
+    /// the walk's first finding (30 ms a key waited for). A folder with none waiting has no entry.
     var unconfirmedWaiting: [ImagePath: [Int]] = [:]
-    /// How many ids `unconfirmedWaiting` holds.
-    var unconfirmedWaitingCount = 0
     /// Whether the library came from the index and the scan is checking it.
     public internal(set) var isChecking = false
     /// The key of the last item the checking walk found, where the next new one goes after.
