@@ -27,10 +27,27 @@ enum ExitWatcher {
     /// The ending signal passed on, or 0.
     nonisolated(unsafe) static var endingSignal: sig_atomic_t = 0
 
-    /// Forks: the watcher never returns from here; the worker returns and does the work.
+    /// Where the watcher tells the worker it starts, as `PID:FD` (its pid, the report pipe's end);
+    /// taken out of the environment at once, so nothing the worker starts sees it.
+    static let handOver = "LIGHTBOX_EXIT_WATCHER"
+
+    /// Forks: the watcher never returns from here; the worker returns and does the work. The
+    /// worker is the program started again (`/proc/self/exe`), not the fork itself: a fork keeps
+    /// the forking thread's thread-local values, and the Swift runtime's locks (a static's first
+    /// use, `swift_once`) name their holder by a thread id cached in one, so the fork's main
+    /// thread would take them as the watcher's thread; a lock it held then never lets a waiting
+    /// thread in, nor itself out (both spin at a full core, for good).
     static func split() {
+        if takeHandOver() { return }
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return }
+        // Closed on exec, and above the standard descriptors should one be closed (the worker's
+        // output must not be the pipe).
+        for end in 0..<2 {
+            let moved = fcntl(ends[end], F_DUPFD_CLOEXEC, 3)
+            if moved >= 0 { close(ends[end]); ends[end] = moved } else { _ = fcntl(ends[end], F_SETFD, FD_CLOEXEC) }
+        }
+        let watcher = getpid()
         let pid = fork()
         if pid < 0 {
             close(ends[0]); close(ends[1])
@@ -38,17 +55,52 @@ enum ExitWatcher {
         }
         if pid == 0 {
             close(ends[0])
-            _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-            reportDescriptor = ends[1]
-            worker = getpid()
-            // Its watcher gone (killed), the worker ends as on a hangup, giving the terminal back.
+            // Its watcher gone (killed), the worker ends as on a hangup, giving the terminal back
+            // (kept across the exec, when the handlers are not yet set: the default ends it).
             lb_signal_when_parent_ends(SIGHUP)
-            if getppid() == 1 { raise(SIGHUP) }
+            if getppid() != watcher { raise(SIGHUP) }
+            if fcntl(ends[1], F_SETFD, 0) == 0 && setenv(handOver, "\(watcher):\(ends[1])", 1) == 0 {
+                execv("/proc/self/exe", CommandLine.unsafeArgv)
+            }
+            // Not started again (no /proc): the fork goes on as the worker.
+            unsetenv(handOver)
+            _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+            become(reportingTo: ends[1])
             return
         }
         close(ends[1])
         worker = pid
         watch(ends[0])
+    }
+
+    /// In a worker the watcher started: takes the report pipe from the environment (`handOver`)
+    /// and says true. False when there is none, or it names another parent or no pipe (not ours).
+    static func takeHandOver() -> Bool {
+        guard let value = getenv(handOver) else { return false }
+        let said = String(cString: value)
+        unsetenv(handOver)
+        guard let (watcher, descriptor) = parseHandOver(said), watcher == getppid() else { return false }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return false }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        become(reportingTo: descriptor)
+        // Started as /proc/self/exe, it would be named "exe": named as the command was.
+        let command = CommandLine.arguments.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "lightbox"
+        lb_set_process_name(command)
+        return true
+    }
+
+    /// The watcher's pid and the report pipe's descriptor in `PID:FD`, or nil.
+    static func parseHandOver(_ said: String) -> (watcher: pid_t, descriptor: Int32)? {
+        let parts = said.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let watcher = pid_t(parts[0]), let descriptor = Int32(parts[1]), watcher > 1, descriptor > 2 else { return nil }
+        return (watcher, descriptor)
+    }
+
+    /// Makes this process the worker, saying its code on `descriptor`.
+    private static func become(reportingTo descriptor: Int32) {
+        reportDescriptor = descriptor
+        worker = getpid()
     }
 
     /// Puts /dev/null in place of the standard descriptors once all is written: a worker held
@@ -125,11 +177,19 @@ enum ExitWatcher {
     }
 
     /// Waits up to `endWait` for the worker to end, then ends with `code` whether it did or not.
+    /// Woken by the worker's end (SIGCHLD, held until asked for), not polling: a command that
+    /// waits for `lightbox --list` waits for no more than its work.
     static func endAfterWorker(code: Int32) -> Never {
+        var childEnded = sigset_t()
+        sigemptyset(&childEnded)
+        sigaddset(&childEnded, SIGCHLD)
+        sigprocmask(SIG_BLOCK, &childEnded, nil)
         var status: Int32 = 0
-        for _ in 0..<Int(endWait * 100) {
-            if waitpid(worker, &status, WNOHANG) == worker { break }
-            usleep(10_000)
+        // In slices (a twentieth of endWait each), so another signal cannot make it wait longer.
+        for _ in 0..<20 {
+            guard waitpid(worker, &status, WNOHANG) == 0 else { break }  // ended (or not ours to wait for)
+            var slice = timespec(tv_sec: 0, tv_nsec: Int(endWait / 20 * 1e9))
+            _ = sigtimedwait(&childEnded, nil, &slice)
         }
         _exit(code)
     }

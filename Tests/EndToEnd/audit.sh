@@ -215,7 +215,7 @@ start_shell 100 30
 rm -f "$WORK/out" "$WORK/rc" "$WORK/stty"
 tm send-keys -t e2e "clear; yes | $BIN > out; echo \${PIPESTATUS[1]} > rc; stty -a > stty" Enter
 sleep 4
-pid=$(pgrep -f "^$BIN\$" | head -1)
+pid=$(own_app | head -1)  # the app, not the watcher the shell waits for
 first=$(ps -o rss= -p "$pid" 2>/dev/null | tr -d ' ')
 sleep 3
 second=$(ps -o rss= -p "$pid" 2>/dev/null | tr -d ' ')

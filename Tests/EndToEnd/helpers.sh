@@ -60,10 +60,11 @@ own_decoders() {
         tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "LIGHTBOX_E2E_RUN=$SOCKET" && echo "$pid"
     done
 }
-# The pid of this run's Lightbox app (not a decoder it started).
+# The pid of this run's Lightbox app (not a decoder it started, nor the watcher the shell waits for).
 own_app() {
     local pid
     for pid in $(pgrep -x lightbox); do
+        tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q -- "--decode-worker" && continue
         tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "LIGHTBOX_E2E_RUN=$SOCKET" && echo "$pid"
     done
 }
