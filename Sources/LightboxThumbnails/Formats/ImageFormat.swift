@@ -221,7 +221,11 @@ public enum ImageFormat: String, CaseIterable, Sendable {
     }
 
     /// This kind's row of the table.
-    public var traits: Traits { Self.table.first { $0.format == self }!.traits }
+    public var traits: Traits { Self.traitsByFormat[self]! }
+
+    /// The table's rows by kind: asked for each file (its pairing, its reads), where a search
+    /// copied every row it passed (a row holds closures and texts: a retain each).
+    static let traitsByFormat = Dictionary(uniqueKeysWithValues: table.map { ($0.format, $0.traits) })
 
     /// Bytes needed by `init?(sniffing:)`.
     /// (A TIFF's first directory, which tells a RAW from a TIFF, is usually within them.)

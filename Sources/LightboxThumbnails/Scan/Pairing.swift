@@ -54,14 +54,12 @@ public enum Pairing: String, CaseIterable, Sendable {
     /// - Complexity: O(*n*).
     static func hasPair(_ files: [ImageFile]) -> Bool {
         // Most folders hold no companion at all (a RAW, a Live Photo's video): no stem is cut.
-        let companions = companionKinds
-        guard files.contains(where: { companions.contains($0.format) }) else { return false }
+        guard files.contains(where: { companionKinds.contains($0.format) }) else { return false }
         return stemRuns(files).contains { isPair(files[$0]) }
     }
 
-    /// The kinds that are a pair's companions. Worked out a folder, not kept in a static: one
-    /// first touched on a share's reading threads hung a run of the tests (see 650bca6).
-    static var companionKinds: [ImageFormat] { ImageFormat.allCases.filter { role(of: $0) == .companion } }
+    /// The kinds that are a pair's companions, found once.
+    static let companionKinds = ImageFormat.allCases.filter { role(of: $0) == .companion }
 
     /// `files` (one folder's, in natural order) with each run of one stem holding a picture and
     /// companions made one item: the picture, the companions its members. Other files are left as they are.

@@ -98,6 +98,8 @@ let gifBomb: [UInt8] =
 
 @Test func everyKindOfFileIsOneRowOfTheTable() throws {
     #expect(ImageFormat.table.map(\.format) == ImageFormat.allCases)
+    // A kind's traits are its own row's.
+    #expect(ImageFormat.table.allSatisfy { $0.format.traits.title == $0.traits.title && $0.format.traits.extensions == $0.traits.extensions })
     // Each kind's signature is its own: a sample of each is sniffed as that kind and no other.
     let samples: [ImageFormat: [UInt8]] = [
         .jpeg: [0xFF, 0xD8, 0xFF, 0xE0], .png: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .gif: Array("GIF89a".utf8),
