@@ -36,6 +36,12 @@ enum TerminalRescue {
         for signal in fatalSignals {
             var action = sigaction()
             action.__sigaction_handler.sa_sigaction = { number, info, context in
+                if TerminalRescue.isHandling != 0 {
+                    TerminalRescue.another(number, info)
+                    return
+                }
+                TerminalRescue.isHandling = 1
+                TerminalRescue.handlingThread = pthread_self()
                 TerminalRescue.rescue()
                 TerminalRescue.callPrevious(number, info, context)
                 // Whatever the previous handler did, end as the signal ends a process.
@@ -49,9 +55,37 @@ enum TerminalRescue {
         isArmed = 1
     }
 
-    /// Runs the handler that was there before ours (Swift's backtracer), if any.
+    /// Set once a fatal signal is being handled (the backtrace written), by `handlingThread`.
+    nonisolated(unsafe) static var isHandling: sig_atomic_t = 0
+    nonisolated(unsafe) static var handlingThread = pthread_t()
+
+    /// A fatal signal while one is handled. One sent by a process (the watcher passing on a kill
+    /// the user also sent here) is let go, and another thread's fault waits: the first ends the
+    /// process once its backtrace is written. A fault in the handling itself ends it at once.
+    static func another(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
+        if let info, info.pointee.si_code <= 0 { return }  // sent (SI_USER, SI_TKILL, ...), not a fault
+        guard pthread_equal(pthread_self(), handlingThread) != 0 else {
+            while true { pause() }
+        }
+        Glibc.signal(number, SIG_DFL)
+        raise(number)
+    }
+
+    /// Runs the handler that was there before ours (Swift's backtracer), if any, with the
+    /// signals blocked that the kernel would have blocked for it: the mask at the signal, its own
+    /// mask, and the signal unless it asked otherwise (SA_NODEFER, as Swift's does). Run with ours
+    /// (the signal blocked), the backtracer's memory server thread inherited the block, and its
+    /// first fault on a bad address killed the process mid-backtrace, leaving `swift-backtrace`
+    /// waiting for good.
     static func callPrevious(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
         let old = previous[Int(number)]
+        var mask = old.sa_mask
+        if let context {
+            var before = context.assumingMemoryBound(to: ucontext_t.self).pointee.uc_sigmask
+            for signal in 1..<Int32(65) where sigismember(&before, signal) == 1 { sigaddset(&mask, signal) }
+        }
+        if old.sa_flags & SA_NODEFER == 0 { sigaddset(&mask, number) }
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
         if old.sa_flags & SA_SIGINFO != 0 {
             old.__sigaction_handler.sa_sigaction?(number, info, context)
         } else if let handler = old.__sigaction_handler.sa_handler, unsafeBitCast(handler, to: Int.self) > 1 {

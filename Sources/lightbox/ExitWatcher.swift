@@ -59,6 +59,9 @@ enum ExitWatcher {
             // (kept across the exec, when the handlers are not yet set: the default ends it).
             lb_signal_when_parent_ends(SIGHUP)
             if getppid() != watcher { raise(SIGHUP) }
+            // A crash writes its backtrace and ends, rather than wait up to 30 s for keys on the
+            // terminal it left (Swift's default where stdin is a terminal); unless the user said.
+            if getenv("SWIFT_BACKTRACE") == nil { setenv("SWIFT_BACKTRACE", "interactive=no", 1) }
             if fcntl(ends[1], F_SETFD, 0) == 0 && setenv(handOver, "\(watcher):\(ends[1])", 1) == 0 {
                 execv("/proc/self/exe", CommandLine.unsafeArgv)
             }

@@ -122,7 +122,7 @@ else
     fail "grid for SIGTERM" "$(screen)"
 fi
 
-# 6b. The app is the program started again by the process the shell waits for, not its fork: a
+# 6. (and) The app is the program started again by the process the shell waits for, not its fork: a
 # fork's main thread keeps the watcher's thread id where the Swift runtime's locks look for their
 # holder, and a static first used by it and another thread at once hung both for good (CI, once).
 # What the app starts does not inherit the hand-over; one not made by a watcher is not taken.
@@ -161,13 +161,36 @@ launch lib "2> err"
 if wait_for "1/40"; then
     pkill -SEGV -f "$BIN lib"
     wait_exit
-    if [ "$(cat "$WORK/rc")" = 139 ] && sane && grep -q "crashed" "$WORK/err"; then
-        pass "a crash: terminal sane, exit 139, backtrace on stderr"
+    sleep 0.5
+    # The backtrace whole (its memory server's faults caught, not the end of the process), and its
+    # swift-backtrace gone with it.
+    left=$(for pid in $(pgrep -x swift-backtrace); do
+        tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "LIGHTBOX_E2E_RUN=$SOCKET" && echo "$pid"; done)
+    if [ "$(cat "$WORK/rc")" = 139 ] && sane && grep -q "crashed" "$WORK/err" && grep -q "Backtrace took" "$WORK/err" && [ -z "$left" ]; then
+        pass "a crash: terminal sane, exit 139, the whole backtrace on stderr, no swift-backtrace left"
     else
-        fail "crash" "rc $(cat "$WORK/rc"): $(head -3 "$WORK/err")"
+        fail "crash" "rc $(cat "$WORK/rc"): $(head -3 "$WORK/err") ... $(tail -3 "$WORK/err"); swift-backtrace left: '$left'"
+        for pid in $left; do kill -9 "$pid"; done
     fi
 else
     fail "grid for crash" "$(screen)"
+fi
+
+# ... and without SWIFT_BACKTRACE set, as a user runs it: the backtrace is written and the
+# program ends, rather than Swift's backtracer waiting 30 s for keys on the terminal.
+start_shell 100 30
+tm send-keys -t e2e "clear; env -u SWIFT_BACKTRACE $BIN lib 2> err; echo \$? > rc; stty -a > stty" Enter
+rm -f "$WORK/rc" "$WORK/stty" "$WORK/err"
+if wait_for "1/40"; then
+    pkill -SEGV -f "$BIN lib"
+    wait_exit
+    if [ "$(cat "$WORK/rc" 2>/dev/null)" = 139 ] && sane && grep -q "Backtrace took" "$WORK/err"; then
+        pass "a crash without SWIFT_BACKTRACE: the backtrace written and the end within ten seconds, terminal sane"
+    else
+        fail "crash without SWIFT_BACKTRACE" "rc '$(cat "$WORK/rc" 2>/dev/null)': $(tail -3 "$WORK/err")"
+    fi
+else
+    fail "grid for a crash without SWIFT_BACKTRACE" "$(screen)"
 fi
 
 # 6b. Mouse: a click moves the cursor to the tile under it, the wheel scrolls; Alt+key and
