@@ -179,8 +179,8 @@ fi
 # ... and without SWIFT_BACKTRACE set, as a user runs it: the backtrace is written and the
 # program ends, rather than Swift's backtracer waiting 30 s for keys on the terminal.
 start_shell 100 30
-tm send-keys -t e2e "clear; env -u SWIFT_BACKTRACE $BIN lib 2> err; echo \$? > rc; stty -a > stty" Enter
 rm -f "$WORK/rc" "$WORK/stty" "$WORK/err"
+tm send-keys -t e2e "clear; env -u SWIFT_BACKTRACE $BIN lib 2> err; echo \$? > rc; stty -a > stty" Enter
 if wait_for "1/40"; then
     pkill -SEGV -f "$BIN lib"
     wait_exit
