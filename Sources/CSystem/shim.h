@@ -35,6 +35,12 @@ static inline unsigned long lb_file_system_type(int fd) {
 
 /// Names the calling process (thread) as `ps` and `top` show it: at most 15 bytes.
 static inline void lb_set_process_name(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
+#include <sys/auxv.h>
+
+/// Where the program's interpreter (the dynamic loader) was loaded; 0 when there is none: a
+/// static program, or the loader run by hand as the program (`ld.so lightbox ...`).
+static inline unsigned long lb_interpreter_base(void) { return getauxval(AT_BASE); }
+
 /// Asks the kernel to kill this process when its parent ends.
 static inline void lb_die_with_parent(void) { prctl(PR_SET_PDEATHSIG, 9 /* SIGKILL */, 0, 0, 0); }
 /// Asks the kernel to send `signal` to this process when its parent ends.

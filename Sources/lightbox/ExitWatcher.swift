@@ -62,10 +62,12 @@ enum ExitWatcher {
             // A crash writes its backtrace and ends, rather than wait up to 30 s for keys on the
             // terminal it left (Swift's default where stdin is a terminal); unless the user said.
             if getenv("SWIFT_BACKTRACE") == nil { setenv("SWIFT_BACKTRACE", "interactive=no", 1) }
-            if fcntl(ends[1], F_SETFD, 0) == 0 && setenv(handOver, "\(watcher):\(ends[1])", 1) == 0 {
+            // Started by the dynamic loader by hand (`ld.so lightbox ...`, say from a noexec
+            // mount), /proc/self/exe is the loader (no interpreter base: AT_BASE 0).
+            if lb_interpreter_base() != 0 && fcntl(ends[1], F_SETFD, 0) == 0 && setenv(handOver, "\(watcher):\(ends[1])", 1) == 0 {
                 execv("/proc/self/exe", CommandLine.unsafeArgv)
             }
-            // Not started again (no /proc): the fork goes on as the worker.
+            // Not started again (no /proc, or the loader's): the fork goes on as the worker.
             unsetenv(handOver)
             _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
             become(reportingTo: ends[1])
