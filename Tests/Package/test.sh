@@ -11,6 +11,7 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 CLEAN=${PACKAGE_ROOT:-$REPO/.build/package-root}
 [ "$(id -u)" = 0 ] || { echo "test.sh needs root (chroot)"; exit 2; }
 source "$REPO/Tests/EndToEnd/debian_root.sh"
+command -v sqlite3 >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null  # to read the index
 [ -x "$CLEAN/usr/bin/apt-get" ] || debian_root bookworm "$CLEAN"
 ROOT=$(mktemp -d /var/tmp/lightbox-package.XXXXXX)
 cleanup() { umount -l "$ROOT/proc" "$ROOT/dev" 2>/dev/null; rm -rf "$ROOT"; }
@@ -54,6 +55,14 @@ if grep -q "IMG_" <<< "$plain" && grep -q "48;2" <<< "$shot" && ! grep -q "broke
 else
     fail "snapshot" "$(tail -4 <<< "$plain")"
 fi
+# The library's index (SQLite, a dependency of the package) is the user's cache, not the package's:
+# written by the snapshot, it is removed by hand before the purge is compared.
+if [ -s "$ROOT/root/.cache/lightbox/index.sqlite" ] && [ "$(sqlite3 "$ROOT/root/.cache/lightbox/index.sqlite" 'select count(*) from file' 2>/dev/null)" -gt 0 ]; then
+    pass "the snapshot wrote the library's index ($(sqlite3 "$ROOT/root/.cache/lightbox/index.sqlite" 'select count(*) from file') files in ~/.cache/lightbox/index.sqlite)"
+else
+    fail "the index" "$(ls -la "$ROOT/root/.cache/lightbox" 2>&1)"
+fi
+rm -rf "$ROOT/root/.cache"
 in_root env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq lightbox >/dev/null 2>&1 || fail "purge"
 rm -f "$ROOT/tmp/lightbox.deb"
 left=$(diff <(echo "$before") <(listing) | grep '^[<>]')
