@@ -59,13 +59,15 @@ enum ExitWatcher {
             // (kept across the exec, when the handlers are not yet set: the default ends it).
             lb_signal_when_parent_ends(SIGHUP)
             if getppid() != watcher { raise(SIGHUP) }
-            // A crash writes its backtrace and ends, rather than wait up to 30 s for keys on the
-            // terminal it left (Swift's default where stdin is a terminal); unless the user said.
-            if getenv("SWIFT_BACKTRACE") == nil { setenv("SWIFT_BACKTRACE", "interactive=no", 1) }
             // Started by the dynamic loader by hand (`ld.so lightbox ...`, say from a noexec
             // mount), /proc/self/exe is the loader (no interpreter base: AT_BASE 0).
             if lb_interpreter_base() != 0 && fcntl(ends[1], F_SETFD, 0) == 0 && setenv(handOver, "\(watcher):\(ends[1])", 1) == 0 {
+                // A crash writes its backtrace and ends, rather than wait up to 30 s for keys on
+                // the terminal it left (Swift's default where stdin is a terminal); unless the user said.
+                let setsBacktrace = getenv("SWIFT_BACKTRACE") == nil
+                if setsBacktrace { setenv("SWIFT_BACKTRACE", "interactive=no", 1) }
                 execv("/proc/self/exe", CommandLine.unsafeArgv)
+                if setsBacktrace { unsetenv("SWIFT_BACKTRACE") }
             }
             // Not started again (no /proc, or the loader's): the fork goes on as the worker.
             unsetenv(handOver)
