@@ -35,6 +35,7 @@ static inline unsigned long lb_file_system_type(int fd) {
 
 /// Names the calling process (thread) as `ps` and `top` show it: at most 15 bytes.
 static inline void lb_set_process_name(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
+
 #include <sys/auxv.h>
 
 /// Where the program's interpreter (the dynamic loader) was loaded; 0 when there is none: a

@@ -57,8 +57,10 @@ else
 fi
 # The library's index (SQLite, a dependency of the package) is the user's cache, not the package's:
 # written by the snapshot, it is removed by hand before the purge is compared.
-if [ -s "$ROOT/root/.cache/lightbox/index.sqlite" ] && [ "$(sqlite3 "$ROOT/root/.cache/lightbox/index.sqlite" 'select count(*) from file' 2>/dev/null)" -gt 0 ]; then
-    pass "the snapshot wrote the library's index ($(sqlite3 "$ROOT/root/.cache/lightbox/index.sqlite" 'select count(*) from file') files in ~/.cache/lightbox/index.sqlite)"
+index="$ROOT/root/.cache/lightbox/index.sqlite" indexed=""
+[ -s "$index" ] && indexed=$(sqlite3 "$index" 'select count(*) from file' 2>/dev/null)
+if [ "${indexed:-0}" -gt 0 ]; then
+    pass "the snapshot wrote the library's index ($indexed files in ~/.cache/lightbox/index.sqlite)"
 else
     fail "the index" "$(ls -la "$ROOT/root/.cache/lightbox" 2>&1)"
 fi
