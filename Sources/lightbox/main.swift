@@ -26,11 +26,7 @@ Timeline.begin()
     guard batch.files.contains(where: { optional.contains($0.format) }) else { return batch }
     let supported = Options.codecFormats
     // A pair whose picture this libvips cannot show stays: a broken tile says why, and its files are still picked.
-    let kept = batch.files.indices.filter { supported.contains(batch.files[$0].format) || !batch.files[$0].companions.isEmpty }
-    var result = batch
-    result.files = kept.map { batch.files[$0] }
-    if !batch.indexed.isEmpty { result.indexed = kept.map { batch.indexed[$0] } }
-    return result
+    return batch.keeping { supported.contains($0.format) || !$0.companions.isEmpty }
 }
 
 /// Says that nothing was found, and why; exit code 2 when no path given could be read at all.

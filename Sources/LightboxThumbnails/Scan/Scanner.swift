@@ -327,12 +327,40 @@ extension Array where Element == Scanner.Batch {
             last.isChanged == batch.isChanged, !last.endsListing, !last.endsWalk, !batch.endsWalk
         {
             self[count - 1].endsListing = batch.endsListing
+            // Each file's metadata and decision stay beside it: a part without them is given nils.
+            self[count - 1].indexed = Self.joined(last.indexed, last.files.count, batch.indexed, batch.files.count)
+            self[count - 1].indexedDecisions = Self.joined(last.indexedDecisions, last.files.count, batch.indexedDecisions, batch.files.count)
             self[count - 1].files += batch.files
-            self[count - 1].indexed += batch.indexed
             self[count - 1].problems += batch.problems
             self[count - 1].unlistedProblems += batch.unlistedProblems
         } else {
             append(batch)
         }
+    }
+
+    /// `first` (of a batch of `firstCount` files) then `second` (of `secondCount`): empty when both
+    /// are, a nil for each file of a part that has none (or whose count is not its files').
+    static func joined<Value>(_ first: [Value?], _ firstCount: Int, _ second: [Value?], _ secondCount: Int) -> [Value?] {
+        if first.isEmpty && second.isEmpty { return [] }
+        func aligned(_ part: [Value?], _ count: Int) -> [Value?] { part.count == count ? part : [Value?](repeating: nil, count: count) }
+        return aligned(first, firstCount) + aligned(second, secondCount)
+    }
+}
+
+extension Scanner.Batch {
+    /// The batch with only the files `isKept` keeps, each with its metadata and decision from the index.
+    /// - Complexity: O(*n*) in the batch's files.
+    public func keeping(_ isKept: (ImageFile) -> Bool) -> Scanner.Batch {
+        let kept = files.indices.filter { isKept(files[$0]) }
+        guard kept.count < files.count else { return self }
+        var result = self
+        result.files = kept.map { files[$0] }
+        if indexed.count == files.count { result.indexed = kept.map { indexed[$0] } } else if !indexed.isEmpty { result.indexed = [] }
+        if indexedDecisions.count == files.count {
+            result.indexedDecisions = kept.map { indexedDecisions[$0] }
+        } else if !indexedDecisions.isEmpty {
+            result.indexedDecisions = []
+        }
+        return result
     }
 }

@@ -455,3 +455,38 @@ func scanList(_ list: [UInt8], separator: UInt8, in dir: TemporaryDirectory) thr
     }
     #expect(reason == "cannot read \(path): \(String(cString: strerror(EBADF)))", "\(reason)")
 }
+
+@Test func aBatchFromTheIndexKeepsEachFilesMetadataAndDecisionBesideItWhenFilteredOrMerged() {
+    func file(_ name: String, _ format: ImageFormat) -> ImageFile {
+        ImageFile(path: ImagePath("/lib/\(name)"), byteCount: 1, modified: 1, format: format)
+    }
+    func known(_ rating: Int) -> LightboxThumbnails.Scanner.IndexedDecision? {
+        LightboxThumbnails.Scanner.IndexedDecision([LibraryIndex.KnownDecision(stamp: 1, decision: Decision(rating: rating), isKept: false)])
+    }
+    func metadata(_ width: Int) -> IndexedMetadata { IndexedMetadata(metadata: nil, shownSize: PixelSize(width: width, height: 1)) }
+    var batch = LightboxThumbnails.Scanner.Batch(
+        folder: ImagePath("/lib"), files: [file("a.jpg", .jpeg), file("b.heic", .heif), file("c.jpg", .jpeg)], indexed: [metadata(1), metadata(2), metadata(3)])
+    batch.indexedDecisions = [known(1), known(2), known(3)]
+    // The HEIC dropped (a libvips without it): the rest keep theirs, not their neighbours'.
+    let kept = batch.keeping { $0.format != .heif }
+    #expect(kept.files.map(\.path.description) == ["/lib/a.jpg", "/lib/c.jpg"])
+    #expect(kept.indexed.map { $0?.shownSize?.width } == [1, 3])
+    #expect(kept.indexedDecisions.map { $0?.decision.rating } == [1, 3])
+    #expect(batch.keeping { _ in true } == batch)
+
+    // Merged with a part of the same folder that has no decisions: nils beside its files.
+    var second = LightboxThumbnails.Scanner.Batch(folder: ImagePath("/lib"), files: [file("d.jpg", .jpeg)], indexed: [metadata(4)])
+    var merged: [LightboxThumbnails.Scanner.Batch] = []
+    merged.appendMerging(kept)
+    merged.appendMerging(second)
+    #expect(merged.count == 1)
+    #expect(merged[0].files.count == 3)
+    #expect(merged[0].indexed.map { $0?.shownSize?.width } == [1, 3, 4])
+    #expect(merged[0].indexedDecisions.map { $0?.decision.rating } == [1, 3, nil])
+    // Neither with decisions: none.
+    second.indexed = []
+    var plain: [LightboxThumbnails.Scanner.Batch] = []
+    plain.appendMerging(second)
+    plain.appendMerging(second)
+    #expect(plain[0].indexed.isEmpty && plain[0].indexedDecisions.isEmpty)
+}
