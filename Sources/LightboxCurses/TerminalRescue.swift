@@ -1,4 +1,5 @@
 import CNcurses
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -36,11 +37,11 @@ enum TerminalRescue {
         for signal in fatalSignals {
             var action = sigaction()
             action.__sigaction_handler.sa_sigaction = { number, info, context in
-                if TerminalRescue.isHandling != 0 {
+                // One step (two threads faulting at once both passed a test then a store).
+                guard TerminalRescue.isHandling.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged else {
                     TerminalRescue.another(number, info)
                     return
                 }
-                TerminalRescue.isHandling = 1
                 TerminalRescue.handlingThread = pthread_self()
                 TerminalRescue.rescue()
                 TerminalRescue.callPrevious(number, info, context)
@@ -52,11 +53,14 @@ enum TerminalRescue {
             sigemptyset(&action.sa_mask)
             _ = sigaction(signal, &action, previous + Int(signal))
         }
+        // Made now, not first in a handler (a static's first use takes a lock).
+        _ = isHandling.load(ordering: .relaxed)
         isArmed = 1
     }
 
-    /// Set once a fatal signal is being handled (the backtrace written), by `handlingThread`.
-    nonisolated(unsafe) static var isHandling: sig_atomic_t = 0
+    /// Set once a fatal signal is being handled (the backtrace written), by `handlingThread`:
+    /// lock-free, so a handler may test and set it.
+    static let isHandling = Atomic<Bool>(false)
     nonisolated(unsafe) static var handlingThread = pthread_t()
 
     /// A fatal signal while one is handled. One sent by a process (the watcher passing on a kill
