@@ -20,7 +20,10 @@ case ["--version"]:
     say("lightbox-decode \(lightboxVersion)\n", to: 1)
 case ["--supported-formats"]:
     // The kinds of file this build's libvips loads (WebP, TIFF, HEIF and JPEG XL depend on it).
-    say(VipsDecoder.supportedFormats.map(\.rawValue).sorted().joined(separator: "\n") + "\n", to: 1)
+    let formats = VipsDecoder.supportedFormats.map(\.rawValue).sorted()
+    // Then the files of libvips the answer depends on (loaded by now), for the app that keeps it (`DecoderFormats`).
+    let uses = DecoderFormats.libvipsFiles(maps: DecoderFormats.ownMaps()).map { "uses " + $0.description }
+    say((formats + uses).joined(separator: "\n") + "\n", to: 1)
 default:
     // Lightbox speaks to it through a socket; on a terminal it is someone trying it by hand.
     guard isatty(0) == 0, let settings = DecoderSettings(parsing: arguments) else {

@@ -76,12 +76,19 @@ extension Options {
         return { stated ?? (PowerSupply.isOnBattery() ? 1 : ProcessInfo.processInfo.activeProcessorCount) }
     }
 
-    /// The kinds of file `lightbox-decode`'s libvips loads, asked of it once; when it cannot be
-    /// asked, every kind (their tiles then say what is wrong).
+    /// The kinds of file `lightbox-decode`'s libvips loads: as an earlier launch kept the answer
+    /// in the cache folder while libvips and the decoder are as they were, else asked of it (and
+    /// kept); when it cannot be asked, every kind (their tiles then say what is wrong).
     static let codecFormats: Set<ImageFormat> = {
+        let kept = LibraryIndex.defaultFolder()?.appending(Array("decoder-formats".utf8))
+        if let kept, let known = DecoderFormats.load(from: kept, decoder: decoderPath) { return known.formats }
         let text = Subprocess.output(of: decoderPath.description, ["--supported-formats"]) ?? ""
-        let formats = Set(text.split(separator: "\n").compactMap { ImageFormat(rawValue: String($0)) })
-        return formats.isEmpty ? Set(ImageFormat.allCases) : formats
+        guard let answer = DecoderFormats(answer: text, decoder: decoderPath) else {
+            let formats = Set(text.split(separator: "\n").compactMap { ImageFormat(rawValue: String($0)) })
+            return formats.isEmpty ? Set(ImageFormat.allCases) : formats
+        }
+        if let kept { answer.save(to: kept) }
+        return answer.formats
     }()
 
     /// `lightbox-decode`: beside this program's executable (as `swift build` leaves it), else

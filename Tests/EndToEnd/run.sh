@@ -444,6 +444,32 @@ else
     fail "grid on exif" "$(screen)"
 fi
 
+# 10d. What the decoder's libvips loads (asked before a WebP, TIFF, HEIF, JPEG XL or JPEG 2000 is
+# shown: libvips started, ~80 ms) is kept in the cache folder with the files it depends on, and
+# taken from there while they are as they were; a damaged copy is asked again and made anew.
+mkdir -p "$WORK/webp" "$WORK/fmt-cache"
+cp "$WORK"/lib/city/IMG_1.jpg "$WORK"/lib/city/IMG_2.jpg "$WORK/webp/"
+convert "$WORK/lib/city/IMG_1.jpg" "$WORK/webp/IMG_3.webp"
+formats_file="$WORK/fmt-cache/lightbox/decoder-formats"
+fmt_list() { XDG_CACHE_HOME="$WORK/fmt-cache" "$BIN" --index off --list "!rejected" "$WORK/webp" 2>/dev/null | wc -l; }
+first=$(fmt_list)
+kept=$(head -2 "$formats_file" 2>/dev/null | tr '\n' ' ')
+uses=$(grep -c '^uses .*vips' "$formats_file" 2>/dev/null)
+# The kept answer said without WebP (as a libvips without it would): the WebP is left out, so it was not asked again.
+sed -i 's/ webp//' "$formats_file" 2>/dev/null
+without=$(fmt_list)
+printf 'lightbox decoder formats 1\nformats jpeg\nuses 1 2 3 4 5 /nonexistent\n' > "$formats_file"
+stale=$(fmt_list)
+echo "not what it was" > "$formats_file"
+damaged=$(fmt_list)
+remade=$(grep -c "webp" "$formats_file" 2>/dev/null)
+if [ "$first" = 3 ] && [[ "$kept" == "lightbox decoder formats 1 formats "*webp* ]] && [ "${uses:-0}" -ge 1 ] && [ "$without" = 2 ] \
+    && [ "$stale" = 3 ] && [ "$damaged" = 3 ] && [ "${remade:-0}" = 1 ]; then
+    pass "what libvips loads is kept with the $uses files of libvips it depends on and used while they stand (a stale or damaged copy is asked again)"
+else
+    fail "the decoder's formats kept" "first $first, kept '$kept', uses $uses, without webp $without, stale $stale, damaged $damaged, remade $remade"
+fi
+
 # 11. --warm fills the cache for a tree; Ctrl-C stops it cleanly and a rerun resumes.
 rm -rf "$WORK/cache"
 (cd "$WORK" && exec "$BIN" --warm big 2>"$WORK/warm1") &
