@@ -60,4 +60,14 @@ static inline int lb_rename_noreplace(const char *from, const char *to) {
 static inline int lb_rename_exchange(const char *from, const char *to) {
     return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 2);
 }
+
+#include <poll.h>
+#include <signal.h>
+
+/// Waits for `fd` to be readable with no time limit, the signal mask `mask` while waiting (ppoll,
+/// which the C library declares only for _GNU_SOURCE): 1 when readable, -1 with EINTR at a signal.
+static inline int lb_wait_readable(int fd, const sigset_t *mask) {
+    struct pollfd poller = {fd, POLLIN, 0};
+    return (int)syscall(SYS_ppoll, &poller, 1, (void *)0, mask, (size_t)(_NSIG / 8));
+}
 #endif

@@ -151,11 +151,23 @@ enum ExitWatcher {
         sigemptyset(&deadline.sa_mask)
         sigaction(SIGALRM, &deadline, nil)
         Glibc.signal(SIGPIPE, SIG_IGN)
+        // The worker's end wakes the wait below (a handler, so that it interrupts it), and is
+        // held blocked in between, so an end between the check and the wait is not missed.
+        var childEnded = sigaction()
+        childEnded.__sigaction_handler.sa_handler = { _ in }
+        sigemptyset(&childEnded.sa_mask)
+        sigaction(SIGCHLD, &childEnded, nil)
+        var blocked = sigset_t(), waking = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGCHLD)
+        sigprocmask(SIG_BLOCK, &blocked, &waking)
+        sigdelset(&waking, SIGCHLD)  // the mask while waiting
         var byte: UInt8 = 0, status: Int32 = 0
-        // Until the worker says its code or ends (its forks may hold the pipe open after it).
+        // Until the worker says its code or ends (its forks may hold the pipe open after it): no
+        // wake-ups in between (it had polled 20 times a second).
         while true {
-            var poller = pollfd(fd: reports, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, 50) > 0 {
+            if waitpid(worker, &status, WNOHANG) == worker { break }
+            if lb_wait_readable(reports, &waking) > 0 {
                 let n = read(reports, &byte, 1)
                 if n == 1 { endAfterWorker(code: Int32(byte)) }
                 if n == 0 {
@@ -163,7 +175,6 @@ enum ExitWatcher {
                     break
                 }
             }
-            if waitpid(worker, &status, WNOHANG) == worker { break }
         }
         let signal = status & 0x7F
         guard signal != 0 else { _exit((status >> 8) & 0xFF) }

@@ -146,6 +146,16 @@ if wait_for "1/40"; then
     else
         fail "the app started again" "app '$app' watcher '$watcher' ($(cat "/proc/$watcher/comm" 2>/dev/null)) hand-over '$handed' started $started inherited '$inherited'"
     fi
+    # The watcher sleeps until the app ends or says its code: no wake-ups while the gallery idles (it had polled 20 times a second).
+    switches() { sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "/proc/$watcher/status" 2>/dev/null; }
+    before=$(switches)
+    sleep 2
+    after=$(switches)
+    if [ -n "$before" ] && [ -n "$after" ] && [ $((after - before)) -le 2 ]; then
+        pass "the watcher woke $((after - before)) times in two idle seconds"
+    else
+        fail "the watcher's wake-ups" "'$before' then '$after'"
+    fi
     tm send-keys -t e2e q
     wait_exit
 else
