@@ -135,18 +135,6 @@ public struct DecoderFormats: Sendable {
         return found
     }
 
-    /// This process's memory map (`/proc/self/maps`), read to its end; empty where there is none.
-    public static func ownMaps() -> [UInt8] {
-        let fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
-        while bytes.count < 4 << 20 {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes += chunk[..<n]
-        }
-        return bytes
-    }
+    /// This process's memory map (`/proc/self/maps`); empty where there is none.
+    public static func ownMaps() -> [UInt8] { FileReader.readToEnd("/proc/self/maps") ?? [] }
 }

@@ -49,6 +49,24 @@ public enum FileReader {
         return body(fd, info)
     }
 
+    /// A file the kernel makes as it is read (`/proc`, `/sys`: its size says 0), read to its end,
+    /// `limit` bytes at most; nil when it cannot be opened. Foundation's `contents(atPath:)` stops
+    /// at the first page of such a file (a mount table of more than 4 KB lost its last mounts).
+    /// - Complexity: O(*n*) in its bytes.
+    public static func readToEnd(_ path: String, limit: Int = 4 << 20) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
+        while bytes.count < limit {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, min($0.count, limit - bytes.count)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += chunk[..<n]
+        }
+        return bytes
+    }
+
     /// Writes all of `bytes` to `fd`, retrying short writes; false when the descriptor fails.
     public static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
         var written = 0

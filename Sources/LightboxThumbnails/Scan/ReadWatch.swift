@@ -277,8 +277,8 @@ public final class ReadWatch: @unchecked Sendable {
     /// The mounts in `/proc/self/mountinfo`: each one's mount point (its fifth field, octal
     /// escapes undone) and file system type (the field after the ` - `).
     static func mounts() -> [(point: [UInt8], type: [UInt8])] {
-        guard let table = FileManager.default.contents(atPath: "/proc/self/mountinfo") else { return [] }
-        return [UInt8](table).split(separator: UInt8(ascii: "\n")).compactMap { line in
+        guard let table = FileReader.readToEnd("/proc/self/mountinfo") else { return [] }
+        return table.split(separator: UInt8(ascii: "\n")).compactMap { line in
             let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
             guard fields.count > 4 else { return nil }
             let type = fields.firstIndex(of: [UInt8(ascii: "-")]).flatMap { $0 + 1 < fields.count ? Array(fields[$0 + 1]) : nil } ?? []

@@ -210,3 +210,19 @@ func watchWithALateRead() -> (watch: ReadWatch, release: DispatchSemaphore) {
     while !watch.notAnswering().isEmpty, ProcessInfo.processInfo.systemUptime - start < 5 { usleep(20_000) }
     #expect(watch.notAnswering().isEmpty && watch.notAnswering(holding: here) == nil)
 }
+
+/// A file the kernel makes as it is read says its size is 0, and Foundation's reading stops at
+/// its first page: a mount table of more than 4 KB (snaps, containers) lost its last mounts, a
+/// share mounted late among them, which was then not known as one.
+@Test func aKernelFileIsReadToItsEndAndTheMountTableWhole() throws {
+    // This process's map: well past a page here (the test runner's libraries), its stack near the end.
+    let maps = try #require(FileReader.readToEnd("/proc/self/maps"))
+    #expect(maps.count > 8192)
+    #expect(maps.last == UInt8(ascii: "\n"))
+    #expect(String(decoding: maps, as: UTF8.self).contains("[stack]"))
+    #expect(try #require(FileReader.readToEnd("/proc/self/maps", limit: 100)).count == 100)
+    #expect(FileReader.readToEnd("/proc/self/no such file") == nil)
+    // Every line of the mount table is a mount (however long the table).
+    let lines = try #require(FileReader.readToEnd("/proc/self/mountinfo")).split(separator: UInt8(ascii: "\n")).count
+    #expect(ReadWatch.mounts().count == lines)
+}
