@@ -84,7 +84,7 @@ extension Options {
         if let kept, let known = DecoderFormats.load(from: kept, decoder: decoderPath) { return known.formats }
         let text = Subprocess.output(of: decoderPath.description, ["--supported-formats"]) ?? ""
         guard let answer = DecoderFormats(answer: text, decoder: decoderPath) else {
-            let formats = Set(text.split(separator: "\n").compactMap { ImageFormat(rawValue: String($0)) })
+            let formats = DecoderFormats.formats(inAnswer: text)
             return formats.isEmpty ? Set(ImageFormat.allCases) : formats
         }
         if let kept { answer.save(to: kept) }

@@ -37,14 +37,8 @@ public struct DecoderFormats: Sendable {
     /// The decoder's answer (`answer`: a format's name a line, then `uses PATH` lines), with
     /// `decoder` and each path it uses stamped now; nil when it names no format or a path cannot be stamped.
     public init?(answer: String, decoder: ImagePath) {
-        var formats = Set<ImageFormat>(), paths = [decoder]
-        for line in answer.split(separator: "\n") {
-            if line.hasPrefix("uses /") {
-                paths.append(ImagePath(String(line.dropFirst(5))))
-            } else if let format = ImageFormat(rawValue: String(line)) {
-                formats.insert(format)
-            }
-        }
+        let formats = Self.formats(inAnswer: answer)
+        let paths = [decoder] + answer.split(separator: "\n").filter { $0.hasPrefix("uses /") }.map { ImagePath(String($0.dropFirst(5))) }
         var dependencies: [(path: ImagePath, stamp: Stamp)] = []
         for path in paths {
             guard let stamp = Stamp(of: path) else { return nil }
@@ -53,6 +47,11 @@ public struct DecoderFormats: Sendable {
         guard !formats.isEmpty else { return nil }
         self.formats = formats
         self.dependencies = dependencies
+    }
+
+    /// The kinds an answer names (a name a line), whatever else it says.
+    public static func formats(inAnswer answer: String) -> Set<ImageFormat> {
+        Set(answer.split(separator: "\n").compactMap { ImageFormat(rawValue: String($0)) })
     }
 
     /// Whether every file it depends on is as it was when it was asked.
@@ -104,18 +103,9 @@ public struct DecoderFormats: Sendable {
     /// that a line cannot hold (a newline in one) are not kept: asked again next time.
     @discardableResult
     public func save(to file: ImagePath) -> Bool {
-        guard !dependencies.contains(where: { $0.path.bytes.contains(UInt8(ascii: "\n")) }) else { return false }
-        let folder = file.parent
-        guard FreedesktopCache.makeFolders(folder) else { return false }
-        let temporary = folder.appending(Array(".decoder-formats-\(getpid())-\(UInt32.random(in: 0...UInt32.max))".utf8))
-        let fd = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
-        guard fd >= 0 else { return false }
-        let written = FileReader.writeAll(encoded, to: fd)
-        close(fd)
-        guard written, temporary.withCString({ from in file.withCString { rename(from, $0) } }) == 0 else {
-            _ = temporary.withCString { unlink($0) }
-            return false
-        }
+        guard !dependencies.contains(where: { $0.path.bytes.contains(UInt8(ascii: "\n")) }), FreedesktopCache.makeFolders(file.parent),
+            case .success = FreedesktopCache.writeWhole(encoded, to: file)
+        else { return false }
         return true
     }
 

@@ -181,15 +181,22 @@ public struct FreedesktopCache: Sendable {
     func write(_ thumbnail: Thumbnail, text: [(String, String)], to path: ImagePath) -> Result<Void, WriteFailure> {
         /// The error of the call that just failed (ENOSPC, EROFS): what the user is told.
         func failed() -> Result<Void, WriteFailure> { .failure(WriteFailure(reason: String(cString: strerror(errno)))) }
-        let folder = path.parent
-        guard Self.makeFolders(folder) else { return failed() }
+        guard Self.makeFolders(path.parent) else { return failed() }
+        guard let png = PNGWriter.encode(thumbnail, text: text) else { return .failure(WriteFailure(reason: "the picture cannot be encoded")) }
+        return Self.writeWhole(png, to: path, temporarySuffix: ".png")
+    }
+
+    /// Writes `bytes` to `path` whole or not at all, in its folder (made already): a new file of
+    /// mode 0600 there (`O_EXCL`, so a link planted in its place is not followed), renamed over it.
+    static func writeWhole(_ bytes: [UInt8], to path: ImagePath, temporarySuffix: String = "") -> Result<Void, WriteFailure> {
+        /// The error of the call that just failed (ENOSPC, EROFS): what the user is told.
+        func failed() -> Result<Void, WriteFailure> { .failure(WriteFailure(reason: String(cString: strerror(errno)))) }
         var suffix = [UInt8](repeating: 0, count: 8)
         for k in suffix.indices { suffix[k] = UInt8(ascii: "a") + UInt8.random(in: 0..<26) }
-        let temporary = folder.appending(Array(".lightbox-\(getpid())-".utf8) + suffix + Array(".png".utf8))
-        guard let png = PNGWriter.encode(thumbnail, text: text) else { return .failure(WriteFailure(reason: "the picture cannot be encoded")) }
+        let temporary = path.parent.appending(Array(".lightbox-\(getpid())-".utf8) + suffix + Array(temporarySuffix.utf8))
         let fd = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
         guard fd >= 0 else { return failed() }
-        var outcome: Result<Void, WriteFailure> = FileReader.writeAll(png, to: fd) ? .success(()) : failed()
+        var outcome: Result<Void, WriteFailure> = FileReader.writeAll(bytes, to: fd) ? .success(()) : failed()
         close(fd)
         if case .success = outcome, temporary.withCString({ from in path.withCString { to in rename(from, to) } }) != 0 { outcome = failed() }
         if case .failure = outcome { _ = temporary.withCString { unlink($0) } }

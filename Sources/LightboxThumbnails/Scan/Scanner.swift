@@ -353,14 +353,12 @@ extension Scanner.Batch {
     public func keeping(_ isKept: (ImageFile) -> Bool) -> Scanner.Batch {
         let kept = files.indices.filter { isKept(files[$0]) }
         guard kept.count < files.count else { return self }
+        // A file's values where there is one a file (else none: they could not be told apart).
+        func picked<Value>(_ values: [Value]) -> [Value] { values.count == files.count ? kept.map { values[$0] } : [] }
         var result = self
         result.files = kept.map { files[$0] }
-        if indexed.count == files.count { result.indexed = kept.map { indexed[$0] } } else if !indexed.isEmpty { result.indexed = [] }
-        if indexedDecisions.count == files.count {
-            result.indexedDecisions = kept.map { indexedDecisions[$0] }
-        } else if !indexedDecisions.isEmpty {
-            result.indexedDecisions = []
-        }
+        result.indexed = picked(indexed)
+        result.indexedDecisions = picked(indexedDecisions)
         return result
     }
 }
