@@ -33,6 +33,10 @@ public final class LibraryIndex: @unchecked Sendable {
     static let applicationID: Int64 = 0x4C42_6978
     /// The most the database may grow to; past it the files used longest ago are forgotten.
     public static let defaultByteLimit = 256 << 20
+    /// How much of the database is read through a memory map rather than copied a page at a
+    /// time (`PRAGMA mmap_size`): a 100,000-photo replay read its 16 MB through `pread`, a sixth
+    /// of its time.
+    static let mappedBytes = defaultByteLimit
     /// Records that wait in memory before they are written in one transaction.
     static let writeBatch = 512
     /// How long a write waits for another process's lock (ms); past it the batch is dropped.
@@ -248,6 +252,9 @@ public final class LibraryIndex: @unchecked Sendable {
     }
 
     private func ready(_ db: SQLiteDatabase) throws -> SQLiteDatabase {
+        // A mapped page that cannot be read is a signal, not an error SQLite can report: a cache
+        // folder on a network mount (a home on NFS) is read a page at a time, as before.
+        if !ParallelReads.isOnNetworkMount(file) { try db.execute("PRAGMA mmap_size = \(Self.mappedBytes)") }
         if mode == .on {
             try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
         }
