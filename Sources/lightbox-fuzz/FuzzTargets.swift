@@ -94,8 +94,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         let (_, written) = XMPSidecar.roundTrip(bytes, writing: decision)
         if let written { precondition(XMPSidecar.roundTrip(written, writing: decision).read == decision) }
     case .index:
-        // A record of the index as a damaged database may hold it: read whole or not at all, and what reads writes back the same.
-        if let record = IndexedMetadata(encoded: bytes) { precondition(IndexedMetadata(encoded: record.encoded) == record) }
+        // A record of the index as a damaged database may hold it: read whole or not at all, what
+        // reads writes back the same, and its parts (read without the texts made) say what it says.
+        if let record = IndexedMetadata(encoded: bytes) {
+            let (metadata, size) = record.decoded
+            let again = IndexedMetadata(encoded: IndexedMetadata(metadata: metadata, shownSize: size).encoded)
+            precondition(again?.metadata == metadata && again?.shownSize == size)
+            let parts = record.parts
+            precondition(parts.hasMetadata == (metadata != nil) && parts.shownSize == size && parts.iso == metadata?.iso)
+            precondition(parts.dateTakenSeconds(in: record.encoded) == metadata?.dateTakenSeconds)
+        }
     case .jpeg:
         // Our own JPEG decoder (EXIF thumbnails, in the app's process), at its smallest and full scale.
         for box in [PixelSize(width: 1, height: 1), PixelSize(width: 4096, height: 4096)] {

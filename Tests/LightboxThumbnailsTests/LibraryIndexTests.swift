@@ -9,7 +9,9 @@ import Testing
 #endif
 
 /// A photo's metadata with every field set, to round-trip.
-private func fullMetadata() -> IndexedMetadata {
+private func fullMetadata() -> IndexedMetadata { IndexedMetadata(metadata: everyField(), shownSize: PixelSize(width: 4000, height: 3000)) }
+
+private func everyField() -> ImageMetadata {
     var m = ImageMetadata()
     m.dateTaken = "2024:05:01 10:00:00"
     m.make = "FUJIFILM"
@@ -27,7 +29,7 @@ private func fullMetadata() -> IndexedMetadata {
     m.frameCount = 24
     m.focusPoint = .init(x: -3, y: 40, width: nil, height: 9, source: "AFInfo")
     m.burstID = "ABC-123"
-    return IndexedMetadata(metadata: m, shownSize: PixelSize(width: 4000, height: 3000))
+    return m
 }
 
 private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, format: ImageFormat = .jpeg) -> ImageFile {
@@ -38,6 +40,14 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
 @Test func indexedMetadataRoundTripsAndRefusesDamage() throws {
     let full = fullMetadata()
     #expect(IndexedMetadata(encoded: full.encoded) == full)
+    let back = try #require(IndexedMetadata(encoded: full.encoded))
+    #expect(back.metadata == everyField() && back.shownSize == PixelSize(width: 4000, height: 3000))
+    // Its parts, read without the texts made, say the same.
+    let parts = back.parts
+    func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: back.encoded[$0], as: UTF8.self) } }
+    #expect(text(parts.model) == "X-T5 ✓" && text(parts.burstID) == "ABC-123" && text(parts.focusPoint?.source) == "AFInfo")
+    #expect(parts.iso == 6400 && parts.subsecond == 0.05 && parts.isVideo && parts.videoSize == PixelSize(width: 1080, height: 1920))
+    #expect(parts.dateTakenSeconds(in: back.encoded) == everyField().dateTakenSeconds)
     for empty in [IndexedMetadata(metadata: nil, shownSize: nil), IndexedMetadata(metadata: ImageMetadata(), shownSize: nil)] {
         #expect(IndexedMetadata(encoded: empty.encoded) == empty)
     }

@@ -19,14 +19,25 @@ public struct ItemDetails: Hashable, Sendable {
 
     /// What `metadata` says, its names numbered in `names`.
     init(_ metadata: ImageMetadata?, names: inout NameTable) {
+        guard let metadata else {
+            self.init()
+            isRead = true
+            return
+        }
+        self.init(
+            camera: names.camera(make: metadata.make, model: metadata.model), lens: names.lens(metadata.lens), iso: metadata.iso,
+            frameCount: metadata.frameCount, fNumber: metadata.fNumber, focalLength: metadata.focalLength)
+    }
+
+    /// A read file's details, its camera and lens numbered already.
+    init(camera: Int32, lens: Int32, iso: Int?, frameCount: Int?, fNumber: Double?, focalLength: Double?) {
         isRead = true
-        guard let metadata else { return }
-        camera = names.camera(make: metadata.make, model: metadata.model)
-        lens = names.lens(metadata.lens)
-        iso = Int32(clamping: metadata.iso ?? 0)
-        frameCount = Int32(clamping: metadata.frameCount ?? 0)
-        fNumber = Float(metadata.fNumber.map { $0.isFinite && $0 > 0 ? $0 : 0 } ?? 0)
-        focalLength = Float(metadata.focalLength.map { $0.isFinite && $0 > 0 ? $0 : 0 } ?? 0)
+        self.camera = camera
+        self.lens = lens
+        self.iso = Int32(clamping: iso ?? 0)
+        self.frameCount = Int32(clamping: frameCount ?? 0)
+        self.fNumber = Float(fNumber.map { $0.isFinite && $0 > 0 ? $0 : 0 } ?? 0)
+        self.focalLength = Float(focalLength.map { $0.isFinite && $0 > 0 ? $0 : 0 } ?? 0)
     }
 
     init() {}

@@ -11,8 +11,13 @@ struct BurstTime: Hashable, Sendable {
     /// With the date taken already read from `metadata` (`dateTakenSeconds`).
     init?(_ metadata: ImageMetadata, dateTakenSeconds: Int64?) {
         guard let seconds = dateTakenSeconds else { return nil }
-        milliseconds = seconds * 1000 + Int64(((metadata.subsecond ?? 0) * 1000).rounded(.down))
-        isPrecise = metadata.subsecond != nil
+        self.init(seconds: seconds, subsecond: metadata.subsecond)
+    }
+
+    /// At `seconds` and the fraction `subsecond` of the next (when said).
+    init(seconds: Int64, subsecond: Double?) {
+        milliseconds = seconds * 1000 + Int64(((subsecond ?? 0) * 1000).rounded(.down))
+        isPrecise = subsecond != nil
     }
 
     init(milliseconds: Int64, isPrecise: Bool) {

@@ -184,7 +184,73 @@ public struct Library: Sendable {
             // The camera's own burst (Apple's BurstUUID) names it as Android's file names do.
             if let burst = result.metadata?.burstID { burstNames[id] = burstNameNumber(Array(("burst id " + burst).utf8)) }
         }
-        let stacking = arrangement.stacks == .burst && results.contains { $0.id.rawValue < totalCount && mayStack($0.id.rawValue) }
+        return arrangeAfterRecording(results.lazy.map(\.id), arranging: arranging)
+    }
+
+    /// Metadata the index kept for a run of items from `first` on, in order (nil: none for that one).
+    public struct IndexedRun: Sendable {
+        public var first: ItemID
+        public var metadata: [IndexedMetadata?]
+
+        public init(first: ItemID, metadata: [IndexedMetadata?]) {
+            self.first = first
+            self.metadata = metadata
+        }
+
+        /// What the index kept for item `id`, if it is in the run.
+        public func metadata(of id: ItemID) -> IndexedMetadata? {
+            let offset = id.rawValue - first.rawValue
+            return metadata.indices.contains(offset) ? metadata[offset] : nil
+        }
+    }
+
+    /// As `record(_:arranging:)`, for metadata as the index kept it (a replay's thousands), read
+    /// from its bytes: no `ImageMetadata` is made for each (its fields and its date's text were
+    /// most of taking a 100,000-photo replay), a camera's or lens's name only where it changes.
+    /// - Complexity: as `record(_:arranging:)`.
+    @discardableResult
+    public mutating func record(indexed runs: [IndexedRun], answered ids: [ItemID], arranging: Bool = true) -> Bool {
+        var camera: (make: [UInt8]?, model: [UInt8]?, number: Int32)?, lens: (name: [UInt8]?, number: Int32)?
+        for run in runs {
+            for offset in run.metadata.indices {
+                let id = run.first.rawValue + offset
+                guard id < totalCount, let bytes = run.metadata[offset]?.encoded else { continue }
+                let parts = IndexedMetadata.Parts(of: bytes)
+                func same(_ range: Range<Int>?, _ known: [UInt8]?) -> Bool {
+                    guard let range, let known else { return range == nil && known == nil }
+                    return bytes[range].elementsEqual(known)
+                }
+                func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: bytes[$0], as: UTF8.self) } }
+                touch(id)
+                if !details[id].isRead { detailsReadCount += 1 }
+                if let size = parts.shownSize, size.width > 0 { aspectsByID[id] = UInt16(clamping: size.height * 1000 / size.width) }
+                guard parts.hasMetadata else {
+                    (datesTaken[id], burstTimes[id], details[id]) = (nil, nil, ItemDetails(nil, names: &names))
+                    continue
+                }
+                let seconds = parts.dateTakenSeconds(in: bytes)
+                datesTaken[id] = seconds
+                if camera == nil || !same(parts.make, camera?.make) || !same(parts.model, camera?.model) {
+                    let number = names.camera(make: text(parts.make), model: text(parts.model))
+                    camera = (parts.make.map { Array(bytes[$0]) }, parts.model.map { Array(bytes[$0]) }, number)
+                }
+                if lens == nil || !same(parts.lens, lens?.name) {
+                    lens = (parts.lens.map { Array(bytes[$0]) }, names.lens(text(parts.lens)))
+                }
+                details[id] = ItemDetails(
+                    camera: camera!.number, lens: lens!.number, iso: parts.iso, frameCount: parts.frameCount, fNumber: parts.fNumber,
+                    focalLength: parts.focalLength)
+                burstTimes[id] = seconds.map { BurstTime(seconds: $0, subsecond: parts.subsecond) }
+                if let burst = parts.burstID { burstNames[id] = burstNameNumber(Array("burst id ".utf8) + bytes[burst]) }
+            }
+        }
+        return arrangeAfterRecording(ids, arranging: arranging)
+    }
+
+    /// After recording the metadata of `ids`: arranges (when `arranging`) if the order, the
+    /// sections, the filter or the stacks ask it; whether they do.
+    private mutating func arrangeAfterRecording(_ ids: some Collection<ItemID>, arranging: Bool) -> Bool {
+        let stacking = arrangement.stacks == .burst && ids.contains { $0.rawValue < totalCount && mayStack($0.rawValue) }
         guard arrangement.datesDecideOrder || filter.readsDetails || stacking else { return false }
         if arranging { arrange() }
         return true

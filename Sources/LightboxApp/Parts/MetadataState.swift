@@ -65,15 +65,20 @@ public struct MetadataState: Sendable {
     /// results, only the latest `kept` stay.
     /// - Complexity: O(*k*) for *k* results.
     mutating func record(_ newResults: [MetadataResult]) {
-        // By index: a result's id without a copy of all it holds (a replay of the index brings thousands).
-        if let largest = newResults.indices.lazy.map({ newResults[$0].id.rawValue }).max() { requested.grow(to: largest + 1) }
-        for i in newResults.indices {
-            let id = newResults[i].id
+        // By index: a result's id without a copy of all it holds.
+        record(answered: newResults.indices.lazy.map { newResults[$0].id }, keeping: newResults.suffix(Self.kept))
+    }
+
+    /// Records that the files `ids` were read (never asked for again in the background), and
+    /// `newResults` for the info panel; past `trimmedAt` results, only the latest `kept` stay.
+    /// - Complexity: O(*k*) for *k* ids and results.
+    mutating func record(answered ids: some Collection<ItemID>, keeping newResults: some Collection<MetadataResult>) {
+        if let largest = ids.lazy.map(\.rawValue).max() { requested.grow(to: largest + 1) }
+        for id in ids {
             if !urgent.isEmpty { urgent.remove(id) }
             requested.set(id.rawValue, marked: true)
         }
-        // Those the trimming would drop at once are not kept (a replay of the index brings thousands).
-        for result in newResults.suffix(Self.kept) where results.updateValue(result, forKey: result.id) == nil {
+        for result in newResults where results.updateValue(result, forKey: result.id) == nil {
             order.append(result.id)
         }
         if order.count > Self.trimmedAt {

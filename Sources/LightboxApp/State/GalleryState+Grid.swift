@@ -255,15 +255,14 @@ extension GalleryState {
     /// Arranged once for the files and their metadata (twice cost a 100,000-photo replay by date twice as much).
     mutating func addFromIndex(_ batches: [Scanner.Batch]) -> [ItemID] {
         let added = batches.map { (files: $0.files, folder: $0.folder) }
-        var results: [MetadataResult] = [], decided: [Decisions.ItemChange] = [], kept: [Decisions.Storage] = []
+        // The batches' metadata as they hold it, by runs of ids: none of it copied a photo at a time.
+        var runs: [Library.IndexedRun] = [], answered: [ItemID] = [], decided: [Decisions.ItemChange] = [], kept: [Decisions.Storage] = []
         var recalled: [ItemID] = []
-        results.reserveCapacity(batches.reduce(0) { $0 + $1.indexed.count })
         var id = library.totalCount
         for batch in batches {
             if batch.indexed.count == batch.files.count {
-                for (offset, kept) in batch.indexed.enumerated() {
-                    if let kept { results.append(kept.result(for: ItemID(id + offset))) }
-                }
+                runs.append(Library.IndexedRun(first: ItemID(id), metadata: batch.indexed))
+                for offset in batch.indexed.indices where batch.indexed[offset] != nil { answered.append(ItemID(id + offset)) }
             }
             // Each item's decision as the index's copies say it, shown now, where it said one; checked later.
             if batch.indexedDecisions.count == batch.files.count {
@@ -286,14 +285,14 @@ extension GalleryState {
             library.appendFromIndex(added)
             selection.marks.grow(to: library.count)
             rebuildLayout()
-            if !results.isEmpty { addMetadata(results) }
+            if !answered.isEmpty { addMetadata(indexed: runs, answered: answered) }
         } else {
             rearrange { library in
                 library.appendFromIndex(added, arranging: false)
-                _ = library.record(results, arranging: false)
+                _ = library.record(indexed: runs, answered: answered, arranging: false)
                 library.arrange()
             }
-            if !results.isEmpty { addMetadata(results, recorded: true) }
+            if !answered.isEmpty { addMetadata(indexed: runs, answered: answered, recorded: true) }
         }
         return recalled
     }

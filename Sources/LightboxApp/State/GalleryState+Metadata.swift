@@ -55,10 +55,32 @@ extension GalleryState {
     /// `recorded`: the library has them already, arranged (`addFromIndex`).
     mutating func addMetadata(_ results: [MetadataResult], recorded: Bool = false) {
         metadataState.record(results)
+        let cursor = library.isEmpty ? nil : library.id(at: viewport.cursor)
+        takeMetadata(answeringCursor: cursor.map { id in results.contains { $0.id == id } } ?? false, recorded: recorded) { $0.record(results) }
+    }
+
+    /// As `addMetadata(_:recorded:)`, for metadata as the index kept it (`addFromIndex`), for
+    /// the items `answered`: the library reads it from its bytes; the metadata part keeps the
+    /// latest few and the cursor's, decoded.
+    mutating func addMetadata(indexed runs: [Library.IndexedRun], answered: [ItemID], recorded: Bool = false) {
+        let cursor = library.isEmpty ? nil : library.id(at: viewport.cursor)
+        func result(_ id: ItemID) -> MetadataResult? { runs.lazy.compactMap { $0.metadata(of: id) }.first?.result(for: id) }
+        var shown = answered.suffix(MetadataState.kept).compactMap(result)
+        let answersCursor = cursor.map { id in runs.contains { $0.metadata(of: id) != nil } } ?? false
+        if answersCursor, let cursor, !shown.contains(where: { $0.id == cursor }), let kept = result(cursor) { shown.append(kept) }
+        metadataState.record(answered: answered, keeping: shown)
+        takeMetadata(answeringCursor: answersCursor, recorded: recorded) { $0.record(indexed: runs, answered: answered) }
+    }
+
+    /// What follows metadata read for the library: recorded by `record` (which says whether it
+    /// arranged the library), unless `recorded` already; the preview's 100% and zoom, which
+    /// waited for the cursor's photo's size (`answeringCursor`: among them); stacks opened for
+    /// what the user looks at.
+    private mutating func takeMetadata(answeringCursor: Bool, recorded: Bool, record: (inout Library) -> Bool) {
         // 100% waited for the photo's size.
-        if wantsActualSize, preview != nil, !library.isEmpty, results.contains(where: { $0.id == library.id(at: viewport.cursor) }) {
+        if wantsActualSize, preview != nil, answeringCursor {
             zoomToActualSize()
-        } else if preview?.zoom ?? 1 > 1, !library.isEmpty, results.contains(where: { $0.id == library.id(at: viewport.cursor) }) {
+        } else if preview?.zoom ?? 1 > 1, answeringCursor {
             // Its size known, a zoomed photo larger than a decode gets its part at full resolution.
             keepDetailInView()
         }
@@ -67,13 +89,13 @@ extension GalleryState {
         if recorded {
             if layoutState.mode == .masonry { settleLayout() }
         } else if needsDetails {
-            rearrange { $0.record(results) }
+            rearrange { _ = record(&$0) }
         } else if library.arrangement.stacks == .burst {
             // Frames that make a burst become one stack: arranged only then.
-            rearrangeIfChanged { $0.record(results) }
+            rearrangeIfChanged { record(&$0) }
             if layoutState.mode == .masonry { settleLayout() }
         } else {
-            library.record(results)
+            _ = record(&library)
             if layoutState.mode == .masonry { settleLayout() }
         }
         keepInView(looking)

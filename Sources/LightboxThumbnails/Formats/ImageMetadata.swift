@@ -129,6 +129,9 @@ public struct ImageMetadata: Hashable, Sendable {
 
     public init() {}
 
+    /// With `fields` as they are (the index's records, decoded into a value first).
+    init(fields: Fields) { storage = Storage(fields) }
+
     /// `SubSecTimeOriginal`'s digits as a fraction of a second (`"05"` is 0.05); nil for anything else.
     static func subsecond(digits: String) -> Double? {
         let digits = digits.trimmingCharacters(in: .whitespaces)
@@ -172,7 +175,7 @@ public struct ImageMetadata: Hashable, Sendable {
     }
 
     /// `dateTakenSeconds` of `digits`, a date's text of 19 bytes at least.
-    private static func seconds(from digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+    static func seconds(from digits: UnsafeBufferPointer<UInt8>) -> Int64? {
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
             for i in range {

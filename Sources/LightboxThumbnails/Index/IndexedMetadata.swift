@@ -1,18 +1,42 @@
 /// What the metadata reader learned of one file, as the index keeps it: the metadata (nil when
 /// the file has none) and the picture's shown size. Stored as bytes of our own layout: a
 /// presence mask, then the fields present, in order; anything that does not read back whole is
-/// no record at all (the file is read again).
+/// no record at all (the file is read again). Held as those bytes, checked when made: the
+/// gallery reads what it arranges by from them (`parts`) and makes an `ImageMetadata` only for
+/// what it shows (a replay of 100,000 photos made one each, with its date's text, on the
+/// replay's thread, for the gallery to take apart and let go).
 public struct IndexedMetadata: Hashable, Sendable {
-    public var metadata: ImageMetadata?
-    public var shownSize: PixelSize?
+    /// The record as bytes.
+    public let encoded: [UInt8]
 
     public init(metadata: ImageMetadata?, shownSize: PixelSize?) {
-        self.metadata = metadata
-        self.shownSize = shownSize
+        encoded = Self.encode(metadata, shownSize)
     }
 
+    /// The metadata; nil when the file has none.
+    public var metadata: ImageMetadata? { decoded.metadata }
+    /// The picture's shown size, when known.
+    public var shownSize: PixelSize? { decoded.shownSize }
+
+    /// Both, decoded (checked whole when made).
+    /// - Complexity: O(*b*) in the record's bytes.
+    public var decoded: (metadata: ImageMetadata?, shownSize: PixelSize?) {
+        encoded.withUnsafeBytes { bytes in
+            guard let parts = Parts(bytes) else { return (nil, nil) }
+            return (parts.hasMetadata ? ImageMetadata(fields: parts.fields(in: bytes)) : nil, parts.shownSize)
+        }
+    }
+
+    /// The record's parts, their texts where they are in `encoded`: what a gallery arranges by,
+    /// without an `ImageMetadata` made (its fields, its texts).
+    /// - Complexity: O(*b*) in the record's bytes.
+    public var parts: Parts { Parts(of: encoded) }
+
     /// What the metadata reader would answer for item `id` with this.
-    public func result(for id: ItemID) -> MetadataResult { MetadataResult(id: id, metadata: metadata, size: shownSize) }
+    public func result(for id: ItemID) -> MetadataResult {
+        let record = decoded
+        return MetadataResult(id: id, metadata: record.metadata, size: record.shownSize)
+    }
 
     /// The fields in the order written; a field's bit in the mask is its place here.
     private enum Field: Int, CaseIterable {
@@ -20,8 +44,8 @@ public struct IndexedMetadata: Hashable, Sendable {
         case orientation, videoDuration, videoCodec, videoFrameRate, videoSize, isVideo, frameCount, focusPoint, burstID
     }
 
-    /// The record as bytes.
-    public var encoded: [UInt8] {
+    /// `metadata` and `shownSize` as bytes.
+    private static func encode(_ metadata: ImageMetadata?, _ shownSize: PixelSize?) -> [UInt8] {
         var out = Writer()
         var mask: UInt32 = 0
         func has(_ field: Field) { mask |= 1 << UInt32(field.rawValue) }
@@ -64,68 +88,139 @@ public struct IndexedMetadata: Hashable, Sendable {
 
     /// The record `bytes` hold, or nil when they are not one whole.
     public init?(encoded bytes: [UInt8]) {
-        guard let record = bytes.withUnsafeBytes({ Self(encoded: $0) }) else { return nil }
-        self = record
+        guard bytes.withUnsafeBytes({ Parts($0) }) != nil else { return nil }
+        encoded = bytes
     }
 
     /// The record `bytes` hold (a database's column, read where it is), or nil when they are not one whole.
     public init?(encoded bytes: UnsafeRawBufferPointer) {
-        var input = Reader(bytes: bytes)
-        guard let rawMask = input.integer(), let mask = UInt32(exactly: rawMask), mask >> UInt32(Field.allCases.count) == 0 else { return nil }
-        func has(_ field: Field) -> Bool { mask & (1 << UInt32(field.rawValue)) != 0 }
-        shownSize = nil
-        metadata = nil
-        if has(.shownSize) {
-            guard let size = input.size() else { return nil }
-            shownSize = size
-        }
-        guard has(.hasMetadata) else {
-            guard input.isAtEnd, mask & ~(1 << UInt32(Field.shownSize.rawValue)) == 0 else { return nil }
-            return
-        }
-        var m = ImageMetadata()
-        var failed = false
-        func read<T>(_ field: Field, _ value: () -> T?) -> T? {
-            guard has(field), !failed else { return nil }
-            guard let v = value() else {
-                failed = true
-                return nil
+        guard Parts(bytes) != nil else { return nil }
+        encoded = Array(bytes)
+    }
+
+    /// A record's fields as its bytes hold them, texts as where they are (checked as UTF-8, not made).
+    public struct Parts: Sendable {
+        public var shownSize: PixelSize?
+        /// Whether the file had metadata (else the fields below are all nil).
+        public var hasMetadata = false
+        public var dateTaken: Range<Int>?
+        public var make: Range<Int>?
+        public var model: Range<Int>?
+        public var lens: Range<Int>?
+        public var exposure: ImageMetadata.Fraction?
+        public var fNumber: Double?
+        public var iso: Int?
+        public var focalLength: Double?
+        public var exposureBias: Double?
+        public var subsecond: Double?
+        public var hasGPS = false
+        public var orientation: Int?
+        public var isVideo = false
+        public var videoDuration: Double?
+        public var videoCodec: Range<Int>?
+        public var videoFrameRate: Double?
+        public var videoSize: PixelSize?
+        public var frameCount: Int?
+        public var focusPoint: (x: Int, y: Int, width: Int, height: Int, source: Range<Int>)?
+        public var burstID: Range<Int>?
+
+        init() {}
+
+        /// The parts of a record's bytes (`encoded`, checked when it was made).
+        public init(of bytes: [UInt8]) { self = bytes.withUnsafeBytes { Parts($0) } ?? Parts() }
+
+        /// The parts of the record `bytes` hold, or nil when they are not one whole.
+        init?(_ bytes: UnsafeRawBufferPointer) {
+            var input = Reader(bytes: bytes)
+            guard let rawMask = input.integer(), let mask = UInt32(exactly: rawMask), mask >> UInt32(Field.allCases.count) == 0 else { return nil }
+            func has(_ field: Field) -> Bool { mask & (1 << UInt32(field.rawValue)) != 0 }
+            if has(.shownSize) {
+                guard let size = input.size() else { return nil }
+                shownSize = size
             }
-            return v
-        }
-        m.dateTaken = read(.dateTaken) { input.text() }
-        m.make = read(.make) { input.text() }
-        m.model = read(.model) { input.text() }
-        m.lens = read(.lens) { input.text() }
-        m.exposure = read(.exposure) {
-            guard let n = input.integer(), let d = input.integer() else { return nil }
-            return ImageMetadata.Fraction(numerator: n, denominator: d)
-        }
-        m.fNumber = read(.fNumber) { input.real() }
-        m.iso = read(.iso) { input.integer() }
-        m.focalLength = read(.focalLength) { input.real() }
-        m.exposureBias = read(.exposureBias) { input.real() }
-        m.subsecond = read(.subsecond) { input.real() }
-        m.hasGPS = has(.hasGPS)
-        m.orientation = read(.orientation) { input.integer() }
-        if has(.isVideo) {
-            var video = VideoMetadata()
-            video.duration = read(.videoDuration) { input.real() }
-            video.codec = read(.videoCodec) { input.text() }
-            video.frameRate = read(.videoFrameRate) { input.real() }
-            video.size = read(.videoSize) { input.size() }
-            m.video = video
-        }
-        m.frameCount = read(.frameCount) { input.integer() }
-        m.focusPoint = read(.focusPoint) {
-            guard let x = input.integer(), let y = input.integer(), let w = input.integer(), let h = input.integer(), let source = input.text() else {
-                return nil
+            guard has(.hasMetadata) else {
+                guard input.isAtEnd, mask & ~(1 << UInt32(Field.shownSize.rawValue)) == 0 else { return nil }
+                return
             }
-            return ImageMetadata.FocusPoint(x: x, y: y, width: w < 0 ? nil : w, height: h < 0 ? nil : h, source: source)
+            hasMetadata = true
+            var failed = false
+            func read<T>(_ field: Field, _ value: () -> T?) -> T? {
+                guard has(field), !failed else { return nil }
+                guard let v = value() else {
+                    failed = true
+                    return nil
+                }
+                return v
+            }
+            dateTaken = read(.dateTaken) { input.text() }
+            make = read(.make) { input.text() }
+            model = read(.model) { input.text() }
+            lens = read(.lens) { input.text() }
+            exposure = read(.exposure) {
+                guard let n = input.integer(), let d = input.integer() else { return nil }
+                return ImageMetadata.Fraction(numerator: n, denominator: d)
+            }
+            fNumber = read(.fNumber) { input.real() }
+            iso = read(.iso) { input.integer() }
+            focalLength = read(.focalLength) { input.real() }
+            exposureBias = read(.exposureBias) { input.real() }
+            subsecond = read(.subsecond) { input.real() }
+            hasGPS = has(.hasGPS)
+            orientation = read(.orientation) { input.integer() }
+            isVideo = has(.isVideo)
+            if isVideo {
+                videoDuration = read(.videoDuration) { input.real() }
+                videoCodec = read(.videoCodec) { input.text() }
+                videoFrameRate = read(.videoFrameRate) { input.real() }
+                videoSize = read(.videoSize) { input.size() }
+            }
+            frameCount = read(.frameCount) { input.integer() }
+            focusPoint = read(.focusPoint) {
+                guard let x = input.integer(), let y = input.integer(), let w = input.integer(), let h = input.integer(), let source = input.text() else {
+                    return nil
+                }
+                return (x, y, w, h, source)
+            }
+            burstID = read(.burstID) { input.text() }
+            guard !failed, input.isAtEnd else { return nil }
         }
-        m.burstID = read(.burstID) { input.text() }
-        guard !failed, input.isAtEnd else { return nil }
-        metadata = m
+
+        /// The text at `range` of `bytes` (checked as UTF-8 when the parts were read).
+        static func text(_ range: Range<Int>, in bytes: UnsafeRawBufferPointer) -> String {
+            String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+
+        /// The date taken as `ImageMetadata.dateTakenSeconds` says it; `bytes`: the record's.
+        public func dateTakenSeconds(in bytes: [UInt8]) -> Int64? {
+            guard let range = dateTaken, range.count >= 19 else { return nil }
+            return bytes[range].withUnsafeBufferPointer { ImageMetadata.seconds(from: $0) }
+        }
+
+        /// The fields, their texts made.
+        func fields(in bytes: UnsafeRawBufferPointer) -> ImageMetadata.Fields {
+            func text(_ range: Range<Int>?) -> String? { range.map { Self.text($0, in: bytes) } }
+            var m = ImageMetadata.Fields()
+            m.dateTaken = text(dateTaken)
+            m.make = text(make)
+            m.model = text(model)
+            m.lens = text(lens)
+            m.exposure = exposure
+            m.fNumber = fNumber
+            m.iso = iso
+            m.focalLength = focalLength
+            m.exposureBias = exposureBias
+            m.subsecond = subsecond
+            m.hasGPS = hasGPS
+            m.orientation = orientation
+            if isVideo { m.video = VideoMetadata(duration: videoDuration, codec: text(videoCodec), frameRate: videoFrameRate, size: videoSize) }
+            m.frameCount = frameCount
+            m.focusPoint = focusPoint.map {
+                ImageMetadata.FocusPoint(
+                    x: $0.x, y: $0.y, width: $0.width < 0 ? nil : $0.width, height: $0.height < 0 ? nil : $0.height, source: Self.text($0.source, in: bytes))
+            }
+            m.burstID = text(burstID)
+            return m
+        }
     }
 
     /// Numbers as zig-zag varints, reals as their 8 bytes, texts as a length and UTF-8.
@@ -183,14 +278,15 @@ public struct IndexedMetadata: Hashable, Sendable {
             return value.isFinite ? value : nil
         }
 
-        mutating func text() -> String? {
+        /// Where a text is, checked as UTF-8.
+        mutating func text() -> Range<Int>? {
             guard let count = integer(), count >= 0, count <= bytes.count - at else { return nil }
             defer { at += count }
             let text = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)])
-            // ASCII (a date, most cameras' names) is UTF-8 as it is: the generic validation
-            // below was a sixth of a 100,000-photo replay.
-            if !text.contains(where: { $0 >= 0x80 }) { return String(decoding: text, as: UTF8.self) }
-            return String(validating: text, as: UTF8.self)
+            // ASCII (a date, most cameras' names) is UTF-8 as it is: the generic validation was a
+            // sixth of a 100,000-photo replay.
+            guard text.contains(where: { $0 >= 0x80 }) else { return at..<(at + count) }
+            return String(validating: text, as: UTF8.self) == nil ? nil : at..<(at + count)
         }
 
         mutating func size() -> PixelSize? {
