@@ -804,10 +804,14 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
 /// once, then few takes, each costing the UI a re-arrangement), in the walk's order, then the
 /// walk; the keeper's reads wait while it lands.
 @Test func theIndexIsHandedInGrowingPartsThenTheWalk() throws {
-    #expect(BackgroundScan.isWhole(part: 1000, handed: 0, limit: 20_000), "the first folder at once")
-    #expect(BackgroundScan.isWhole(part: 1000, handed: 1000, limit: 20_000))
-    #expect(!BackgroundScan.isWhole(part: 1999, handed: 2000, limit: 20_000) && BackgroundScan.isWhole(part: 2000, handed: 2000, limit: 20_000))
-    #expect(!BackgroundScan.isWhole(part: 19_999, handed: 50_000, limit: 20_000) && BackgroundScan.isWhole(part: 20_000, handed: 50_000, limit: 20_000))
+    func isWhole(_ part: Int, handed: Int, left: Int = 1_000_000) -> Bool { BackgroundScan.isWhole(part: part, handed: handed, left: left, limit: 20_000) }
+    #expect(isWhole(1000, handed: 0), "the first folder at once")
+    #expect(isWhole(1000, handed: 1000))
+    #expect(!isWhole(1999, handed: 2000) && isWhole(2000, handed: 2000))
+    #expect(!isWhole(19_999, handed: 50_000) && isWhole(20_000, handed: 50_000))
+    // Towards the end, half of what is left: the last part the UI takes after the replay is small.
+    #expect(!isWhole(6999, handed: 80_000, left: 14_000) && isWhole(7000, handed: 80_000, left: 14_000))
+    #expect(isWhole(1000, handed: 99_000, left: 0) && isWhole(1, handed: 99_000, left: 1))
 
     let dir = try TemporaryDirectory()
     defer { dir.remove() }

@@ -8,6 +8,13 @@ extension LibraryIndex {
     /// - Complexity: O(*k* log *n*) for *k* images and folders kept under `root`.
     @discardableResult
     public func replay(under root: ImagePath, pairs: Bool, emit: (Scanner.Batch) -> Bool) -> Bool {
+        replay(under: root, pairs: pairs) { batch, _ in emit(batch) }
+    }
+
+    /// As `replay(under:pairs:emit:)`, each batch handed with how many of the folders the index
+    /// knows under `root` are still to come (with images or not): what is left, roughly.
+    @discardableResult
+    public func replay(under root: ImagePath, pairs: Bool, emit: (Scanner.Batch, _ foldersLeft: Int) -> Bool) -> Bool {
         let slash = UInt8(ascii: "/")
         let key = root.absoluteBytes
         let below = key.count == 1 ? key : key + [slash]
@@ -19,7 +26,9 @@ extension LibraryIndex {
         }
         // Depth first, each level in natural order: the walk's.
         var stack: [(folder: [UInt8], path: ImagePath)] = [(key, root)]
+        var foldersLeft = 1 + children.values.reduce(0) { $0 + $1.count }
         while let (folder, path) = stack.popLast() {
+            foldersLeft = max(0, foldersLeft - 1)
             let known = children[folder] ?? []
             var found = images(in: folder, skipping: Array(known))
             if !found.names.isEmpty {
@@ -35,7 +44,7 @@ extension LibraryIndex {
                     swap(&record, &found.records[i])
                     records.append(record)
                 }
-                guard emit(batch(of: paths, records, in: path, pairs: pairs)) else { return false }
+                guard emit(batch(of: paths, records, in: path, pairs: pairs), foldersLeft) else { return false }
             }
             let subfolders = known.union(found.others).filter { !DirectoryEntry.isHidden($0) }.map { ($0, Self.naturalKey($0)) }.sorted {
                 $0.1.lexicographicallyPrecedes($1.1)
