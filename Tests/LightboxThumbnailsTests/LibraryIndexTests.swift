@@ -1,5 +1,6 @@
 import Foundation
 import LightboxTestSupport
+import Synchronization
 import Testing
 
 @testable import LightboxThumbnails
@@ -254,6 +255,42 @@ private func indexed(_ path: String, size: Int64 = 1000, modified: Int64 = 5, fo
     }
     #expect(a.takeProblems().isEmpty && b.takeProblems().isEmpty)
     #expect(a.count == 4000)
+}
+
+/// The index is read through a memory map: another connection shrinking the database under it
+/// (a pruning's vacuum, a checkpoint that truncates the file) never has a replay read past the
+/// file's end, a signal that would end the gallery (WAL keeps each read's pages in the file).
+@Test func aMappedReplayOutlivesTheDatabaseShrinkingUnderIt() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let writer = try #require(LibraryIndex(folder: dir.path, mode: .on)), reader = try #require(LibraryIndex(folder: dir.path, mode: .read))
+    let other = try SQLiteDatabase(path: ImagePath(dir.path + "/" + LibraryIndex.fileName))
+    other.setBusyTimeout(2000)
+    let deadline = Date() + 2
+    let replays = Atomic(0)
+    let reading = Thread {
+        while Date() < deadline {
+            if !reader.replay(under: ImagePath("/p"), pairs: false).isEmpty { replays.add(1, ordering: .relaxed) }
+        }
+    }
+    reading.start()
+    var sizes: [Int] = []
+    func size() -> Int {
+        var info = stat()
+        stat(dir.path + "/" + LibraryIndex.fileName, &info)
+        return Int(info.st_size)
+    }
+    while Date() < deadline {
+        for n in 0..<2000 { writer.remember(indexed("/p/a/\(n).jpg"), metadata: fullMetadata()) }
+        writer.flush()
+        try? other.execute("PRAGMA wal_checkpoint(TRUNCATE);")  // into the file: it grows
+        sizes.append(size())
+        try? other.execute("DELETE FROM file; PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);")
+        sizes.append(size())
+    }
+    while !reading.isFinished { usleep(10_000) }
+    #expect(replays.load(ordering: .relaxed) > 0)
+    #expect((sizes.min() ?? 0) * 4 < sizes.max() ?? 0, "the file shrank under the reader: \(sizes)")
 }
 
 /// A scan with the index recognises a file it knows at its size and time without opening it
