@@ -6,14 +6,6 @@ struct BurstTime: Hashable, Sendable {
     var milliseconds: Int64
     var isPrecise: Bool
 
-    init?(_ metadata: ImageMetadata) { self.init(metadata, dateTakenSeconds: metadata.dateTakenSeconds) }
-
-    /// With the date taken already read from `metadata` (`dateTakenSeconds`).
-    init?(_ metadata: ImageMetadata, dateTakenSeconds: Int64?) {
-        guard let seconds = dateTakenSeconds else { return nil }
-        self.init(seconds: seconds, subsecond: metadata.subsecond)
-    }
-
     /// At `seconds` and the fraction `subsecond` of the next (when said).
     init(seconds: Int64, subsecond: Double?) {
         milliseconds = seconds * 1000 + Int64(((subsecond ?? 0) * 1000).rounded(.down))

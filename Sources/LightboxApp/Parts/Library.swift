@@ -173,18 +173,25 @@ public struct Library: Sendable {
     @discardableResult
     public mutating func record(_ results: [MetadataResult], arranging: Bool = true) -> Bool {
         for result in results where result.id.rawValue < totalCount {
-            let id = result.id.rawValue
-            touch(id)
-            if let size = result.size, size.width > 0 { aspectsByID[id] = UInt16(clamping: size.height * 1000 / size.width) }
-            let seconds = result.metadata?.dateTakenSeconds
-            datesTaken[id] = seconds
-            if !details[id].isRead { detailsReadCount += 1 }
-            details[id] = ItemDetails(result.metadata, names: &names)
-            burstTimes[id] = result.metadata.flatMap { BurstTime($0, dateTakenSeconds: seconds) }
-            // The camera's own burst (Apple's BurstUUID) names it as Android's file names do.
-            if let burst = result.metadata?.burstID { burstNames[id] = burstNameNumber(Array(("burst id " + burst).utf8)) }
+            let metadata = result.metadata
+            recordRead(
+                result.id.rawValue, size: result.size, seconds: metadata?.dateTakenSeconds, subsecond: metadata?.subsecond,
+                details: ItemDetails(metadata, names: &names), burstID: metadata?.burstID.map { Array($0.utf8) })
         }
         return arrangeAfterRecording(results.lazy.map(\.id), arranging: arranging)
+    }
+
+    /// What was read of item `id`: its picture's `size`, the date taken (`seconds`, and the
+    /// fraction `subsecond` of the next), its `details`, the camera's burst id (`burstID`'s bytes).
+    private mutating func recordRead(_ id: Int, size: PixelSize?, seconds: Int64?, subsecond: Double?, details read: ItemDetails, burstID: [UInt8]?) {
+        touch(id)
+        if let size, size.width > 0 { aspectsByID[id] = UInt16(clamping: size.height * 1000 / size.width) }
+        datesTaken[id] = seconds
+        if !details[id].isRead { detailsReadCount += 1 }
+        details[id] = read
+        burstTimes[id] = seconds.map { BurstTime(seconds: $0, subsecond: subsecond) }
+        // The camera's own burst (Apple's BurstUUID) names it as Android's file names do.
+        if let burstID { burstNames[id] = burstNameNumber(Array("burst id ".utf8) + burstID) }
     }
 
     /// Metadata the index kept for a run of items from `first` on, in order (nil: none for that one).
@@ -221,15 +228,10 @@ public struct Library: Sendable {
                     return bytes[range].elementsEqual(known)
                 }
                 func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: bytes[$0], as: UTF8.self) } }
-                touch(id)
-                if !details[id].isRead { detailsReadCount += 1 }
-                if let size = parts.shownSize, size.width > 0 { aspectsByID[id] = UInt16(clamping: size.height * 1000 / size.width) }
                 guard parts.hasMetadata else {
-                    (datesTaken[id], burstTimes[id], details[id]) = (nil, nil, ItemDetails(nil, names: &names))
+                    recordRead(id, size: parts.shownSize, seconds: nil, subsecond: nil, details: ItemDetails(nil, names: &names), burstID: nil)
                     continue
                 }
-                let seconds = parts.dateTakenSeconds(in: bytes)
-                datesTaken[id] = seconds
                 if camera == nil || !same(parts.make, camera?.make) || !same(parts.model, camera?.model) {
                     let number = names.camera(make: text(parts.make), model: text(parts.model))
                     camera = (parts.make.map { Array(bytes[$0]) }, parts.model.map { Array(bytes[$0]) }, number)
@@ -237,11 +239,12 @@ public struct Library: Sendable {
                 if lens == nil || !same(parts.lens, lens?.name) {
                     lens = (parts.lens.map { Array(bytes[$0]) }, names.lens(text(parts.lens)))
                 }
-                details[id] = ItemDetails(
+                let details = ItemDetails(
                     camera: camera!.number, lens: lens!.number, iso: parts.iso, frameCount: parts.frameCount, fNumber: parts.fNumber,
                     focalLength: parts.focalLength)
-                burstTimes[id] = seconds.map { BurstTime(seconds: $0, subsecond: parts.subsecond) }
-                if let burst = parts.burstID { burstNames[id] = burstNameNumber(Array("burst id ".utf8) + bytes[burst]) }
+                recordRead(
+                    id, size: parts.shownSize, seconds: parts.dateTakenSeconds(in: bytes), subsecond: parts.subsecond, details: details,
+                    burstID: parts.burstID.map { Array(bytes[$0]) })
             }
         }
         return arrangeAfterRecording(ids, arranging: arranging)

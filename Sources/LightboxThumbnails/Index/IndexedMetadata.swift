@@ -15,8 +15,8 @@ public struct IndexedMetadata: Hashable, Sendable {
 
     /// The metadata; nil when the file has none.
     public var metadata: ImageMetadata? { decoded.metadata }
-    /// The picture's shown size, when known.
-    public var shownSize: PixelSize? { decoded.shownSize }
+    /// The picture's shown size, when known (no texts made).
+    public var shownSize: PixelSize? { parts.shownSize }
 
     /// Both, decoded (checked whole when made).
     /// - Complexity: O(*b*) in the record's bytes.
