@@ -178,10 +178,11 @@ public struct FreedesktopCache: Sendable {
         ]
     }
 
+    /// The error of the call that just failed (ENOSPC, EROFS): what the user is told.
+    private static func failed() -> Result<Void, WriteFailure> { .failure(WriteFailure(reason: String(cString: strerror(errno)))) }
+
     func write(_ thumbnail: Thumbnail, text: [(String, String)], to path: ImagePath) -> Result<Void, WriteFailure> {
-        /// The error of the call that just failed (ENOSPC, EROFS): what the user is told.
-        func failed() -> Result<Void, WriteFailure> { .failure(WriteFailure(reason: String(cString: strerror(errno)))) }
-        guard Self.makeFolders(path.parent) else { return failed() }
+        guard Self.makeFolders(path.parent) else { return Self.failed() }
         guard let png = PNGWriter.encode(thumbnail, text: text) else { return .failure(WriteFailure(reason: "the picture cannot be encoded")) }
         return Self.writeWhole(png, to: path, temporarySuffix: ".png")
     }
@@ -189,8 +190,6 @@ public struct FreedesktopCache: Sendable {
     /// Writes `bytes` to `path` whole or not at all, in its folder (made already): a new file of
     /// mode 0600 there (`O_EXCL`, so a link planted in its place is not followed), renamed over it.
     static func writeWhole(_ bytes: [UInt8], to path: ImagePath, temporarySuffix: String = "") -> Result<Void, WriteFailure> {
-        /// The error of the call that just failed (ENOSPC, EROFS): what the user is told.
-        func failed() -> Result<Void, WriteFailure> { .failure(WriteFailure(reason: String(cString: strerror(errno)))) }
         var suffix = [UInt8](repeating: 0, count: 8)
         for k in suffix.indices { suffix[k] = UInt8(ascii: "a") + UInt8.random(in: 0..<26) }
         let temporary = path.parent.appending(Array(".lightbox-\(getpid())-".utf8) + suffix + Array(temporarySuffix.utf8))
